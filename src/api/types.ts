@@ -1,0 +1,174 @@
+// The service's contract (../shared/spec/*.md), field for field. Shared by the typed client
+// (src/api), the local service (src/service) and the style reconciler (src/styles).
+
+/** Style rule list languages (style-rules spec 2.1). */
+export const STYLE_LANGUAGES = ['de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'zh'] as const;
+export type StyleLanguage = (typeof STYLE_LANGUAGES)[number];
+
+/** Configured rule categories (style-rules spec 2.3). */
+export const RULE_CATEGORIES = [
+  'dates_and_times',
+  'formatting',
+  'numbers',
+  'punctuation',
+  'spelling_and_grammar',
+  'style_and_tone',
+  'vocabulary',
+] as const;
+export type RuleCategory = (typeof RULE_CATEGORIES)[number];
+
+/** category -> rule name -> chosen option. */
+export type ConfiguredRules = Partial<Record<RuleCategory, Record<string, string>>>;
+
+export interface CustomInstruction {
+  id: string;
+  label: string;
+  prompt: string;
+  source_language?: string;
+}
+
+export type CustomInstructionInput = Omit<CustomInstruction, 'id'>;
+
+export interface StyleRuleListSummary {
+  style_id: string;
+  name: string;
+  creation_time: string;
+  updated_time: string;
+  language: StyleLanguage;
+  version: number;
+}
+
+export interface StyleRuleList extends StyleRuleListSummary {
+  configured_rules: ConfiguredRules;
+  custom_instructions: CustomInstruction[];
+}
+
+export interface CreateStyleRuleListRequest {
+  name: string;
+  language: StyleLanguage;
+  configured_rules?: ConfiguredRules;
+  custom_instructions?: CustomInstructionInput[];
+}
+
+export interface PatchStyleRuleListRequest {
+  name?: string;
+  configured_rules?: ConfiguredRules;
+}
+
+export interface ListStyleRulesQuery {
+  detailed?: boolean;
+  page_size?: number;
+  page?: number;
+}
+
+export interface ListStyleRulesResponse {
+  style_rules: Array<StyleRuleListSummary | StyleRuleList>;
+}
+
+export const STYLE_LIMITS = {
+  nameMax: 1024,
+  labelMax: 100,
+  promptMax: 300,
+  instructionsMax: 200,
+  pageSizeMin: 1,
+  pageSizeMax: 25,
+  pageSizeDefault: 10,
+} as const;
+
+/** POST /v2/translate (style-rules spec endpoint 10; response shape of the real service). */
+export interface TranslateTextRequest {
+  text: string[];
+  target_lang: string;
+  source_lang?: string;
+  style_id?: string;
+  model_type?: string;
+  formality?: Formality;
+}
+export interface TranslateTextResponse {
+  translations: Array<{ detected_source_language: string; text: string }>;
+}
+
+// ---- Documents (document-translation spec) ----
+
+export const DOCUMENT_EXTENSIONS = [
+  'docx',
+  'doc',
+  'pptx',
+  'xlsx',
+  'pdf',
+  'htm',
+  'html',
+  'txt',
+  'xlf',
+  'xliff',
+  'srt',
+  'jpeg',
+  'jpg',
+  'png',
+] as const;
+export type DocumentExtension = (typeof DOCUMENT_EXTENSIONS)[number];
+
+/** Extensions billed at least MINIMUM_BILLED_CHARACTERS per document. */
+export const MINIMUM_BILLED_EXTENSIONS: readonly DocumentExtension[] = ['pptx', 'docx', 'doc', 'xlsx', 'pdf'];
+export const MINIMUM_BILLED_CHARACTERS = 50_000;
+
+export const FORMALITIES = ['default', 'more', 'less', 'prefer_more', 'prefer_less'] as const;
+export type Formality = (typeof FORMALITIES)[number];
+/** Target languages on which formality more/less works (upper-case, as the spec writes them). */
+export const FORMALITY_LANGUAGES = [
+  'DE',
+  'FR',
+  'IT',
+  'ES',
+  'NL',
+  'PL',
+  'PT-BR',
+  'PT-PT',
+  'JA',
+  'RU',
+] as const;
+
+/** Output of an input extension when no output_format is given (doc becomes docx). */
+export function defaultOutputExtension(ext: string): string {
+  const e = ext.toLowerCase();
+  return e === 'doc' ? 'docx' : e;
+}
+
+/** Permitted output_format conversions: only pdf -> docx besides "same as input". */
+export function isPermittedOutputFormat(inputExt: string, outputFormat: string): boolean {
+  const i = inputExt.toLowerCase();
+  const o = outputFormat.toLowerCase();
+  return o === defaultOutputExtension(i) || (i === 'pdf' && o === 'docx');
+}
+
+export interface UploadDocumentRequest {
+  target_lang: string;
+  source_lang?: string;
+  formality?: Formality;
+  glossary_id?: string;
+  output_format?: string;
+  style_id?: string;
+  filename?: string;
+}
+
+export interface UploadDocumentResponse {
+  document_id: string;
+  document_key: string;
+}
+
+export type DocumentState = 'queued' | 'translating' | 'done' | 'error';
+
+export type DocumentStatus =
+  | { document_id: string; status: 'queued' }
+  | { document_id: string; status: 'translating'; seconds_remaining?: number }
+  | { document_id: string; status: 'done'; billed_characters: number }
+  | { document_id: string; status: 'error'; message: string };
+
+/** Error body of failed calls (design.md). */
+export interface ServiceErrorBody {
+  message: string;
+  code?: string;
+}
+
+/** Authorization scheme word (spec section 5). */
+export const AUTH_SCHEME = 'Service-Auth-Key';

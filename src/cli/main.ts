@@ -1,0 +1,46 @@
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { ConfigError, EXIT } from '../util/errors.js';
+import { scrub } from '../log/secrets.js';
+import { VERSION } from '../version.js';
+import { registerServe } from './serve.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('locsync')
+    .description('Keeps folders of documents translated, with style rule lists kept in git.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)');
+  registerServe(program);
+  return program;
+}
+
+/** Run the CLI; resolves to the process exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (err instanceof ConfigError) {
+      process.stderr.write(`locsync: ${scrub(err.format())}\n`);
+      return EXIT.usage;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`locsync: ${scrub(message)}\n`);
+    if (process.env.LOCSYNC_DEBUG && err instanceof Error && err.stack)
+      process.stderr.write(scrub(err.stack) + '\n');
+    return EXIT.failed;
+  }
+}
+
+// `node --import tsx src/cli/main.ts ...` (tests, development); bin/locsync.js calls run() itself.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const code = await run(process.argv.slice(2));
+  process.exitCode = code;
+}

@@ -1,0 +1,22 @@
+// Secrets (API keys, document keys) must never reach a log line, an error message or a plain file.
+// Every module that learns a secret registers it here; `scrub` replaces every registered value.
+
+const secrets = new Set<string>();
+
+/** Remember a secret so that `scrub` hides it from then on. Short values (< 6 chars) are ignored. */
+export function registerSecret(value: string | undefined | null): void {
+  if (value && value.length >= 6) secrets.add(value);
+}
+
+export function forgetSecrets(): void {
+  secrets.clear();
+}
+
+/** Replace every registered secret in `text` by a redaction marker. */
+export function scrub(text: string): string {
+  let out = text;
+  for (const s of secrets) {
+    if (out.includes(s)) out = out.split(s).join('[REDACTED]');
+  }
+  return out;
+}
