@@ -4,6 +4,14 @@ import { ConfigError, EXIT } from '../util/errors.js';
 import { scrub } from '../log/secrets.js';
 import { VERSION } from '../version.js';
 import { registerServe } from './serve.js';
+import { registerInit } from './init.js';
+import { registerValidate } from './validate.js';
+import { registerPlan } from './plan.js';
+import { registerStyles } from './styles.js';
+import { registerSync } from './sync.js';
+import { registerWatch } from './watch.js';
+import { registerStatus } from './status.js';
+import { registerReport } from './report.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -13,6 +21,14 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)');
   registerServe(program);
+  registerInit(program);
+  registerValidate(program);
+  registerPlan(program);
+  registerStyles(program);
+  registerSync(program);
+  registerWatch(program);
+  registerStatus(program);
+  registerReport(program);
   return program;
 }
 

@@ -1,0 +1,69 @@
+import type { ConfiguredRules, CustomInstruction, Formality } from '../../api/types.js';
+
+// Contract between the local service's API layer (src/service) and its translation engine and
+// document formats (src/service/engine, src/service/formats).
+
+/** What a style list contributes to a translation. */
+export interface EngineStyle {
+  configured_rules: ConfiguredRules;
+  custom_instructions: CustomInstruction[];
+}
+
+export interface TranslateOptions {
+  /** Lower-case language codes as given by the client (e.g. "en", "pt-br"); source may be absent. */
+  sourceLang?: string;
+  targetLang: string;
+  formality?: Formality;
+  style?: EngineStyle;
+}
+
+export interface TextResult {
+  texts: string[];
+  /** Lower-case source language: the given one, else a detected one. */
+  detectedSourceLang: string;
+  /** Source characters of the translated segments. */
+  billedCharacters: number;
+}
+
+export interface DocumentInput {
+  /** The uploaded file on disk (never read whole into memory when avoidable). */
+  path: string;
+  /** Lower-case input extension from the file name (docx, txt, ...). */
+  ext: string;
+  filename: string;
+}
+
+export interface DocumentOutput {
+  /** Where to write the translated document. */
+  path: string;
+  /** Lower-case output extension (doc -> docx, pdf -> docx when asked). */
+  ext: string;
+}
+
+export interface DocumentResult {
+  /** Billed characters before the 50,000 minimum (the API layer applies the minimum). */
+  characters: number;
+}
+
+/** Thrown for input the engine cannot translate (corrupt, mislabelled, bomb): the job ends in `error`. */
+export class DocumentFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DocumentFormatError';
+  }
+}
+
+export interface Engine {
+  translateTexts(texts: string[], opts: TranslateOptions): TextResult;
+  translateDocument(
+    input: DocumentInput,
+    output: DocumentOutput,
+    opts: TranslateOptions,
+    signal?: AbortSignal,
+  ): Promise<DocumentResult>;
+}
+
+export interface EngineOptions {
+  /** YAML or TSV phrasebook: exact source segment -> translation per target language. */
+  phrasebookPath?: string;
+}

@@ -1,0 +1,69 @@
+// Public handle of the local service: used by `locsync serve`, by `sync` (embedded mode), and by
+// every integration test. The local-service work implements `startService` in ./index.ts.
+
+export interface FaultSpec {
+  /** Only requests matching these (method exact, path prefix) are affected; default: all API requests. */
+  match?: { method?: string; path?: string };
+  /** Next N matching requests answer this status (429, 500, 502, 503, 504, 529, 456, 403 ...). */
+  status?: number;
+  count?: number;
+  /** Retry-After seconds sent with 429/529/503 faults. */
+  retryAfter?: number;
+  /** Next N matching requests: the connection is destroyed without any response. */
+  drop?: number;
+  /** Drop only after the request body was read (an upload the service may have accepted). */
+  dropAfterBody?: boolean;
+  /** Added latency per matching request, milliseconds. */
+  latencyMs?: number;
+  /** Next N uploaded documents end in status `error`. */
+  errorDocuments?: number;
+  /** Translating documents report seconds_remaining = 2^27. */
+  absurdSecondsRemaining?: boolean;
+}
+
+export interface RequestLogEntry {
+  seq: number;
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  /** Fault that shaped this response, if any ("status:429", "drop", "latency:200" ...). */
+  fault?: string;
+  /** For uploads that were accepted or rejected after the body was read. */
+  upload?: { filename: string; sha256: string; bytes: number; target_lang: string; document_id?: string };
+  documentId?: string;
+}
+
+export interface ServiceOptions {
+  host?: string; // default 127.0.0.1
+  port?: number; // default 0 (any free port)
+  /** Accepted key; when unset any non-empty key is accepted (a missing header is still 403). */
+  authKey?: string;
+  plan?: 'pro' | 'free';
+  /** Persist lists, jobs and files under this folder (SQLite + files); default: in memory + temp files. */
+  dataDir?: string;
+  phrasebookPath?: string;
+  /** Scheduler: time a document waits queued / takes translating, seconds. */
+  queueSeconds?: number;
+  translateSeconds?: number;
+  /** Documents translated concurrently. */
+  workers?: number;
+  /** Documents done and not yet downloaded before uploads answer 429. */
+  maxUndownloaded?: number;
+  faults?: FaultSpec[];
+  /** Log requests with pino at this level; default silent. */
+  logLevel?: string;
+}
+
+export interface RunningService {
+  /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  port: number;
+  /** Every request answered (or dropped) so far, in order. */
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  /** Add faults at run time (appended after the configured ones). */
+  addFaults(...faults: FaultSpec[]): void;
+  clearFaults(): void;
+  close(): Promise<void>;
+}
