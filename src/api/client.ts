@@ -1,0 +1,623 @@
+// The typed HTTP client of the translation service (spec/style-rules.md, spec/document-translation.md
+// and the extensions of design.md), built on got with got's own retry disabled: retries, rate limiting
+// and error typing are done here, explicitly (see ./retry.ts and docs/client.md).
+
+import { randomUUID } from 'node:crypto';
+import { openAsBlob } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { basename, dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import got, { RequestError, TimeoutError, type Got, type Method, type Response } from 'got';
+import PQueue from 'p-queue';
+import { silentLogger, type Logger } from '../log/logger.js';
+import { registerSecret } from '../log/secrets.js';
+import { ConfigError } from '../util/errors.js';
+import { VERSION } from '../version.js';
+import {
+  AuthError,
+  InvalidRequestError,
+  NetworkError,
+  NotFoundError,
+  PlanError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServiceError,
+  UnavailableError,
+  UploadMaybeAcceptedError,
+  type ServiceErrorInit,
+} from './errors.js';
+import {
+  DEFAULT_RETRY,
+  backoffDelay,
+  decideRetry,
+  parseRetryAfter,
+  type AttemptFailure,
+  type CallKind,
+  type RetrySettings,
+} from './retry.js';
+import {
+  AUTH_SCHEME,
+  type CreateStyleRuleListRequest,
+  type CustomInstruction,
+  type CustomInstructionInput,
+  type ConfiguredRules,
+  type DocumentStatus,
+  type ListStyleRulesQuery,
+  type ListStyleRulesResponse,
+  type PatchStyleRuleListRequest,
+  type ServiceErrorBody,
+  type StyleRuleList,
+  type StyleRuleListSummary,
+  type TranslateTextRequest,
+  type TranslateTextResponse,
+  type UploadDocumentRequest,
+  type UploadDocumentResponse,
+} from './types.js';
+
+export interface RetryInfo {
+  method: string;
+  path: string;
+  /** The attempt that failed (1-based); the next one is attempt + 1. */
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface ClientOptions {
+  /** Base URL of the service (professional or free address), e.g. https://api.example.com. */
+  baseUrl: string;
+  apiKey: string;
+  /** Scheme word of the Authorization header (default Service-Auth-Key). */
+  authScheme?: string;
+  /** The free plan has no style rules: those calls fail with PlanError before anything is sent. */
+  plan?: 'pro' | 'free';
+  timeouts?: { connectMs?: number; responseMs?: number; idleMs?: number };
+  retry?: Partial<RetrySettings>;
+  rateLimit?: { requestsPerSecond?: number; concurrency?: number };
+  logger?: Logger;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export const DEFAULT_TIMEOUTS = { connectMs: 10_000, responseMs: 60_000, idleMs: 120_000 } as const;
+export const DEFAULT_RATE_LIMIT = { requestsPerSecond: 10, concurrency: 4 } as const;
+/** Page size used when walking every style rule list (the spec's maximum). */
+const LIST_PAGE_SIZE = 25;
+/** Error bodies longer than this are cut (they are only read for their message). */
+const MAX_ERROR_BODY = 64 * 1024;
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: ErrorFactory };
+/** Builds the error to throw for a failed attempt, given the attempts made so far. */
+type ErrorFactory = (attempts: number, detail?: string) => ServiceError;
+
+interface JsonCall {
+  method: Method;
+  path: string;
+  json?: unknown;
+  searchParams?: Record<string, string | number | boolean>;
+  kind?: CallKind;
+}
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  readonly plan: 'pro' | 'free';
+  private readonly got: Got;
+  private readonly queue: PQueue;
+  private readonly retry: RetrySettings;
+  private readonly timeouts: { connectMs: number; responseMs: number; idleMs: number };
+  private readonly logger: Logger;
+  private readonly onRetry: ((info: RetryInfo) => void) | undefined;
+  private readonly agents: { http: http.Agent; https: https.Agent };
+  /** Uploads use fresh connections: a stale keep-alive socket would make a failed upload ambiguous. */
+  private readonly uploadAgents: { http: http.Agent; https: https.Agent };
+
+  constructor(opts: ClientOptions) {
+    if (!opts.apiKey) throw new ConfigError('The API key of the translation service is empty.');
+    let base: URL;
+    try {
+      base = new URL(opts.baseUrl);
+    } catch {
+      throw new ConfigError(`The service URL "${opts.baseUrl}" is not a valid URL.`);
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw new ConfigError(`The service URL "${opts.baseUrl}" must start with http:// or https://.`);
+    }
+    registerSecret(opts.apiKey);
+    this.baseUrl = base.href.replace(/\/+$/, '');
+    this.plan = opts.plan ?? 'pro';
+    this.retry = { ...DEFAULT_RETRY, ...definedOnly(opts.retry ?? {}) };
+    this.retry.maxAttempts = Math.max(1, Math.floor(this.retry.maxAttempts));
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(opts.timeouts ?? {}) };
+    this.logger = opts.logger ?? silentLogger();
+    this.onRetry = opts.onRetry;
+
+    const rate = { ...DEFAULT_RATE_LIMIT, ...definedOnly(opts.rateLimit ?? {}) };
+    if (!(rate.requestsPerSecond > 0)) throw new ConfigError('requests per second must be positive.');
+    if (!(rate.concurrency >= 1)) throw new ConfigError('concurrency must be at least 1.');
+    // intervalCap must be a whole number: n requests per n/rps seconds is the same rate.
+    const intervalCap = Math.max(1, Math.floor(rate.requestsPerSecond));
+    this.queue = new PQueue({
+      concurrency: Math.floor(rate.concurrency),
+      intervalCap,
+      interval: Math.round((1000 * intervalCap) / rate.requestsPerSecond),
+      strict: true,
+    });
+
+    this.agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+    this.uploadAgents = {
+      http: new http.Agent({ keepAlive: false }),
+      https: new https.Agent({ keepAlive: false }),
+    };
+    this.got = got.extend({
+      headers: {
+        authorization: `${opts.authScheme ?? AUTH_SCHEME} ${opts.apiKey}`,
+        'user-agent': `locsync/${VERSION}`,
+      },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      agent: this.agents,
+      timeout: { connect: this.timeouts.connectMs, response: this.timeouts.responseMs },
+    });
+  }
+
+  /** Close idle keep-alive connections (the client stays usable). */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+    this.uploadAgents.http.destroy();
+    this.uploadAgents.https.destroy();
+  }
+
+  // ---- Style rules (/v3, professional plan only) ----
+
+  listStyleRules(q: ListStyleRulesQuery = {}): Promise<ListStyleRulesResponse> {
+    const searchParams: Record<string, string | number | boolean> = {};
+    if (q.detailed !== undefined) searchParams.detailed = q.detailed;
+    if (q.page_size !== undefined) searchParams.page_size = q.page_size;
+    if (q.page !== undefined) searchParams.page = q.page;
+    return this.styleCall({ method: 'GET', path: '/v3/style_rules', searchParams });
+  }
+
+  /** Every style rule list, walking the pages (page_size 25) until a short page. */
+  listAllStyleRules(opts: { detailed: true }): Promise<StyleRuleList[]>;
+  listAllStyleRules(opts?: { detailed?: boolean }): Promise<StyleRuleListSummary[]>;
+  async listAllStyleRules(opts: { detailed?: boolean } = {}): Promise<StyleRuleListSummary[]> {
+    const all: StyleRuleListSummary[] = [];
+    const seen = new Set<string>();
+    for (let page = 0; ; page++) {
+      const res = await this.listStyleRules({
+        detailed: opts.detailed ?? false,
+        page_size: LIST_PAGE_SIZE,
+        page,
+      });
+      const fresh = res.style_rules.filter((s) => !seen.has(s.style_id));
+      for (const s of fresh) {
+        seen.add(s.style_id);
+        all.push(s);
+      }
+      // A short page ends the walk; so does a page of lists already seen (a server ignoring `page`).
+      if (res.style_rules.length < LIST_PAGE_SIZE || fresh.length === 0) return all;
+    }
+  }
+
+  createStyleRules(req: CreateStyleRuleListRequest): Promise<StyleRuleList> {
+    return this.styleCall({ method: 'POST', path: '/v3/style_rules', json: req });
+  }
+
+  getStyleRules(id: string): Promise<StyleRuleList> {
+    return this.styleCall({ method: 'GET', path: `/v3/style_rules/${seg(id)}` });
+  }
+
+  patchStyleRules(id: string, req: PatchStyleRuleListRequest): Promise<StyleRuleList> {
+    return this.styleCall({ method: 'PATCH', path: `/v3/style_rules/${seg(id)}`, json: req });
+  }
+
+  /** Replace every configured rule of a list (extension of the real service, design.md). */
+  putConfiguredRules(id: string, rules: ConfiguredRules): Promise<StyleRuleList> {
+    return this.styleCall({
+      method: 'PUT',
+      path: `/v3/style_rules/${seg(id)}/configured_rules`,
+      json: rules,
+    });
+  }
+
+  async deleteStyleRules(id: string): Promise<void> {
+    await this.styleCall({ method: 'DELETE', path: `/v3/style_rules/${seg(id)}` });
+  }
+
+  addCustomInstruction(id: string, input: CustomInstructionInput): Promise<StyleRuleList> {
+    return this.styleCall({
+      method: 'POST',
+      path: `/v3/style_rules/${seg(id)}/custom_instructions`,
+      json: input,
+    });
+  }
+
+  getCustomInstruction(id: string, iid: string): Promise<CustomInstruction> {
+    return this.styleCall({ method: 'GET', path: instructionPath(id, iid) });
+  }
+
+  replaceCustomInstruction(
+    id: string,
+    iid: string,
+    input: CustomInstructionInput,
+  ): Promise<CustomInstruction> {
+    return this.styleCall({ method: 'PUT', path: instructionPath(id, iid), json: input });
+  }
+
+  async deleteCustomInstruction(id: string, iid: string): Promise<void> {
+    await this.styleCall({ method: 'DELETE', path: instructionPath(id, iid) });
+  }
+
+  // ---- Text and documents (/v2) ----
+
+  translateText(req: TranslateTextRequest): Promise<TranslateTextResponse> {
+    const call: JsonCall = { method: 'POST', path: '/v2/translate', json: req };
+    if (req.style_id !== undefined) this.requirePro(call);
+    return this.jsonCall(call);
+  }
+
+  /**
+   * Upload a document, streamed from disk. Billed: retried only when the service surely did not take
+   * it (connection never made or body not fully sent, 429, 503, 529); other failures after the body
+   * was sent throw UploadMaybeAcceptedError.
+   */
+  async uploadDocument(filePath: string, req: UploadDocumentRequest): Promise<UploadDocumentResponse> {
+    const method = 'POST';
+    const path = '/v2/document';
+    if (req.style_id !== undefined) this.requirePro({ method, path });
+    const filename = req.filename ?? basename(filePath);
+    const res = await this.withRetries<UploadDocumentResponse>(method, path, 'upload', async () => {
+      const form = new FormData();
+      form.append('target_lang', req.target_lang);
+      if (req.source_lang !== undefined) form.append('source_lang', req.source_lang);
+      if (req.formality !== undefined) form.append('formality', req.formality);
+      if (req.glossary_id !== undefined) form.append('glossary_id', req.glossary_id);
+      if (req.output_format !== undefined) form.append('output_format', req.output_format);
+      if (req.style_id !== undefined) form.append('style_id', req.style_id);
+      if (req.filename !== undefined) form.append('filename', req.filename);
+      // A file-backed Blob: the encoder reads it from disk chunk by chunk while sending.
+      form.append('file', await openAsBlob(filePath), filename);
+      return this.sendJson<UploadDocumentResponse>(method, path, {
+        body: form,
+        agent: this.uploadAgents,
+        timeout: this.streamingTimeouts(),
+      });
+    });
+    registerSecret(res.document_key);
+    return res;
+  }
+
+  getDocumentStatus(id: string, key: string): Promise<DocumentStatus> {
+    registerSecret(key);
+    return this.jsonCall({ method: 'POST', path: `/v2/document/${seg(id)}`, json: { document_key: key } });
+  }
+
+  /**
+   * Download a translated document to destPath: streamed to a temp file beside it, fsynced, then
+   * renamed over destPath. On any failure the temp file is removed and destPath is untouched.
+   * A 404 (already downloaded, unknown id or key) is NotFoundError.
+   */
+  async downloadDocument(id: string, key: string, destPath: string): Promise<{ bytes: number }> {
+    registerSecret(key);
+    const method = 'POST';
+    const path = `/v2/document/${seg(id)}/result`;
+    return this.withRetries(method, path, 'idempotent', () =>
+      this.downloadAttempt(method, path, key, destPath),
+    );
+  }
+
+  // ---- Plumbing ----
+
+  private requirePro(call: { method: string; path: string }): void {
+    if (this.plan === 'free') {
+      throw new PlanError(
+        { method: call.method, path: call.path },
+        'style rules are available only on the professional plan (service.plan is free)',
+      );
+    }
+  }
+
+  private styleCall<T>(call: JsonCall): Promise<T> {
+    this.requirePro(call);
+    return this.jsonCall(call);
+  }
+
+  private jsonCall<T>(call: JsonCall): Promise<T> {
+    return this.withRetries<T>(call.method, call.path, call.kind ?? 'idempotent', () =>
+      this.sendJson<T>(call.method, call.path, {
+        ...(call.json !== undefined ? { json: call.json } : {}),
+        ...(call.searchParams !== undefined ? { searchParams: call.searchParams } : {}),
+      }),
+    );
+  }
+
+  private streamingTimeouts(): { connect: number; response: number; socket: number } {
+    return {
+      connect: this.timeouts.connectMs,
+      response: this.timeouts.responseMs,
+      socket: this.timeouts.idleMs,
+    };
+  }
+
+  private url(path: string): string {
+    return this.baseUrl + path;
+  }
+
+  /** One attempt of a call answered with JSON (or 204). */
+  private async sendJson<T>(
+    method: Method,
+    path: string,
+    extra: {
+      json?: unknown;
+      body?: FormData;
+      searchParams?: Record<string, string | number | boolean>;
+      agent?: { http: http.Agent; https: https.Agent };
+      timeout?: { connect: number; response: number; socket: number };
+    },
+  ): Promise<Attempt<T>> {
+    let res: Response<string>;
+    try {
+      res = await this.got(this.url(path), { method, responseType: 'text', ...extra });
+    } catch (err) {
+      return networkFailure(method, path, err);
+    }
+    const status = res.statusCode;
+    if (status >= 200 && status < 300) {
+      if (status === 204 || res.body.trim() === '') return { ok: true, value: undefined as T };
+      try {
+        return { ok: true, value: JSON.parse(res.body) as T };
+      } catch {
+        throw new ServiceError({ method, path, status }, 'the answer is not JSON');
+      }
+    }
+    return statusFailure(method, path, status, res.headers, res.body);
+  }
+
+  private async downloadAttempt(
+    method: Method,
+    path: string,
+    key: string,
+    destPath: string,
+  ): Promise<Attempt<{ bytes: number }>> {
+    const stream = this.got.stream(this.url(path), {
+      method,
+      json: { document_key: key },
+      timeout: this.streamingTimeouts(),
+    });
+    let response: Response;
+    try {
+      response = await new Promise<Response>((resolve, reject) => {
+        stream.once('response', resolve);
+        stream.once('error', reject);
+      });
+    } catch (err) {
+      stream.destroy();
+      return networkFailure(method, path, err);
+    }
+    const status = response.statusCode;
+    if (status !== 200) {
+      let body = '';
+      try {
+        for await (const chunk of stream) {
+          body += String(chunk);
+          if (body.length > MAX_ERROR_BODY) break;
+        }
+      } catch {
+        // the status says enough
+      }
+      stream.destroy();
+      return statusFailure(method, path, status, response.headers, body);
+    }
+
+    const tmp = join(dirname(destPath), `.${basename(destPath)}.${randomUUID().slice(0, 8)}.locsync-part`);
+    let bytes = 0;
+    try {
+      const fh = await open(tmp, 'wx');
+      try {
+        for await (const chunk of stream) {
+          const buf = chunk as Buffer;
+          bytes += buf.length;
+          await fh.write(buf);
+        }
+        const expected = response.headers['content-encoding']
+          ? undefined
+          : response.headers['content-length'];
+        if (expected !== undefined && Number(expected) !== bytes) {
+          throw Object.assign(new Error(`download ended after ${bytes} of ${expected} bytes`), {
+            code: 'ERR_STREAM_PREMATURE_CLOSE',
+          });
+        }
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, destPath);
+    } catch (err) {
+      stream.destroy();
+      await unlink(tmp).catch(() => undefined);
+      if (isFsError(err)) throw err;
+      return networkFailure(method, path, err);
+    }
+    await syncDir(dirname(destPath));
+    return { ok: true, value: { bytes } };
+  }
+
+  /**
+   * Run attempts through the shared rate limiter until one succeeds, a failure is not retryable,
+   * attempts run out, or the next wait would exceed the total wait budget.
+   */
+  private async withRetries<T>(
+    method: string,
+    path: string,
+    kind: CallKind,
+    attemptOnce: () => Promise<Attempt<T>>,
+  ): Promise<T> {
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      const r = (await this.queue.add(attemptOnce)) as Attempt<T>;
+      const ms = Date.now() - started;
+      if (r.ok) {
+        this.logger.debug({ method, path, attempt, ms }, 'service call ok');
+        return r.value;
+      }
+      const reason = describeFailure(r.failure);
+      this.logger.debug({ method, path, attempt, ms, reason }, 'service call failed');
+      const decision = decideRetry(kind, r.failure);
+      if (!decision.retry) {
+        if (decision.maybeAccepted) {
+          const cause = r.error(attempt);
+          throw new UploadMaybeAcceptedError(
+            {
+              method,
+              path,
+              status: cause.status,
+              serverMessage: cause.serverMessage,
+              code: cause.code,
+              attempts: attempt,
+              cause,
+            },
+            `${reason} after the document was sent: the service may have accepted (and will bill) it; not retried`,
+          );
+        }
+        throw r.error(attempt);
+      }
+      if (attempt >= this.retry.maxAttempts) throw r.error(attempt);
+      const retryAfter = r.failure.type === 'status' ? r.failure.retryAfterMs : undefined;
+      const delayMs = retryAfter ?? backoffDelay(attempt, this.retry);
+      if (waited + delayMs > this.retry.maxWaitMs) {
+        throw r.error(
+          attempt,
+          `next retry in ${delayMs} ms would exceed the retry wait budget of ${this.retry.maxWaitMs} ms`,
+        );
+      }
+      waited += delayMs;
+      this.logger.warn({ method, path, attempt, delayMs, reason }, 'service call failed; retrying');
+      this.onRetry?.({ method, path, attempt, delayMs, reason });
+      await sleep(delayMs);
+    }
+  }
+}
+
+// ---- helpers ----
+
+function seg(id: string): string {
+  return encodeURIComponent(id);
+}
+
+function instructionPath(id: string, iid: string): string {
+  return `/v3/style_rules/${seg(id)}/custom_instructions/${seg(iid)}`;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function describeFailure(f: AttemptFailure): string {
+  return f.type === 'status' ? `HTTP ${f.status}` : f.code;
+}
+
+function parseErrorBody(body: string): { serverMessage?: string; code?: string } {
+  const text = body.trim();
+  if (!text) return {};
+  try {
+    const parsed = JSON.parse(text) as Partial<ServiceErrorBody>;
+    if (parsed && typeof parsed === 'object') {
+      return {
+        ...(typeof parsed.message === 'string' ? { serverMessage: parsed.message } : {}),
+        ...(typeof parsed.code === 'string' ? { code: parsed.code } : {}),
+      };
+    }
+  } catch {
+    // not JSON: use the text itself
+  }
+  return { serverMessage: text.slice(0, 300) };
+}
+
+/** The typed error of an HTTP status. */
+export function errorForStatus(init: ServiceErrorInit & { status: number }, detail?: string): ServiceError {
+  const s = init.status;
+  if (s === 401 || s === 403) return new AuthError(init, detail);
+  if (s === 404) return new NotFoundError(init, detail);
+  if (s === 456) return new QuotaExceededError(init, detail ?? 'character quota exceeded; not retried');
+  if (s === 429 || s === 529) return new RateLimitedError(init, detail);
+  if (s >= 500) return new UnavailableError(init, detail);
+  if (s >= 400) return new InvalidRequestError(init, detail);
+  return new ServiceError(init, detail ?? 'unexpected answer');
+}
+
+function statusFailure<T>(
+  method: string,
+  path: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: string,
+): Attempt<T> {
+  const retryAfterMs = parseRetryAfter(firstHeader(headers['retry-after']));
+  const parsed = parseErrorBody(body);
+  return {
+    ok: false,
+    failure: { type: 'status', status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+    error: (attempts, detail) => errorForStatus({ method, path, status, attempts, ...parsed }, detail),
+  };
+}
+
+function firstHeader(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+const NEVER_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
+const CONNECT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
+
+function networkFailure<T>(method: string, path: string, err: unknown): Attempt<T> {
+  if (err instanceof ServiceError) throw err;
+  const e = err as { code?: string; message?: string };
+  const code = typeof e.code === 'string' ? e.code : 'ERR_NETWORK';
+  const neverConnected =
+    NEVER_CONNECTED_CODES.has(code) || (err instanceof TimeoutError && CONNECT_EVENTS.has(err.event));
+  let bodySent = true;
+  if (err instanceof RequestError && err.request) {
+    const p = err.request.uploadProgress;
+    bodySent = p.total !== undefined ? p.transferred >= p.total : p.percent >= 1;
+  }
+  if (neverConnected) bodySent = false;
+  const what = err instanceof TimeoutError ? `timed out (${err.event})` : (e.message ?? code);
+  // The cause carries only code and message: got's own error holds the request options (headers).
+  const cause = Object.assign(new Error(what), { code });
+  return {
+    ok: false,
+    failure: { type: 'network', code, neverConnected, bodySent },
+    error: (attempts, detail) =>
+      new NetworkError({ method, path, code, attempts, cause }, detail ? `${what}; ${detail}` : what),
+  };
+}
+
+function isFsError(err: unknown): boolean {
+  return (
+    !(err instanceof RequestError) &&
+    typeof (err as { syscall?: unknown }).syscall === 'string' &&
+    ['open', 'write', 'fsync', 'rename', 'close'].includes((err as { syscall: string }).syscall)
+  );
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename itself is done.
+  }
+}
