@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../log/logger.js';
+
+// One locsync process drives a state.db at a time. The lock is a file beside the state
+// (`state.db.lock`) created with O_EXCL, holding the owner's pid, host and start time. A lock left
+// by a dead process on this host is taken over (with a log line); a live one is an error naming it.
+
+export interface LockOwner {
+  pid: number;
+  host: string;
+  started_at: string;
+  command?: string;
+}
+
+export interface StateLock {
+  readonly path: string;
+  release(): void;
+}
+
+/** Another process holds the state lock (exit code 1: try again later; documented in docs/sync.md). */
+export class LockedError extends Error {
+  constructor(
+    message: string,
+    readonly owner: LockOwner | undefined,
+    readonly lockPath: string,
+  ) {
+    super(message);
+    this.name = 'LockedError';
+  }
+}
+
+export function lockPathFor(statePath: string): string {
+  return path.resolve(statePath) + '.lock';
+}
+
+function readOwner(lockPath: string): LockOwner | undefined {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as Partial<LockOwner>;
+    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string') return parsed as LockOwner;
+  } catch {
+    /* unreadable or half-written */
+  }
+  return undefined;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Take the lock of the state at `statePath`, or throw LockedError naming the pid and host that hold
+ * it. Stale locks (owner pid dead on this host, or an unreadable lock file older than a minute) are
+ * taken over.
+ */
+export function acquireLock(statePath: string, opts: { logger?: Logger; command?: string } = {}): StateLock {
+  const lockPath = lockPathFor(statePath);
+  fs.mkdirSync(path.dirname(lockPath), { recursive: true, mode: 0o700 });
+  const me: LockOwner = {
+    pid: process.pid,
+    host: os.hostname(),
+    started_at: new Date().toISOString(),
+    ...(opts.command ? { command: opts.command } : {}),
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = fs.openSync(lockPath, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = readOwner(lockPath);
+      const stale = owner
+        ? owner.host === me.host && !pidAlive(owner.pid)
+        : Date.now() - safeMtime(lockPath) > 60_000;
+      if (!stale) {
+        const who = owner
+          ? `process ${owner.pid} on ${owner.host} (since ${owner.started_at})`
+          : 'another process';
+        throw new LockedError(
+          `state ${path.resolve(statePath)} is in use by ${who}; wait for it to finish` +
+            (owner && owner.host !== me.host ? '' : ` or stop it (kill ${owner?.pid ?? '<pid>'})`) +
+            `. Lock file: ${lockPath}`,
+          owner,
+          lockPath,
+        );
+      }
+      opts.logger?.warn(
+        { lock: lockPath, stale_pid: owner?.pid, stale_host: owner?.host },
+        'taking over a stale state lock left by a process that is no longer running',
+      );
+      try {
+        fs.unlinkSync(lockPath);
+      } catch {
+        /* someone else took it over first: retry */
+      }
+      continue;
+    }
+    fs.writeSync(fd, JSON.stringify(me));
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      process.off('exit', release);
+      const owner = readOwner(lockPath);
+      if (owner && owner.pid === me.pid && owner.host === me.host) {
+        try {
+          fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      }
+    };
+    process.on('exit', release);
+    return { path: lockPath, release };
+  }
+  throw new LockedError(`could not take the state lock ${lockPath}`, readOwner(lockPath), lockPath);
+}
+
+function safeMtime(p: string): number {
+  try {
+    return fs.statSync(p).mtimeMs;
+  } catch {
+    return 0;
+  }
+}

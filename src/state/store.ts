@@ -1,0 +1,369 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { registerSecret } from '../log/secrets.js';
+import { ConfigError } from '../util/errors.js';
+import { networkFsType } from './netfs.js';
+import type { AppliedStyle, StyleStateStore } from './types.js';
+
+// The pipeline's memory: state.db (SQLite, WAL). Files seen, jobs (with the document_id and the
+// secret document_key of every upload), style lists applied, and runs. Created with mode 0600.
+// Schema changes are versioned migrations (PRAGMA user_version); add new ones at the end only.
+
+/** Job statuses. pending: recorded before upload (no id yet); uploaded: id+key recorded; done; failed. */
+export type JobStatus = 'pending' | 'uploaded' | 'done' | 'failed';
+
+export interface FileRecord {
+  mapping: string;
+  rel_path: string;
+  size: number;
+  mtime_ms: number;
+  sha256: string;
+  seen_at: string;
+}
+
+export interface JobRecord {
+  id: number;
+  mapping: string;
+  rel_path: string;
+  sha256: string;
+  target_lang: string;
+  /** Settings fingerprint including the applied style list content. */
+  fingerprint: string;
+  /** The same settings without the style list content: equal base + different fingerprint = stale. */
+  base_fingerprint: string;
+  /** Output path relative to the manifest folder ('/' separators). */
+  output_path: string;
+  status: JobStatus;
+  document_id: string | null;
+  document_key: string | null;
+  attempts: number;
+  billed_characters: number | null;
+  source_characters: number | null;
+  error: string | null;
+  /** Machine-readable kind of the last error (job-error, maybe-accepted, quota, lost-download ...). */
+  error_kind: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  /** Set when the upload started (pending) — so a crash in the upload window can be reported. */
+  upload_started_at: string | null;
+  /** Epoch ms at which the download started (a crash after the rename is recognised by the mtime). */
+  download_started_ms: number | null;
+  run_id: number | null;
+  /** Job whose output was copied instead of uploading again. */
+  reused_from: number | null;
+  /** Times this job's document had to be uploaded again after a lost download. */
+  lost_downloads: number;
+}
+
+export interface RunRecord {
+  id: number;
+  started_at: string;
+  finished_at: string | null;
+  command: string;
+  status: 'running' | 'ok' | 'failed' | 'interrupted' | 'crashed';
+  pid: number;
+  counts: Record<string, number> | null;
+  billed_characters: number;
+}
+
+export type NewJob = Pick<
+  JobRecord,
+  | 'mapping'
+  | 'rel_path'
+  | 'sha256'
+  | 'target_lang'
+  | 'fingerprint'
+  | 'base_fingerprint'
+  | 'output_path'
+  | 'run_id'
+> & { source_characters?: number | null };
+
+const MIGRATIONS: string[] = [
+  // 1: initial schema
+  `
+  CREATE TABLE files (
+    mapping TEXT NOT NULL,
+    rel_path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    sha256 TEXT NOT NULL,
+    seen_at TEXT NOT NULL,
+    PRIMARY KEY (mapping, rel_path)
+  );
+  CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    mapping TEXT NOT NULL,
+    rel_path TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    target_lang TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    base_fingerprint TEXT NOT NULL,
+    output_path TEXT NOT NULL,
+    status TEXT NOT NULL,
+    document_id TEXT,
+    document_key TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    billed_characters INTEGER,
+    source_characters INTEGER,
+    error TEXT,
+    error_kind TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT,
+    upload_started_at TEXT,
+    download_started_ms REAL,
+    run_id INTEGER,
+    reused_from INTEGER,
+    lost_downloads INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX jobs_content ON jobs (sha256, fingerprint, status);
+  CREATE INDEX jobs_output ON jobs (output_path, status);
+  CREATE INDEX jobs_status ON jobs (status);
+  CREATE INDEX jobs_source ON jobs (mapping, rel_path, target_lang);
+  CREATE TABLE style_lists (
+    key TEXT PRIMARY KEY,
+    style_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    language TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  );
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    command TEXT NOT NULL,
+    status TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    counts TEXT,
+    billed_characters INTEGER NOT NULL DEFAULT 0
+  );
+  `,
+];
+
+/** Schema version this code writes (number of migrations). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const now = () => new Date().toISOString();
+
+/** Raise a ConfigError when `dir` (or its nearest existing ancestor) lies on a network filesystem. */
+export function assertLocalFilesystem(statePath: string): void {
+  let probe = path.resolve(statePath);
+  while (!fs.existsSync(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
+  let real = probe;
+  try {
+    real = fs.realpathSync(probe);
+  } catch {
+    /* keep probe */
+  }
+  const fsType = networkFsType(real);
+  if (fsType) {
+    throw new ConfigError(
+      `state file ${statePath} is on a network filesystem (${fsType}): SQLite's locking is unreliable there ` +
+        `and the state could be corrupted. Set \`state:\` in the manifest to a path on a local disk ` +
+        `(e.g. state: /var/lib/locsync/<pipeline>/state.db); sources and outputs may stay on the share.`,
+    );
+  }
+}
+
+export class StateStore implements StyleStateStore {
+  readonly path: string;
+  readonly db: Database.Database;
+  private readonly stmts;
+
+  constructor(statePath: string) {
+    this.path = path.resolve(statePath);
+    assertLocalFilesystem(this.path);
+    fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+    // Create the file with mode 0600 before SQLite opens it (SQLite would use 0644).
+    fs.closeSync(fs.openSync(this.path, 'a', 0o600));
+    fs.chmodSync(this.path, 0o600);
+    this.db = new Database(this.path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+    this.migrate();
+    // WAL and shared-memory files hold the same secrets: same mode.
+    for (const extra of ['-wal', '-shm']) {
+      try {
+        fs.chmodSync(this.path + extra, 0o600);
+      } catch {
+        /* not created yet */
+      }
+    }
+    this.stmts = this.prepare();
+  }
+
+  private migrate(): void {
+    const current = this.db.pragma('user_version', { simple: true }) as number;
+    if (current > MIGRATIONS.length) {
+      throw new ConfigError(
+        `state file ${this.path} has schema version ${current}, newer than this locsync understands (${MIGRATIONS.length}); upgrade locsync`,
+      );
+    }
+    for (let v = current; v < MIGRATIONS.length; v++) {
+      const sql = MIGRATIONS[v] as string;
+      this.db.transaction(() => {
+        this.db.exec(sql);
+        this.db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      getFile: db.prepare<[string, string], FileRecord>(
+        'SELECT * FROM files WHERE mapping = ? AND rel_path = ?',
+      ),
+      filesOf: db.prepare<[string], FileRecord>('SELECT * FROM files WHERE mapping = ?'),
+      putFile: db.prepare(
+        `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at) VALUES (@mapping, @rel_path, @size, @mtime_ms, @sha256, @seen_at)
+         ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256, seen_at = excluded.seen_at`,
+      ),
+      deleteFile: db.prepare('DELETE FROM files WHERE mapping = ? AND rel_path = ?'),
+      getJob: db.prepare<[number], JobRecord>('SELECT * FROM jobs WHERE id = ?'),
+      insertJob: db.prepare(
+        `INSERT INTO jobs (mapping, rel_path, sha256, target_lang, fingerprint, base_fingerprint, output_path, status,
+           attempts, source_characters, created_at, updated_at, run_id)
+         VALUES (@mapping, @rel_path, @sha256, @target_lang, @fingerprint, @base_fingerprint, @output_path, 'pending',
+           0, @source_characters, @now, @now, @run_id)`,
+      ),
+      doneJobs: db.prepare<[], JobRecord>(`SELECT * FROM jobs WHERE status = 'done' ORDER BY id`),
+      openJobs: db.prepare<[], JobRecord>(
+        `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded', 'failed') ORDER BY id`,
+      ),
+      allJobs: db.prepare<[], JobRecord>('SELECT * FROM jobs ORDER BY id'),
+      jobsOfRun: db.prepare<[number], JobRecord>('SELECT * FROM jobs WHERE run_id = ? ORDER BY id'),
+      deleteStyle: db.prepare('DELETE FROM style_lists WHERE key = ?'),
+      getStyle: db.prepare<[string], AppliedStyle>('SELECT * FROM style_lists WHERE key = ?'),
+      allStyles: db.prepare<[], AppliedStyle>('SELECT * FROM style_lists ORDER BY key'),
+      putStyle: db.prepare(
+        `INSERT INTO style_lists (key, style_id, name, language, version, hash, applied_at)
+         VALUES (@key, @style_id, @name, @language, @version, @hash, @applied_at)
+         ON CONFLICT (key) DO UPDATE SET style_id = excluded.style_id, name = excluded.name, language = excluded.language,
+           version = excluded.version, hash = excluded.hash, applied_at = excluded.applied_at`,
+      ),
+      startRun: db.prepare(`INSERT INTO runs (started_at, command, status, pid) VALUES (?, ?, 'running', ?)`),
+      finishRun: db.prepare(
+        'UPDATE runs SET finished_at = ?, status = ?, counts = ?, billed_characters = ? WHERE id = ?',
+      ),
+      getRun: db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?'),
+      runs: db.prepare<[number], RunRow>('SELECT * FROM runs ORDER BY id DESC LIMIT ?'),
+      runningRuns: db.prepare<[], RunRow>(`SELECT * FROM runs WHERE status = 'running'`),
+      markRun: db.prepare('UPDATE runs SET status = ?, finished_at = COALESCE(finished_at, ?) WHERE id = ?'),
+    };
+  }
+
+  // ---- StyleStateStore ----
+  getStyle(key: string): AppliedStyle | undefined {
+    return this.stmts.getStyle.get(key);
+  }
+  setStyle(rec: AppliedStyle): void {
+    this.stmts.putStyle.run(rec);
+  }
+  deleteStyle(key: string): void {
+    this.stmts.deleteStyle.run(key);
+  }
+  allStyles(): AppliedStyle[] {
+    return this.stmts.allStyles.all();
+  }
+
+  // ---- files ----
+  getFile(mapping: string, relPath: string): FileRecord | undefined {
+    return this.stmts.getFile.get(mapping, relPath);
+  }
+  /** Every file recorded for a mapping, by relative path (one query: the no-op scan's fast path). */
+  filesOf(mapping: string): Map<string, FileRecord> {
+    const out = new Map<string, FileRecord>();
+    for (const f of this.stmts.filesOf.iterate(mapping)) out.set(f.rel_path, f);
+    return out;
+  }
+  putFile(rec: Omit<FileRecord, 'seen_at'> & { seen_at?: string }): void {
+    this.stmts.putFile.run({ ...rec, seen_at: rec.seen_at ?? now() });
+  }
+  deleteFile(mapping: string, relPath: string): void {
+    this.stmts.deleteFile.run(mapping, relPath);
+  }
+
+  // ---- jobs ----
+  getJob(id: number): JobRecord | undefined {
+    return this.revealKey(this.stmts.getJob.get(id));
+  }
+  createJob(job: NewJob): JobRecord {
+    const info = this.stmts.insertJob.run({ source_characters: null, ...job, now: now() });
+    return this.getJob(Number(info.lastInsertRowid)) as JobRecord;
+  }
+  /** Update some columns of a job (updated_at is set too). */
+  updateJob(id: number, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): void {
+    const cols = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
+    const sets = [...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ');
+    this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @id`).run({ ...fields, updated_at: now(), id });
+  }
+  /** Jobs that are done (the index of outputs made). */
+  doneJobs(): JobRecord[] {
+    return this.stmts.doneJobs.all();
+  }
+  /** Jobs not done: pending, uploaded (id+key kept: resume), failed (retried up to max_attempts). */
+  openJobs(): JobRecord[] {
+    return this.stmts.openJobs.all().map((j) => this.revealKey(j) as JobRecord);
+  }
+  allJobs(): JobRecord[] {
+    return this.stmts.allJobs.all();
+  }
+  jobsOfRun(runId: number): JobRecord[] {
+    return this.stmts.jobsOfRun.all(runId);
+  }
+  /** Run `fn` in one transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  private revealKey(job: JobRecord | undefined): JobRecord | undefined {
+    if (job?.document_key) registerSecret(job.document_key);
+    return job;
+  }
+
+  // ---- runs ----
+  /** Record a run; runs left 'running' by a process that died are marked 'crashed'. */
+  startRun(command: string): number {
+    for (const r of this.stmts.runningRuns.all()) {
+      if (r.pid !== process.pid) this.stmts.markRun.run('crashed', null, r.id);
+    }
+    return Number(this.stmts.startRun.run(now(), command, process.pid).lastInsertRowid);
+  }
+  finishRun(id: number, status: RunRecord['status'], counts: Record<string, number>, billed: number): void {
+    this.stmts.finishRun.run(now(), status, JSON.stringify(counts), billed, id);
+  }
+  getRun(id: number): RunRecord | undefined {
+    const r = this.stmts.getRun.get(id);
+    return r ? parseRun(r) : undefined;
+  }
+  /** Most recent runs first. */
+  recentRuns(limit = 20): RunRecord[] {
+    return this.stmts.runs.all(limit).map(parseRun);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface RunRow extends Omit<RunRecord, 'counts'> {
+  counts: string | null;
+}
+function parseRun(r: RunRow): RunRecord {
+  return { ...r, counts: r.counts ? (JSON.parse(r.counts) as Record<string, number>) : null };
+}
+
+/**
+ * Open (creating when missing) the state database at `statePath`: folder created, file mode 0600,
+ * WAL, migrations applied. Refuses a path on a network filesystem (ConfigError).
+ */
+export function openState(statePath: string): StateStore {
+  return new StateStore(statePath);
+}

@@ -1,0 +1,139 @@
+import type { FailureKind } from './events.js';
+
+// What a sync run did, for the closing summary, `--json`, the runs table and the report command.
+
+export interface FailedItem {
+  mapping: string;
+  file: string;
+  target: string;
+  kind: FailureKind;
+  error: string;
+  documentId?: string;
+  /** True when a later run will try again (transient, or attempts < max_attempts). */
+  willRetry: boolean;
+}
+
+export interface SkippedItem {
+  mapping: string;
+  file: string;
+  reason: string;
+  message: string;
+}
+
+export interface SyncSummary {
+  runId: number;
+  dryRun: boolean;
+  /** Source files found (supported, after include/exclude). */
+  files: number;
+  /** Files whose content was hashed this run (the rest took the size+mtime fast path). */
+  hashed: number;
+  /** (file, target) units uploaded and downloaded this run. */
+  translated: number;
+  /** Resumed from an earlier run's recorded upload (id+key) and completed. */
+  resumed: number;
+  /** Outputs copied from an identical translation instead of uploading. */
+  reused: number;
+  /** (file, target) units already up to date. */
+  unchanged: number;
+  /** Outputs made with an older version of their style list, left as they are. */
+  stale: number;
+  /** Stale outputs re-translated because of --retranslate stale. */
+  retranslated: number;
+  unsupported: SkippedItem[];
+  skipped: SkippedItem[];
+  failed: FailedItem[];
+  /** Documents uploaded again because their download was lost (crash mid-download). */
+  lostDownloads: Array<{ mapping: string; file: string; target: string; documentId: string }>;
+  /** Documents uploaded again after a crash between upload and recording its answer. */
+  unconfirmedUploads: Array<{ mapping: string; file: string; target: string }>;
+  /** Outputs deleted because their source was deleted (on_source_delete: delete). */
+  deletedOutputs: string[];
+  /** Sources gone since the last run. */
+  removedSources: number;
+  billedCharacters: number;
+  uploads: number;
+  /** Why uploads stopped early, if they did (quota, auth, interrupted). */
+  stoppedReason?: string;
+  durationMs: number;
+}
+
+export function emptySummary(runId: number, dryRun: boolean): SyncSummary {
+  return {
+    runId,
+    dryRun,
+    files: 0,
+    hashed: 0,
+    translated: 0,
+    resumed: 0,
+    reused: 0,
+    unchanged: 0,
+    stale: 0,
+    retranslated: 0,
+    unsupported: [],
+    skipped: [],
+    failed: [],
+    lostDownloads: [],
+    unconfirmedUploads: [],
+    deletedOutputs: [],
+    removedSources: 0,
+    billedCharacters: 0,
+    uploads: 0,
+    durationMs: 0,
+  };
+}
+
+/** Counts for the runs table. */
+export function summaryCounts(s: SyncSummary): Record<string, number> {
+  return {
+    files: s.files,
+    hashed: s.hashed,
+    translated: s.translated,
+    resumed: s.resumed,
+    reused: s.reused,
+    unchanged: s.unchanged,
+    stale: s.stale,
+    retranslated: s.retranslated,
+    unsupported: s.unsupported.length,
+    skipped: s.skipped.length,
+    failed: s.failed.length,
+    lost_downloads: s.lostDownloads.length,
+    unconfirmed_uploads: s.unconfirmedUploads.length,
+    deleted_outputs: s.deletedOutputs.length,
+    uploads: s.uploads,
+  };
+}
+
+/** Human-readable closing summary (stdout of `locsync sync`). */
+export function formatSummary(s: SyncSummary): string {
+  const lines: string[] = [];
+  const verb = s.dryRun ? 'would translate' : 'translated';
+  lines.push(
+    `${s.dryRun ? 'Dry run: ' : ''}${s.files} files: ${verb} ${s.translated}` +
+      (s.resumed ? ` (${s.resumed} resumed)` : '') +
+      `, reused ${s.reused}, unchanged ${s.unchanged}, stale ${s.stale}` +
+      (s.retranslated ? ` (${s.retranslated} re-translated)` : '') +
+      `, unsupported ${s.unsupported.length}, failed ${s.failed.length}`,
+  );
+  lines.push(`Billed characters: ${s.billedCharacters} (${s.uploads} uploads)`);
+  if (s.stale && !s.retranslated)
+    lines.push(
+      `${s.stale} outputs were made with an older version of their style list; run with --retranslate stale to re-translate them (billed).`,
+    );
+  if (s.stoppedReason) lines.push(`Uploads stopped: ${s.stoppedReason}`);
+  for (const f of s.failed)
+    lines.push(
+      `  failed: ${f.mapping}/${f.file} -> ${f.target}: ${f.error}${f.willRetry ? ' (will retry next run)' : ''}`,
+    );
+  for (const l of s.lostDownloads)
+    lines.push(
+      `  lost download: ${l.mapping}/${l.file} -> ${l.target} (document ${l.documentId}): uploaded again`,
+    );
+  for (const u of s.unconfirmedUploads)
+    lines.push(
+      `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: a crash hid whether the earlier upload arrived; uploaded again`,
+    );
+  for (const u of s.unsupported) lines.push(`  unsupported: ${u.mapping}/${u.file} (${u.message})`);
+  for (const k of s.skipped) lines.push(`  skipped: ${k.mapping}/${k.file}: ${k.message}`);
+  for (const d of s.deletedOutputs) lines.push(`  deleted output: ${d}`);
+  return lines.join('\n');
+}
