@@ -1,13 +1,114 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { registerSecret } from '../log/secrets.js';
+import { ConfigError } from '../util/errors.js';
+import { startService } from '../service/index.js';
+import { parseFaultList } from '../service/faults.js';
+import type { FaultSpec, ServiceOptions } from '../service/types.js';
 
-/** `locsync serve`: the local service (src/service). Filled in by the local-service work. */
+interface ServeFlags {
+  host: string;
+  port: string;
+  authKey?: string;
+  plan: string;
+  data?: string;
+  phrasebook?: string;
+  queueSeconds?: string;
+  translateSeconds?: string;
+  workers?: string;
+  maxUndownloaded?: string;
+  faults?: string;
+  logLevel?: string;
+}
+
+function num(flag: string, value: string | undefined, min: number, integer = false): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n)))
+    throw new ConfigError(
+      `--${flag} must be ${integer ? 'an integer' : 'a number'} >= ${min} (got '${value}')`,
+    );
+  return n;
+}
+
+/** --faults: inline JSON (a FaultSpec or an array of them) or @file holding that JSON. */
+export function parseFaultsFlag(value: string): FaultSpec[] {
+  let text = value;
+  if (value.startsWith('@')) {
+    try {
+      text = readFileSync(value.slice(1), 'utf8');
+    } catch (err) {
+      throw new ConfigError(`--faults: cannot read ${value.slice(1)}: ${(err as Error).message}`);
+    }
+  }
+  try {
+    return parseFaultList(JSON.parse(text));
+  } catch (err) {
+    throw new ConfigError(`--faults: ${(err as Error).message}`);
+  }
+}
+
+export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServiceOptions {
+  if (flags.plan !== 'pro' && flags.plan !== 'free')
+    throw new ConfigError(`--plan must be pro or free (got '${flags.plan}')`);
+  const authKey = flags.authKey ?? env.LOCSYNC_SERVE_KEY;
+  registerSecret(authKey);
+  const o: ServiceOptions = { host: flags.host, port: num('port', flags.port, 0, true)!, plan: flags.plan };
+  if (authKey) o.authKey = authKey;
+  if (flags.data) o.dataDir = flags.data;
+  if (flags.phrasebook) o.phrasebookPath = flags.phrasebook;
+  const q = num('queue-seconds', flags.queueSeconds, 0);
+  if (q !== undefined) o.queueSeconds = q;
+  const t = num('translate-seconds', flags.translateSeconds, 0);
+  if (t !== undefined) o.translateSeconds = t;
+  const w = num('workers', flags.workers, 1, true);
+  if (w !== undefined) o.workers = w;
+  const m = num('max-undownloaded', flags.maxUndownloaded, 1, true);
+  if (m !== undefined) o.maxUndownloaded = m;
+  if (flags.faults) o.faults = parseFaultsFlag(flags.faults);
+  if (flags.logLevel) o.logLevel = flags.logLevel;
+  return o;
+}
+
+/** `locsync serve`: the local service (src/service) until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('Run the local translation service (the whole spec, no account, no network)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8787')
-    .action(() => {
-      throw new Error('serve: not implemented yet');
+    .option('--auth-key <key>', 'accepted API key (also env LOCSYNC_SERVE_KEY); default: any non-empty key')
+    .option('--plan <plan>', 'pro or free (free: style rules answer 403)', 'pro')
+    .option(
+      '--data <dir>',
+      'keep style lists, jobs and files in this folder across restarts (default: in memory)',
+    )
+    .option('--phrasebook <file>', 'YAML or TSV phrasebook of exact translations')
+    .option('--queue-seconds <s>', 'time a document waits queued (default 1)')
+    .option('--translate-seconds <s>', 'time a document takes translating (default 2)')
+    .option('--workers <n>', 'documents translated concurrently (default 4)')
+    .option(
+      '--max-undownloaded <n>',
+      'translated documents waiting for download before uploads answer 429 (default 100)',
+    )
+    .option(
+      '--faults <json>',
+      'faults to inject: a JSON FaultSpec or array, or @file (see docs/local-service.md)',
+    )
+    .option('--log-level <level>', 'log requests at this level (info, debug ...); default: silent')
+    .action(async (flags: ServeFlags) => {
+      const service = await startService(serveOptions(flags));
+      process.stdout.write(`locsync service listening on ${service.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await service.close();
+      process.stdout.write('locsync service stopped\n');
     });
 }

@@ -48,8 +48,13 @@ export interface ServiceOptions {
   translateSeconds?: number;
   /** Documents translated concurrently. */
   workers?: number;
-  /** Documents done and not yet downloaded before uploads answer 429. */
+  /** Documents done and not yet downloaded before uploads answer 429 (default 100). */
   maxUndownloaded?: number;
+  /**
+   * Upload size limits in bytes by lower-case input extension, merged over the defaults
+   * (30 MB docx/doc/pptx/xlsx/pdf, 1 MB txt, 5 MB htm/html/srt, 10 MB xlf/xliff/images). Over the limit: 413.
+   */
+  uploadLimits?: Partial<Record<string, number>>;
   faults?: FaultSpec[];
   /** Log requests with pino at this level; default silent. */
   logLevel?: string;

@@ -1,0 +1,19 @@
+// Per-request state the hooks share with the routes: the request log entry and the fault.
+import type { FastifyRequest } from 'fastify';
+import type { RequestLogEntry } from './types.js';
+import type { RequestFault } from './faults.js';
+
+export interface RequestContext {
+  entry: RequestLogEntry & { finished: boolean };
+  fault: RequestFault;
+}
+
+const contexts = new WeakMap<object, RequestContext>();
+
+export function setContext(req: FastifyRequest, ctx: RequestContext): void {
+  contexts.set(req.raw, ctx);
+}
+
+export function getContext(req: FastifyRequest): RequestContext | undefined {
+  return contexts.get(req.raw);
+}

@@ -1,0 +1,289 @@
+// Document API (document-translation spec): upload, status, download.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  DOCUMENT_EXTENSIONS,
+  defaultOutputExtension,
+  isPermittedOutputFormat,
+  type DocumentStatus,
+} from '../api/types.js';
+import { getContext } from './context.js';
+import { ApiError, badRequest, notFound } from './errors.js';
+import { ABSURD_SECONDS_REMAINING, FAULT_DOCUMENT_MESSAGE, type FaultBook } from './faults.js';
+import type { DocumentFiles, SavedUpload } from './files.js';
+import { parseFormality, parseSourceLang, parseTargetLang } from './languages.js';
+import type { Scheduler } from './scheduler.js';
+import type { JobRow, Store } from './store.js';
+import { resolveStyle } from './translate.js';
+
+const MB = 1024 * 1024;
+
+/** Upload size limits per input extension, bytes (the real professional plan: 30 MB office/pdf, 1 MB txt). */
+export const DEFAULT_UPLOAD_LIMITS: Record<string, number> = {
+  docx: 30 * MB,
+  doc: 30 * MB,
+  pptx: 30 * MB,
+  xlsx: 30 * MB,
+  pdf: 30 * MB,
+  txt: 1 * MB,
+  htm: 5 * MB,
+  html: 5 * MB,
+  xlf: 10 * MB,
+  xliff: 10 * MB,
+  srt: 5 * MB,
+  jpeg: 10 * MB,
+  jpg: 10 * MB,
+  png: 10 * MB,
+};
+
+export const CONTENT_TYPES: Record<string, string> = {
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  doc: 'application/msword',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+  htm: 'text/html; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  xlf: 'application/xliff+xml',
+  xliff: 'application/xliff+xml',
+  srt: 'application/x-subrip',
+  jpeg: 'image/jpeg',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+};
+
+export interface DocumentRoutesOptions {
+  store: Store;
+  files: DocumentFiles;
+  scheduler: Scheduler;
+  faults: FaultBook;
+  plan: 'pro' | 'free';
+  uploadLimits: Record<string, number>;
+  maxUndownloaded: number;
+}
+
+function extensionOf(filename: string): string {
+  return extname(filename).slice(1).toLowerCase();
+}
+
+function sameKey(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** `Content-Disposition` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** Translated file name: the upload's name with the output extension. */
+export function outputFilename(filename: string, outExt: string): string {
+  const ext = extname(filename);
+  return (ext ? filename.slice(0, -ext.length) : filename) + '.' + outExt;
+}
+
+export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions): void {
+  const { store, files, scheduler, faults } = o;
+  const maxLimit = Math.max(...Object.values(o.uploadLimits));
+  const limitFor = (ext: string): number => o.uploadLimits[ext] ?? maxLimit;
+  const tooLarge = (ext: string) => (bytes: number) =>
+    `File too large: ${ext ? `.${ext} uploads are` : 'uploads are'} limited to ${limitFor(ext)} bytes (${bytes}+ received).`;
+
+  // ---- upload ----
+  app.post('/v2/document', async (req, reply) => {
+    if (!req.isMultipart())
+      throw badRequest('Upload a document as multipart/form-data.', 'invalid_content_type');
+    const waiting = store.countWaitingForDownload();
+    if (waiting >= o.maxUndownloaded)
+      throw new ApiError(
+        429,
+        'too_many_documents',
+        `Too many translated documents are waiting to be downloaded (${waiting}); download them before uploading more.`,
+        { 'Retry-After': '1' },
+      );
+    const ctx = getContext(req);
+    const fields: Record<string, string> = {};
+    let saved: SavedUpload | undefined;
+    let partFilename = '';
+    try {
+      for await (const part of req.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file' || saved) {
+            part.file.resume();
+            continue;
+          }
+          partFilename = part.filename;
+          const ext = extensionOf(fields.filename ?? part.filename);
+          saved = await files.save(part.file, limitFor(ext), tooLarge(ext));
+        } else {
+          fields[part.fieldname] = String(part.value);
+        }
+      }
+      const filename = fields.filename || partFilename;
+      if (!saved) throw badRequest("Parameter 'file' (the document) is required.", 'missing_field');
+      if (ctx)
+        ctx.entry.upload = {
+          filename,
+          sha256: saved.sha256,
+          bytes: saved.bytes,
+          target_lang: fields.target_lang ?? '',
+        };
+      if (!filename)
+        throw badRequest(
+          'The file name is missing (content disposition or the filename part).',
+          'missing_field',
+        );
+      const ext = extensionOf(filename);
+      if (!(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext))
+        throw badRequest(
+          `File type not supported: '${ext ? '.' + ext : filename}' (supported: ${DOCUMENT_EXTENSIONS.join(', ')}).`,
+          'unsupported_file_type',
+        );
+      if (saved.bytes > limitFor(ext)) throw new ApiError(413, 'file_too_large', tooLarge(ext)(saved.bytes));
+      const targetLang = parseTargetLang(fields.target_lang);
+      const sourceLang = parseSourceLang(fields.source_lang);
+      const formality = parseFormality(fields.formality, targetLang);
+      let outExt = defaultOutputExtension(ext);
+      if (fields.output_format) {
+        const of = fields.output_format.toLowerCase().replace(/^\./, '');
+        if (!isPermittedOutputFormat(ext, of))
+          throw badRequest(
+            `output_format '${fields.output_format}' is not permitted for .${ext} input (a pdf may become docx; other inputs keep their format).`,
+            'invalid_output_format',
+          );
+        outExt = of;
+      }
+      if (fields.glossary_id && !sourceLang)
+        throw badRequest('glossary_id requires source_lang.', 'glossary_requires_source_lang');
+      const style = resolveStyle(store, o.plan, fields.style_id, targetLang);
+
+      const fault = ctx?.fault ?? {};
+      const failInjected =
+        fault.errorDocument || faults.takeErrorDocument(req.method, req.url.split('?')[0]!);
+      const now = Date.now();
+      const job: JobRow = {
+        document_id: randomBytes(16).toString('hex').toUpperCase(),
+        document_key: randomBytes(32).toString('hex').toUpperCase(),
+        status: 'queued',
+        filename,
+        ext,
+        out_ext: outExt,
+        target_lang: targetLang,
+        ...(sourceLang ? { source_lang: sourceLang } : {}),
+        ...(formality ? { formality } : {}),
+        ...(style ? { style } : {}),
+        bytes: saved.bytes,
+        sha256: saved.sha256,
+        created_at: now,
+        queued_until: now + scheduler.queueMs,
+        ...(failInjected ? { fail_message: FAULT_DOCUMENT_MESSAGE } : {}),
+        absurd_eta: Boolean(fault.absurdEta),
+        downloaded: false,
+      };
+      await rename(saved.path, files.inputPath(job));
+      saved = undefined;
+      store.insertJob(job);
+      scheduler.enqueue(job);
+      if (ctx?.entry.upload) ctx.entry.upload.document_id = job.document_id;
+      if (ctx) ctx.entry.documentId = job.document_id;
+      if (fault.drop === 'after-body') {
+        // accepted, but the client never hears of it
+        reply.hijack();
+        req.raw.socket?.destroy();
+        return reply;
+      }
+      return { document_id: job.document_id, document_key: job.document_key };
+    } finally {
+      if (saved) await rm(saved.path, { force: true });
+    }
+  });
+
+  // ---- status and download ----
+  const findJob = (req: FastifyRequest<{ Params: { id: string } }>): JobRow => {
+    const b = req.body as Record<string, unknown> | undefined;
+    const key = b && typeof b === 'object' ? b.document_key : undefined;
+    if (key === undefined || key === null || key === '')
+      throw badRequest("Parameter 'document_key' is required.", 'missing_field');
+    if (typeof key !== 'string')
+      throw badRequest("Parameter 'document_key' must be a string.", 'invalid_type');
+    const ctx = getContext(req);
+    if (ctx) ctx.entry.documentId = req.params.id;
+    const job = store.getJob(req.params.id);
+    if (!job || !sameKey(job.document_key, key))
+      throw notFound('Document not found (unknown document_id or wrong document_key).', 'document_not_found');
+    if (job.downloaded)
+      throw notFound(
+        'Document not found: it was already downloaded (a document can be downloaded once).',
+        'document_downloaded',
+      );
+    return job;
+  };
+
+  app.post<{ Params: { id: string } }>('/v2/document/:id', async (req) => {
+    const job = findJob(req);
+    const absurd = job.absurd_eta || Boolean(getContext(req)?.fault.absurdEta);
+    return statusOf(job, absurd);
+  });
+
+  app.post<{ Params: { id: string } }>('/v2/document/:id/result', async (req, reply: FastifyReply) => {
+    const job = findJob(req);
+    if (job.status === 'queued' || job.status === 'translating')
+      throw new ApiError(
+        503,
+        'document_not_ready',
+        `Document not ready: it is ${job.status}. Poll its status until it is done.`,
+        {
+          'Retry-After': '1',
+        },
+      );
+    if (job.status === 'error')
+      throw new ApiError(
+        400,
+        'document_error',
+        `Document translation failed, nothing to download: ${job.message ?? ''}`.trim(),
+      );
+    const path = files.outputPath(job);
+    const size = (await stat(path)).size;
+    if (!store.claimDownload(job.document_id))
+      throw notFound('Document not found: it was already downloaded.', 'document_downloaded');
+    const stream = createReadStream(path);
+    stream.once('close', () => {
+      void rm(path, { force: true });
+      void rm(files.inputPath(job), { force: true });
+    });
+    return reply
+      .header('Content-Type', CONTENT_TYPES[job.out_ext] ?? 'application/octet-stream')
+      .header('Content-Disposition', contentDisposition(outputFilename(job.filename, job.out_ext)))
+      .header('Content-Length', String(size))
+      .send(stream);
+  });
+}
+
+function statusOf(job: JobRow, absurd: boolean): DocumentStatus {
+  switch (job.status) {
+    case 'queued':
+      return { document_id: job.document_id, status: 'queued' };
+    case 'translating': {
+      const left = Math.ceil(((job.translate_until ?? Date.now()) - Date.now()) / 1000);
+      return {
+        document_id: job.document_id,
+        status: 'translating',
+        seconds_remaining: absurd ? ABSURD_SECONDS_REMAINING : Math.max(1, left),
+      };
+    }
+    case 'done':
+      return { document_id: job.document_id, status: 'done', billed_characters: job.billed_characters ?? 0 };
+    case 'error':
+      return {
+        document_id: job.document_id,
+        status: 'error',
+        message: job.message ?? 'The document could not be translated.',
+      };
+  }
+}
