@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadManifest, ManifestError } from '../../src/manifest/load.js';
+import { ROOT } from '../helpers/cli.js';
+import { MINIMAL, tempProject } from './project.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((c) => c()));
+});
+
+async function project(files: Record<string, string>): Promise<string> {
+  const p = await tempProject(files);
+  cleanups.push(p.remove);
+  return p.dir;
+}
+
+describe('loadManifest', () => {
+  it('loads the example manifest with its style list file and applies defaults', async () => {
+    const loaded = await loadManifest(path.join(ROOT, 'pipeline.example.yaml'));
+    expect(loaded.dir).toBe(ROOT.replace(/\/$/, ''));
+    expect(loaded.statePath).toBe(path.join(ROOT, '.locsync/state.db'));
+    expect(Object.keys(loaded.styleLists).sort()).toEqual(['de-docs', 'fr-docs']);
+    expect(loaded.styleLists['fr-docs']!.file).toBe(path.join(ROOT, 'styles/fr-docs.yaml'));
+    expect(loaded.styleLists['fr-docs']!.language).toBe('fr');
+    expect(loaded.styleLists['de-docs']!.name).toBe('locsync samples (German)');
+    expect(loaded.manifest.mappings[0]!.targets.map((t) => t.lang)).toEqual(['de', 'fr', 'ja']);
+  });
+
+  it('names the file, line and column of a typo and suggests the key', async () => {
+    const dir = await project({
+      'p.yaml': `mappings:\n  - name: docs\n    source: docs\n    output: out/{lang}/{path}\n    taregts:\n      - lang: de\n`,
+    });
+    const err = await loadManifest(path.join(dir, 'p.yaml')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ManifestError);
+    const errors = (err as ManifestError).errors;
+    const typo = errors.find((e) => e.message.includes('taregts'));
+    expect(typo?.file).toBe(path.join(dir, 'p.yaml'));
+    expect([typo?.line, typo?.column]).toEqual([5, 5]);
+    expect(typo?.message).toContain("unknown key 'taregts' in mappings[0] (did you mean 'targets'?)");
+    expect((err as ManifestError).format()).toContain(
+      `${path.join(dir, 'p.yaml')}:5:5: unknown key 'taregts'`,
+    );
+  });
+
+  it('uses the manifest key as the style list name when none is given', async () => {
+    const dir = await project({ 'p.yaml': `style_lists:\n  plain:\n    language: de\n${MINIMAL}` });
+    const loaded = await loadManifest(path.join(dir, 'p.yaml'));
+    expect(loaded.styleLists.plain).toMatchObject({ name: 'plain', drift: 'fail', configured_rules: {} });
+  });
+});
