@@ -85,13 +85,26 @@ export const SOURCE_LANGUAGES = [
 const seconds = z.number().positive();
 
 export const customInstructionSchema = z.strictObject({
-  label: z.string().min(1).max(STYLE_LIMITS.labelMax),
-  prompt: z.string().min(1).max(STYLE_LIMITS.promptMax),
-  source_language: z.string().optional(),
+  label: z
+    .string()
+    .min(1)
+    .max(STYLE_LIMITS.labelMax)
+    .describe('Short label; instructions are matched by label, so it must be unique in its list.'),
+  prompt: z.string().min(1).max(STYLE_LIMITS.promptMax).describe('The instruction text.'),
+  source_language: z
+    .string()
+    .optional()
+    .describe('Source language the instruction applies to (lower-case, e.g. en).'),
 });
 
 const ruleCategoryShape = Object.fromEntries(
-  RULE_CATEGORIES.map((c) => [c, z.record(z.string(), z.string()).optional()]),
+  RULE_CATEGORIES.map((c) => [
+    c,
+    z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(`Rules of the ${c} category: rule name → chosen option.`),
+  ]),
 ) as Record<(typeof RULE_CATEGORIES)[number], z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>>;
 export const configuredRulesSchema = z.strictObject(ruleCategoryShape);
 
@@ -100,103 +113,197 @@ export const DRIFT_POLICIES = ['fail', 'overwrite', 'adopt'] as const;
 /** A style list as written inline in the manifest or alone in its own file. */
 export const styleListBodySchema = z.strictObject({
   /** The list's name on the service (defaults to the manifest key). */
-  name: z.string().min(1).max(STYLE_LIMITS.nameMax).optional(),
-  language: z.enum(STYLE_LANGUAGES),
-  drift: z.enum(DRIFT_POLICIES).default('fail'),
-  configured_rules: configuredRulesSchema.default({}),
-  custom_instructions: z.array(customInstructionSchema).max(STYLE_LIMITS.instructionsMax).default([]),
+  name: z
+    .string()
+    .min(1)
+    .max(STYLE_LIMITS.nameMax)
+    .optional()
+    .describe("The list's name on the service (default: its key in style_lists)."),
+  language: z
+    .enum(STYLE_LANGUAGES)
+    .describe('Language the rules apply to; targets using the list must have it.'),
+  drift: z
+    .enum(DRIFT_POLICIES)
+    .default('fail')
+    .describe(
+      'When the list was changed on the service since locsync last applied it: fail (stop and show what changed), overwrite (make it match this file), adopt (write the service state back into this file).',
+    ),
+  configured_rules: configuredRulesSchema
+    .default({})
+    .describe('Predefined rules by category: category → rule name → option.'),
+  custom_instructions: z
+    .array(customInstructionSchema)
+    .max(STYLE_LIMITS.instructionsMax)
+    .default([])
+    .describe(`Free-text instructions, at most ${STYLE_LIMITS.instructionsMax} per list.`),
 });
 
 /** `style_lists.<key>`: inline, or `{ file: path }` (one list per file, path relative to the manifest). */
 export const styleListEntrySchema = z.union([
-  z.strictObject({ file: z.string().min(1) }),
+  z.strictObject({
+    file: z
+      .string()
+      .min(1)
+      .describe('YAML file holding the list (one list per file), relative to the manifest.'),
+  }),
   styleListBodySchema,
 ]);
 
 export const targetSchema = z.strictObject({
-  lang: z.enum(TARGET_LANGUAGES),
+  lang: z.enum(TARGET_LANGUAGES).describe('Target language (lower-case).'),
   /** Key of an entry of `style_lists`. */
-  style: z.string().optional(),
-  formality: z.enum(FORMALITIES).optional(),
-  glossary_id: z.string().optional(),
+  style: z.string().optional().describe('Key of a style list in style_lists; its language must match lang.'),
+  formality: z
+    .enum(FORMALITIES)
+    .optional()
+    .describe(
+      'more/less only for DE, FR, IT, ES, NL, PL, PT-BR, PT-PT, JA, RU; prefer_more/prefer_less work everywhere.',
+    ),
+  glossary_id: z.string().optional().describe("Glossary on the service; needs the mapping's source_lang."),
   /** Output file extension (only pdf -> docx is a real conversion). */
-  output_format: z.string().optional(),
+  output_format: z
+    .string()
+    .optional()
+    .describe('Output format: only docx, which turns pdf sources into docx; other files keep their format.'),
   /** Overrides the mapping's output pattern for this target. */
-  output: z.string().optional(),
+  output: z.string().optional().describe("Output path pattern for this target (overrides the mapping's)."),
 });
 
 export const mappingSchema = z.strictObject({
-  name: z.string().min(1),
+  name: z.string().min(1).describe('Unique name of the mapping ({mapping} in output patterns).'),
   /** Source folder, relative to the manifest. */
-  source: z.string().min(1),
-  include: z.array(z.string()).default(['**/*']),
-  exclude: z.array(z.string()).default([]),
-  source_lang: z.enum(SOURCE_LANGUAGES).optional(),
+  source: z.string().min(1).describe('Source folder, relative to the manifest.'),
+  include: z.array(z.string()).default(['**/*']).describe('Globs of files to translate, relative to source.'),
+  exclude: z.array(z.string()).default([]).describe('Globs of files to leave alone, relative to source.'),
+  source_lang: z
+    .enum(SOURCE_LANGUAGES)
+    .optional()
+    .describe('Source language; left out, the service detects it.'),
   /** Output path pattern relative to the manifest; placeholders: see OUTPUT_PLACEHOLDERS. */
-  output: z.string().min(1),
-  targets: z.array(targetSchema).min(1),
-  on_source_delete: z.enum(['keep', 'delete']).optional(),
+  output: z
+    .string()
+    .min(1)
+    .describe('Output path pattern, relative to the manifest, with placeholders such as {lang} and {path}.'),
+  targets: z.array(targetSchema).min(1).describe('Target languages and their settings.'),
+  on_source_delete: z
+    .enum(['keep', 'delete'])
+    .optional()
+    .describe('Overrides the top-level on_source_delete for this mapping.'),
 });
 
 export const serviceSchema = z.strictObject({
   /** Base URL of the service; omitted: the embedded local service. */
-  url: z.url().optional(),
-  plan: z.enum(['pro', 'free']).default('pro'),
+  url: z.url().optional().describe('Base URL of the service; left out, the embedded local service is used.'),
+  plan: z
+    .enum(['pro', 'free'])
+    .default('pro')
+    .describe('Plan of the account (the free plan has no style lists).'),
   /** Name of the environment variable holding the API key (never the key itself). */
   key_env: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-    .default('LOCSYNC_API_KEY'),
-  auth_scheme: z.string().min(1).default('Service-Auth-Key'),
-  concurrency: z.number().int().min(1).max(64).default(4),
-  requests_per_second: z.number().positive().max(1000).default(10),
+    .default('LOCSYNC_API_KEY')
+    .describe('Name of the environment variable holding the API key (never the key itself).'),
+  auth_scheme: z
+    .string()
+    .min(1)
+    .default('Service-Auth-Key')
+    .describe('Scheme word of the Authorization header.'),
+  concurrency: z.number().int().min(1).max(64).default(4).describe('Documents in flight at once.'),
+  requests_per_second: z
+    .number()
+    .positive()
+    .max(1000)
+    .default(10)
+    .describe('Requests per second to the service, all calls together.'),
   /** Maximum documents translated by the service and not yet downloaded. */
-  max_undownloaded: z.number().int().min(1).default(20),
+  max_undownloaded: z
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .describe('Maximum documents translated by the service and not yet downloaded.'),
   timeouts: z
-    .strictObject({ connect: seconds.default(10), response: seconds.default(60), idle: seconds.default(120) })
-    .default({ connect: 10, response: 60, idle: 120 }),
+    .strictObject({
+      connect: seconds.default(10).describe('Seconds to connect.'),
+      response: seconds.default(60).describe('Seconds to the first byte of a response.'),
+      idle: seconds.default(120).describe('Seconds without data while a body streams.'),
+    })
+    .default({ connect: 10, response: 60, idle: 120 })
+    .describe('Timeouts of each request, in seconds.'),
   retry: z
     .strictObject({
-      max_attempts: z.number().int().min(1).max(20).default(6),
-      max_wait: seconds.default(300),
+      max_attempts: z.number().int().min(1).max(20).default(6).describe('Attempts per request.'),
+      max_wait: seconds.default(300).describe('Seconds to keep retrying one request.'),
     })
-    .default({ max_attempts: 6, max_wait: 300 }),
+    .default({ max_attempts: 6, max_wait: 300 })
+    .describe('Retries of failed requests (only where repeating them is safe).'),
   /** Options of the embedded local service (used only when `url` is omitted). */
   local: z
     .strictObject({
-      phrasebook: z.string().optional(),
-      queue_seconds: z.number().min(0).default(0),
-      translate_seconds: z.number().min(0).default(0.5),
+      phrasebook: z
+        .string()
+        .optional()
+        .describe('Phrasebook YAML of exact translations, relative to the manifest.'),
+      queue_seconds: z.number().min(0).default(0).describe('Seconds a document waits in the queue.'),
+      translate_seconds: z.number().min(0).default(0.5).describe('Seconds a document takes to translate.'),
     })
-    .default({ queue_seconds: 0, translate_seconds: 0.5 }),
+    .default({ queue_seconds: 0, translate_seconds: 0.5 })
+    .describe('Options of the embedded local service (only when url is left out).'),
 });
 
 export const watchSchema = z.strictObject({
   /** Poll instead of native events (SMB/NFS shares deliver none). */
-  poll: z.boolean().default(false),
-  interval: seconds.default(5),
+  poll: z.boolean().default(false).describe('Poll instead of native events (SMB/NFS shares deliver none).'),
+  interval: seconds.default(5).describe('Polling interval, seconds.'),
   /** A file must keep its size and mtime this long before it is uploaded. */
-  stability: seconds.default(2),
+  stability: seconds
+    .default(2)
+    .describe('Seconds a file must keep its size and mtime before it is uploaded.'),
   /** Full rescan period, in minutes (catches missed events). */
-  rescan_minutes: z.number().positive().default(60),
+  rescan_minutes: z
+    .number()
+    .positive()
+    .default(60)
+    .describe('Full rescan period in minutes (catches missed events).'),
   /** Deadline to stop on SIGINT/SIGTERM, in seconds. */
-  shutdown: seconds.default(30),
+  shutdown: seconds.default(30).describe('Seconds to finish or record work in progress on SIGINT/SIGTERM.'),
   metrics: z
-    .strictObject({ host: z.string().default('127.0.0.1'), port: z.number().int().min(0).max(65535) })
-    .optional(),
+    .strictObject({
+      host: z.string().default('127.0.0.1').describe('Address to listen on.'),
+      port: z.number().int().min(0).max(65535).describe('Port (0: any free port).'),
+    })
+    .optional()
+    .describe('Serve /healthz and Prometheus /metrics while watching.'),
 });
 
 export const manifestSchema = z.strictObject({
-  version: z.literal(1).default(1),
-  service: serviceSchema.default(serviceSchema.parse({})),
+  version: z.literal(1).default(1).describe('Manifest format version.'),
+  service: serviceSchema
+    .default(serviceSchema.parse({}))
+    .describe('The translation service and how to call it.'),
   /** SQLite state file, relative to the manifest. */
-  state: z.string().default('.locsync/state.db'),
-  on_source_delete: z.enum(['keep', 'delete']).default('keep'),
+  state: z
+    .string()
+    .default('.locsync/state.db')
+    .describe('SQLite state file, relative to the manifest; must be on a local disk.'),
+  on_source_delete: z
+    .enum(['keep', 'delete'])
+    .default('keep')
+    .describe('What happens to the outputs of a deleted source file.'),
   /** Attempts per (file, target) across runs before a failing job is left alone. */
-  max_attempts: z.number().int().min(1).default(3),
-  watch: watchSchema.default(watchSchema.parse({})),
-  style_lists: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), styleListEntrySchema).default({}),
-  mappings: z.array(mappingSchema).min(1),
+  max_attempts: z
+    .number()
+    .int()
+    .min(1)
+    .default(3)
+    .describe('Attempts per file and target, across runs, before a failing document is left alone.'),
+  watch: watchSchema.default(watchSchema.parse({})).describe('Settings of locsync watch.'),
+  style_lists: z
+    .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), styleListEntrySchema)
+    .default({})
+    .describe('Style lists by key: inline, or { file: path } for a list kept in its own file.'),
+  mappings: z.array(mappingSchema).min(1).describe('Source folders and where their translations go.'),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
