@@ -1,7 +1,6 @@
 // Document API (document-translation spec): upload, status, download.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -249,18 +248,23 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
         `Document translation failed, nothing to download: ${job.message ?? ''}`.trim(),
       );
     const path = files.outputPath(job);
-    const size = (await stat(path)).size;
-    if (!store.claimDownload(job.document_id))
-      throw notFound('Document not found: it was already downloaded.', 'document_downloaded');
-    const stream = createReadStream(path);
-    stream.once('close', () => {
-      void rm(path, { force: true });
-      void rm(files.inputPath(job), { force: true });
-    });
+    const handle = await open(path, 'r');
+    try {
+      const size = (await handle.stat()).size;
+      if (!store.claimDownload(job.document_id))
+        throw notFound('Document not found: it was already downloaded.', 'document_downloaded');
+      // Downloaded once: the files go now (the open handle still reads the translation).
+      await rm(path, { force: true });
+      await rm(files.inputPath(job), { force: true });
+      reply.header('Content-Length', String(size));
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+    const stream = handle.createReadStream();
     return reply
       .header('Content-Type', CONTENT_TYPES[job.out_ext] ?? 'application/octet-stream')
       .header('Content-Disposition', contentDisposition(outputFilename(job.filename, job.out_ext)))
-      .header('Content-Length', String(size))
       .send(stream);
   });
 }

@@ -79,7 +79,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const files = new DocumentFiles(filesDir);
   await files.removeStrayParts();
   const store = new Store(dbFile);
-  const engine = createEngine(opts.phrasebookPath ? { phrasebookPath: opts.phrasebookPath } : {});
+  const engine =
+    opts.engine ?? createEngine(opts.phrasebookPath ? { phrasebookPath: opts.phrasebookPath } : {});
   const faults = new FaultBook();
   faults.add(...(opts.faults ?? []));
   const log = new RequestLog();

@@ -1,3 +1,5 @@
+import type { Engine } from './engine/types.js';
+
 // Public handle of the local service: used by `locsync serve`, by `sync` (embedded mode), and by
 // every integration test. The local-service work implements `startService` in ./index.ts.
 
@@ -56,6 +58,8 @@ export interface ServiceOptions {
    */
   uploadLimits?: Partial<Record<string, number>>;
   faults?: FaultSpec[];
+  /** Translation engine to use instead of createEngine() (tests: stub engines, slow or failing ones). */
+  engine?: Engine;
   /** Log requests with pino at this level; default silent. */
   logLevel?: string;
 }

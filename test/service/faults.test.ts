@@ -1,0 +1,292 @@
+import { describe, expect, it } from 'vitest';
+import { AUTH, KEY, call, start, status, translateDocument, upload, waitFinished } from './helpers.js';
+import { stubEngine } from './stub-engine.js';
+
+const FAULT = 'X-Locsync-Fault';
+
+async function dropped(p: Promise<unknown>): Promise<boolean> {
+  try {
+    await p;
+    return false;
+  } catch (err) {
+    return err instanceof TypeError; // fetch failed: the socket closed with no response
+  }
+}
+
+describe('server faults (ServiceOptions.faults, addFaults)', () => {
+  it('answers the next N matching requests 429 with Retry-After, then normally', async () => {
+    const s = await start({ faults: [{ status: 429, count: 2, retryAfter: 3, match: { path: '/v3/' } }] });
+    expect((await call(s, 'POST', '/v2/translate', { text: ['x'], target_lang: 'DE' })).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const r = await call<{ message: string; code: string }>(s, 'GET', '/v3/style_rules');
+      expect(r.status).toBe(429);
+      expect(r.headers.get('retry-after')).toBe('3');
+      expect(r.body.code).toBe('injected_fault');
+    }
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
+    expect(s.requests().map((e) => [e.status, e.fault])).toEqual([
+      [200, undefined],
+      [429, 'status:429'],
+      [429, 'status:429'],
+      [200, undefined],
+    ]);
+  });
+
+  it('answers 5xx and 529 as configured; count defaults to 1; a fault can match a method', async () => {
+    const s = await start();
+    s.addFaults(
+      { status: 503, match: { method: 'POST' } },
+      { status: 529, retryAfter: 1, match: { method: 'GET' } },
+    );
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(529);
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
+    const p = await call(s, 'POST', '/v2/translate', { text: ['x'], target_lang: 'DE' });
+    expect(p.status).toBe(503);
+    expect((await call(s, 'POST', '/v2/translate', { text: ['x'], target_lang: 'DE' })).status).toBe(200);
+    s.addFaults({ status: 500, count: 3 });
+    for (let i = 0; i < 3; i++) expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(500);
+    s.addFaults({ status: 502, count: 10 });
+    s.clearFaults();
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
+  });
+
+  it('drops N connections with no response, logged as status 0', async () => {
+    const s = await start({ faults: [{ drop: 2 }] });
+    expect(await dropped(call(s, 'GET', '/v3/style_rules'))).toBe(true);
+    expect(await dropped(call(s, 'GET', '/v3/style_rules'))).toBe(true);
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
+    expect(s.requests().map((e) => [e.status, e.fault])).toEqual([
+      [0, 'drop'],
+      [0, 'drop'],
+      [200, undefined],
+    ]);
+  });
+
+  it('drops an upload before its body: nothing accepted', async () => {
+    const s = await start({ engine: stubEngine(), faults: [{ drop: 1, match: { path: '/v2/document' } }] });
+    expect(await dropped(upload(s, 'a.txt', 'x'.repeat(200_000)))).toBe(true);
+    const e = s.requests()[0]!;
+    expect(e).toMatchObject({ status: 0, fault: 'drop' });
+    expect(e.upload).toBeUndefined();
+    const health = await call<{ documents: Record<string, number> }>(
+      s,
+      'GET',
+      '/_locsync/health',
+      undefined,
+      {},
+    );
+    expect(Object.values(health.body.documents).reduce((a, b) => a + b, 0)).toBe(0);
+  });
+
+  it('dropAfterBody: the upload is accepted (logged with its document_id) but no answer arrives', async () => {
+    const s = await start({
+      engine: stubEngine(),
+      faults: [{ drop: 1, dropAfterBody: true, match: { method: 'POST', path: '/v2/document' } }],
+    });
+    expect(await dropped(upload(s, 'a.txt', 'hello'))).toBe(true);
+    const e = s.requests()[0]!;
+    expect(e.status).toBe(0);
+    expect(e.fault).toBe('drop-after-body');
+    expect(e.upload?.document_id).toMatch(/^[0-9A-F]{32}$/);
+    const health = await call<{ documents: Record<string, number> }>(
+      s,
+      'GET',
+      '/_locsync/health',
+      undefined,
+      {},
+    );
+    expect(Object.values(health.body.documents).reduce((a, b) => a + b, 0)).toBe(1);
+    expect((await upload(s, 'a.txt', 'hello')).status).toBe(200);
+  });
+
+  it('dropAfterBody on other requests: handled, then dropped', async () => {
+    const s = await start({ faults: [{ drop: 1, dropAfterBody: true, match: { path: '/v3/style_rules' } }] });
+    expect(await dropped(call(s, 'POST', '/v3/style_rules', { name: 'x', language: 'de' }))).toBe(true);
+    const list = await call<{ style_rules: unknown[] }>(s, 'GET', '/v3/style_rules');
+    expect(list.body.style_rules).toHaveLength(1);
+  });
+
+  it('adds latency to matching requests', async () => {
+    const s = await start({ faults: [{ latencyMs: 300, match: { path: '/v3/' } }] });
+    let t = Date.now();
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(290);
+    t = Date.now();
+    await call(s, 'POST', '/v2/translate', { text: ['x'], target_lang: 'DE' });
+    expect(Date.now() - t).toBeLessThan(290);
+    expect(s.requests()[0]!.fault).toBe('latency:300');
+  });
+
+  it('ends the next N documents in error', async () => {
+    const s = await start({ engine: stubEngine(), faults: [{ errorDocuments: 2 }] });
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push((await translateDocument(s, 'a.txt', 'x')).final);
+    expect(results.map((r) => r.status)).toEqual(['error', 'error', 'done']);
+    expect(results[0]!.message).toMatch(/Injected fault/);
+  });
+
+  it('reports absurd seconds_remaining (2^27) while translating', async () => {
+    const s = await start({
+      engine: stubEngine(),
+      translateSeconds: 5,
+      faults: [{ absurdSecondsRemaining: true }],
+    });
+    const up = await upload(s, 'a.txt', 'x');
+    let st = await status(s, up.body.document_id, up.body.document_key);
+    while (st.body.status === 'queued') st = await status(s, up.body.document_id, up.body.document_key);
+    expect(st.body).toMatchObject({ status: 'translating', seconds_remaining: 2 ** 27 });
+  });
+});
+
+describe('per-request faults (X-Locsync-Fault header)', () => {
+  it('status=503 and status=429;retry-after=2', async () => {
+    const s = await start();
+    const a = await call(s, 'GET', '/v3/style_rules', undefined, { ...AUTH, [FAULT]: 'status=503' });
+    expect(a.status).toBe(503);
+    const b = await call(s, 'GET', '/v3/style_rules', undefined, {
+      ...AUTH,
+      [FAULT]: 'status=429;retry-after=2',
+    });
+    expect(b.status).toBe(429);
+    expect(b.headers.get('retry-after')).toBe('2');
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
+  });
+
+  it('drop, drop-after-body, latency', async () => {
+    const s = await start({ engine: stubEngine() });
+    expect(await dropped(call(s, 'GET', '/v3/style_rules', undefined, { ...AUTH, [FAULT]: 'drop' }))).toBe(
+      true,
+    );
+    expect(
+      await dropped(upload(s, 'a.txt', 'x', { target_lang: 'DE' }, { ...AUTH, [FAULT]: 'drop-after-body' })),
+    ).toBe(true);
+    expect(s.requests().at(-1)?.upload?.document_id).toBeDefined();
+    const t = Date.now();
+    expect(
+      (await call(s, 'GET', '/v3/style_rules', undefined, { ...AUTH, [FAULT]: 'latency=250' })).status,
+    ).toBe(200);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(240);
+  });
+
+  it('doc-error and absurd-eta on an upload; absurd-eta on a status request', async () => {
+    const s = await start({ engine: stubEngine(), translateSeconds: 3 });
+    const bad = await upload(s, 'a.txt', 'x', { target_lang: 'DE' }, { ...AUTH, [FAULT]: 'doc-error' });
+    expect((await waitFinished(s, bad.body.document_id, bad.body.document_key)).status).toBe('error');
+    const odd = await upload(s, 'a.txt', 'x', { target_lang: 'DE' }, { ...AUTH, [FAULT]: 'absurd-eta' });
+    let st = await status(s, odd.body.document_id, odd.body.document_key);
+    while (st.body.status === 'queued') st = await status(s, odd.body.document_id, odd.body.document_key);
+    expect(st.body.seconds_remaining).toBe(2 ** 27);
+    const plain = await upload(s, 'a.txt', 'x');
+    st = await status(s, plain.body.document_id, plain.body.document_key);
+    while (st.body.status === 'queued') st = await status(s, plain.body.document_id, plain.body.document_key);
+    expect(st.body.seconds_remaining).toBeLessThan(10);
+    const asked = await status(s, plain.body.document_id, plain.body.document_key, {
+      ...AUTH,
+      [FAULT]: 'absurd-eta',
+    });
+    expect(asked.body.seconds_remaining).toBe(2 ** 27);
+  });
+
+  it('rejects an unknown header item with 400', async () => {
+    const s = await start();
+    const r = await call<{ code: string }>(s, 'GET', '/v3/style_rules', undefined, {
+      ...AUTH,
+      [FAULT]: 'explode',
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('invalid_fault');
+  });
+});
+
+describe('control endpoints', () => {
+  const K = { Authorization: `Service-Auth-Key ${KEY}` };
+
+  it('GET /_locsync/health needs no key', async () => {
+    const s = await start();
+    const r = await call<{ ok: boolean; plan: string; documents: Record<string, number> }>(
+      s,
+      'GET',
+      '/_locsync/health',
+      undefined,
+      {},
+    );
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      ok: true,
+      plan: 'pro',
+      documents: { queued: 0, translating: 0, done: 0, error: 0, downloaded: 0 },
+    });
+  });
+
+  it('the other control endpoints need the key and are not logged', async () => {
+    const s = await start();
+    for (const [m, p] of [
+      ['GET', '/_locsync/requests'],
+      ['DELETE', '/_locsync/requests'],
+      ['POST', '/_locsync/faults'],
+      ['DELETE', '/_locsync/faults'],
+      ['GET', '/_locsync/faults'],
+    ])
+      expect((await call(s, m!, p!, m === 'POST' ? { status: 500 } : undefined, {})).status).toBe(403);
+    expect(s.requests()).toEqual([]);
+  });
+
+  it('POST /_locsync/faults (object or array), GET and DELETE them', async () => {
+    const s = await start();
+    const one = await call<{ faults: unknown[] }>(
+      s,
+      'POST',
+      '/_locsync/faults',
+      { status: 503, count: 1 },
+      K,
+    );
+    expect(one.status).toBe(200);
+    expect(one.body.faults).toHaveLength(1);
+    const two = await call<{ faults: unknown[] }>(
+      s,
+      'POST',
+      '/_locsync/faults',
+      [{ latencyMs: 1 }, { drop: 1, dropAfterBody: true }],
+      K,
+    );
+    expect(two.body.faults).toHaveLength(3);
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(503);
+    const listed = await call<{ faults: Array<{ left: { status: number } }> }>(
+      s,
+      'GET',
+      '/_locsync/faults',
+      undefined,
+      K,
+    );
+    expect(listed.body.faults[0]!.left.status).toBe(0);
+    expect((await call(s, 'DELETE', '/_locsync/faults', undefined, K)).status).toBe(204);
+    expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
+    for (const bad of [{ status: 'x' }, { nope: 1 }, [1], { match: 'x' }, { drop: -1 }])
+      expect((await call(s, 'POST', '/_locsync/faults', bad, K)).status).toBe(400);
+  });
+
+  it('GET /_locsync/requests lists the log, DELETE clears it', async () => {
+    const s = await start();
+    await call(s, 'GET', '/v3/style_rules');
+    await call(s, 'GET', '/v3/style_rules', undefined, {});
+    const r = await call<{
+      requests: Array<{ seq: number; method: string; path: string; status: number; time: string }>;
+    }>(s, 'GET', '/_locsync/requests', undefined, K);
+    expect(r.body.requests.map((e) => [e.method, e.path, e.status])).toEqual([
+      ['GET', '/v3/style_rules', 200],
+      ['GET', '/v3/style_rules', 403],
+    ]);
+    expect(r.body.requests[1]!.seq).toBeGreaterThan(r.body.requests[0]!.seq);
+    expect((await call(s, 'DELETE', '/_locsync/requests', undefined, K)).status).toBe(204);
+    expect(s.requests()).toEqual([]);
+    s.clearRequests();
+  });
+
+  it('logs unknown API paths as 404 with {message, code}', async () => {
+    const s = await start();
+    const r = await call<{ message: string; code: string }>(s, 'GET', '/v2/nope');
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe('not_found');
+    expect(s.requests()[0]).toMatchObject({ path: '/v2/nope', status: 404 });
+  });
+});

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+/** Starts `locsync serve` and resolves with its URL once it printed it. */
+function serve(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stdout} ${stderr}`)), 30_000);
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.on('close', () => reject(new Error(`serve exited: ${stderr}`)));
+  });
+  return { child, url, exited, out: () => stdout + stderr };
+}
+
+describe('locsync serve', () => {
+  it('prints its URL, serves the API with the configured key, and stops cleanly on SIGTERM', async () => {
+    const key = 'serve-secret-key-42';
+    const s = serve(['--auth-key', key, '--queue-seconds', '0', '--translate-seconds', '0']);
+    const url = await s.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const ok = await fetch(`${url}/v2/translate`, {
+      method: 'POST',
+      headers: { Authorization: `Service-Auth-Key ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: ['Hello'], target_lang: 'DE' }),
+    });
+    expect(ok.status).toBe(200);
+    const wrong = await fetch(`${url}/v3/style_rules`, {
+      headers: { Authorization: 'Service-Auth-Key other' },
+    });
+    expect(wrong.status).toBe(403);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(s.out()).not.toContain(key);
+    expect(s.out()).toContain('stopped');
+  });
+
+  it('takes the key from LOCSYNC_SERVE_KEY, the plan and faults from flags', async () => {
+    const s = serve(['--plan', 'free', '--faults', '{"status":503,"count":1,"match":{"path":"/v2/"}}'], {
+      LOCSYNC_SERVE_KEY: 'env-key-123456',
+    });
+    const url = await s.url;
+    const H = { Authorization: 'Service-Auth-Key env-key-123456', 'Content-Type': 'application/json' };
+    const body = JSON.stringify({ text: ['x'], target_lang: 'DE' });
+    expect((await fetch(`${url}/v2/translate`, { method: 'POST', headers: H, body })).status).toBe(503);
+    expect((await fetch(`${url}/v2/translate`, { method: 'POST', headers: H, body })).status).toBe(200);
+    expect((await fetch(`${url}/v3/style_rules`, { headers: H })).status).toBe(403);
+    s.child.kill('SIGINT');
+    expect(await s.exited).toBe(0);
+  });
+
+  it('exits 2 on bad flags', async () => {
+    for (const args of [
+      ['--plan', 'gold'],
+      ['--faults', '{nope'],
+      ['--faults', '{"bogus":1}'],
+      ['--port', 'x'],
+      ['--workers', '0'],
+    ]) {
+      const r = await runCli(['serve', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/--/);
+    }
+  });
+});
