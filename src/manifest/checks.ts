@@ -201,7 +201,9 @@ function checkTargets(ctx: CheckContext, errors: ConfigError[]): void {
       }
       if (target.style !== undefined) {
         const list = ctx.styleLists[target.style];
-        if (!list) {
+        if (!list && Object.hasOwn(manifest.style_lists, target.style)) {
+          // Declared, but its file is missing or invalid: reported there.
+        } else if (!list) {
           errors.push(
             source.errorAt(
               at('style'),

@@ -177,6 +177,12 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueCo
     const value = valueAt(ctx.data, rel);
     const last = String(rel[rel.length - 1] ?? '');
     const at = (message: string, key = false) => out.push(ctx.source.errorAt(path, message, { key }));
+    const missing = () => {
+      const parent = formatPath(path.slice(0, -1));
+      at(
+        `missing required key '${last}'${parent ? ` in ${parent}` : ''}: expected ${describeExpected(ctx.schema, rel)}`,
+      );
+    };
     switch (issue.code) {
       case 'unrecognized_keys': {
         const allowed = allowedKeys(ctx.schema, rel);
@@ -204,14 +210,15 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueCo
         break;
       }
       case 'invalid_type': {
-        const expected = describeExpected(ctx.schema, rel);
-        if (value === undefined) {
-          const parent = formatPath(path.slice(0, -1));
-          at(`missing required key '${last}'${parent ? ` in ${parent}` : ''}: expected ${expected}`);
-        } else at(`${where}: expected ${expected}, got ${describeValue(value)}`);
+        if (value === undefined) missing();
+        else at(`${where}: expected ${describeExpected(ctx.schema, rel)}, got ${describeValue(value)}`);
         break;
       }
       case 'invalid_value': {
+        if (value === undefined) {
+          missing();
+          break;
+        }
         const values = issue.values.map(String);
         const got = typeof value === 'string' ? value : String(value);
         const hint = typeof value === 'string' ? didYouMean(value, values) : '';

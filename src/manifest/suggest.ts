@@ -1,6 +1,9 @@
 import { distance } from 'fastest-levenshtein';
 
-/** The candidate nearest to `word` when it is close enough to be a likely typo, else undefined. */
+/**
+ * The candidate nearest to `word` when it is close enough to be a likely typo, else undefined.
+ * Words of up to 3 letters (language codes) only match case-insensitively: 'pt' is not a typo of 'it'.
+ */
 export function nearest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
@@ -12,7 +15,7 @@ export function nearest(word: string, candidates: readonly string[]): string | u
       bestDistance = d;
     }
   }
-  const allowed = word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3));
+  const allowed = word.length <= 3 ? 0 : Math.max(2, Math.floor(word.length / 3));
   return bestDistance <= allowed ? best : undefined;
 }
 

@@ -106,8 +106,10 @@ export class YamlSource {
 
   /** Position of the value at `path` (or of the nearest existing ancestor). */
   position(path: DataPath): Position {
-    const { node } = this.nodeAt(path);
-    const offset = node?.range?.[0];
+    const { node, found, keyNode } = this.nodeAt(path);
+    // A list or mapping value starts on the line after its key in block style: point at the key.
+    const target = found && keyNode && (isMap(node) || isSeq(node)) ? keyNode : node;
+    const offset = target?.range?.[0];
     return offset === undefined ? { line: 1, column: 1 } : this.positionOfOffset(offset);
   }
 
