@@ -1,42 +1,35 @@
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+// The local service's translation engine: phrasebook, pseudo-localisation and style rules
+// (docs/engine.md), over every document format in ../formats.
 import type { Engine, EngineOptions, TranslateOptions } from './types.js';
-import { DocumentFormatError } from './types.js';
+import { Phrasebook } from './phrasebook.js';
+import { createTranslator, detectLanguage } from './translator.js';
+import { DEFAULT_LIMITS, translateFile } from '../formats/index.js';
 
-// PLACEHOLDER engine so the API layer can be built and tested first: txt only, trivially marked.
-// The engine/formats work replaces this file's body (keeping `createEngine`'s signature).
-
-function mark(text: string, opts: TranslateOptions): string {
-  return text.length === 0 ? text : `[${opts.targetLang}] ${text}`;
+function sourceLanguage(opts: TranslateOptions, sample: () => string): string {
+  return opts.sourceLang?.toLowerCase() || detectLanguage(sample());
 }
 
-export function createEngine(_opts: EngineOptions = {}): Engine {
+export function createEngine(opts: EngineOptions = {}): Engine {
+  const phrasebook = opts.phrasebookPath ? Phrasebook.load(opts.phrasebookPath) : undefined;
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   return {
-    translateTexts(texts, opts) {
+    translateTexts(texts, topts) {
+      const source = sourceLanguage(topts, () => texts.join('\n').slice(0, 10_000));
+      const translator = createTranslator(phrasebook, topts, source);
+      const out = texts.map((t) => translator.translateText(t));
       return {
-        texts: texts.map((t) => mark(t, opts)),
-        detectedSourceLang: opts.sourceLang ?? 'en',
-        billedCharacters: texts.reduce((n, t) => n + t.length, 0),
+        texts: out,
+        detectedSourceLang: source,
+        billedCharacters: texts.reduce((n, t) => n + [...t].length, 0),
       };
     },
-    async translateDocument(input, output, opts) {
-      if (input.ext === 'txt') {
-        const text = await readFile(input.path, 'utf8');
-        await writeFile(
-          output.path,
-          text
-            .split('\n')
-            .map((l) => mark(l, opts))
-            .join('\n'),
-        );
-        return { characters: text.length };
-      }
-      if (['png', 'jpg', 'jpeg'].includes(input.ext)) {
-        await copyFile(input.path, output.path);
-        return { characters: 0 };
-      }
-      throw new DocumentFormatError(`placeholder engine: .${input.ext} is not supported yet`);
+    async translateDocument(input, output, topts, signal) {
+      const translator = createTranslator(phrasebook, topts, topts.sourceLang?.toLowerCase() || 'en');
+      await translateFile(input, output, { translator, limits, ...(signal ? { signal } : {}) });
+      return { characters: translator.characters };
     },
   };
 }
 
 export type { Engine, EngineOptions } from './types.js';
+export { DocumentFormatError } from './types.js';

@@ -66,4 +66,17 @@ export interface Engine {
 export interface EngineOptions {
   /** YAML or TSV phrasebook: exact source segment -> translation per target language. */
   phrasebookPath?: string;
+  /** Bounds against hostile documents (zip bombs); defaults in src/service/formats/context.ts. */
+  limits?: Partial<EngineLimits>;
+}
+
+export interface EngineLimits {
+  /** Total uncompressed bytes of a docx/pptx/xlsx package (declared and actual). */
+  maxUncompressedBytes: number;
+  /** Uncompressed bytes of one XML part read into memory. */
+  maxPartBytes: number;
+  /** Entries in a zip package. */
+  maxEntries: number;
+  /** Uncompressed/compressed ratio above which a large entry counts as a zip bomb. */
+  maxRatio: number;
 }

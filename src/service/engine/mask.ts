@@ -1,0 +1,113 @@
+// Masking: protected spans of a segment (markup, placeholders, URLs, e-mail addresses, piece
+// boundaries, terms fixed by custom instructions ...) are replaced by single private-use characters
+// so that pseudo-localisation and style rules cannot touch them, then put back afterwards.
+
+/** First and last private-use code unit used for masks. */
+const MASK_FIRST = 0xe000;
+const MASK_LAST = 0xf8ff;
+// NUL joins pieces internally: a NUL in the input is protected like a private-use character.
+// eslint-disable-next-line no-control-regex
+const MASK_CHAR = /[\u0000\uE000-\uF8FF]/g;
+
+interface MaskToken {
+  text: string;
+  /** A boundary between two pieces of the segment (runs of a paragraph). */
+  boundary?: boolean;
+}
+
+/** A rule that protects every match of `pattern`; `replace` may substitute the protected text. */
+export interface ProtectRule {
+  pattern: RegExp; // must have the g flag
+  replace?: (match: string) => string;
+}
+
+export class Masked {
+  private readonly tokens: MaskToken[] = [];
+  text: string;
+
+  /**
+   * Masks the boundaries between `pieces` and the pieces marked `fixed` (kept whole), then every match
+   * of the rules, in order.
+   */
+  constructor(pieces: readonly string[], rules: readonly ProtectRule[], fixed?: readonly boolean[]) {
+    // Private-use characters already in the input are protected first so that they stay unambiguous.
+    const parts = pieces.map((p, i) =>
+      fixed?.[i] ? this.add({ text: p }) : p.replace(MASK_CHAR, (c) => this.add({ text: c })),
+    );
+    // One mask character stands for every boundary.
+    let text = parts.join(this.add({ text: '', boundary: true }));
+    for (const rule of rules) {
+      text = text.replace(rule.pattern, (m) => this.add({ text: rule.replace ? rule.replace(m) : m }));
+    }
+    this.text = text;
+  }
+
+  /** False when the segment had more protected spans than there are mask characters. */
+  get ok(): boolean {
+    return this.tokens.length <= MASK_LAST - MASK_FIRST + 1;
+  }
+
+  private add(token: MaskToken): string {
+    const i = this.tokens.length;
+    this.tokens.push(token);
+    return i <= MASK_LAST - MASK_FIRST ? String.fromCharCode(MASK_FIRST + i) : '\u0000';
+  }
+
+  /** True for the mask character of a boundary between pieces. */
+  isBoundary(ch: string): boolean {
+    const code = ch.charCodeAt(0);
+    return ch.length === 1 && code >= MASK_FIRST && this.tokens[code - MASK_FIRST]?.boundary === true;
+  }
+
+  /** Applies `fn` to the masked text (it must keep mask characters as they are). */
+  apply(fn: (masked: string) => string): void {
+    this.text = fn(this.text);
+  }
+
+  /** Puts the protected spans back and splits at the piece boundaries. */
+  unmask(): string[] {
+    const out: string[] = [''];
+    for (const ch of this.text) {
+      const code = ch.charCodeAt(0);
+      if (ch.length === 1 && code >= MASK_FIRST && code <= MASK_LAST) {
+        const token = this.tokens[code - MASK_FIRST];
+        if (token?.boundary) {
+          out.push('');
+          continue;
+        }
+        if (token) {
+          out[out.length - 1] += token.text;
+          continue;
+        }
+      }
+      out[out.length - 1] += ch;
+    }
+    return out;
+  }
+}
+
+/** Spans never changed by pseudo-localisation or style rules. */
+export const STRUCTURAL_RULES: readonly ProtectRule[] = [
+  // inline markup: tags, comments, character references
+  {
+    pattern:
+      /<!--[\s\S]*?-->|<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>|&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);/g,
+  },
+  // URLs (trailing sentence punctuation is not part of them)
+  {
+    pattern:
+      /\b(?:https?|ftp):\/\/[^\s<>"'\u201C\u201D]*[^\s<>"'.,;:!?)\u201C\u201D]|\bwww\.[^\s<>"']*[^\s<>"'.,;:!?)]/gi,
+  },
+  // e-mail addresses
+  { pattern: /[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g },
+  // placeholders: {{name}}, ${x}, {0}, {name}, %s, %1$d, %.2f
+  {
+    pattern:
+      /\{\{[^{}]*\}\}|\$\{[^{}]*\}|\{\d+(?:,[^{}]*)?\}|\{[A-Za-z_][\w.]*\}|%(?:\d+\$)?[-+0#]*\d*(?:\.\d+)?[sdifuxXoeEgGc@]/g,
+  },
+];
+
+/** Times such as "3:30 PM" (kept whole by pseudo-localisation so that style rules can rewrite them). */
+export const TIME_RULE: ProtectRule = {
+  pattern: /(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp](?:\.\s?[Mm]\.|\s?[Mm])(?!\p{L}))?/gu,
+};

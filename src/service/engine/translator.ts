@@ -1,0 +1,112 @@
+// One segment at a time: phrasebook, else pseudo-localisation with custom-instruction terms, then the
+// style rules. A segment may come in pieces (the runs of a paragraph): the pieces come back in the
+// same number, each keeping its formatting.
+import type { TranslateOptions } from './types.js';
+import { Masked, STRUCTURAL_RULES, TIME_RULE, type ProtectRule } from './mask.js';
+import { pseudoLocalise } from './pseudo.js';
+import type { Phrasebook } from './phrasebook.js';
+import { compileStyle, type TextTransform } from './style.js';
+import { parseInstructions, termProtectRules } from './instructions.js';
+
+export interface SegmentTranslator {
+  /**
+   * Translates a segment given as pieces; returns as many pieces. Pieces marked in `fixed` (code,
+   * untranslatable inline elements) are part of the segment's text but come back unchanged.
+   */
+  translate(pieces: readonly string[], fixed?: readonly boolean[]): string[];
+  /** A segment in one piece. */
+  translateText(text: string): string;
+  /** Source characters (code points, fixed pieces excluded) of the non-blank segments translated so far. */
+  readonly characters: number;
+}
+
+/** Guesses the source language from its script and a few letters; English when nothing stands out. */
+export function detectLanguage(text: string): string {
+  if (/[\u3040-\u30FF]/.test(text)) return 'ja';
+  if (/[\uAC00-\uD7AF]/.test(text)) return 'ko';
+  if (/[\u4E00-\u9FFF]/.test(text)) return 'zh';
+  if (/[\u0400-\u04FF]/.test(text)) return 'ru';
+  if (/[äöüß]/i.test(text)) return 'de';
+  if (/[àâçéèêëîïôœùûÿ]/i.test(text)) return 'fr';
+  if (/[ñ¿¡]/i.test(text)) return 'es';
+  return 'en';
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Puts a whole translation into the first non-blank piece and empties the others. */
+function distribute(pieces: readonly string[], translation: string): string[] {
+  const out = [...pieces];
+  const first = pieces.findIndex((p) => p.trim() !== '');
+  let last = pieces.length - 1;
+  while (last > first && (pieces[last] as string).trim() === '') last--;
+  const lead = (s: string): string => /^\s*/.exec(s)?.[0] ?? '';
+  const trail = (s: string): string => /\s*$/.exec(s)?.[0] ?? '';
+  const f = pieces[first] as string;
+  const l = pieces[last] as string;
+  out[first] = lead(f) + translation + (first === last ? trail(f) : '');
+  for (let i = first + 1; i < last; i++) out[i] = '';
+  if (last > first) out[last] = trail(l);
+  return out;
+}
+
+const CACHE_LIMIT = 20_000;
+
+export function createTranslator(
+  phrasebook: Phrasebook | undefined,
+  opts: TranslateOptions,
+  sourceLang: string,
+): SegmentTranslator {
+  const lang = opts.targetLang.toLowerCase();
+  const style: TextTransform | undefined = compileStyle(opts.style?.configured_rules, lang);
+  const terms = parseInstructions(opts.style?.custom_instructions ?? [], sourceLang);
+  const pseudoRules: ProtectRule[] = [...STRUCTURAL_RULES, ...termProtectRules(terms), TIME_RULE];
+  const cache = new Map<string, string[]>();
+  let characters = 0;
+
+  const applyStyle = (pieces: string[], fixed?: readonly boolean[]): string[] => {
+    if (!style) return pieces;
+    const masked = new Masked(pieces, STRUCTURAL_RULES, fixed);
+    if (!masked.ok) return pieces;
+    masked.apply(style);
+    return masked.unmask();
+  };
+
+  const translateUncached = (
+    pieces: readonly string[],
+    joined: string,
+    fixed?: readonly boolean[],
+  ): string[] => {
+    // A phrasebook translation cannot be split around fixed pieces: such segments are pseudo-localised.
+    const hit = fixed?.some(Boolean) ? undefined : phrasebook?.lookup(joined, lang);
+    if (hit !== undefined) return applyStyle(distribute(pieces, hit));
+    const masked = new Masked(pieces, pseudoRules, fixed);
+    if (!masked.ok) return [...pieces];
+    masked.apply((t) => pseudoLocalise(t, lang, joined.length, (ch) => masked.isBoundary(ch)));
+    return applyStyle(masked.unmask(), fixed);
+  };
+
+  const translate = (pieces: readonly string[], fixed?: readonly boolean[]): string[] => {
+    const joined = pieces.join('');
+    if (pieces.every((p, i) => fixed?.[i] || p.trim() === '')) return [...pieces];
+    characters += pieces.reduce((n, p, i) => n + (fixed?.[i] ? 0 : codePoints(p)), 0);
+    const key = pieces.map((p, i) => (fixed?.[i] ? `\u0001${p}` : p)).join('\u0000');
+    const cached = cache.get(key);
+    if (cached) return [...cached];
+    const out = translateUncached(pieces, joined, fixed);
+    if (cache.size < CACHE_LIMIT) cache.set(key, out);
+    return [...out];
+  };
+
+  return {
+    translate,
+    translateText: (text) => translate([text])[0] as string,
+    get characters() {
+      return characters;
+    },
+  };
+}

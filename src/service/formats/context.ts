@@ -1,0 +1,30 @@
+import type { SegmentTranslator } from '../engine/translator.js';
+import type { DocumentInput, DocumentOutput, EngineLimits } from '../engine/types.js';
+
+/** Bounds that keep a hostile document from exhausting memory or time. */
+export type FormatLimits = EngineLimits;
+
+export const DEFAULT_LIMITS: FormatLimits = {
+  maxUncompressedBytes: 1024 * 1024 * 1024,
+  maxPartBytes: 256 * 1024 * 1024,
+  maxEntries: 20_000,
+  maxRatio: 500,
+};
+
+export interface FormatContext {
+  translator: SegmentTranslator;
+  limits: FormatLimits;
+  signal?: AbortSignal;
+}
+
+/** Translates `input` into `output` (the dispatcher has checked that the file is not empty). */
+export type FormatHandler = (
+  input: DocumentInput,
+  output: DocumentOutput,
+  ctx: FormatContext,
+) => Promise<void>;
+
+/** Throws the signal's reason when the job was cancelled. */
+export function checkAborted(ctx: FormatContext): void {
+  if (ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('aborted');
+}
