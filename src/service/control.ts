@@ -15,6 +15,7 @@ export function registerControl(
     version: VERSION,
     plan: o.plan,
     documents: o.store.counts(),
+    rss: process.memoryUsage.rss(),
   }));
   app.get('/_locsync/requests', async () => ({ requests: o.log.list() }));
   app.delete('/_locsync/requests', async (_req, reply) => {
