@@ -9,7 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import got, { RequestError, TimeoutError, type Got, type Method, type Response } from 'got';
+import got, { RequestError, TimeoutError, type Got, type Method, type Progress, type Response } from 'got';
 import PQueue from 'p-queue';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { registerSecret } from '../log/secrets.js';
@@ -253,7 +253,7 @@ export class ServiceClient {
 
   // ---- Text and documents (/v2) ----
 
-  translateText(req: TranslateTextRequest): Promise<TranslateTextResponse> {
+  async translateText(req: TranslateTextRequest): Promise<TranslateTextResponse> {
     const call: JsonCall = { method: 'POST', path: '/v2/translate', json: req };
     if (req.style_id !== undefined) this.requirePro(call);
     return this.jsonCall(call);
@@ -320,7 +320,7 @@ export class ServiceClient {
     }
   }
 
-  private styleCall<T>(call: JsonCall): Promise<T> {
+  private async styleCall<T>(call: JsonCall): Promise<T> {
     this.requirePro(call);
     return this.jsonCall(call);
   }
@@ -373,7 +373,7 @@ export class ServiceClient {
         throw new ServiceError({ method, path, status }, 'the answer is not JSON');
       }
     }
-    return statusFailure(method, path, status, res.headers, res.body);
+    return statusFailure(method, path, status, res.headers, res.body, bodyWasSent(res.request));
   }
 
   private async downloadAttempt(
@@ -382,67 +382,69 @@ export class ServiceClient {
     key: string,
     destPath: string,
   ): Promise<Attempt<{ bytes: number }>> {
+    // The temp file is made before asking: a download is once-only, so a local problem (missing
+    // folder, no permission) must surface before the service hands the document over.
+    const tmp = join(dirname(destPath), `.${basename(destPath)}.${randomUUID().slice(0, 8)}.locsync-part`);
+    const fh = await open(tmp, 'wx');
+    let renamed = false;
     const stream = this.got.stream(this.url(path), {
       method,
       json: { document_key: key },
       timeout: this.streamingTimeouts(),
     });
-    let response: Response;
     try {
-      response = await new Promise<Response>((resolve, reject) => {
-        stream.once('response', resolve);
-        stream.once('error', reject);
-      });
-    } catch (err) {
-      stream.destroy();
-      return networkFailure(method, path, err);
-    }
-    const status = response.statusCode;
-    if (status !== 200) {
-      let body = '';
+      let response: Response;
       try {
-        for await (const chunk of stream) {
-          body += String(chunk);
-          if (body.length > MAX_ERROR_BODY) break;
-        }
-      } catch {
-        // the status says enough
+        response = await new Promise<Response>((resolve, reject) => {
+          stream.once('response', resolve);
+          stream.once('error', reject);
+        });
+      } catch (err) {
+        return networkFailure(method, path, err);
       }
-      stream.destroy();
-      return statusFailure(method, path, status, response.headers, body);
-    }
-
-    const tmp = join(dirname(destPath), `.${basename(destPath)}.${randomUUID().slice(0, 8)}.locsync-part`);
-    let bytes = 0;
-    try {
-      const fh = await open(tmp, 'wx');
+      if (response.statusCode !== 200) {
+        return statusFailure(
+          method,
+          path,
+          response.statusCode,
+          response.headers,
+          await readErrorBody(stream),
+        );
+      }
+      let bytes = 0;
       try {
         for await (const chunk of stream) {
           const buf = chunk as Buffer;
           bytes += buf.length;
           await fh.write(buf);
         }
-        const expected = response.headers['content-encoding']
-          ? undefined
-          : response.headers['content-length'];
-        if (expected !== undefined && Number(expected) !== bytes) {
-          throw Object.assign(new Error(`download ended after ${bytes} of ${expected} bytes`), {
-            code: 'ERR_STREAM_PREMATURE_CLOSE',
-          });
-        }
-        await fh.sync();
-      } finally {
-        await fh.close();
+      } catch (err) {
+        if (isFsError(err)) throw err;
+        return networkFailure(method, path, err);
       }
+      const expected = response.headers['content-encoding'] ? undefined : response.headers['content-length'];
+      if (expected !== undefined && Number(expected) !== bytes) {
+        return networkFailure(
+          method,
+          path,
+          Object.assign(new Error(`the download ended after ${bytes} of ${expected} bytes`), {
+            code: 'ERR_STREAM_PREMATURE_CLOSE',
+          }),
+        );
+      }
+      await fh.sync();
+      await fh.close();
       await rename(tmp, destPath);
-    } catch (err) {
-      stream.destroy();
-      await unlink(tmp).catch(() => undefined);
-      if (isFsError(err)) throw err;
-      return networkFailure(method, path, err);
+      renamed = true;
+      await syncDir(dirname(destPath));
+      return { ok: true, value: { bytes } };
+    } finally {
+      if (!renamed) {
+        stream.destroy();
+        await fh.close().catch(() => undefined);
+        await unlink(tmp).catch(() => undefined);
+      }
     }
-    await syncDir(dirname(destPath));
-    return { ok: true, value: { bytes } };
   }
 
   /**
@@ -555,12 +557,18 @@ function statusFailure<T>(
   status: number,
   headers: Record<string, string | string[] | undefined>,
   body: string,
+  bodySent?: boolean,
 ): Attempt<T> {
   const retryAfterMs = parseRetryAfter(firstHeader(headers['retry-after']));
   const parsed = parseErrorBody(body);
   return {
     ok: false,
-    failure: { type: 'status', status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+    failure: {
+      type: 'status',
+      status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      ...(bodySent !== undefined ? { bodySent } : {}),
+    },
     error: (attempts, detail) => errorForStatus({ method, path, status, attempts, ...parsed }, detail),
   };
 }
@@ -584,12 +592,7 @@ function networkFailure<T>(method: string, path: string, err: unknown): Attempt<
   const code = typeof e.code === 'string' ? e.code : 'ERR_NETWORK';
   const neverConnected =
     NEVER_CONNECTED_CODES.has(code) || (err instanceof TimeoutError && CONNECT_EVENTS.has(err.event));
-  let bodySent = true;
-  if (err instanceof RequestError && err.request) {
-    const p = err.request.uploadProgress;
-    bodySent = p.total !== undefined ? p.transferred >= p.total : p.percent >= 1;
-  }
-  if (neverConnected) bodySent = false;
+  const bodySent = !neverConnected && (err instanceof RequestError ? bodyWasSent(err.request) : true);
   const what = err instanceof TimeoutError ? `timed out (${err.event})` : (e.message ?? code);
   // The cause carries only code and message: got's own error holds the request options (headers).
   const cause = Object.assign(new Error(what), { code });
@@ -599,6 +602,26 @@ function networkFailure<T>(method: string, path: string, err: unknown): Attempt<
     error: (attempts, detail) =>
       new NetworkError({ method, path, code, attempts, cause }, detail ? `${what}; ${detail}` : what),
   };
+}
+
+/** Whether every byte of the request body was written (true when unknown: the careful answer). */
+function bodyWasSent(request: { uploadProgress: Progress } | undefined): boolean {
+  if (!request) return true;
+  const p = request.uploadProgress;
+  return p.total !== undefined ? p.transferred >= p.total : p.percent >= 1;
+}
+
+async function readErrorBody(stream: AsyncIterable<unknown>): Promise<string> {
+  let body = '';
+  try {
+    for await (const chunk of stream) {
+      body += String(chunk);
+      if (body.length > MAX_ERROR_BODY) break;
+    }
+  } catch {
+    // the status says enough
+  }
+  return body;
 }
 
 function isFsError(err: unknown): boolean {

@@ -28,7 +28,13 @@ export type CallKind = 'idempotent' | 'upload';
 
 /** What one attempt ended with, when it did not succeed. */
 export type AttemptFailure =
-  | { type: 'status'; status: number; retryAfterMs?: number }
+  | {
+      type: 'status';
+      status: number;
+      retryAfterMs?: number;
+      /** false when the answer came before every byte of the request body was written. */
+      bodySent?: boolean;
+    }
   | {
       type: 'network';
       code: string;
@@ -64,8 +70,13 @@ export function decideRetry(kind: CallKind, failure: AttemptFailure): RetryDecis
   if (failure.type === 'status') {
     if (kind === 'upload') {
       if (UPLOAD_SAFE_STATUSES.has(failure.status)) return { retry: true };
-      // 500/502/504: the service (or a proxy) may have stored the document before failing.
-      return { retry: false, maybeAccepted: failure.status >= 500 };
+      if (failure.status >= 500) {
+        // Answered before the whole body left: the service cannot have the document.
+        if (failure.bodySent === false) return { retry: true };
+        // 500/502/504 after the body was sent: the service (or a proxy) may have stored it.
+        return { retry: false, maybeAccepted: true };
+      }
+      return { retry: false, maybeAccepted: false };
     }
     return RETRY_STATUSES.has(failure.status) ? { retry: true } : { retry: false, maybeAccepted: false };
   }
