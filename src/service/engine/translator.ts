@@ -16,6 +16,8 @@ export interface SegmentTranslator {
   translate(pieces: readonly string[], fixed?: readonly boolean[]): string[];
   /** A segment in one piece. */
   translateText(text: string): string;
+  /** Lower-case target language. */
+  readonly targetLang: string;
   /** Source characters (code points, fixed pieces excluded) of the non-blank segments translated so far. */
   readonly characters: number;
 }
@@ -86,7 +88,8 @@ export function createTranslator(
     if (hit !== undefined) return applyStyle(distribute(pieces, hit));
     const masked = new Masked(pieces, pseudoRules, fixed);
     if (!masked.ok) return [...pieces];
-    masked.apply((t) => pseudoLocalise(t, lang, joined.length, (ch) => masked.isBoundary(ch)));
+    const textLength = pieces.reduce((n, p, i) => n + (fixed?.[i] ? 0 : p.length), 0);
+    masked.apply((t) => pseudoLocalise(t, lang, textLength, (ch) => masked.isBoundary(ch)));
     return applyStyle(masked.unmask(), fixed);
   };
 
@@ -105,6 +108,7 @@ export function createTranslator(
   return {
     translate,
     translateText: (text) => translate([text])[0] as string,
+    targetLang: lang,
     get characters() {
       return characters;
     },

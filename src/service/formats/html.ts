@@ -9,6 +9,7 @@ import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import type { FormatHandler } from './context.js';
 import { checkAborted } from './context.js';
 import { canEncode, decodeText, encodeText } from './text-encoding.js';
+import { applySplices, type Splice } from './xml.js';
 
 const SKIP_ELEMENTS = new Set([
   'script',
@@ -59,12 +60,6 @@ const INLINE_ELEMENTS = new Set([
 ]);
 const TEXT_ATTRIBUTES = new Set(['title', 'alt', 'placeholder', 'aria-label']);
 
-interface Replacement {
-  start: number;
-  end: number;
-  text: string;
-}
-
 /** The charset a document declares in its first 1024 bytes, if any. */
 export function declaredCharset(buf: Buffer): string | undefined {
   const head = buf.subarray(0, 1024).toString('latin1');
@@ -113,7 +108,7 @@ export const translateHtml: FormatHandler = async (input, output, ctx) => {
       return escapeChar(ch);
     });
 
-  const replacements: Replacement[] = [];
+  const replacements: Splice[] = [];
   const translateAttributes = (el: T.Element): void => {
     const attrLocs = el.sourceCodeLocation?.attrs;
     for (const name of translatableAttributes(el)) {
@@ -186,14 +181,6 @@ export const translateHtml: FormatHandler = async (input, output, ctx) => {
   visit(doc, top);
   flush(top);
 
-  replacements.sort((a, b) => a.start - b.start);
-  let out = '';
-  let pos = 0;
-  for (const r of replacements) {
-    if (r.start < pos) continue; // overlapping ranges cannot come from one tree; be safe anyway
-    out += source.slice(pos, r.start) + r.text;
-    pos = r.end;
-  }
-  out += source.slice(pos);
+  const out = applySplices(source, replacements);
   await writeFile(output.path, encodeText(out, decoded));
 };

@@ -7,12 +7,15 @@ import { translateTxt } from './txt.js';
 import { translateHtml } from './html.js';
 import { translateSrt } from './srt.js';
 import { translateImage } from './image.js';
+import { translateXliff } from './xliff.js';
 
 const HANDLERS: Record<string, FormatHandler> = {
   txt: translateTxt,
   htm: translateHtml,
   html: translateHtml,
   srt: translateSrt,
+  xlf: translateXliff,
+  xliff: translateXliff,
   png: translateImage,
   jpg: translateImage,
   jpeg: translateImage,
