@@ -1,11 +1,130 @@
+import path from 'node:path';
 import type { Command } from 'commander';
+import { AuthError } from '../api/errors.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { loadManifest, type LoadedManifest } from '../manifest/load.js';
+import { acquireLock } from '../state/lock.js';
+import { openState } from '../state/store.js';
+import { runSync } from '../sync/engine.js';
+import { formatSummary, type SyncSummary } from '../sync/summary.js';
+import type { SyncConnection } from '../sync/session.js';
+import { ConfigError, EXIT } from '../util/errors.js';
+import { CONFIG_OPTION } from './validate.js';
 
-/** `locsync sync` (stub: its issue's work replaces this). */
+interface SyncCliOptions {
+  config: string;
+  dryRun?: boolean;
+  only?: string[];
+  retranslate?: string;
+  json?: boolean;
+}
+
+type OpenConnection = (
+  loaded: LoadedManifest,
+  opts: { logger?: Logger; stateDir: string },
+) => Promise<SyncConnection & { close(): Promise<void> }>;
+
+async function openConnectionFn(): Promise<OpenConnection> {
+  const spec = '../api/connect.js';
+  return ((await import(spec)) as { openConnection: OpenConnection }).openConnection;
+}
+
+/** `locsync sync`: bring every output folder up to date (style lists first, then documents). */
 export function registerSync(program: Command): void {
   program
     .command('sync')
-    .description('(not implemented yet)')
-    .action(() => {
-      throw new Error('sync: not implemented yet');
+    .description(
+      'translate what changed: style lists first, then every new or changed document (exit 0 all done, 1 some failed, 2 configuration error)',
+    )
+    .option(...CONFIG_OPTION)
+    .option('-n, --dry-run', 'show what would be done; upload nothing, write nothing')
+    .option('--only <mapping...>', 'work on these mappings only')
+    .option(
+      '--retranslate <what>',
+      '"stale": re-translate outputs made with an older version of their style list (billed)',
+    )
+    .option('--json', 'print the summary as JSON on stdout')
+    .action(async (opts: SyncCliOptions) => {
+      process.exitCode = await syncCommand(opts);
     });
+}
+
+export async function syncCommand(opts: SyncCliOptions): Promise<number> {
+  if (opts.retranslate !== undefined && opts.retranslate !== 'stale')
+    throw new ConfigError(`--retranslate accepts only "stale" (got "${opts.retranslate}")`);
+  const loaded = await loadManifest(opts.config);
+  const names = loaded.manifest.mappings.map((m) => m.name);
+  const unknown = (opts.only ?? []).filter((n) => !names.includes(n));
+  if (unknown.length)
+    throw new ConfigError(
+      `--only: no mapping named ${unknown.join(', ')} in ${loaded.path} (mappings: ${names.join(', ')})`,
+    );
+
+  const logger = createLogger();
+  const state = openState(loaded.statePath);
+  let lock;
+  try {
+    lock = acquireLock(loaded.statePath, { logger, command: 'sync' });
+  } catch (err) {
+    state.close();
+    throw err;
+  }
+  const abort = new AbortController();
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) {
+      process.stderr.write(
+        `locsync: ${sig} again: exiting now; recorded uploads are collected by the next run\n`,
+      );
+      process.exit(130);
+    }
+    logger.warn(`${sig}: finishing documents in flight, no new uploads (press again to exit now)`);
+    abort.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let summary: SyncSummary | undefined;
+  let code: number = EXIT.ok;
+  let connection: Awaited<ReturnType<OpenConnection>> | undefined;
+  try {
+    connection = await (
+      await openConnectionFn()
+    )(loaded, { logger, stateDir: path.dirname(loaded.statePath) });
+    summary = await runSync({
+      loaded,
+      connection,
+      state,
+      logger,
+      options: {
+        dryRun: !!opts.dryRun,
+        ...(opts.only ? { only: opts.only } : {}),
+        ...(opts.retranslate === 'stale' ? { retranslate: 'stale' as const } : {}),
+        signal: abort.signal,
+        stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
+      },
+    });
+    code = summary.failed.length > 0 ? EXIT.failed : EXIT.ok;
+  } catch (err) {
+    summary = (err as { summary?: SyncSummary }).summary;
+    if (err instanceof AuthError && summary) {
+      process.stderr.write(
+        `locsync: the service refused the API key (${err.message}); check $${loaded.manifest.service.key_env}\n`,
+      );
+      code = EXIT.usage;
+    } else {
+      throw err;
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await connection?.close().catch(() => undefined);
+    lock.release();
+    state.close();
+  }
+  if (summary) {
+    if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    else process.stdout.write(formatSummary(summary) + '\n');
+  }
+  return code;
 }

@@ -55,7 +55,22 @@ export interface JobRecord {
   reused_from: number | null;
   /** Times this job's document had to be uploaded again after a lost download. */
   lost_downloads: number;
+  /** JSON of the UploadDocumentRequest (no secrets). */
+  request: string | null;
 }
+
+/** The columns of a done job that the planner keeps in memory. */
+export type DoneIndexRow = Pick<
+  JobRecord,
+  | 'id'
+  | 'mapping'
+  | 'rel_path'
+  | 'target_lang'
+  | 'sha256'
+  | 'fingerprint'
+  | 'base_fingerprint'
+  | 'output_path'
+>;
 
 export interface RunRecord {
   id: number;
@@ -78,7 +93,7 @@ export type NewJob = Pick<
   | 'base_fingerprint'
   | 'output_path'
   | 'run_id'
-> & { source_characters?: number | null };
+> & { source_characters?: number | null; request?: string | null };
 
 const MIGRATIONS: string[] = [
   // 1: initial schema
@@ -142,6 +157,8 @@ const MIGRATIONS: string[] = [
     billed_characters INTEGER NOT NULL DEFAULT 0
   );
   `,
+  // 2: the upload request of a job (settings as sent, no secrets), to resume or re-upload it alone
+  `ALTER TABLE jobs ADD COLUMN request TEXT;`,
 ];
 
 /** Schema version this code writes (number of migrations). */
@@ -229,11 +246,18 @@ export class StateStore implements StyleStateStore {
       getJob: db.prepare<[number], JobRecord>('SELECT * FROM jobs WHERE id = ?'),
       insertJob: db.prepare(
         `INSERT INTO jobs (mapping, rel_path, sha256, target_lang, fingerprint, base_fingerprint, output_path, status,
-           attempts, source_characters, created_at, updated_at, run_id)
+           attempts, source_characters, created_at, updated_at, run_id, request)
          VALUES (@mapping, @rel_path, @sha256, @target_lang, @fingerprint, @base_fingerprint, @output_path, 'pending',
-           0, @source_characters, @now, @now, @run_id)`,
+           0, @source_characters, @now, @now, @run_id, @request)`,
       ),
       doneJobs: db.prepare<[], JobRecord>(`SELECT * FROM jobs WHERE status = 'done' ORDER BY id`),
+      doneIndex: db.prepare<[], DoneIndexRow>(
+        `SELECT id, mapping, rel_path, target_lang, sha256, fingerprint, base_fingerprint, output_path
+         FROM jobs WHERE status = 'done' ORDER BY id`,
+      ),
+      doneOfSource: db.prepare<[string, string], JobRecord>(
+        `SELECT * FROM jobs WHERE status = 'done' AND mapping = ? AND rel_path = ? ORDER BY id`,
+      ),
       openJobs: db.prepare<[], JobRecord>(
         `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded', 'failed') ORDER BY id`,
       ),
@@ -295,7 +319,7 @@ export class StateStore implements StyleStateStore {
     return this.revealKey(this.stmts.getJob.get(id));
   }
   createJob(job: NewJob): JobRecord {
-    const info = this.stmts.insertJob.run({ source_characters: null, ...job, now: now() });
+    const info = this.stmts.insertJob.run({ source_characters: null, request: null, ...job, now: now() });
     return this.getJob(Number(info.lastInsertRowid)) as JobRecord;
   }
   /** Update some columns of a job (updated_at is set too). */
@@ -307,6 +331,14 @@ export class StateStore implements StyleStateStore {
   /** Jobs that are done (the index of outputs made). */
   doneJobs(): JobRecord[] {
     return this.stmts.doneJobs.all();
+  }
+  /** Done jobs, few columns, oldest first (streamed: large histories stay out of memory). */
+  iterateDoneIndex(): IterableIterator<DoneIndexRow> {
+    return this.stmts.doneIndex.iterate();
+  }
+  /** Done jobs of one source file (for on_source_delete: delete). */
+  doneJobsOfSource(mapping: string, relPath: string): JobRecord[] {
+    return this.stmts.doneOfSource.all(mapping, relPath);
   }
   /** Jobs not done: pending, uploaded (id+key kept: resume), failed (retried up to max_attempts). */
   openJobs(): JobRecord[] {

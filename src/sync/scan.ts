@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
+import micromatch from 'micromatch';
+import { DOCUMENT_EXTENSIONS } from '../api/types.js';
+import { extOf } from './fingerprint.js';
+
+// Finding the source files of a mapping: fast-glob with include/exclude, editor lock and temp files
+// ignored, symlinked files followed, symlinked folders followed unless they lead back into the tree
+// (a loop), unreadable folders and files reported instead of failing the scan.
+
+/** Ignored in every source folder: editor lock files, temp files, OS litter, our own partial files. */
+export const DEFAULT_IGNORES = [
+  '**/~$*',
+  '**/.~lock.*#',
+  '**/*.tmp',
+  '**/.DS_Store',
+  '**/Thumbs.db',
+  '**/desktop.ini',
+  '**/*.locsync-part',
+];
+
+export interface FoundFile {
+  /** Path relative to the source folder, '/' separators. */
+  relPath: string;
+  absPath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface ScanProblem {
+  relPath: string;
+  reason: 'unreadable' | 'symlink-loop' | 'unsupported';
+  message: string;
+}
+
+export interface ListedTree {
+  files: FoundFile[];
+  unsupported: ScanProblem[];
+  problems: ScanProblem[];
+}
+
+export function isSupportedExtension(ext: string): boolean {
+  return (DOCUMENT_EXTENSIONS as readonly string[]).includes(ext);
+}
+
+interface Matchers {
+  included(relPath: string): boolean;
+  ignored(relPath: string): boolean;
+}
+
+function isInsideOrSame(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * List the files of a source folder (sorted by relative path). `ignore` are extra glob patterns
+ * relative to the folder (the mapping's exclude, output folders inside the source).
+ */
+export async function listSourceFiles(
+  sourceDir: string,
+  include: string[],
+  ignore: string[],
+): Promise<ListedTree> {
+  const out: ListedTree = { files: [], unsupported: [], problems: [] };
+  let rootReal: string;
+  try {
+    rootReal = fs.realpathSync(sourceDir);
+  } catch (err) {
+    out.problems.push({
+      relPath: '.',
+      reason: 'unreadable',
+      message: `source folder ${sourceDir}: ${(err as Error).message}`,
+    });
+    return out;
+  }
+  const visited = new Set<string>([rootReal]);
+  const allIgnores = [...DEFAULT_IGNORES, ...ignore];
+  const everything = include.length === 0 || include.every((p) => p === '**/*' || p === '**');
+  const inc = include.map((p) => micromatch.matcher(p, { dot: false }));
+  const ign = allIgnores.map((p) => micromatch.matcher(p, { dot: true }));
+  const m: Matchers = {
+    included: (r) => everything || inc.some((f) => f(r)),
+    ignored: (r) => ign.some((f) => f(r)),
+  };
+  await walk(sourceDir, '', rootReal, m, allIgnores, visited, out);
+  out.files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+  return out;
+}
+
+async function walk(
+  dir: string,
+  prefix: string,
+  rootReal: string,
+  m: Matchers,
+  ignore: string[],
+  visited: Set<string>,
+  out: ListedTree,
+): Promise<void> {
+  const rel = (p: string) => (prefix ? `${prefix}/${p}` : p);
+  // Report unreadable folders instead of failing the whole scan.
+  const readdir = ((
+    p: string,
+    opts: unknown,
+    cb: (err: NodeJS.ErrnoException | null, e?: fs.Dirent[]) => void,
+  ) => {
+    fs.readdir(p, opts as { withFileTypes: true }, (err, entries) => {
+      if (err && err.code !== 'ENOENT') {
+        out.problems.push({
+          relPath: rel(path.relative(dir, p).split(path.sep).join('/')) || '.',
+          reason: 'unreadable',
+          message: `folder cannot be read: ${err.code ?? err.message}`,
+        });
+        cb(null, []);
+        return;
+      }
+      cb(err, entries);
+    });
+  }) as unknown as typeof fs.readdir;
+
+  // Symlinks must be seen whatever the include patterns say, so the walk lists everything not
+  // ignored and the include patterns are applied to files (paths from the source root).
+  const nested = prefix !== '';
+  const found = await fg(['**/*'], {
+    cwd: dir,
+    ignore: nested ? DEFAULT_IGNORES : ignore,
+    dot: false,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    stats: true,
+    unique: true,
+    fs: { readdir },
+  });
+  const entries = nested ? found.filter((e) => !m.ignored(rel(e.path))) : found;
+  for (const e of entries) {
+    const relPath = rel(e.path);
+    const abs = path.join(dir, e.path);
+    const dirent = e.dirent;
+    if (dirent.isSymbolicLink()) {
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(abs);
+      } catch (err) {
+        out.problems.push({
+          relPath,
+          reason: (err as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink-loop' : 'unreadable',
+          message: `symbolic link cannot be followed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        });
+        continue;
+      }
+      if (st.isFile()) {
+        if (m.included(relPath)) pushFile(out, relPath, abs, st.size, st.mtimeMs);
+      } else if (st.isDirectory()) {
+        const real = fs.realpathSync(abs);
+        const parentReal = fs.realpathSync(path.dirname(abs));
+        if (visited.has(real) || isInsideOrSame(real, rootReal) || isInsideOrSame(real, parentReal)) {
+          out.problems.push({
+            relPath,
+            reason: 'symlink-loop',
+            message: `symbolic link to a folder already scanned (${real}): not followed`,
+          });
+          continue;
+        }
+        visited.add(real);
+        await walk(abs, relPath, rootReal, m, ignore, visited, out);
+      }
+      continue;
+    }
+    if (!dirent.isFile() || !e.stats || !m.included(relPath)) continue;
+    pushFile(out, relPath, abs, e.stats.size, e.stats.mtimeMs);
+  }
+}
+
+function pushFile(out: ListedTree, relPath: string, absPath: string, size: number, mtimeMs: number): void {
+  const ext = extOf(relPath);
+  if (!isSupportedExtension(ext)) {
+    out.unsupported.push({
+      relPath,
+      reason: 'unsupported',
+      message: ext ? `.${ext} files are not translated by the service` : 'no file extension',
+    });
+    return;
+  }
+  out.files.push({ relPath, absPath, size, mtimeMs });
+}
+
+/** sha256 of a file, streamed (flat memory whatever the size). */
+export function sha256File(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash('sha256');
+    fs.createReadStream(file, { highWaterMark: 1 << 20 })
+      .on('data', (d) => h.update(d))
+      .on('error', reject)
+      .on('end', () => resolve(h.digest('hex')));
+  });
+}

@@ -1,0 +1,1337 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import PQueue from 'p-queue';
+import {
+  AuthError,
+  InvalidRequestError,
+  NotFoundError,
+  QuotaExceededError,
+  UploadMaybeAcceptedError,
+} from '../api/errors.js';
+import type { ServiceClient } from '../api/client.js';
+import type { DocumentStatus, UploadDocumentRequest } from '../api/types.js';
+import type { Logger } from '../log/logger.js';
+import { registerSecret } from '../log/secrets.js';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { Mapping, Target } from '../manifest/schema.js';
+import { isInside, outputRoot, renderOutputPath } from '../manifest/paths.js';
+import type { DoneIndexRow, JobRecord, StateStore } from '../state/store.js';
+import { type FailureKind, type JobRef, type SyncEvents, createSyncEvents } from './events.js';
+import {
+  baseFingerprint,
+  extOf,
+  fullFingerprint,
+  settingsFor,
+  uploadRequest,
+  type StyleRef,
+} from './fingerprint.js';
+import { copyFileAtomic, deleteOutput, exists, mtimeOf, removePartialFiles } from './outputs.js';
+import { isSupportedExtension, listSourceFiles, sha256File, type FoundFile } from './scan.js';
+import { emptySummary, summaryCounts, type SkippedItem, type SyncSummary } from './summary.js';
+import { nextPollDelay, pollTiming, type PollTiming } from './timing.js';
+
+// A sync session: the engine behind `locsync sync` (one pass) and `locsync watch` (long-lived).
+// Record before acting, act, record the result: a job row exists before its upload, id+key are
+// committed the moment the upload answers, an output is renamed into place before its job is done.
+
+/** The part of the service client the engine uses for documents. */
+export type DocumentClient = Pick<ServiceClient, 'uploadDocument' | 'getDocumentStatus' | 'downloadDocument'>;
+
+export interface SyncConnection {
+  client: ServiceClient | DocumentClient;
+}
+
+/** What the style reconciler answers (src/styles/reconcile.ts StylePlan, the parts sync needs). */
+export interface StylePlanLike {
+  styleIds: Record<string, string>;
+  changedKeys: string[];
+}
+export type ReconcileFn = (args: {
+  loaded: LoadedManifest;
+  client: ServiceClient;
+  state: StateStore;
+  apply: boolean;
+  only?: string[];
+  logger?: Logger;
+}) => Promise<StylePlanLike>;
+
+export interface SyncOptions {
+  dryRun?: boolean;
+  /** Mapping names to work on (default: all). */
+  only?: string[];
+  /** Re-translate outputs made with an older version of their style list (billed). */
+  retranslate?: 'stale';
+  signal?: AbortSignal;
+  /** Poll timing overrides (tests); LOCSYNC_POLL_* env vars apply too. */
+  poll?: Partial<PollTiming>;
+  /** Override the manifest's service.concurrency. */
+  concurrency?: number;
+  /** Override the manifest's service.max_undownloaded. */
+  maxUndownloaded?: number;
+  /** Command recorded in the runs table (default 'sync'). */
+  command?: string;
+  /** When `signal` aborts: how long jobs in flight may still finish, ms (default 30 s). */
+  stopDeadlineMs?: number;
+}
+
+export interface PlanItem {
+  mapping: string;
+  file: string;
+  target: string;
+  output: string;
+}
+
+/** What a sync would do (planSync, `locsync plan`, `sync --dry-run`). */
+export interface SyncPlan {
+  toTranslate: Array<PlanItem & { why: 'new' | 'changed' | 'retry' | 'stale' | 'output-missing' }>;
+  toReuse: Array<PlanItem & { from: string }>;
+  toResume: PlanItem[];
+  stale: PlanItem[];
+  unchanged: number;
+  unsupported: SkippedItem[];
+  skipped: SkippedItem[];
+  gaveUp: PlanItem[];
+  toDelete: string[];
+}
+
+export interface SyncSessionArgs {
+  loaded: LoadedManifest;
+  /** Not needed for a dry run. */
+  connection?: SyncConnection;
+  state: StateStore;
+  logger: Logger;
+  events?: SyncEvents;
+  options?: SyncOptions;
+  /** The style reconciler (default: reconcileStyles of src/styles/reconcile.ts). */
+  reconcile?: ReconcileFn;
+}
+
+/** One (source file, target) unit of work. */
+interface Unit {
+  key: string;
+  mapping: Mapping;
+  target: Target;
+  relPath: string;
+  absPath: string;
+  sha256: string;
+  fp: string;
+  base: string;
+  output: string;
+  outputAbs: string;
+  request: UploadDocumentRequest;
+}
+
+type Decision =
+  | { kind: 'unchanged' }
+  | { kind: 'stale' }
+  | { kind: 'reuse'; from: string; fromJobId: number }
+  | { kind: 'resume'; job: JobRecord }
+  | { kind: 'gave-up'; job: JobRecord }
+  | { kind: 'translate'; job?: JobRecord; why: SyncPlan['toTranslate'][number]['why'] };
+
+const contentKey = (sha: string, fp: string) => `${sha}|${fp}`;
+
+export class SyncSession {
+  readonly events: SyncEvents;
+  readonly runId: number;
+  private readonly loaded: LoadedManifest;
+  private readonly state: StateStore;
+  private readonly logger: Logger;
+  private readonly opts: SyncOptions;
+  private readonly client: DocumentClient | undefined;
+  private readonly fullClient: ServiceClient | undefined;
+  private readonly reconcileFn: ReconcileFn | undefined;
+  private readonly timing: PollTiming;
+  private readonly queue: PQueue;
+  private readonly copyQueue = new PQueue({ concurrency: 4 });
+  private readonly maxUndownloaded: number;
+  private readonly started = Date.now();
+  private readonly sum: SyncSummary;
+  private readonly planned: SyncPlan = {
+    toTranslate: [],
+    toReuse: [],
+    toResume: [],
+    stale: [],
+    unchanged: 0,
+    unsupported: [],
+    skipped: [],
+    gaveUp: [],
+    toDelete: [],
+  };
+
+  private styleIds: Record<string, string> = {};
+  private changedStyleKeys = new Set<string>();
+  /** Latest done job per output path (what each output on disk holds). */
+  private readonly latestDone = new Map<string, DoneIndexRow>();
+  /** content key → outputs whose latest done job has that content (reuse donors). */
+  private readonly byContent = new Map<string, Set<string>>();
+  /** Latest open (not done) job per output path. */
+  private readonly openByOutput = new Map<string, JobRecord>();
+  /** Output path → unit key that renders to it (collisions). */
+  private readonly outputOwner = new Map<string, string>();
+  /** Work scheduled per output path (later work on the same output waits). */
+  private readonly activeOutputs = new Map<string, Promise<void>>();
+  /** First translation of each content key in this session (duplicates wait, then copy). */
+  private readonly contentInFlight = new Map<string, Promise<void>>();
+  private readonly resumedJobIds = new Set<number>();
+  /** Dry run: content key → output of the first planned translation. */
+  private readonly plannedContent = new Map<string, string>();
+  private readonly pendingRemovals: Array<{ mapping: Mapping; relPath: string }> = [];
+  private readonly tasks = new Set<Promise<void>>();
+  private undownloaded = 0;
+  private slotWaiters: Array<() => void> = [];
+  private uploadsStopped: { reason: string; kind: FailureKind } | undefined;
+  private fatal: Error | undefined;
+  private stopping = false;
+  private readonly pollAbort = new AbortController();
+  private finished = false;
+
+  constructor(args: SyncSessionArgs) {
+    this.loaded = args.loaded;
+    this.state = args.state;
+    this.logger = args.logger;
+    this.events = args.events ?? createSyncEvents();
+    this.opts = args.options ?? {};
+    this.client = args.connection?.client;
+    this.fullClient = args.connection?.client as ServiceClient | undefined;
+    this.reconcileFn = args.reconcile;
+    this.timing = pollTiming(this.opts.poll);
+    const svc = this.loaded.manifest.service;
+    this.queue = new PQueue({ concurrency: Math.max(1, this.opts.concurrency ?? svc.concurrency) });
+    this.maxUndownloaded = Math.max(1, this.opts.maxUndownloaded ?? svc.max_undownloaded);
+    if (!this.opts.dryRun && !this.client) throw new Error('a sync session that uploads needs a connection');
+    this.runId = this.opts.dryRun ? 0 : this.state.startRun(this.opts.command ?? 'sync');
+    this.sum = emptySummary(this.runId, !!this.opts.dryRun);
+    for (const row of this.state.iterateDoneIndex()) this.indexDone(row);
+    for (const job of this.state.openJobs()) this.openByOutput.set(job.output_path, job);
+    this.opts.signal?.addEventListener(
+      'abort',
+      () => void this.stop({ deadlineMs: this.opts.stopDeadlineMs ?? 30_000 }),
+      {
+        once: true,
+      },
+    );
+    if (!this.opts.dryRun) this.events.emit('run:start', { runId: this.runId, dryRun: false });
+  }
+
+  // ---------------------------------------------------------------- styles
+
+  /** Reconcile the manifest's style lists with the service (applied unless dry run). */
+  async reconcileStyles(): Promise<StylePlanLike | undefined> {
+    const lists = Object.keys(this.loaded.styleLists);
+    if (lists.length === 0) return undefined;
+    if (!this.fullClient) return undefined;
+    const fn = this.reconcileFn ?? (await defaultReconcile());
+    const plan = await fn({
+      loaded: this.loaded,
+      client: this.fullClient,
+      state: this.state,
+      apply: !this.opts.dryRun,
+      logger: this.logger,
+    });
+    this.useStylePlan(plan);
+    return plan;
+  }
+
+  /** Use the style ids and changed lists of a reconciler answer (planSync passes its own). */
+  useStylePlan(plan: StylePlanLike): void {
+    this.styleIds = { ...plan.styleIds };
+    this.changedStyleKeys = new Set(plan.changedKeys);
+  }
+
+  private styleRef(key: string | undefined): StyleRef | undefined {
+    if (!key) return undefined;
+    const applied = this.state.getStyle(key);
+    // In a dry run a changed list is not applied yet: its outputs are stale-to-be.
+    const hash =
+      this.opts.dryRun && this.changedStyleKeys.has(key)
+        ? `pending-change:${applied?.hash ?? ''}`
+        : (applied?.hash ?? 'unapplied');
+    return { key, styleId: this.styleIds[key] ?? applied?.style_id, hash };
+  }
+
+  // ---------------------------------------------------------------- scanning
+
+  private mappings(names?: string[]): Mapping[] {
+    const all = this.loaded.manifest.mappings;
+    const wanted = names ?? this.opts.only;
+    if (!wanted || wanted.length === 0) return all;
+    return all.filter((m) => wanted.includes(m.name));
+  }
+
+  private sourceAbs(m: Mapping): string {
+    return path.resolve(this.loaded.dir, m.source);
+  }
+
+  private patternOf(m: Mapping, t: Target): string {
+    return t.output ?? m.output;
+  }
+
+  /** Scan every (or the named) mapping: find, hash, classify, and queue the work. */
+  async scanAll(mappingNames?: string[]): Promise<void> {
+    for (const m of this.mappings(mappingNames)) await this.scanMapping(m);
+  }
+
+  private async scanMapping(m: Mapping): Promise<void> {
+    const src = this.sourceAbs(m);
+    this.events.emit('scan:start', { mapping: m.name });
+    // Output folders inside the source folder are not sources.
+    const ignore = [...m.exclude];
+    for (const t of m.targets) {
+      const root = path.resolve(this.loaded.dir, outputRoot(this.patternOf(m, t)));
+      const rel = path.relative(src, root);
+      if (rel && !rel.startsWith('..') && !path.isAbsolute(rel))
+        ignore.push(`${rel.split(path.sep).join('/')}/**`);
+    }
+    const listed = await listSourceFiles(src, m.include, ignore);
+    for (const u of listed.unsupported) {
+      const item = { mapping: m.name, file: u.relPath, reason: u.reason, message: u.message };
+      this.sum.unsupported.push(item);
+      this.planned.unsupported.push(item);
+      this.events.emit('file:skipped', {
+        mapping: m.name,
+        file: u.relPath,
+        reason: 'unsupported',
+        message: u.message,
+      });
+    }
+    for (const p of listed.problems) this.skip(m.name, p.relPath, p.reason, p.message);
+
+    const known = this.state.filesOf(m.name);
+    const seen = new Set<string>();
+    let hashed = 0;
+    let bytesHashed = 0;
+    let count = 0;
+    // Hash a few files at once; classification stays in path order.
+    const hashes = await mapLimit(listed.files, 8, async (f) => {
+      const prev = known.get(f.relPath);
+      if (prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs) return prev.sha256;
+      try {
+        const sha = await sha256File(f.absPath);
+        hashed++;
+        bytesHashed += f.size;
+        if (!this.opts.dryRun)
+          this.state.putFile({
+            mapping: m.name,
+            rel_path: f.relPath,
+            size: f.size,
+            mtime_ms: f.mtimeMs,
+            sha256: sha,
+          });
+        return sha;
+      } catch (err) {
+        this.skip(
+          m.name,
+          f.relPath,
+          'unreadable',
+          `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
+        return undefined;
+      } finally {
+        if (++count % 500 === 0) this.events.emit('scan:progress', { mapping: m.name, files: count, hashed });
+      }
+    });
+    listed.files.forEach((f, i) => {
+      seen.add(f.relPath);
+      const sha = hashes[i];
+      if (sha === undefined) return;
+      this.sum.files++;
+      this.considerFile(m, f, sha);
+    });
+    this.sum.hashed += hashed;
+    this.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
+    // Sources gone since the last run (handled after the work: a rename reuses the old output first).
+    for (const relPath of known.keys()) {
+      if (!seen.has(relPath) && !listed.problems.some((p) => p.relPath === relPath)) {
+        this.pendingRemovals.push({ mapping: m, relPath });
+      }
+    }
+  }
+
+  /** A file appeared or changed (watch mode): hash it, classify it, queue its work. */
+  async scanFile(mappingName: string, relPath: string): Promise<void> {
+    const m = this.mappingNamed(mappingName);
+    const abs = path.join(this.sourceAbs(m), relPath);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(abs);
+    } catch {
+      return this.fileRemoved(mappingName, relPath);
+    }
+    if (!st.isFile()) return;
+    const ext = extOf(relPath);
+    if (!isSupportedExtension(ext)) {
+      const message = ext ? `.${ext} files are not translated by the service` : 'no file extension';
+      this.sum.unsupported.push({ mapping: m.name, file: relPath, reason: 'unsupported', message });
+      this.events.emit('file:skipped', { mapping: m.name, file: relPath, reason: 'unsupported', message });
+      return;
+    }
+    const prev = this.state.getFile(m.name, relPath);
+    let sha: string;
+    if (prev && prev.size === st.size && prev.mtime_ms === st.mtimeMs) sha = prev.sha256;
+    else {
+      try {
+        sha = await sha256File(abs);
+      } catch (err) {
+        this.skip(m.name, relPath, 'unreadable', `cannot be read: ${(err as Error).message}`);
+        return;
+      }
+      this.sum.hashed++;
+      if (!this.opts.dryRun)
+        this.state.putFile({
+          mapping: m.name,
+          rel_path: relPath,
+          size: st.size,
+          mtime_ms: st.mtimeMs,
+          sha256: sha,
+        });
+    }
+    this.sum.files++;
+    this.considerFile(m, { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs }, sha);
+  }
+
+  /** A source file was deleted (watch mode): apply on_source_delete after the queued work. */
+  async fileRemoved(mappingName: string, relPath: string): Promise<void> {
+    const m = this.mappingNamed(mappingName);
+    this.pendingRemovals.push({ mapping: m, relPath });
+    await this.drain();
+  }
+
+  private mappingNamed(name: string): Mapping {
+    const m = this.loaded.manifest.mappings.find((x) => x.name === name);
+    if (!m) throw new Error(`no mapping named ${name}`);
+    return m;
+  }
+
+  private skip(mapping: string, file: string, reason: SkippedItem['reason'], message: string): void {
+    const item = { mapping, file, reason, message };
+    this.sum.skipped.push(item);
+    this.planned.skipped.push(item);
+    this.logger.warn({ mapping, file, reason }, `skipped: ${message}`);
+    this.events.emit('file:skipped', { mapping, file, reason: reason as 'unreadable', message });
+  }
+
+  private considerFile(m: Mapping, f: FoundFile, sha: string): void {
+    const ext = extOf(f.relPath);
+    m.targets.forEach((t, ti) => {
+      const settings = settingsFor(m, t, ext, this.styleRef(t.style));
+      const key = `${m.name}\0${f.relPath}\0${ti}`;
+      let output: string;
+      try {
+        output = renderOutputPath(this.patternOf(m, t), {
+          lang: t.lang,
+          relPath: f.relPath,
+          mapping: m.name,
+          outputExt: settings.outputExt,
+        });
+      } catch (err) {
+        this.failUnit(m.name, f.relPath, t.lang, '', 'path-escape', (err as Error).message, false);
+        return;
+      }
+      const outputAbs = path.resolve(this.loaded.dir, output);
+      const inSource = this.loaded.manifest.mappings.find((mm) => isInside(this.sourceAbs(mm), outputAbs));
+      if (inSource) {
+        this.failUnit(
+          m.name,
+          f.relPath,
+          t.lang,
+          output,
+          'path-escape',
+          `output ${output} would lie inside the source folder of mapping ${inSource.name}`,
+          false,
+        );
+        return;
+      }
+      const owner = this.outputOwner.get(output);
+      if (owner !== undefined && owner !== key) {
+        const [om, of] = owner.split('\0');
+        this.failUnit(
+          m.name,
+          f.relPath,
+          t.lang,
+          output,
+          'collision',
+          `output ${output} is also the output of ${om}/${of}: not overwritten`,
+          false,
+        );
+        return;
+      }
+      this.outputOwner.set(output, key);
+      const unit: Unit = {
+        key,
+        mapping: m,
+        target: t,
+        relPath: f.relPath,
+        absPath: f.absPath,
+        sha256: sha,
+        fp: fullFingerprint(settings),
+        base: baseFingerprint(settings),
+        output,
+        outputAbs,
+        request: uploadRequest(settings, ext, path.basename(f.relPath)),
+      };
+      this.handle(unit);
+    });
+  }
+
+  private classify(u: Unit): Decision {
+    const done = this.latestDone.get(u.output);
+    const outExists = exists(u.outputAbs);
+    if (done && done.sha256 === u.sha256 && done.fingerprint === u.fp && outExists)
+      return { kind: 'unchanged' };
+    const open = this.openByOutput.get(u.output);
+    if (open && open.sha256 === u.sha256 && open.fingerprint === u.fp) {
+      if (open.status === 'uploaded' && open.document_id) return { kind: 'resume', job: open };
+      if (open.status === 'failed' && open.attempts >= this.loaded.manifest.max_attempts)
+        return { kind: 'gave-up', job: open };
+      return { kind: 'translate', job: open, why: 'retry' };
+    }
+    for (const donor of this.byContent.get(contentKey(u.sha256, u.fp)) ?? []) {
+      if (donor !== u.output && exists(path.resolve(this.loaded.dir, donor))) {
+        return { kind: 'reuse', from: donor, fromJobId: this.latestDone.get(donor)?.id ?? 0 };
+      }
+    }
+    if (
+      done &&
+      outExists &&
+      done.sha256 === u.sha256 &&
+      done.base_fingerprint === u.base &&
+      done.fingerprint !== u.fp
+    ) {
+      if (this.opts.retranslate !== 'stale') return { kind: 'stale' };
+      return { kind: 'translate', why: 'stale' };
+    }
+    if (done && done.sha256 === u.sha256 && done.fingerprint === u.fp)
+      return { kind: 'translate', why: 'output-missing' };
+    return { kind: 'translate', why: done ? 'changed' : 'new' };
+  }
+
+  private ref(u: Unit, jobId = 0, documentId?: string): JobRef {
+    return {
+      jobId,
+      mapping: u.mapping.name,
+      file: u.relPath,
+      target: u.target.lang,
+      output: u.output,
+      ...(documentId ? { documentId } : {}),
+    };
+  }
+
+  /** Classify a unit and act on the decision (queue its work, or only record it in a dry run). */
+  private handle(u: Unit): void {
+    const d = this.classify(u);
+    const item: PlanItem = {
+      mapping: u.mapping.name,
+      file: u.relPath,
+      target: u.target.lang,
+      output: u.output,
+    };
+    const ck = contentKey(u.sha256, u.fp);
+    switch (d.kind) {
+      case 'unchanged':
+        this.sum.unchanged++;
+        this.planned.unchanged++;
+        return;
+      case 'stale':
+        this.sum.stale++;
+        this.planned.stale.push(item);
+        this.events.emit('job:stale', this.ref(u));
+        return;
+      case 'gave-up': {
+        const msg = `failed ${d.job.attempts} times (limit max_attempts ${this.loaded.manifest.max_attempts}): ${d.job.error ?? 'unknown error'}`;
+        this.planned.gaveUp.push(item);
+        this.failUnit(u.mapping.name, u.relPath, u.target.lang, u.output, 'gave-up', msg, false);
+        return;
+      }
+      case 'reuse':
+        this.planned.toReuse.push({ ...item, from: d.from });
+        if (this.opts.dryRun) return;
+        this.schedule(u.output, () => this.copyQueue.add(() => this.reuse(u, d.from, d.fromJobId)));
+        return;
+      case 'resume':
+        this.planned.toResume.push(item);
+        if (this.opts.dryRun || this.resumedJobIds.has(d.job.id)) return;
+        this.resume(d.job);
+        return;
+      case 'translate': {
+        if (this.opts.dryRun) {
+          // Duplicates within one run are translated once and copied.
+          const first = this.plannedContent.get(ck);
+          if (first !== undefined) this.planned.toReuse.push({ ...item, from: first });
+          else {
+            this.plannedContent.set(ck, u.output);
+            this.planned.toTranslate.push({ ...item, why: d.why });
+          }
+          if (d.why === 'stale') this.sum.stale++;
+          return;
+        }
+        const inflight = this.contentInFlight.get(ck);
+        if (inflight) {
+          // An identical document is being translated: wait for it, then decide again (copy).
+          void this.schedule(u.output, async () => {
+            await inflight;
+            this.handle(u);
+          });
+          return;
+        }
+        if (d.why === 'stale') {
+          this.sum.stale++;
+          this.sum.retranslated++;
+        }
+        const p = this.schedule(u.output, () => this.queue.add(() => this.translate(u, d.job)));
+        this.contentInFlight.set(ck, p);
+        void p.finally(() => {
+          if (this.contentInFlight.get(ck) === p) this.contentInFlight.delete(ck);
+        });
+        return;
+      }
+    }
+  }
+
+  /** Run `fn` after the work already scheduled for the same output; tracked for drain(). */
+  private schedule(output: string, fn: () => Promise<unknown>): Promise<void> {
+    const before = this.activeOutputs.get(output) ?? Promise.resolve();
+    const p = before
+      .then(fn)
+      .then(() => undefined)
+      .catch((err: unknown) => {
+        this.logger.error({ output, err: (err as Error).message }, 'unexpected error');
+        this.fatal ??= err as Error;
+      });
+    this.activeOutputs.set(output, p);
+    this.tasks.add(p);
+    void p.finally(() => {
+      this.tasks.delete(p);
+      if (this.activeOutputs.get(output) === p) this.activeOutputs.delete(output);
+    });
+    return p;
+  }
+
+  // ---------------------------------------------------------------- resume
+
+  /** Resume every recorded upload (id+key): poll and download, never upload again. */
+  enqueuePending(): void {
+    if (this.opts.dryRun) {
+      for (const j of this.state.openJobs())
+        if (j.status === 'uploaded')
+          this.planned.toResume.push({
+            mapping: j.mapping,
+            file: j.rel_path,
+            target: j.target_lang,
+            output: j.output_path,
+          });
+      return;
+    }
+    for (const job of this.state.openJobs()) {
+      if (job.status === 'uploaded' && job.document_id && job.document_key) this.resume(job);
+    }
+  }
+
+  private resume(job: JobRecord): void {
+    if (this.resumedJobIds.has(job.id)) return;
+    this.resumedJobIds.add(job.id);
+    this.undownloaded++;
+    const u = this.unitOfJob(job);
+    const ref = this.jobRef(job);
+    this.events.emit('job:queued', { ...ref, resumed: true });
+    const p = this.schedule(job.output_path, () =>
+      this.queue.add(async () => {
+        const ok = await this.runJob(job, u, { resumed: true, holdsSlot: true });
+        if (ok) this.sum.resumed++;
+      }),
+    );
+    const ck = contentKey(job.sha256, job.fingerprint);
+    this.contentInFlight.set(ck, p);
+    void p.finally(() => {
+      if (this.contentInFlight.get(ck) === p) this.contentInFlight.delete(ck);
+    });
+  }
+
+  /** Rebuild what a recorded job needs to be re-uploaded (lost download): source path and request. */
+  private unitOfJob(job: JobRecord): {
+    absPath: string | undefined;
+    request: UploadDocumentRequest | undefined;
+  } {
+    const m = this.loaded.manifest.mappings.find((x) => x.name === job.mapping);
+    return {
+      absPath: m ? path.join(this.sourceAbs(m), job.rel_path) : undefined,
+      request: job.request ? (JSON.parse(job.request) as UploadDocumentRequest) : undefined,
+    };
+  }
+
+  private jobRef(job: JobRecord): JobRef {
+    return {
+      jobId: job.id,
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+      output: job.output_path,
+      ...(job.document_id ? { documentId: job.document_id } : {}),
+    };
+  }
+
+  // ---------------------------------------------------------------- work
+
+  private async reuse(u: Unit, from: string, fromJobId: number): Promise<void> {
+    const log = this.logger.child({ mapping: u.mapping.name, file: u.relPath, target: u.target.lang });
+    try {
+      const bytes = await copyFileAtomic(path.resolve(this.loaded.dir, from), u.outputAbs);
+      const job = this.state.transaction(() => {
+        const j = this.state.createJob({
+          mapping: u.mapping.name,
+          rel_path: u.relPath,
+          sha256: u.sha256,
+          target_lang: u.target.lang,
+          fingerprint: u.fp,
+          base_fingerprint: u.base,
+          output_path: u.output,
+          run_id: this.runId,
+          request: JSON.stringify(u.request),
+        });
+        const t = new Date().toISOString();
+        this.state.updateJob(j.id, {
+          status: 'done',
+          reused_from: fromJobId,
+          billed_characters: 0,
+          finished_at: t,
+        });
+        return j;
+      });
+      this.indexDone(job);
+      this.sum.reused++;
+      log.info({ from, bytes }, 'identical document already translated: output copied, nothing uploaded');
+      this.events.emit('job:reused', { ...this.ref(u, job.id), fromJobId, fromOutput: from });
+    } catch (err) {
+      this.failUnit(
+        u.mapping.name,
+        u.relPath,
+        u.target.lang,
+        u.output,
+        'output',
+        `copying ${from}: ${(err as Error).message}`,
+        true,
+      );
+    }
+  }
+
+  private async translate(u: Unit, existing: JobRecord | undefined): Promise<void> {
+    let job = existing;
+    const unconfirmed = !!(
+      existing &&
+      existing.status === 'pending' &&
+      existing.upload_started_at &&
+      !existing.document_id
+    );
+    if (!job) {
+      job = this.state.createJob({
+        mapping: u.mapping.name,
+        rel_path: u.relPath,
+        sha256: u.sha256,
+        target_lang: u.target.lang,
+        fingerprint: u.fp,
+        base_fingerprint: u.base,
+        output_path: u.output,
+        run_id: this.runId,
+        request: JSON.stringify(u.request),
+      });
+    } else {
+      this.state.updateJob(job.id, { request: JSON.stringify(u.request), run_id: this.runId });
+    }
+    if (unconfirmed) {
+      this.sum.unconfirmedUploads.push({ mapping: u.mapping.name, file: u.relPath, target: u.target.lang });
+      this.logger.warn(
+        { mapping: u.mapping.name, file: u.relPath, target: u.target.lang },
+        'an earlier run was stopped between uploading this document and recording the answer: it may have been uploaded (and billed) already; uploading again',
+      );
+    }
+    this.events.emit('job:queued', { ...this.ref(u, job.id), resumed: false });
+    const ok = await this.runJob(
+      job,
+      { absPath: u.absPath, request: u.request },
+      { resumed: false, holdsSlot: false, unconfirmed },
+    );
+    if (ok) this.sum.translated++;
+  }
+
+  private async acquireSlot(): Promise<void> {
+    while (this.undownloaded >= this.maxUndownloaded) {
+      await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    }
+    this.undownloaded++;
+  }
+
+  private releaseSlot(): void {
+    this.undownloaded = Math.max(0, this.undownloaded - 1);
+    const w = this.slotWaiters.shift();
+    w?.();
+  }
+
+  /**
+   * Drive one job from its last record to done: upload when it has no document yet, poll, download.
+   * Returns true when the output was written.
+   */
+  private async runJob(
+    job0: JobRecord,
+    src: { absPath: string | undefined; request: UploadDocumentRequest | undefined },
+    flags: { resumed: boolean; holdsSlot: boolean; unconfirmed?: boolean },
+  ): Promise<boolean> {
+    let job = job0;
+    let holdsSlot = flags.holdsSlot;
+    const maxAttempts = this.loaded.manifest.max_attempts;
+    const outputAbs = path.resolve(this.loaded.dir, job.output_path);
+    let reupload: 'lost-download' | 'unconfirmed-upload' | undefined = flags.unconfirmed
+      ? 'unconfirmed-upload'
+      : undefined;
+    const fail = (
+      kind: FailureKind,
+      error: string,
+      willRetry: boolean,
+      keepDocument: boolean,
+      countAttempt = true,
+    ): false => {
+      if (holdsSlot) this.releaseSlot();
+      holdsSlot = false;
+      this.state.updateJob(job.id, {
+        ...(keepDocument ? {} : { status: 'failed' as const }),
+        error,
+        error_kind: kind,
+        ...(countAttempt ? {} : { attempts: Math.max(0, job.attempts - 1) }),
+      });
+      const fresh = this.state.getJob(job.id);
+      if (fresh) {
+        job = fresh;
+        if (!keepDocument) this.openByOutput.set(job.output_path, fresh);
+      }
+      this.failJob(job, kind, error, willRetry);
+      return false;
+    };
+
+    for (;;) {
+      const log = this.logger.child({
+        mapping: job.mapping,
+        file: job.rel_path,
+        target: job.target_lang,
+        document_id: job.document_id ?? undefined,
+      });
+      // ---- upload (only when no document is recorded)
+      if (!job.document_id || !job.document_key) {
+        if (this.uploadsStopped)
+          return fail(this.uploadsStopped.kind, this.uploadsStopped.reason, true, false, false);
+        if (!src.absPath || !src.request)
+          return fail('output', 'the source of this job is no longer in the manifest', false, false);
+        if (reupload === 'lost-download') {
+          // Only upload again what is still the same content.
+          let sha: string | undefined;
+          try {
+            sha = await sha256File(src.absPath);
+          } catch {
+            sha = undefined;
+          }
+          if (sha !== job.sha256)
+            return fail(
+              'output',
+              'the source changed or disappeared since this document was uploaded; its new content is handled as a new job',
+              false,
+              false,
+            );
+        }
+        if (!holdsSlot) {
+          await this.acquireSlot();
+          holdsSlot = true;
+          const stopped = this.stoppedNow();
+          if (stopped) return fail(stopped.kind, stopped.reason, true, false, false);
+        }
+        const attempt = job.attempts + 1;
+        this.state.updateJob(job.id, {
+          status: 'pending',
+          attempts: attempt,
+          upload_started_at: new Date().toISOString(),
+          download_started_ms: null,
+          error: null,
+          error_kind: null,
+          run_id: this.runId,
+        });
+        job = {
+          ...job,
+          status: 'pending',
+          attempts: attempt,
+          document_id: null,
+          document_key: null,
+          download_started_ms: null,
+        };
+        this.events.emit('job:uploading', {
+          ...this.jobRef(job),
+          attempt,
+          ...(reupload ? { reupload } : {}),
+        });
+        log.info({ attempt, reupload }, 'uploading');
+        let res;
+        try {
+          res = await this.client!.uploadDocument(src.absPath, src.request);
+        } catch (err) {
+          return this.uploadFailed(err, job, fail, attempt < maxAttempts);
+        }
+        // Record id+key the moment the upload answers (nothing awaited in between).
+        registerSecret(res.document_key);
+        this.state.updateJob(job.id, {
+          status: 'uploaded',
+          document_id: res.document_id,
+          document_key: res.document_key,
+        });
+        job = { ...job, status: 'uploaded', document_id: res.document_id, document_key: res.document_key };
+        this.sum.uploads++;
+        this.openByOutput.set(job.output_path, job);
+        this.events.emit('job:uploaded', { ...this.jobRef(job), documentId: res.document_id });
+        this.logger.info(
+          { mapping: job.mapping, file: job.rel_path, target: job.target_lang, document_id: res.document_id },
+          'uploaded',
+        );
+        reupload = undefined;
+        continue;
+      }
+      if (!holdsSlot) {
+        this.undownloaded++;
+        holdsSlot = true;
+      }
+      const documentId = job.document_id;
+      const key = job.document_key;
+      // ---- poll
+      let status: DocumentStatus;
+      try {
+        status = await this.pollUntilFinished(job, documentId, key, log, flags.resumed);
+      } catch (err) {
+        if (err instanceof NotFoundError) {
+          const recovered = this.recoverOrLose(job, outputAbs, log);
+          if (recovered) return this.markDone(job, recovered.billed, recovered.bytes, log, holdsSlot);
+          reupload = 'lost-download';
+          job = this.loseDocument(job, (err as Error).message);
+          if (holdsSlot) this.releaseSlot();
+          holdsSlot = false;
+          continue;
+        }
+        if (err instanceof AuthError) this.stopForAuth(err);
+        if (isAbort(err))
+          return fail(
+            'stopped',
+            'the run was stopped while waiting for the translation; it resumes next run',
+            true,
+            true,
+            true,
+          );
+        return fail(
+          'transient',
+          `status check failed: ${(err as Error).message}; resumes next run`,
+          true,
+          true,
+          true,
+        );
+      }
+      if (status.status === 'error') {
+        const retry = job.attempts < maxAttempts;
+        log.warn({ message: status.message }, 'the service could not translate the document');
+        return fail('job-error', status.message, retry, false);
+      }
+      if (status.status !== 'done') continue;
+      // ---- download
+      const billed = status.billed_characters;
+      const startedMs = Date.now();
+      this.state.updateJob(job.id, { billed_characters: billed, download_started_ms: startedMs });
+      job = { ...job, billed_characters: billed, download_started_ms: startedMs };
+      if (flags.resumed) await removePartialFiles(outputAbs);
+      this.events.emit('job:downloading', { ...this.jobRef(job), documentId });
+      let bytes: number;
+      try {
+        fs.mkdirSync(path.dirname(outputAbs), { recursive: true });
+        ({ bytes } = await this.client!.downloadDocument(documentId, key, outputAbs));
+      } catch (err) {
+        if (err instanceof NotFoundError) {
+          reupload = 'lost-download';
+          job = this.loseDocument(job, (err as Error).message);
+          if (holdsSlot) this.releaseSlot();
+          holdsSlot = false;
+          continue;
+        }
+        if (err instanceof AuthError) this.stopForAuth(err);
+        return fail(
+          'output',
+          `download failed: ${(err as Error).message}; resumes next run`,
+          true,
+          true,
+          true,
+        );
+      }
+      return this.markDone(job, billed, bytes, log, holdsSlot);
+    }
+  }
+
+  /**
+   * A recorded document answered 404. If the previous run was killed after the download was renamed
+   * into place but before it was recorded, the output is there and newer than the download's start:
+   * take it. Otherwise the document is lost.
+   */
+  private recoverOrLose(
+    job: JobRecord,
+    outputAbs: string,
+    log: Logger,
+  ): { billed: number; bytes: number } | undefined {
+    if (job.download_started_ms === null || job.billed_characters === null) return undefined;
+    const m = mtimeOf(outputAbs);
+    if (m === undefined || m + 2 < job.download_started_ms) return undefined;
+    log.info('the output was written by an earlier run that stopped before recording it: taken as done');
+    return { billed: job.billed_characters, bytes: fs.statSync(outputAbs).size };
+  }
+
+  private loseDocument(job: JobRecord, message: string): JobRecord {
+    const documentId = job.document_id ?? '';
+    this.sum.lostDownloads.push({
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+      documentId,
+    });
+    this.logger.warn(
+      { mapping: job.mapping, file: job.rel_path, target: job.target_lang, document_id: documentId },
+      'the translated document is no longer on the service (a download was interrupted, or it expired): uploading it again (billed again)',
+    );
+    this.events.emit('job:lost', { ...this.jobRef(job), documentId, message });
+    this.state.updateJob(job.id, {
+      status: 'pending',
+      document_id: null,
+      document_key: null,
+      download_started_ms: null,
+      lost_downloads: job.lost_downloads + 1,
+      error: `lost download of document ${documentId}`,
+      error_kind: 'lost-download',
+    });
+    return {
+      ...job,
+      status: 'pending',
+      document_id: null,
+      document_key: null,
+      download_started_ms: null,
+      lost_downloads: job.lost_downloads + 1,
+      // A lost download is not the document's fault: it does not use up an attempt.
+      attempts: Math.max(0, job.attempts - 1),
+    };
+  }
+
+  private markDone(job: JobRecord, billed: number, bytes: number, log: Logger, holdsSlot: boolean): boolean {
+    const finished = new Date().toISOString();
+    this.state.updateJob(job.id, {
+      status: 'done',
+      billed_characters: billed,
+      finished_at: finished,
+      error: null,
+      error_kind: null,
+    });
+    if (holdsSlot) this.releaseSlot();
+    this.indexDone(job);
+    if (this.openByOutput.get(job.output_path)?.id === job.id) this.openByOutput.delete(job.output_path);
+    this.sum.billedCharacters += billed;
+    log.info({ billed_characters: billed, bytes, output: job.output_path }, 'translated');
+    const ref = this.jobRef(job);
+    this.events.emit('job:done', {
+      ...ref,
+      documentId: job.document_id ?? '',
+      billedCharacters: billed,
+      bytes,
+    });
+    this.events.emit('billed', {
+      characters: billed,
+      total: this.sum.billedCharacters,
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+    });
+    return true;
+  }
+
+  private uploadFailed(
+    err: unknown,
+    job: JobRecord,
+    fail: (
+      kind: FailureKind,
+      error: string,
+      willRetry: boolean,
+      keepDocument: boolean,
+      countAttempt?: boolean,
+    ) => false,
+    retryable: boolean,
+  ): false {
+    const message = (err as Error).message;
+    if (err instanceof UploadMaybeAcceptedError) {
+      return fail(
+        'maybe-accepted',
+        `the upload failed after the document was sent: the service may have accepted (and billed) it; not retried in this run: ${message}`,
+        retryable,
+        false,
+      );
+    }
+    if (err instanceof QuotaExceededError) {
+      this.stopUploads(
+        `the character quota of the account is used up (456): ${message}. No more uploads this run; documents already uploaded are still collected.`,
+        'quota',
+      );
+      return fail('quota', message, true, false, false);
+    }
+    if (err instanceof AuthError) {
+      this.stopForAuth(err);
+      return fail('auth', message, true, false, false);
+    }
+    if (err instanceof InvalidRequestError) return fail('rejected', message, retryable, false);
+    // 429/5xx/network after the client's retries: surely not accepted; next run tries again.
+    void job;
+    return fail('transient', message, true, false, false);
+  }
+
+  private async pollUntilFinished(
+    job: JobRecord,
+    id: string,
+    key: string,
+    log: Logger,
+    resumed: boolean,
+  ): Promise<DocumentStatus> {
+    let delay = this.timing.initialMs;
+    let hinted = false;
+    // A resumed document may have been done for hours: ask at once.
+    let wait = resumed ? 0 : delay;
+    for (;;) {
+      if (this.pollAbort.signal.aborted) throw Object.assign(new Error('stopped'), { name: 'AbortError' });
+      await sleep(wait, undefined, { signal: this.pollAbort.signal });
+      const st = await this.client!.getDocumentStatus(id, key);
+      if (st.status === 'done' || st.status === 'error') return st;
+      const sr = st.status === 'translating' ? st.seconds_remaining : undefined;
+      this.events.emit('job:translating', {
+        ...this.jobRef(job),
+        documentId: id,
+        status: st.status,
+        ...(sr !== undefined ? { secondsRemaining: sr } : {}),
+      });
+      const next = nextPollDelay(this.timing, delay, sr, hinted);
+      log.debug(
+        { status: st.status, seconds_remaining: sr, next_poll_ms: Math.round(next.delayMs) },
+        'waiting for the translation',
+      );
+      delay = next.delayMs;
+      wait = delay;
+      hinted = next.hinted;
+    }
+  }
+
+  private stoppedNow(): { reason: string; kind: FailureKind } | undefined {
+    return this.uploadsStopped;
+  }
+
+  private stopUploads(reason: string, kind: FailureKind): void {
+    if (this.uploadsStopped) return;
+    this.uploadsStopped = { reason, kind };
+    this.sum.stoppedReason = reason;
+    this.logger.error(reason);
+    this.events.emit('uploads:stopped', { reason });
+    for (const w of this.slotWaiters.splice(0)) w();
+  }
+
+  private stopForAuth(err: Error): void {
+    this.stopUploads(
+      `the service refused the API key (${err.message}): check the key in $${this.loaded.manifest.service.key_env}`,
+      'auth',
+    );
+    this.fatal ??= err;
+    this.pollAbort.abort();
+  }
+
+  private failJob(job: JobRecord, kind: FailureKind, error: string, willRetry: boolean): void {
+    this.sum.failed.push({
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+      kind,
+      error,
+      ...(job.document_id ? { documentId: job.document_id } : {}),
+      willRetry,
+    });
+    this.logger.error(
+      {
+        mapping: job.mapping,
+        file: job.rel_path,
+        target: job.target_lang,
+        document_id: job.document_id ?? undefined,
+        kind,
+        will_retry: willRetry,
+      },
+      `failed: ${error}`,
+    );
+    this.events.emit('job:failed', { ...this.jobRef(job), kind, error, willRetry });
+  }
+
+  private failUnit(
+    mapping: string,
+    file: string,
+    target: string,
+    output: string,
+    kind: FailureKind,
+    error: string,
+    willRetry: boolean,
+  ): void {
+    this.sum.failed.push({ mapping, file, target, kind, error, willRetry });
+    if (kind === 'collision' || kind === 'path-escape') {
+      this.planned.skipped.push({ mapping, file, reason: kind, message: error });
+    }
+    this.logger.error({ mapping, file, target, kind }, `failed: ${error}`);
+    this.events.emit('job:failed', { jobId: 0, mapping, file, target, output, kind, error, willRetry });
+  }
+
+  private indexDone(row: DoneIndexRow): void {
+    const prev = this.latestDone.get(row.output_path);
+    if (prev) this.byContent.get(contentKey(prev.sha256, prev.fingerprint))?.delete(row.output_path);
+    const compact: DoneIndexRow = {
+      id: row.id,
+      mapping: row.mapping,
+      rel_path: row.rel_path,
+      target_lang: row.target_lang,
+      sha256: row.sha256,
+      fingerprint: row.fingerprint,
+      base_fingerprint: row.base_fingerprint,
+      output_path: row.output_path,
+    };
+    this.latestDone.set(row.output_path, compact);
+    const k = contentKey(row.sha256, row.fingerprint);
+    let set = this.byContent.get(k);
+    if (!set) this.byContent.set(k, (set = new Set()));
+    set.add(row.output_path);
+  }
+
+  // ---------------------------------------------------------------- removals, drain, stop
+
+  private outputRootsAbs(m: Mapping): string[] {
+    return m.targets.map((t) => path.resolve(this.loaded.dir, outputRoot(this.patternOf(m, t))));
+  }
+
+  private async processRemovals(): Promise<void> {
+    const removals = this.pendingRemovals.splice(0);
+    for (const { mapping: m, relPath } of removals) {
+      const policy = m.on_source_delete ?? this.loaded.manifest.on_source_delete;
+      const deleted: string[] = [];
+      if (policy === 'delete') {
+        for (const job of this.state.doneJobsOfSource(m.name, relPath)) {
+          // Only outputs that still hold this source's translation, and no live source claims.
+          if (this.latestDone.get(job.output_path)?.id !== job.id) continue;
+          const owner = this.outputOwner.get(job.output_path);
+          if (owner !== undefined && !owner.startsWith(`${m.name}\0${relPath}\0`)) continue;
+          const abs = path.resolve(this.loaded.dir, job.output_path);
+          const root = this.outputRootsAbs(m).find((r) => abs.startsWith(r + path.sep));
+          if (!root) continue;
+          if (this.opts.dryRun) {
+            if (exists(abs)) this.planned.toDelete.push(job.output_path);
+            continue;
+          }
+          if (await deleteOutput(abs, root)) {
+            deleted.push(job.output_path);
+            this.sum.deletedOutputs.push(job.output_path);
+            this.logger.info(
+              { mapping: m.name, file: relPath, output: job.output_path },
+              'source deleted: output deleted',
+            );
+          }
+        }
+      }
+      for (const [out, owner] of this.outputOwner)
+        if (owner.startsWith(`${m.name}\0${relPath}\0`)) this.outputOwner.delete(out);
+      if (this.opts.dryRun) continue;
+      this.state.deleteFile(m.name, relPath);
+      this.sum.removedSources++;
+      this.events.emit('file:removed', { mapping: m.name, file: relPath, outputsDeleted: deleted });
+    }
+  }
+
+  /** Wait until every queued job has finished (or failed), then apply deletions of removed sources. */
+  async drain(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.all([...this.tasks]);
+    await this.processRemovals();
+    while (this.tasks.size > 0) await Promise.all([...this.tasks]);
+  }
+
+  /**
+   * Stop taking new uploads; let jobs in flight finish until the deadline, then stop polling (their
+   * id+key stay recorded: the next run collects them).
+   */
+  async stop(opts: { deadlineMs?: number } = {}): Promise<void> {
+    this.stopping = true;
+    this.stopUploads(
+      'the run was stopped (signal); remaining documents are handled by the next run',
+      'stopped',
+    );
+    const deadline = opts.deadlineMs ?? 30_000;
+    const all = Promise.all([...this.tasks]);
+    const timer = sleep(deadline, 'timeout' as const);
+    const r = await Promise.race([all.then(() => 'done' as const), timer]);
+    if (r === 'timeout') this.pollAbort.abort();
+    await all;
+  }
+
+  /** The error that must stop the run (auth refused, internal error), if any. */
+  fatalError(): Error | undefined {
+    return this.fatal;
+  }
+
+  /** What was (or, in a dry run, would be) done so far. */
+  summary(): SyncSummary {
+    return { ...this.sum, durationMs: Date.now() - this.started };
+  }
+
+  plan(): SyncPlan {
+    const strip = <T extends object>(x: T) => {
+      const { ck: _ck, ...rest } = x as T & { ck?: string };
+      return rest as T;
+    };
+    return { ...this.planned, toTranslate: this.planned.toTranslate.map(strip) };
+  }
+
+  /** Record the end of the run; returns the final summary (also emitted as run:summary). */
+  finish(status?: 'ok' | 'failed' | 'interrupted'): SyncSummary {
+    const s = this.summary();
+    if (this.opts.dryRun) {
+      s.translated = this.planned.toTranslate.length;
+      s.reused = this.planned.toReuse.length;
+      s.resumed = this.planned.toResume.length;
+    }
+    if (!this.finished && !this.opts.dryRun) {
+      this.finished = true;
+      const st =
+        status ?? (this.stopping ? 'interrupted' : s.failed.length > 0 || this.fatal ? 'failed' : 'ok');
+      this.state.finishRun(this.runId, st, summaryCounts(s), s.billedCharacters);
+    }
+    this.events.emit('run:summary', s);
+    return s;
+  }
+}
+
+function isAbort(err: unknown): boolean {
+  return (err as { name?: string }).name === 'AbortError';
+}
+
+/** Map with at most `limit` calls in flight; results in input order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+async function defaultReconcile(): Promise<ReconcileFn> {
+  // Resolved at run time: the reconciler lives in src/styles (another module of the project).
+  const spec = '../styles/reconcile.js';
+  const mod = (await import(spec)) as { reconcileStyles: ReconcileFn };
+  return mod.reconcileStyles;
+}
+
+export function createSyncSession(args: SyncSessionArgs): SyncSession {
+  return new SyncSession(args);
+}

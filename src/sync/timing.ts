@@ -1,0 +1,67 @@
+// Poll timing. Status polls start around 1 s and grow ×1.5 up to a cap (~15 s). The service's
+// seconds_remaining is only a hint: clamped between the minimum and the cap, so an absurd value
+// (2^27) never delays a poll beyond the cap. Overridable for tests (options or LOCSYNC_POLL_* env).
+
+export interface PollTiming {
+  /** Delay before the first status poll after an upload, ms. */
+  initialMs: number;
+  factor: number;
+  /** Longest delay between polls, ms. */
+  maxMs: number;
+  /** Shortest delay between polls, ms (also the floor of a seconds_remaining hint). */
+  minMs: number;
+  /** Added to a seconds_remaining hint (the service rounds it), ms. */
+  hintSlackMs: number;
+}
+
+export const DEFAULT_POLL: PollTiming = {
+  initialMs: 1000,
+  factor: 1.5,
+  maxMs: 15_000,
+  minMs: 250,
+  hintSlackMs: 50,
+};
+
+/** DEFAULT_POLL overridden by LOCSYNC_POLL_INITIAL_MS / _MAX_MS / _MIN_MS / _FACTOR and `over`. */
+export function pollTiming(over: Partial<PollTiming> = {}, env: NodeJS.ProcessEnv = process.env): PollTiming {
+  const num = (v: string | undefined) =>
+    v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined;
+  const fromEnv: Partial<PollTiming> = {};
+  const pairs: Array<[keyof PollTiming, string]> = [
+    ['initialMs', 'LOCSYNC_POLL_INITIAL_MS'],
+    ['maxMs', 'LOCSYNC_POLL_MAX_MS'],
+    ['minMs', 'LOCSYNC_POLL_MIN_MS'],
+    ['factor', 'LOCSYNC_POLL_FACTOR'],
+  ];
+  for (const [k, name] of pairs) {
+    const v = num(env[name]);
+    if (v !== undefined) fromEnv[k] = v;
+  }
+  const t = {
+    ...DEFAULT_POLL,
+    ...fromEnv,
+    ...Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined)),
+  };
+  t.minMs = Math.min(t.minMs, t.maxMs);
+  t.initialMs = Math.min(Math.max(t.initialMs, 0), t.maxMs);
+  return t;
+}
+
+/**
+ * The delay before the next poll: the last delay grown ×factor, or the service's seconds_remaining
+ * hint clamped to [minMs, maxMs]. A hint that did not come true (the previous wait was already hinted
+ * and the new hint is not longer) is ignored, so a stuck estimate backs off like no estimate.
+ */
+export function nextPollDelay(
+  t: PollTiming,
+  previousMs: number,
+  secondsRemaining?: number,
+  previousWasHint = false,
+): { delayMs: number; hinted: boolean } {
+  const grown = Math.min(t.maxMs, Math.max(t.minMs, previousMs * t.factor));
+  if (secondsRemaining === undefined || !Number.isFinite(secondsRemaining) || secondsRemaining < 0)
+    return { delayMs: grown, hinted: false };
+  const hint = Math.min(t.maxMs, Math.max(t.minMs, secondsRemaining * 1000 + t.hintSlackMs));
+  if (previousWasHint && hint <= previousMs) return { delayMs: grown, hinted: false };
+  return { delayMs: hint, hinted: true };
+}
