@@ -1,0 +1,471 @@
+import type { ServiceClient } from '../api/client.js';
+import { NotFoundError, ServiceError } from '../api/errors.js';
+import type { ConfiguredRules, CustomInstruction, StyleRuleList } from '../api/types.js';
+import { silentLogger, type Logger } from '../log/logger.js';
+import type { LoadedManifest, ResolvedStyleList } from '../manifest/load.js';
+import { didYouMean } from '../manifest/suggest.js';
+import type { DriftPolicy } from '../manifest/types.js';
+import type { AppliedStyle, StyleStateStore } from '../state/types.js';
+import { ConfigError } from '../util/errors.js';
+import {
+  contentHash,
+  describeChange,
+  desiredContent,
+  diffContent,
+  remoteContent,
+  sameInstruction,
+  type StyleChange,
+  type StyleContent,
+} from './content.js';
+import { adoptIntoYaml } from './yaml-write.js';
+
+// The style list reconciler: desired (the YAML) vs remote (the service) vs last applied (state:
+// style_id, version, hash). It plans, and when asked applies, the requests that make the service's
+// lists match the YAML, and notices lists changed elsewhere by their version (drift).
+
+export type StyleActionKind = 'create' | 'update' | 'replace' | 'delete' | 'adopt';
+
+export interface StyleAction {
+  kind: StyleActionKind;
+  key: string;
+  name: string;
+  language: string;
+  /** The existing list on the service (update, replace, delete, adopt). */
+  style_id?: string;
+  /** From the service's content to the YAML's (adopt: from the YAML's to the service's). */
+  changes: StyleChange[];
+  /** Why and how, for people ("rule removed: PUT configured_rules", "deleted on the service"). */
+  notes: string[];
+}
+
+export interface StyleDrift {
+  key: string;
+  style_id: string;
+  policy: DriftPolicy;
+  appliedVersion: number;
+  remoteVersion: number;
+  /** What the service has that the YAML has not (from the YAML's content to the service's). */
+  changes: StyleChange[];
+  /** The YAML changed too since the last apply: the changes mix both sides. */
+  yamlChanged: boolean;
+}
+
+export interface StylePlan {
+  actions: StyleAction[];
+  drift: StyleDrift[];
+  /** List key → style_id to send with uploads (lists still to be created in a plan: absent). */
+  styleIds: Record<string, string>;
+  /** Lists whose content changed (or would change) in this run: outputs made with them are stale. */
+  changedKeys: string[];
+}
+
+export const ACTION_SYMBOLS: Record<StyleActionKind, string> = {
+  create: '+',
+  update: '~',
+  replace: '-/+',
+  delete: '-',
+  adopt: '<',
+};
+
+/** Drift under policy `fail`: someone changed lists on the service; nothing was modified. */
+export class DriftError extends Error {
+  constructor(readonly drift: StyleDrift[]) {
+    super(
+      [
+        `style list${drift.length > 1 ? 's' : ''} changed on the service since locsync last applied ${drift.length > 1 ? 'them' : 'it'} (drift policy: fail); nothing was changed:`,
+        ...drift.flatMap((d) => [
+          `  ${driftHeadline(d)}`,
+          ...d.changes.map((c) => `      ${describeChange(c)}`),
+        ]),
+        "Set the list's drift policy to 'overwrite' (make the service match the YAML) or 'adopt' (write the service's state into the YAML), or edit the YAML to match and run again.",
+      ].join('\n'),
+    );
+    this.name = 'DriftError';
+  }
+}
+
+export function driftHeadline(d: StyleDrift): string {
+  const side = d.yamlChanged ? ' (the YAML changed too: service vs YAML)' : '';
+  return `${d.key}: version ${d.appliedVersion} → ${d.remoteVersion} on the service (style_id ${d.style_id}, policy ${d.policy})${side}`;
+}
+
+export interface ReconcileArgs {
+  loaded: LoadedManifest;
+  client: ServiceClient;
+  state: StyleStateStore;
+  apply: boolean;
+  /** Only these list keys. */
+  only?: string[];
+  logger?: Logger;
+}
+
+/** What one list needs, decided before anything is modified. */
+interface ListDecision {
+  key: string;
+  desired: ResolvedStyleList | undefined;
+  applied: AppliedStyle | undefined;
+  remote: StyleRuleList | undefined;
+  action: StyleAction | undefined;
+  drift: StyleDrift | undefined;
+}
+
+/** Status codes of a service without PUT /v3/style_rules/{id}/configured_rules. */
+const UNSUPPORTED = new Set([404, 405, 501]);
+
+class Reconciler {
+  private readonly logger: Logger;
+  private summaries: StyleRuleList[] | undefined;
+
+  constructor(private readonly args: ReconcileArgs) {
+    this.logger = args.logger ?? silentLogger();
+  }
+
+  private get client(): ServiceClient {
+    return this.args.client;
+  }
+
+  /** Keys to reconcile: the manifest's lists, plus lists applied before and since removed from it. */
+  private keys(): string[] {
+    const desired = Object.keys(this.args.loaded.styleLists);
+    const applied = this.args.state.allStyles().map((s) => s.key);
+    const all = [...desired, ...applied.filter((k) => !desired.includes(k))];
+    const only = this.args.only;
+    if (!only) return all;
+    for (const k of only) {
+      if (!all.includes(k)) {
+        throw new ConfigError(
+          `unknown style list '${k}'${didYouMean(k, all)}; the manifest defines: ${desired.join(', ') || 'none'}`,
+        );
+      }
+    }
+    return all.filter((k) => only.includes(k));
+  }
+
+  private async getRemote(id: string): Promise<StyleRuleList | undefined> {
+    try {
+      return await this.client.getStyleRules(id);
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  /** A list on the service with the YAML's name and language that no other key owns (state lost, or pulled). */
+  private async findByName(list: ResolvedStyleList): Promise<StyleRuleList | undefined> {
+    this.summaries ??= (await this.client.listAllStyleRules()) as StyleRuleList[];
+    const owned = new Set(this.args.state.allStyles().map((s) => s.style_id));
+    const matches = this.summaries.filter(
+      (s) => s.name === list.name && s.language === list.language && !owned.has(s.style_id),
+    );
+    return matches.length === 1 ? this.getRemote(matches[0]!.style_id) : undefined;
+  }
+
+  private async decide(key: string): Promise<ListDecision> {
+    const desired = this.args.loaded.styleLists[key];
+    const applied = this.args.state.getStyle(key);
+    const d: ListDecision = { key, desired, applied, remote: undefined, action: undefined, drift: undefined };
+
+    if (!desired) {
+      // Applied before, no longer in the manifest: delete it from the service.
+      d.remote = await this.getRemote(applied!.style_id);
+      d.action = {
+        kind: 'delete',
+        key,
+        name: applied!.name,
+        language: applied!.language,
+        style_id: applied!.style_id,
+        changes: [],
+        notes: [
+          d.remote
+            ? 'no longer in the manifest'
+            : 'no longer in the manifest (already gone from the service)',
+        ],
+      };
+      return d;
+    }
+
+    const want = desiredContent(desired);
+    const notes: string[] = [];
+    if (applied) {
+      d.remote = await this.getRemote(applied.style_id);
+      if (!d.remote)
+        notes.push(`style_id ${applied.style_id} was deleted on the service; creating the list again`);
+    } else {
+      d.remote = await this.findByName(desired);
+      if (d.remote)
+        notes.push(`taking over the service's list with this name (style_id ${d.remote.style_id})`);
+    }
+
+    if (!d.remote) {
+      d.action = {
+        kind: 'create',
+        key,
+        name: want.name,
+        language: want.language,
+        changes: diffContent({ ...want, configured_rules: {}, custom_instructions: [] }, want).filter(
+          (c) => c.what !== 'name' && c.what !== 'language',
+        ),
+        notes,
+      };
+      return d;
+    }
+
+    const have = remoteContent(d.remote);
+    const changes = diffContent(have, want);
+    const drifted = applied !== undefined && d.remote.version !== applied.version;
+    if (drifted && changes.length > 0) {
+      d.drift = {
+        key,
+        style_id: d.remote.style_id,
+        policy: desired.drift,
+        appliedVersion: applied.version,
+        remoteVersion: d.remote.version,
+        changes: diffContent(want, have),
+        yamlChanged: contentHash(want) !== applied.hash,
+      };
+      if (desired.drift === 'fail') return d;
+      if (desired.drift === 'adopt') {
+        d.action = {
+          kind: 'adopt',
+          key,
+          name: have.name,
+          language: have.language,
+          style_id: d.remote.style_id,
+          changes: d.drift.changes,
+          notes: [...notes, `writing the service's version ${d.remote.version} into ${desired.file}`],
+        };
+        return d;
+      }
+      notes.push(
+        `overwriting changes made on the service (version ${applied.version} → ${d.remote.version})`,
+      );
+    }
+    if (changes.length === 0) return d;
+    const replace = changes.some((c) => c.what === 'language');
+    if (replace)
+      notes.push(
+        `the language changes (${have.language} → ${want.language}): a new list replaces the old one`,
+      );
+    else if (changes.some((c) => c.what === 'rule' && c.op === 'remove'))
+      notes.push('a rule was removed: all rules are replaced with PUT configured_rules (PATCH only merges)');
+    d.action = {
+      kind: replace ? 'replace' : 'update',
+      key,
+      name: want.name,
+      language: want.language,
+      style_id: d.remote.style_id,
+      changes,
+      notes,
+    };
+    return d;
+  }
+
+  async run(): Promise<StylePlan> {
+    const decisions: ListDecision[] = [];
+    for (const key of this.keys()) decisions.push(await this.decide(key));
+    const plan: StylePlan = {
+      actions: decisions.flatMap((d) => (d.action ? [d.action] : [])),
+      drift: decisions.flatMap((d) => (d.drift ? [d.drift] : [])),
+      styleIds: {},
+      changedKeys: [],
+    };
+    for (const d of decisions) {
+      if (d.desired && d.remote && d.action?.kind !== 'replace') plan.styleIds[d.key] = d.remote.style_id;
+      const a = d.action;
+      if (d.applied && a && a.kind !== 'delete') {
+        const after = a.kind === 'adopt' ? remoteContent(d.remote!) : desiredContent(d.desired!);
+        if (contentHash(after) !== d.applied.hash) plan.changedKeys.push(d.key);
+      }
+    }
+    if (!this.args.apply) return plan;
+
+    const failing = plan.drift.filter((x) => x.policy === 'fail');
+    if (failing.length) throw new DriftError(failing);
+
+    for (const d of decisions) {
+      const id = await this.applyDecision(d);
+      if (id && d.desired) plan.styleIds[d.key] = id;
+    }
+    return plan;
+  }
+
+  private record(key: string, list: StyleRuleList, content: StyleContent): void {
+    this.args.state.setStyle({
+      key,
+      style_id: list.style_id,
+      name: list.name,
+      language: list.language,
+      version: list.version,
+      hash: contentHash(content),
+      applied_at: new Date().toISOString(),
+    });
+  }
+
+  /** Apply one decision; the style_id the key uses afterwards. */
+  private async applyDecision(d: ListDecision): Promise<string | undefined> {
+    const a = d.action;
+    if (!a) {
+      // Nothing to change on the service; keep the state in step (first run after state loss, drift back to equal).
+      if (d.desired && d.remote) {
+        const content = remoteContent(d.remote);
+        const same =
+          d.applied &&
+          d.applied.style_id === d.remote.style_id &&
+          d.applied.version === d.remote.version &&
+          d.applied.hash === contentHash(content) &&
+          d.applied.name === d.remote.name;
+        if (!same) this.record(d.key, d.remote, content);
+      }
+      return d.remote?.style_id;
+    }
+    const log = this.logger.child({ style_list: d.key });
+    switch (a.kind) {
+      case 'delete': {
+        if (d.remote) await this.deleteList(d.remote.style_id);
+        this.args.state.deleteStyle(d.key);
+        log.info({ style_id: a.style_id }, 'deleted style list (no longer in the manifest)');
+        return undefined;
+      }
+      case 'create': {
+        const want = desiredContent(d.desired!);
+        const created = await this.create(want);
+        this.record(d.key, created, want);
+        log.info({ style_id: created.style_id, notes: a.notes }, 'created style list');
+        return created.style_id;
+      }
+      case 'adopt': {
+        const remote = d.remote!;
+        const content = remoteContent(remote);
+        await adoptIntoYaml(d.desired!, remote);
+        Object.assign(d.desired!, {
+          name: content.name,
+          language: content.language,
+          configured_rules: content.configured_rules,
+          custom_instructions: content.custom_instructions,
+        });
+        this.record(d.key, remote, content);
+        log.info(
+          { style_id: remote.style_id, file: d.desired!.file },
+          'adopted the service state into the YAML',
+        );
+        return remote.style_id;
+      }
+      case 'replace':
+        return this.replace(d, a.notes);
+      case 'update':
+        return this.update(d);
+    }
+  }
+
+  private create(want: StyleContent): Promise<StyleRuleList> {
+    return this.client.createStyleRules({
+      name: want.name,
+      language: want.language,
+      configured_rules: want.configured_rules,
+      custom_instructions: want.custom_instructions,
+    });
+  }
+
+  private async deleteList(id: string): Promise<void> {
+    try {
+      await this.client.deleteStyleRules(id);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  }
+
+  /** Create a new list with the YAML's content, use it, delete the old one. */
+  private async replace(d: ListDecision, notes: string[]): Promise<string> {
+    const want = desiredContent(d.desired!);
+    const created = await this.create(want);
+    this.record(d.key, created, want);
+    await this.deleteList(d.remote!.style_id);
+    this.logger.warn(
+      { style_list: d.key, old_style_id: d.remote!.style_id, style_id: created.style_id, notes },
+      'replaced style list: a new list was created and the old one deleted',
+    );
+    return created.style_id;
+  }
+
+  private async update(d: ListDecision): Promise<string> {
+    const remote = d.remote!;
+    const id = remote.style_id;
+    const want = desiredContent(d.desired!);
+    const have = remoteContent(remote);
+    const log = this.logger.child({ style_list: d.key, style_id: id });
+
+    // Name and rules.
+    const rulesRemoved = diffContent(have, want).some((c) => c.what === 'rule' && c.op === 'remove');
+    const patchRules = rulesRemoved ? undefined : changedRules(have.configured_rules, want.configured_rules);
+    if (rulesRemoved) {
+      try {
+        await this.client.putConfiguredRules(id, want.configured_rules);
+      } catch (err) {
+        if (err instanceof ServiceError && err.status !== undefined && UNSUPPORTED.has(err.status)) {
+          return this.replace(d, [
+            'the service has no PUT configured_rules and PATCH cannot remove a rule: a new list replaces the old one',
+          ]);
+        }
+        throw err;
+      }
+    }
+    if (have.name !== want.name || patchRules) {
+      await this.client.patchStyleRules(id, {
+        ...(have.name !== want.name ? { name: want.name } : {}),
+        ...(patchRules ? { configured_rules: patchRules } : {}),
+      });
+    }
+
+    // Custom instructions, matched by label: deletions first (the 200 limit), then replacements, additions.
+    const wanted = new Map(want.custom_instructions.map((i) => [i.label, i]));
+    const kept = new Set<string>();
+    const replaceList: Array<[CustomInstruction, (typeof want.custom_instructions)[number]]> = [];
+    for (const i of remote.custom_instructions ?? []) {
+      const w = wanted.get(i.label);
+      if (!w || kept.has(i.label)) {
+        await this.client.deleteCustomInstruction(id, i.id);
+        continue;
+      }
+      kept.add(i.label);
+      if (!sameInstruction(i, w)) replaceList.push([i, w]);
+    }
+    for (const [i, w] of replaceList) await this.client.replaceCustomInstruction(id, i.id, w);
+    for (const w of want.custom_instructions)
+      if (!kept.has(w.label)) await this.client.addCustomInstruction(id, w);
+
+    const after = await this.client.getStyleRules(id);
+    const left = diffContent(remoteContent(after), want);
+    if (left.length) {
+      throw new Error(
+        `style list '${d.key}' (style_id ${id}) still differs from the YAML after the update:\n${left.map((c) => `  ${describeChange(c)}`).join('\n')}`,
+      );
+    }
+    this.record(d.key, after, want);
+    log.info({ version: after.version, changes: d.action!.changes.length }, 'updated style list');
+    return id;
+  }
+}
+
+/** The rules to PATCH (added or changed) when none was removed; undefined when there are none. */
+function changedRules(have: ConfiguredRules, want: ConfiguredRules): ConfiguredRules | undefined {
+  const out: ConfiguredRules = {};
+  let any = false;
+  for (const [cat, rules] of Object.entries(want) as Array<[keyof ConfiguredRules, Record<string, string>]>) {
+    for (const [rule, option] of Object.entries(rules)) {
+      if (have[cat]?.[rule] !== option) {
+        (out[cat] ??= {})[rule] = option;
+        any = true;
+      }
+    }
+  }
+  return any ? out : undefined;
+}
+
+/**
+ * Compare the manifest's style lists with the service and the state; with `apply`, make the service
+ * match (and record what was applied). Without it nothing is modified, remotely or in the state.
+ * Throws DriftError (before modifying anything) for lists changed elsewhere under policy `fail`.
+ */
+export function reconcileStyles(args: ReconcileArgs): Promise<StylePlan> {
+  return new Reconciler(args).run();
+}
