@@ -37,7 +37,7 @@ const CONTROL_PREFIX = '/_locsync/';
 
 function keyMatches(given: string, expected: string | undefined): boolean {
   if (!given) return false;
-  if (expected === undefined) return true;
+  if (!expected) return true;
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);

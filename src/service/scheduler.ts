@@ -13,6 +13,9 @@ import { baseLanguage } from './languages.js';
 import type { JobRow, Store } from './store.js';
 import type { DocumentFiles } from './files.js';
 
+/** How long close() waits for running translations to stop. */
+const CLOSE_GRACE_MS = 5000;
+
 export interface SchedulerOptions {
   store: Store;
   engine: Engine;
@@ -132,6 +135,12 @@ export class Scheduler {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const ac of this.running.values()) ac.abort();
-    await Promise.allSettled([...this.inflight]);
+    // An engine that ignores the abort signal must not keep the service from closing.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inflight]),
+      new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS))),
+    ]);
+    clearTimeout(timer);
   }
 }

@@ -73,13 +73,15 @@ describe('persistence (dataDir)', () => {
 
   it('keeps queued jobs queued across a restart, then translates them', async () => {
     const dir = await dataDir();
-    const a = await start({ dataDir: dir, engine: stubEngine(), queueSeconds: 60 });
+    const a = await start({ dataDir: dir, engine: stubEngine(), queueSeconds: 2 });
     const up = await upload(a, 'a.txt', 'q');
-    expect((await status(a, up.body.document_id, up.body.document_key)).body.status).toBe('queued');
+    const { document_id: id, document_key: key } = up.body;
+    expect((await status(a, id, key)).body.status).toBe('queued');
     await a.close();
     const b = await start({ dataDir: dir, engine: stubEngine(), queueSeconds: 0 });
-    // the job keeps its original queue time (60 s): still queued now
-    expect((await status(b, up.body.document_id, up.body.document_key)).body.status).toBe('queued');
+    // the job keeps its original queue time (2 s after upload), not the new service's 0
+    expect((await status(b, id, key)).body.status).toBe('queued');
+    expect((await waitFinished(b, id, key)).status).toBe('done');
   });
 
   it('in memory by default: a second service shares nothing', async () => {
