@@ -103,6 +103,8 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   const v = value.trim();
   if (v === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  // An HTTP date names its day and month ("Wed, 21 Oct 2015 07:28:00 GMT"); bare numbers are not dates.
+  if (!/[A-Za-z]{3}/.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);
