@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { ServiceClient } from '../../src/api/client.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
+import { startService } from '../../src/service/index.js';
+import type { RequestLogEntry, RunningService, ServiceOptions } from '../../src/service/types.js';
+import { openState, type StateStore } from '../../src/state/store.js';
+import { runSync } from '../../src/sync/engine.js';
+import { createSyncEvents, type SyncEvents } from '../../src/sync/events.js';
+import type { DocumentClient, SyncOptions } from '../../src/sync/session.js';
+import type { SyncSummary } from '../../src/sync/summary.js';
+
+// A sync playground: a temp folder with a manifest and sources, the local service on 127.0.0.1
+// port 0, a real state.db. Runs the engine in-process with short poll intervals.
+
+export const FAST_POLL = { initialMs: 30, minMs: 10, maxMs: 150 };
+export const API_KEY = 'test-key-for-sync-0001';
+
+export interface Fixture {
+  dir: string;
+  src: string;
+  service: RunningService;
+  manifestPath: string;
+  write(rel: string, content: string | Buffer): void;
+  read(rel: string): string;
+  exists(rel: string): boolean;
+  sync(opts?: SyncOptions & { client?: DocumentClient; events?: SyncEvents }): Promise<SyncSummary>;
+  load(): Promise<LoadedManifest>;
+  openState(): StateStore;
+  uploads(since?: number): NonNullable<RequestLogEntry['upload']>[];
+  /** Requests to document endpoints since log position `since`. */
+  documentRequests(since?: number): RequestLogEntry[];
+  mark(): number;
+  client(): ServiceClient;
+  close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  manifest?: Record<string, unknown>;
+  service?: ServiceOptions;
+  files?: Record<string, string | Buffer>;
+}
+
+export function defaultManifest(url: string): Record<string, unknown> {
+  return {
+    version: 1,
+    service: {
+      url,
+      key_env: 'LOCSYNC_TEST_SYNC_KEY',
+      concurrency: 4,
+      requests_per_second: 1000,
+      retry: { max_attempts: 4, max_wait: 5 },
+    },
+    max_attempts: 3,
+    mappings: [
+      {
+        name: 'docs',
+        source: 'src',
+        output: 'out/{lang}/{path}',
+        targets: [{ lang: 'de' }, { lang: 'fr' }],
+      },
+    ],
+  };
+}
+
+export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-sync-'));
+  const src = path.join(dir, 'src');
+  fs.mkdirSync(src, { recursive: true });
+  const service = await startService({
+    queueSeconds: 0,
+    translateSeconds: 0.05,
+    authKey: API_KEY,
+    ...opts.service,
+  });
+  const manifest = { ...defaultManifest(service.url), ...opts.manifest };
+  const manifestPath = path.join(dir, 'pipeline.yaml');
+  fs.writeFileSync(manifestPath, stringify(manifest));
+  const write = (rel: string, content: string | Buffer) => {
+    const p = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, content);
+  };
+  for (const [rel, content] of Object.entries(opts.files ?? {})) write(path.join('src', rel), content);
+  const clients: ServiceClient[] = [];
+  const client = () => {
+    const c = new ServiceClient({
+      baseUrl: service.url,
+      apiKey: API_KEY,
+      retry: { maxAttempts: 6, maxWaitMs: 5000, baseDelayMs: 5, maxDelayMs: 50 },
+      rateLimit: { requestsPerSecond: 1000, concurrency: 16 },
+    });
+    clients.push(c);
+    return c;
+  };
+  const fx: Fixture = {
+    dir,
+    src,
+    service,
+    manifestPath,
+    write,
+    read: (rel) => fs.readFileSync(path.join(dir, rel), 'utf8'),
+    exists: (rel) => fs.existsSync(path.join(dir, rel)),
+    load: () => loadManifest(manifestPath),
+    openState: () => openState(path.join(dir, '.locsync', 'state.db')),
+    async sync(o = {}) {
+      const loaded = await fx.load();
+      const state = openState(loaded.statePath);
+      try {
+        const { client: c, events, ...options } = o;
+        return await runSync({
+          loaded,
+          connection: { client: c ?? client() },
+          state,
+          logger: silentLogger(),
+          events: events ?? createSyncEvents(),
+          options: { poll: FAST_POLL, ...options },
+        });
+      } finally {
+        state.close();
+      }
+    },
+    mark: () => service.requests().length,
+    uploads: (since = 0) =>
+      service
+        .requests()
+        .slice(since)
+        .filter((r) => r.method === 'POST' && r.path === '/v2/document' && r.upload && r.status < 300)
+        .map((r) => r.upload!),
+    documentRequests: (since = 0) =>
+      service
+        .requests()
+        .slice(since)
+        .filter((r) => r.path.startsWith('/v2/document')),
+    client,
+    async close() {
+      await service.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return fx;
+}
+
+/** Every (file, target) of a summary that failed, as "file -> target". */
+export function failedUnits(s: SyncSummary): string[] {
+  return s.failed.map((f) => `${f.file} -> ${f.target}`).sort();
+}
