@@ -7,4 +7,11 @@ export interface BenchResult {
   bound?: string;
   /** value / bound where the bound is a number (<= 1 meets it), when that makes sense. */
   ratio?: number;
+  /**
+   * Whether the figure meets its target (design.md), when the benchmark decides it itself (e.g. a
+   * "higher is better" target such as throughput >= 95% of C/L). Absent: the runner takes ratio <= 1.
+   */
+  meets?: boolean;
+  /** Shown instead of the ratio when it could not be measured (e.g. "rsync not installed — ..."). */
+  note?: string;
 }
