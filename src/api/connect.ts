@@ -29,6 +29,8 @@ export interface ConnectOptions {
   logger?: Logger;
   /** Folder of the state file: the embedded service keeps its jobs in `<stateDir>/service`. */
   stateDir: string;
+  /** Called before each retry of a request (metrics of `locsync watch`). */
+  onRetry?: ClientOptions['onRetry'];
 }
 
 /** The client settings of the manifest's `service` section (seconds become milliseconds). */
@@ -51,7 +53,10 @@ export function clientSettings(
 export async function openConnection(loaded: ConnectManifest, opts: ConnectOptions): Promise<Connection> {
   const service = loaded.manifest.service;
   const settings = clientSettings(service);
-  const logger = opts.logger ? { logger: opts.logger } : {};
+  const logger = {
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+  };
 
   if (service.url !== undefined) {
     const env = opts.env ?? process.env;
