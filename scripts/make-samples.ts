@@ -7,6 +7,24 @@ import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import jpeg from 'jpeg-js';
+import yazl from 'yazl';
+import {
+  CommentRangeEnd,
+  CommentRangeStart,
+  CommentReference,
+  Document,
+  Footer,
+  FootnoteReferenceRun,
+  Header,
+  HeadingLevel,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+} from 'docx';
+import PptxGenJS from 'pptxgenjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'samples');
 
@@ -199,6 +217,150 @@ function jpg(size: number): Buffer {
   return jpeg.encode({ data: logoPixels(size), width: size, height: size }, 80).data;
 }
 
+/** A fixed date so that regenerated Office files differ only where their content does. */
+const DATE = new Date('2026-01-15T10:00:00Z');
+
+/** Word: heading, runs with formatting, a table, header, footer, footnote and comment. */
+async function docx(): Promise<Buffer> {
+  const doc = new Document({
+    creator: 'locsync',
+    title: TEXT.title,
+    comments: {
+      children: [
+        {
+          id: 0,
+          author: 'locsync',
+          initials: 'LS',
+          date: DATE,
+          children: [new Paragraph('Please review this paragraph.')],
+        },
+      ],
+    },
+    footnotes: { 1: { children: [new Paragraph('This footnote is not in the phrasebook.')] } },
+    sections: [
+      {
+        headers: { default: new Header({ children: [new Paragraph('Confidential')] }) },
+        footers: { default: new Footer({ children: [new Paragraph(TEXT.thanks)] }) },
+        children: [
+          new Paragraph({ text: TEXT.title, heading: HeadingLevel.HEADING_1 }),
+          new Paragraph({ children: [new TextRun({ text: TEXT.welcome, bold: true })] }),
+          new Paragraph({
+            children: [
+              new TextRun('This folder is '),
+              new TextRun({ text: 'translated', italics: true }),
+              new TextRun(' automatically.'),
+              new FootnoteReferenceRun(1),
+            ],
+          }),
+          new Paragraph({
+            children: [
+              new CommentRangeStart(0),
+              new TextRun(TEXT.open),
+              new CommentRangeEnd(0),
+              new TextRun({ children: [new CommentReference(0)] }),
+            ],
+          }),
+          new Paragraph(TEXT.save),
+          new Paragraph(TEXT.time),
+          new Paragraph(TEXT.contact),
+          new Table({
+            rows: [
+              new TableRow({
+                children: ['Product', 'Price', 'Status'].map(
+                  (t) => new TableCell({ children: [new Paragraph(t)] }),
+                ),
+              }),
+              new TableRow({
+                children: ['locsync', '42.50', 'Ready'].map(
+                  (t) => new TableCell({ children: [new Paragraph(t)] }),
+                ),
+              }),
+            ],
+          }),
+          new Paragraph(TEXT.numbers),
+        ],
+      },
+    ],
+  });
+  return Packer.toBuffer(doc);
+}
+
+/** PowerPoint: two slides with speaker notes. */
+async function pptx(): Promise<Buffer> {
+  const pres = new PptxGenJS();
+  pres.author = 'locsync';
+  pres.title = TEXT.title;
+  const s1 = pres.addSlide();
+  s1.addText('Quarterly update', { x: 0.5, y: 0.4, w: 9, h: 1, fontSize: 32, bold: true });
+  s1.addText(
+    [
+      { text: TEXT.welcome, options: { bold: true, breakLine: true } },
+      { text: TEXT.folder, options: { breakLine: true } },
+      { text: TEXT.time },
+    ],
+    { x: 0.5, y: 1.6, w: 9, h: 2, fontSize: 20 },
+  );
+  s1.addNotes('Speaker notes: keep it short.');
+  const s2 = pres.addSlide();
+  s2.addText(TEXT.save, { x: 0.5, y: 0.5, w: 9, h: 1, fontSize: 24 });
+  s2.addText(TEXT.thanks, { x: 0.5, y: 2, w: 9, h: 1, fontSize: 28, color: '1E5AC8' });
+  s2.addNotes(TEXT.open);
+  return (await pres.write({ outputType: 'nodebuffer' })) as Buffer;
+}
+
+/** Excel (written directly as SpreadsheetML): shared strings, an inline string, numbers, a formula. */
+function xlsx(): Promise<Buffer> {
+  const strings = ['Product', 'Price', 'Status', 'locsync', 'Ready', 'In progress', TEXT.time];
+  const sst = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length + 1}" uniqueCount="${strings.length}">${strings
+    .map((t) => `<si><t>${t}</t></si>`)
+    .join('')}</sst>`;
+  const s = (ref: string, i: number): string => `<c r="${ref}" t="s"><v>${i}</v></c>`;
+  const sheet = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">
+<sheetData>
+<row r="1">${s('A1', 0)}${s('B1', 1)}${s('C1', 2)}</row>
+<row r="2">${s('A2', 3)}<c r="B2"><v>42.5</v></c>${s('C2', 4)}</row>
+<row r="3"><c r="A3" t="inlineStr"><is><t>Translation memory</t></is></c><c r="B3"><v>19</v></c>${s('C3', 5)}</row>
+<row r="4"><c r="A4" t="inlineStr"><is><t>Total</t></is></c><c r="B4"><f>SUM(B2:B3)</f><v>61.5</v></c><c r="C4" t="str"><f>IF(B4&gt;50,"High","Low")</f><v>High</v></c></row>
+<row r="5">${s('A5', 6)}</row>
+</sheetData>
+</worksheet>`;
+  const files: Array<[string, string]> = [
+    [
+      '[Content_Types].xml',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`,
+    ],
+    [
+      '_rels/.rels',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      'xl/workbook.xml',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Status" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    ],
+    ['xl/worksheets/sheet1.xml', sheet],
+    ['xl/sharedStrings.xml', sst],
+  ];
+  const zip = new yazl.ZipFile();
+  for (const [name, content] of files) zip.addBuffer(Buffer.from(content), name, { mtime: DATE });
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
 async function main(): Promise<void> {
   await write('readme.txt', txt());
   await write('windows-notes.txt', txtUtf16());
@@ -225,6 +387,9 @@ async function main(): Promise<void> {
       ['numbers', xliffEscape(TEXT.numbers)],
     ]).replace('<source>Ready</source>', '<source>Ready</source>\n        <target>Old translation</target>'),
   );
+  await write('office/report.docx', await docx());
+  await write('office/slides.pptx', await pptx());
+  await write('office/status.xlsx', await xlsx());
   await write('images/logo.png', png(32));
   await write('images/photo.jpg', jpg(32));
 }

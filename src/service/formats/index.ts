@@ -8,12 +8,16 @@ import { translateHtml } from './html.js';
 import { translateSrt } from './srt.js';
 import { translateImage } from './image.js';
 import { translateXliff } from './xliff.js';
+import { translateDocx, translatePptx, translateXlsx } from './ooxml.js';
 
 const HANDLERS: Record<string, FormatHandler> = {
   txt: translateTxt,
   htm: translateHtml,
   html: translateHtml,
   srt: translateSrt,
+  docx: translateDocx,
+  pptx: translatePptx,
+  xlsx: translateXlsx,
   xlf: translateXliff,
   xliff: translateXliff,
   png: translateImage,
