@@ -793,7 +793,8 @@ export class SyncSession {
       if (holdsSlot) this.releaseSlot();
       holdsSlot = false;
       this.state.updateJob(job.id, {
-        ...(keepDocument ? {} : { status: 'failed' as const }),
+        // A failed document is finished on the service: its key is of no more use (the id stays for reports).
+        ...(keepDocument ? {} : { status: 'failed' as const, document_key: null }),
         error,
         error_kind: kind,
         ...(countAttempt ? {} : { attempts: Math.max(0, job.attempts - 1) }),
@@ -815,7 +816,7 @@ export class SyncSession {
         document_id: job.document_id ?? undefined,
       });
       // ---- upload (only when no document is recorded)
-      if (!job.document_id || !job.document_key) {
+      if (!job.document_key || !job.document_id || job.status === 'failed') {
         if (this.uploadsStopped)
           return fail(this.uploadsStopped.kind, this.uploadsStopped.reason, true, false, false);
         if (!src.absPath || !src.request)
@@ -846,6 +847,8 @@ export class SyncSession {
         this.state.updateJob(job.id, {
           status: 'pending',
           attempts: attempt,
+          document_id: null,
+          document_key: null,
           upload_started_at: new Date().toISOString(),
           download_started_ms: null,
           error: null,
