@@ -24,7 +24,12 @@ import {
   TableRow,
   TextRun,
 } from 'docx';
-import PptxGenJS from 'pptxgenjs';
+import pptxModule from 'pptxgenjs';
+
+// pptxgenjs ships ESM-style types for a CommonJS entry: under NodeNext the default import is typed as
+// the module object, at run time it is the class.
+const PptxGenJS = ((pptxModule as unknown as { default?: unknown }).default ??
+  pptxModule) as typeof pptxModule.default;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'samples');
 
