@@ -7,7 +7,7 @@
 // that creating it costs no disk writes.
 //
 //   npx tsx bench/client-memory.ts            (or import { run } from a bench runner)
-//   LOCSYNC_BENCH_CLIENT_MB=256 npx tsx bench/client-memory.ts   (a smaller file)
+//   LOCSYNC_BENCH_CLIENT_MB=256 npx tsx bench/client-memory.ts   (a smaller file; --quick: 128 MB)
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ServiceClient } from '../src/api/client.js';
+import { benchSize } from './lib/options.js';
 import type { BenchResult } from './types.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -69,7 +70,7 @@ async function peakRss<T>(work: () => Promise<T>): Promise<{ value: T; peak: num
 }
 
 export async function run(): Promise<BenchResult[]> {
-  const sizeMb = Number(process.env.LOCSYNC_BENCH_CLIENT_MB ?? 1024);
+  const sizeMb = benchSize(1024, 128, 'LOCSYNC_BENCH_CLIENT_MB'); // --quick: 128 MB
   const dir = await mkdtemp(join(tmpdir(), 'locsync-bench-client-'));
   const { url, child } = await startChild();
   const client = new ServiceClient({
