@@ -1,5 +1,5 @@
 // Benchmark of the local service (issue 2): status requests per second it answers, and its RSS while
-// 50 documents are uploaded at once, for 1 MB and for 20 MB documents (RSS must stay flat in size:
+// 50 (--quick: 10) documents are uploaded at once, for 1 MB and for 20 MB documents (RSS must stay flat in size:
 // uploads are streamed to disk). The service runs as `locsync serve` in a child process, so the
 // numbers are the service's own; uploads are generated on the fly, never held in memory here either.
 //
@@ -7,13 +7,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchSize } from './lib/options.js';
+import { rssOf, sampleRss } from './lib/rss.js';
 import type { BenchResult } from './types.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 const KEY = 'bench-key-0123456789';
 const AUTH = `Service-Auth-Key ${KEY}`;
 const MB = 1024 * 1024;
-const UPLOADS = 50;
+/** Documents uploaded at once (--quick: 10; LOCSYNC_BENCH_SERVICE_UPLOADS overrides). */
+const UPLOADS = benchSize(50, 10, 'LOCSYNC_BENCH_SERVICE_UPLOADS');
 const POLLERS = 8;
 
 interface Service {
@@ -127,7 +130,10 @@ function streamUpload(svc: Service, name: string, bytes: number): Promise<{ stat
   });
 }
 
+/** The service's RSS: from /proc where there is one, else as the service reports it. */
 async function rss(svc: Service): Promise<number> {
+  const own = rssOf(svc.child.pid!);
+  if (own !== undefined) return own;
   return (JSON.parse((await request(svc, 'GET', '/_locsync/health')).text) as { rss: number }).rss;
 }
 
@@ -152,8 +158,13 @@ async function pollStatus(svc: Service, id: string, key: string, stop: Promise<u
   return count / ((performance.now() - started) / 1000);
 }
 
-/** Peak service RSS while `work` runs, sampled every 50 ms. */
+/** Peak service RSS while `work` runs: sampled every 10 ms from /proc, else every 50 ms over HTTP. */
 async function peakRss(svc: Service, work: Promise<unknown>): Promise<number> {
+  if (rssOf(svc.child.pid!) !== undefined) {
+    const sampler = sampleRss(svc.child.pid!, 10);
+    await work.catch(() => {});
+    return sampler.stop();
+  }
   let peak = await rss(svc);
   let done = false;
   void work.finally(() => (done = true));
