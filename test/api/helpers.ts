@@ -92,8 +92,11 @@ export interface CountingProxy {
   url: string;
   /** Most requests in flight at once (arrived, not yet answered completely). */
   maxInFlight(): number;
-  /** Cut every response whose path matches after this many body bytes (the connection is destroyed). */
-  cutResponses(pathPattern: RegExp, afterBytes: number): void;
+  /**
+   * Every later 200 response whose path matches sends only this many body bytes, then the connection
+   * is destroyed (`cut`) or left open and silent (`stall`).
+   */
+  cutResponses(pathPattern: RegExp, afterBytes: number, mode?: 'cut' | 'stall'): void;
   close(): Promise<void>;
 }
 
@@ -102,7 +105,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   const upstream = new URL(target);
   let inFlight = 0;
   let max = 0;
-  let cut: { pattern: RegExp; afterBytes: number } | undefined;
+  let cut: { pattern: RegExp; afterBytes: number; mode: 'cut' | 'stall' } | undefined;
   const server = http.createServer((req, res) => {
     inFlight++;
     max = Math.max(max, inFlight);
@@ -139,7 +142,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
           if (sent >= c.afterBytes) {
             finish();
             up.destroy();
-            res.socket?.destroy();
+            if (c.mode === 'cut') res.socket?.destroy();
           }
         });
       },
@@ -152,8 +155,8 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   return {
     url: `http://127.0.0.1:${port}`,
     maxInFlight: () => max,
-    cutResponses: (pattern, afterBytes) => {
-      cut = { pattern, afterBytes };
+    cutResponses: (pattern, afterBytes, mode = 'cut') => {
+      cut = { pattern, afterBytes, mode };
     },
     close: () =>
       new Promise<void>((resolve) => {

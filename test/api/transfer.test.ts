@@ -5,7 +5,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/client.js';
-import { NotFoundError } from '../../src/api/errors.js';
+import { NetworkError, NotFoundError } from '../../src/api/errors.js';
 import type { RunningService } from '../../src/service/types.js';
 import {
   makeClient,
@@ -69,6 +69,22 @@ describe('download', () => {
     expect(requestsTo(svc, 'POST', `/v2/document/${doc.id}/result`)).toHaveLength(2);
     expect(await filesIn(dir)).toEqual(['cut.de.txt']);
     expect(await readFile(dest, 'utf8')).toBe('previous translation');
+  });
+
+  it('a download that stalls past the idle timeout is abandoned, leaving no file', async () => {
+    const dir = join(tmp.dir, 'stall');
+    await mkdir(dir);
+    const doc = await translatedDocument('stall.txt', 'Line of text to translate.\n'.repeat(20_000));
+    proxy = await startCountingProxy(svc.url);
+    proxy.cutResponses(/\/result$/, 100_000, 'stall');
+    const client = makeClient(proxy.url, { retry: { maxAttempts: 1 }, timeouts: { idleMs: 200 } });
+    const err = await client
+      .downloadDocument(doc.id, doc.key, join(dir, 'stall.de.txt'))
+      .catch((e: unknown) => e);
+    client.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(String(err)).toMatch(/timed out \(socket\)/);
+    expect(await filesIn(dir)).toEqual([]);
   });
 
   it('replaces an existing file only once the new one is complete', async () => {
