@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FORMALITY_LANGUAGES } from '../api/types.js';
 import type { ConfigError } from '../util/errors.js';
@@ -278,6 +279,48 @@ function checkStyleLists(ctx: CheckContext, errors: ConfigError[]): void {
   }
 }
 
+/** Files and folders the manifest names besides style lists: the phrasebook, the state file. */
+function checkPaths(ctx: CheckContext, errors: ConfigError[]): void {
+  const { manifest, source, dir } = ctx;
+  const phrasebook = manifest.service.local.phrasebook;
+  if (
+    manifest.service.url === undefined &&
+    phrasebook !== undefined &&
+    !existsSync(path.resolve(dir, phrasebook))
+  ) {
+    errors.push(
+      source.errorAt(
+        ['service', 'local', 'phrasebook'],
+        `service.local.phrasebook: file '${phrasebook}' not found (looked for ${path.resolve(dir, phrasebook)})`,
+      ),
+    );
+  }
+  const state = path.resolve(dir, manifest.state);
+  const stateWritten = source.nodeAt(['state']).found;
+  manifest.mappings.forEach((m, mi) => {
+    if (isInside(path.resolve(dir, m.source), state)) {
+      errors.push(
+        source.errorAt(
+          stateWritten ? ['state'] : ['mappings', mi, 'source'],
+          `the state file '${manifest.state}' is inside the source folder '${m.source}' of mapping '${m.name}'; keep it outside every source folder (set state:)`,
+        ),
+      );
+    }
+  });
+  // {mapping} puts the mapping's name in paths: it must be one folder name.
+  manifest.mappings.forEach((m, mi) => {
+    const usesName = [m.output, ...m.targets.map((t) => t.output ?? '')].some((p) => p.includes('{mapping}'));
+    if (usesName && (/[\\/]/.test(m.name) || m.name === '.' || m.name === '..')) {
+      errors.push(
+        source.errorAt(
+          ['mappings', mi, 'name'],
+          `mappings[${mi}].name: '${m.name}' is used as a folder name by {mapping}; it must not contain '/' or '\\' or be '.' or '..'`,
+        ),
+      );
+    }
+  });
+}
+
 /** Every cross-field problem of a schema-valid manifest. */
 export function checkManifest(ctx: CheckContext): ConfigError[] {
   const errors: ConfigError[] = [];
@@ -285,5 +328,6 @@ export function checkManifest(ctx: CheckContext): ConfigError[] {
   checkMappingNames(ctx, errors);
   checkTargets(ctx, errors);
   checkOutputs(ctx, errors);
+  checkPaths(ctx, errors);
   return errors;
 }

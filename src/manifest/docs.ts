@@ -110,7 +110,8 @@ const CHECKS = [
   'output patterns: unknown placeholders, unbalanced braces, no file placeholder (`{path}`, `{name}` or `{stem}`), a pattern without `{lang}` used by several targets, two mappings or targets writing the same paths, an output folder inside a source folder or a source folder inside an output folder;',
   'duplicate mapping names; duplicate custom instruction labels in one list (instructions are matched by label);',
   `more than 200 custom instructions in a list, a name over 1024, a label over 100 or a prompt over 300 characters;`,
-  'style lists on the free plan; a style list file that is missing or invalid (the error names that file and line).',
+  'style lists on the free plan; a style list file that is missing or invalid (the error names that file and line);',
+  'a missing `service.local.phrasebook`, a state file inside a source folder, a mapping name with `/` used by `{mapping}`.',
 ];
 
 /** The text of docs/manifest.md. */
@@ -162,7 +163,8 @@ ${CHECKS.map((c) => `- ${c}`).join('\n')}
 \`+\` create, \`~\` update in place (name and rules by PATCH, or PUT of all rules when one was removed;
 custom instructions matched by label: added, replaced, deleted), \`-/+\` replace (a service without
 a PUT of rules: a new list is created, targets use it, the old one is deleted), \`-\` delete.
-locsync records the \`version\` of each list after applying it. When the service's version differs
+locsync records the \`style_id\`, the \`version\` and a hash of the rules (language, configured rules,
+custom instructions: a rename alone does not make outputs stale) of each list after applying it. When the service's version differs
 later, someone changed the list elsewhere (drift), and the list's \`drift\` policy decides: \`fail\`
 (default: stop and show what changed), \`overwrite\` (make it match the YAML), \`adopt\` (write the
 service's state back into the YAML file, keeping its comments). A list deleted on the service is

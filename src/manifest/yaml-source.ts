@@ -45,7 +45,13 @@ export class YamlSource {
     readonly file: string,
     readonly text: string,
   ) {
-    this.doc = parseDocument(text, { lineCounter: this.lineCounter, prettyErrors: false, uniqueKeys: true });
+    this.doc = parseDocument(text, {
+      lineCounter: this.lineCounter,
+      prettyErrors: false,
+      uniqueKeys: true,
+      // `<<: *defaults` merge keys, common for targets sharing settings.
+      merge: true,
+    });
   }
 
   static async read(file: string): Promise<YamlSource> {

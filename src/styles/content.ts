@@ -56,12 +56,14 @@ export function remoteContent(list: StyleRuleList): StyleContent {
 }
 
 /**
- * sha256 of the canonical JSON of a content (keys sorted; instructions by label, since they are
- * matched by label and their order on the service is not ours to choose).
+ * sha256 of the canonical JSON of what shapes translations: language, rules and instructions (keys
+ * sorted; instructions by label, since they are matched by label and their order on the service is
+ * not ours to choose). The name is left out: renaming a list does not make its outputs stale.
  */
 export function contentHash(c: StyleContent): string {
   const canonical = {
-    ...c,
+    language: c.language,
+    configured_rules: c.configured_rules,
     custom_instructions: [...c.custom_instructions].sort((a, b) =>
       a.label < b.label ? -1 : a.label > b.label ? 1 : 0,
     ),

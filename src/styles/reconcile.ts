@@ -115,6 +115,8 @@ const UNSUPPORTED = new Set([404, 405, 501]);
 class Reconciler {
   private readonly logger: Logger;
   private summaries: StyleRuleList[] | undefined;
+  /** Lists taken over by name in this run (two keys must not take the same one). */
+  private readonly claimed = new Set<string>();
 
   constructor(private readonly args: ReconcileArgs) {
     this.logger = args.logger ?? silentLogger();
@@ -153,11 +155,13 @@ class Reconciler {
   /** A list on the service with the YAML's name and language that no other key owns (state lost, or pulled). */
   private async findByName(list: ResolvedStyleList): Promise<StyleRuleList | undefined> {
     this.summaries ??= (await this.client.listAllStyleRules()) as StyleRuleList[];
-    const owned = new Set(this.args.state.allStyles().map((s) => s.style_id));
+    const owned = new Set([...this.args.state.allStyles().map((s) => s.style_id), ...this.claimed]);
     const matches = this.summaries.filter(
       (s) => s.name === list.name && s.language === list.language && !owned.has(s.style_id),
     );
-    return matches.length === 1 ? this.getRemote(matches[0]!.style_id) : undefined;
+    if (matches.length !== 1) return undefined;
+    this.claimed.add(matches[0]!.style_id);
+    return this.getRemote(matches[0]!.style_id);
   }
 
   private async decide(key: string): Promise<ListDecision> {

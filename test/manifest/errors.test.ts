@@ -321,6 +321,27 @@ describe('manifest errors name the file, line and column and say what is expecte
     );
   });
 
+  it('a missing phrasebook of the embedded service', async () => {
+    await expectOneError(
+      `service:\n  local:\n    phrasebook: samples/phrases.yaml #<\n${mapping('      - lang: de')}`,
+      "service.local.phrasebook: file 'samples/phrases.yaml' not found",
+    );
+  });
+
+  it('a state file inside a source folder', async () => {
+    await expectOneError(
+      `state: docs/.state/locsync.db #<\n${mapping('      - lang: de')}`,
+      "the state file 'docs/.state/locsync.db' is inside the source folder 'docs' of mapping 'docs'",
+    );
+  });
+
+  it('a mapping name that {mapping} would turn into several folders', async () => {
+    await expectOneError(
+      `mappings:\n  - name: team/docs #<\n    source: docs\n    output: out/{mapping}/{lang}/{path}\n    targets: [{ lang: de }]\n`,
+      "'team/docs' is used as a folder name by {mapping}",
+    );
+  });
+
   it('an empty manifest', async () => {
     const r = await check({ 'pipeline.yaml': '# nothing yet\n' });
     expect(r.errors.map((e) => e.message)).toEqual(['the document: expected a mapping, got nothing']);

@@ -43,6 +43,33 @@ describe('loadManifest', () => {
     );
   });
 
+  it('accepts anchors and merge keys for targets that share settings', async () => {
+    const dir = await project({
+      'p.yaml': `style_lists:
+  de-docs:
+    language: de
+mappings:
+  - name: docs
+    source: docs
+    output: out/{lang}/{path}
+    targets:
+      - &german
+        lang: de
+        formality: prefer_more
+        style: de-docs
+      - <<: *german
+        output: other/{lang}/{path}
+`,
+    });
+    const loaded = await loadManifest(path.join(dir, 'p.yaml'));
+    expect(loaded.manifest.mappings[0]!.targets[1]).toEqual({
+      lang: 'de',
+      formality: 'prefer_more',
+      style: 'de-docs',
+      output: 'other/{lang}/{path}',
+    });
+  });
+
   it('uses the manifest key as the style list name when none is given', async () => {
     const dir = await project({ 'p.yaml': `style_lists:\n  plain:\n    language: de\n${MINIMAL}` });
     const loaded = await loadManifest(path.join(dir, 'p.yaml'));

@@ -119,6 +119,18 @@ describe('reconcileStyles', () => {
     expect(p.state.getStyle('de-docs')!.version).toBe(remote.version);
   });
 
+  it('a rename alone is applied but does not make outputs stale', async () => {
+    const p = await project(DE);
+    const id = (await p.reconcile(true)).styleIds['de-docs']!;
+    const hash = p.state.getStyle('de-docs')!.hash;
+    await p.write(DE.replace('German docs', 'Deutsch'));
+    const plan = await p.reconcile(true);
+    expect(plan.actions.map((a) => a.changes.map((c) => c.what))).toEqual([['name']]);
+    expect(plan.changedKeys).toEqual([]);
+    expect((await other.getStyleRules(id)).name).toBe('Deutsch');
+    expect(p.state.getStyle('de-docs')).toMatchObject({ name: 'Deutsch', hash });
+  });
+
   it('a rule removed from the YAML is removed with PUT configured_rules', async () => {
     const p = await project(DE);
     const { styleIds } = await p.reconcile(true);
