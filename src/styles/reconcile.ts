@@ -275,11 +275,8 @@ class Reconciler {
     };
     for (const d of decisions) {
       if (d.desired && d.remote && d.action?.kind !== 'replace') plan.styleIds[d.key] = d.remote.style_id;
-      const a = d.action;
-      if (d.applied && a && a.kind !== 'delete') {
-        const after = a.kind === 'adopt' ? remoteContent(d.remote!) : desiredContent(d.desired!);
-        if (contentHash(after) !== d.applied.hash) plan.changedKeys.push(d.key);
-      }
+      const after = contentAfter(d);
+      if (d.applied && after && contentHash(after) !== d.applied.hash) plan.changedKeys.push(d.key);
     }
     if (!this.args.apply) return plan;
 
@@ -448,6 +445,18 @@ class Reconciler {
     log.info({ version: after.version, changes: d.action!.changes.length }, 'updated style list');
     return id;
   }
+}
+
+/**
+ * The content a list has on the service once this run is done (undefined: deleted, or left alone
+ * because of drift under policy fail).
+ */
+function contentAfter(d: ListDecision): StyleContent | undefined {
+  if (!d.desired) return undefined;
+  if (d.action?.kind === 'adopt') return remoteContent(d.remote!);
+  if (d.action) return desiredContent(d.desired);
+  if (d.drift) return undefined;
+  return d.remote ? remoteContent(d.remote) : undefined;
 }
 
 /** The rules to PATCH (added or changed) when none was removed; undefined when there are none. */

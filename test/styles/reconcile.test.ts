@@ -308,6 +308,25 @@ describe('drift: the list was changed on the service since the last apply', () =
     expect(p.state.getStyle('de-docs')!.version).toBe(1);
   });
 
+  it('the same change made on the service and in the YAML is no drift, but outputs are stale', async () => {
+    const p = await project(DE);
+    const id = (await p.reconcile(true)).styleIds['de-docs']!;
+    await other.patchStyleRules(id, { configured_rules: { numbers: { thousands_separator: 'do_not_use' } } });
+    await p.write(
+      DE.replace(
+        '    custom_instructions:',
+        '      numbers:\n        thousands_separator: do_not_use\n    custom_instructions:',
+      ),
+    );
+    const mark = svc.requests().length;
+    const plan = await p.reconcile(true);
+    expect(plan.drift).toEqual([]);
+    expect(plan.actions).toEqual([]);
+    expect(plan.changedKeys).toEqual(['de-docs']);
+    expect(modifyingRequests(svc, mark)).toEqual([]);
+    expect(p.state.getStyle('de-docs')!.version).toBe((await other.getStyleRules(id)).version);
+  });
+
   it('policy overwrite makes the service match the YAML again', async () => {
     const p = await project(withPolicy('overwrite'));
     const id = (await p.reconcile(true)).styleIds['de-docs']!;
