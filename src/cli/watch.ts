@@ -1,11 +1,78 @@
+import path from 'node:path';
 import type { Command } from 'commander';
+import { openConnection, type Connection } from '../api/connect.js';
+import { createLogger } from '../log/logger.js';
+import { loadManifest } from '../manifest/load.js';
+import { acquireLock } from '../state/lock.js';
+import { openState } from '../state/store.js';
+import { createWatchRunner, type WatchRunner } from '../watch/runner.js';
+import { CONFIG_OPTION } from './validate.js';
 
-/** `locsync watch` (stub: its issue's work replaces this). */
+interface WatchCliOptions {
+  config: string;
+}
+
+/** `locsync watch`: keep the output folders translated while files arrive (runs until a signal). */
 export function registerWatch(program: Command): void {
   program
     .command('watch')
-    .description('(not implemented yet)')
-    .action(() => {
-      throw new Error('watch: not implemented yet');
+    .description(
+      'keep running: translate documents as they arrive or change (same rules as sync); SIGINT/SIGTERM stop it within watch.shutdown seconds (exit 0), 1 on an internal error, 2 on a configuration error',
+    )
+    .option(...CONFIG_OPTION)
+    .action(async (opts: WatchCliOptions) => {
+      process.exitCode = await watchCommand(opts);
     });
+}
+
+export async function watchCommand(opts: WatchCliOptions): Promise<number> {
+  const loaded = await loadManifest(opts.config);
+  const logger = createLogger();
+  const state = openState(loaded.statePath);
+  let lock;
+  try {
+    lock = acquireLock(loaded.statePath, { logger, command: 'watch' });
+  } catch (err) {
+    state.close();
+    throw err;
+  }
+  let runner: WatchRunner | undefined;
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1 || !runner) {
+      process.stderr.write(
+        `locsync: ${sig} again: exiting now; recorded uploads are collected by the next start\n`,
+      );
+      process.exit(130);
+    }
+    logger.warn(
+      `${sig}: stopping: no new uploads, documents in flight get ${loaded.manifest.watch.shutdown}s to finish (press again to exit now)`,
+    );
+    void runner.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let connection: Connection | undefined;
+  try {
+    connection = await openConnection(loaded, {
+      logger,
+      stateDir: path.dirname(loaded.statePath),
+      onRetry: (info) => runner?.onRetry(info),
+    });
+    runner = createWatchRunner({ loaded, state, connection, logger });
+    try {
+      await runner.start();
+    } catch (err) {
+      await runner.stop();
+      throw err;
+    }
+    return await runner.done;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await connection?.close().catch(() => undefined);
+    lock.release();
+    state.close();
+  }
 }

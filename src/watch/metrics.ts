@@ -1,0 +1,183 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { SyncEvents } from '../sync/events.js';
+
+// Prometheus metrics of a watch process, in a registry of its own (several can live in one
+// process: tests), fed by the sync events; and the optional HTTP port serving /healthz and /metrics.
+
+export interface HealthSource {
+  /** Files waiting for their stability check or to be handed to the engine, plus jobs not finished. */
+  queueDepth(): number;
+}
+
+export class WatchMetrics {
+  readonly registry = new Registry();
+  readonly startedAt = Date.now();
+  /** Last status poll or download that answered (ms since the epoch). */
+  lastPollMs: number | undefined;
+  private readonly filesSeen: Counter;
+  private readonly jobs: Counter<'status'>;
+  private readonly uploads: Counter;
+  private readonly retries: Counter<'method'>;
+  private readonly errors: Counter<'kind'>;
+  private readonly billed: Counter;
+  private readonly inFlight = new Set<number>();
+
+  constructor(private readonly health: HealthSource) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'locsync_' });
+    this.filesSeen = new Counter({
+      name: 'locsync_files_seen_total',
+      help: 'Source files looked at (scans and file events)',
+      registers,
+    });
+    this.jobs = new Counter({
+      name: 'locsync_jobs_total',
+      help: 'Job state changes by status (queued, uploaded, done, reused, stale, lost, failed)',
+      labelNames: ['status'],
+      registers,
+    });
+    this.uploads = new Counter({ name: 'locsync_uploads_total', help: 'Documents uploaded', registers });
+    this.retries = new Counter({
+      name: 'locsync_retries_total',
+      help: 'Requests to the service retried by the client',
+      labelNames: ['method'],
+      registers,
+    });
+    this.errors = new Counter({
+      name: 'locsync_errors_total',
+      help: 'Failed jobs and skipped files by kind',
+      labelNames: ['kind'],
+      registers,
+    });
+    this.billed = new Counter({
+      name: 'locsync_billed_characters_total',
+      help: 'Characters billed by the service for downloaded documents',
+      registers,
+    });
+    const queueDepth = () => this.health.queueDepth();
+    const lastPoll = () => (this.lastPollMs ? this.lastPollMs / 1000 : 0);
+    new Gauge({
+      name: 'locsync_queue_depth',
+      help: 'Files waiting to be checked or handed over, plus jobs not finished',
+      registers,
+      collect() {
+        this.set(queueDepth());
+      },
+    });
+    new Gauge({
+      name: 'locsync_last_successful_poll_timestamp_seconds',
+      help: 'When a status poll or download last answered (0: never)',
+      registers,
+      collect() {
+        this.set(lastPoll());
+      },
+    });
+  }
+
+  /** Jobs queued and not yet finished (part of the queue depth). */
+  jobsInFlight(): number {
+    return this.inFlight.size;
+  }
+
+  fileSeen(n = 1): void {
+    this.filesSeen.inc(n);
+  }
+
+  retried(method: string): void {
+    this.retries.inc({ method });
+  }
+
+  /** Count what the engine reports. */
+  observe(events: SyncEvents): void {
+    const polled = () => (this.lastPollMs = Date.now());
+    events.on('scan:done', (e) => this.fileSeen(e.files));
+    events.on('job:queued', (e) => {
+      this.jobs.inc({ status: 'queued' });
+      if (e.jobId) this.inFlight.add(e.jobId);
+    });
+    events.on('job:uploaded', () => {
+      this.jobs.inc({ status: 'uploaded' });
+      this.uploads.inc();
+    });
+    events.on('job:translating', polled);
+    events.on('job:downloading', polled);
+    events.on('job:done', (e) => {
+      polled();
+      this.jobs.inc({ status: 'done' });
+      this.inFlight.delete(e.jobId);
+    });
+    events.on('job:reused', () => this.jobs.inc({ status: 'reused' }));
+    events.on('job:stale', () => this.jobs.inc({ status: 'stale' }));
+    events.on('job:lost', () => this.jobs.inc({ status: 'lost' }));
+    events.on('job:failed', (e) => {
+      this.jobs.inc({ status: 'failed' });
+      this.errors.inc({ kind: e.kind });
+      this.inFlight.delete(e.jobId);
+    });
+    events.on('file:skipped', (e) => {
+      if (e.reason !== 'unsupported') this.errors.inc({ kind: e.reason });
+    });
+    events.on('billed', (e) => this.billed.inc(e.characters));
+  }
+
+  healthz(): {
+    ok: boolean;
+    last_successful_poll: string | null;
+    queue_depth: number;
+    uptime_seconds: number;
+  } {
+    return {
+      ok: true,
+      last_successful_poll: this.lastPollMs ? new Date(this.lastPollMs).toISOString() : null,
+      queue_depth: this.health.queueDepth(),
+      uptime_seconds: Math.round((Date.now() - this.startedAt) / 1000),
+    };
+  }
+}
+
+export interface MetricsServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serve GET /healthz (JSON) and GET /metrics (Prometheus text) on host:port. */
+export async function startMetricsServer(
+  metrics: WatchMetrics,
+  opts: { host: string; port: number },
+): Promise<MetricsServer> {
+  const server = http.createServer((req, res) => {
+    const url = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(metrics.healthz()));
+      return;
+    }
+    if (url === '/metrics') {
+      metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+        (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message),
+      );
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try /healthz or /metrics\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${host}:${addr.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,428 @@
+import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AuthError } from '../api/errors.js';
+import type { Logger } from '../log/logger.js';
+import { checkManifestFile } from '../manifest/load.js';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { StateStore } from '../state/store.js';
+import { createSyncEvents, type SyncEvents } from '../sync/events.js';
+import {
+  createSyncSession,
+  type ReconcileFn,
+  type SyncConnection,
+  type SyncSession,
+} from '../sync/session.js';
+import type { PollTiming } from '../sync/timing.js';
+import { manifestFiles, watchManifestFiles, type ManifestWatcher } from './manifest-watch.js';
+import { WatchMetrics, startMetricsServer, type MetricsServer } from './metrics.js';
+import { PendingFiles, type PendingEntry } from './pending.js';
+import { locate, watchedSources, type WatchedSource } from './sources.js';
+import { startSourceWatcher, type SourceWatcher } from './watcher.js';
+
+// `locsync watch`: the sync engine kept running. One SyncSession at a time does the work (the same
+// classification, reuse, on_source_delete and recorded uploads as `sync`); file events go through a
+// pending set (coalesced by path, stability-checked) into session.scanFile. A periodic rescan and an
+// applied manifest edit start a fresh session once the current one has drained (its run is recorded
+// and its in-memory lists are dropped, so memory stays bounded over months).
+
+export interface WatchEventMap {
+  /** The watcher is up: initial scan done, events flowing. */
+  ready: [{ metricsUrl: string | undefined }];
+  'manifest:applied': [{ mappings: string[] }];
+  'manifest:rejected': [{ errors: string[] }];
+  rescan: [{ reason: 'periodic' | 'manifest' }];
+  /** A document is held back: an editor's lock file lies beside it. */
+  'file:open': [{ mapping: string; file: string; lockFile: string }];
+  /** Nothing pending, nothing in flight. */
+  idle: [];
+}
+
+export interface WatchArgs {
+  loaded: LoadedManifest;
+  state: StateStore;
+  connection: SyncConnection;
+  logger: Logger;
+  events?: SyncEvents;
+  /** Tests: poll timing of the engine, style reconciler. */
+  poll?: Partial<PollTiming>;
+  reconcile?: ReconcileFn;
+}
+
+/** How many files are hashed and classified at once (memory stays flat during bursts). */
+const HAND_OVER_CONCURRENCY = 4;
+
+export class WatchRunner extends EventEmitter<WatchEventMap> {
+  readonly events: SyncEvents;
+  readonly metrics: WatchMetrics;
+  private loaded: LoadedManifest;
+  private readonly state: StateStore;
+  private readonly connection: SyncConnection;
+  private readonly logger: Logger;
+  private readonly opts: Pick<WatchArgs, 'poll' | 'reconcile'>;
+  private session!: SyncSession;
+  private sources: WatchedSource[] = [];
+  private pending: PendingFiles;
+  private readonly handOver: PendingEntry[] = [];
+  private handingOver = 0;
+  private readonly removals = new Set<Promise<void>>();
+  private sourceWatcher: SourceWatcher | undefined;
+  private manifestWatcher: ManifestWatcher | undefined;
+  private metricsServer: MetricsServer | undefined;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private rescanTimer: NodeJS.Timeout | undefined;
+  private paused = true;
+  private stopping = false;
+  private rotation: Promise<void> = Promise.resolve();
+  private fatal: Error | undefined;
+  private resolveDone!: (code: number) => void;
+  /** Resolves with the exit code once the watcher has stopped (signal, or a fatal error). */
+  readonly done: Promise<number>;
+
+  constructor(args: WatchArgs) {
+    super();
+    this.loaded = args.loaded;
+    this.state = args.state;
+    this.connection = args.connection;
+    this.logger = args.logger;
+    this.events = args.events ?? createSyncEvents();
+    this.opts = { poll: args.poll, reconcile: args.reconcile };
+    this.pending = new PendingFiles(this.windowMs());
+    this.metrics = new WatchMetrics({ queueDepth: () => this.queueDepth() });
+    this.metrics.observe(this.events);
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+  }
+
+  get manifest(): LoadedManifest {
+    return this.loaded;
+  }
+
+  get metricsUrl(): string | undefined {
+    return this.metricsServer?.url;
+  }
+
+  /** Files not yet handed to the engine plus jobs not finished. */
+  queueDepth(): number {
+    return this.pending.size + this.handOver.length + this.handingOver + this.metrics.jobsInFlight();
+  }
+
+  /** Count a retried request (pass as the client's onRetry). */
+  onRetry = (info: { method: string }): void => this.metrics.retried(info.method);
+
+  private windowMs(): number {
+    return this.loaded.manifest.watch.stability * 1000;
+  }
+
+  private newSession(): SyncSession {
+    return createSyncSession({
+      loaded: this.loaded,
+      connection: this.connection,
+      state: this.state,
+      logger: this.logger,
+      events: this.events,
+      ...(this.opts.reconcile ? { reconcile: this.opts.reconcile } : {}),
+      options: {
+        command: 'watch',
+        stopDeadlineMs: this.loaded.manifest.watch.shutdown * 1000,
+        ...(this.opts.poll ? { poll: this.opts.poll } : {}),
+      },
+    });
+  }
+
+  /**
+   * Start: style lists, recorded uploads resumed, watchers up, initial full scan, then events.
+   * Resolves once the initial scan has queued its work.
+   */
+  async start(): Promise<void> {
+    const w = this.loaded.manifest.watch;
+    if (w.metrics) {
+      this.metricsServer = await startMetricsServer(this.metrics, w.metrics);
+      this.logger.info({ url: this.metricsServer.url }, 'serving /healthz and /metrics');
+    }
+    this.session = this.newSession();
+    await this.session.reconcileStyles();
+    this.session.enqueuePending();
+    await this.startSourceWatcher();
+    this.manifestWatcher = watchManifestFiles(manifestFiles(this.loaded), w, () => void this.reload());
+    await this.session.scanAll();
+    this.checkFatal();
+    this.paused = false;
+    this.scheduleRescan();
+    this.logger.info(
+      { mappings: this.loaded.manifest.mappings.map((m) => m.name), poll: w.poll },
+      'watching for changes',
+    );
+    this.emit('ready', { metricsUrl: this.metricsServer?.url });
+    this.kick();
+  }
+
+  private async startSourceWatcher(): Promise<void> {
+    await this.sourceWatcher?.close();
+    this.sources = watchedSources(this.loaded);
+    const sw = startSourceWatcher(
+      this.sources,
+      this.loaded.manifest.watch,
+      (abs, kind) => this.onFileEvent(abs, kind),
+      this.logger,
+    );
+    this.sourceWatcher = sw;
+    await sw.ready;
+  }
+
+  private onFileEvent(abs: string, kind: 'change' | 'unlink'): void {
+    if (this.stopping) return;
+    for (const ref of locate(this.sources, abs)) {
+      const src = this.sources.find((s) => s.mapping === ref.mapping)!;
+      this.pending.add(ref, src.root, kind);
+    }
+    this.kick();
+  }
+
+  /** Make sure a sweep is scheduled while anything is pending (no timer at all when idle). */
+  private kick(): void {
+    if (this.tickTimer || this.stopping || this.paused) return;
+    if (this.pending.size === 0 && this.handOver.length === 0) return;
+    const every = Math.min(1000, Math.max(50, this.windowMs() / 4));
+    this.tickTimer = setTimeout(() => {
+      this.tickTimer = undefined;
+      this.sweep();
+      this.kick();
+    }, every);
+  }
+
+  private sweep(): void {
+    if (this.paused || this.stopping) return;
+    const s = this.pending.sweep(Date.now(), this.handOver.length + this.handingOver > 0);
+    for (const e of s.newlyOpen) {
+      this.logger.info(
+        { mapping: e.mapping, file: e.relPath, lock: e.openIn },
+        'document is open in an editor: waiting until it is closed',
+      );
+      this.emit('file:open', { mapping: e.mapping, file: e.relPath, lockFile: e.openIn ?? '' });
+    }
+    this.handOver.push(...s.ready);
+    this.pumpHandOver();
+    for (const e of s.removed) this.removeSource(e);
+  }
+
+  private pumpHandOver(): void {
+    while (
+      !this.paused &&
+      !this.stopping &&
+      this.handingOver < HAND_OVER_CONCURRENCY &&
+      this.handOver.length
+    ) {
+      const e = this.handOver.shift()!;
+      this.handingOver++;
+      this.metrics.fileSeen();
+      void this.session
+        .scanFile(e.mapping, e.relPath)
+        .catch((err: Error) =>
+          this.logger.error(
+            { mapping: e.mapping, file: e.relPath, err: err.message },
+            'could not handle file',
+          ),
+        )
+        .finally(() => {
+          this.handingOver--;
+          this.checkFatal();
+          this.pumpHandOver();
+          this.kick();
+          this.maybeIdle();
+        });
+    }
+  }
+
+  private removeSource(e: PendingEntry): void {
+    const p = this.session
+      .fileRemoved(e.mapping, e.relPath)
+      .catch((err: Error) =>
+        this.logger.error(
+          { mapping: e.mapping, file: e.relPath, err: err.message },
+          'could not handle deletion',
+        ),
+      )
+      .finally(() => {
+        this.removals.delete(p);
+        this.maybeIdle();
+      });
+    this.removals.add(p);
+  }
+
+  private maybeIdle(): void {
+    if (this.queueDepth() === 0 && this.removals.size === 0) this.emit('idle');
+  }
+
+  private checkFatal(): void {
+    const err = this.session?.fatalError();
+    if (!err || this.fatal) return;
+    this.fatal = err;
+    this.logger.error({ err: err.message }, 'stopping: the watcher cannot go on');
+    void this.stop();
+  }
+
+  /** Wait until nothing is pending or in flight (tests, benchmarks). */
+  async settle(): Promise<void> {
+    await this.rotation;
+    while (this.pending.size || this.handOver.length || this.handingOver || this.removals.size) {
+      await Promise.all([...this.removals]);
+      await sleep(20);
+    }
+    await this.session.drain();
+  }
+
+  // ------------------------------------------------------------ rescans and manifest edits
+
+  private scheduleRescan(): void {
+    clearInterval(this.rescanTimer);
+    const ms = this.loaded.manifest.watch.rescan_minutes * 60_000;
+    this.rescanTimer = setInterval(() => void this.rotate('periodic'), ms);
+    this.rescanTimer.unref();
+  }
+
+  /**
+   * Finish the current session once its work is done (events wait in the pending set meanwhile),
+   * then start a fresh one: style lists reconciled, recorded uploads resumed, mappings rescanned.
+   */
+  private rotate(reason: 'periodic' | 'manifest', next?: LoadedManifest, mappings?: string[]): Promise<void> {
+    const run = async () => {
+      if (this.stopping) return;
+      this.paused = true;
+      clearTimeout(this.tickTimer);
+      this.tickTimer = undefined;
+      try {
+        while (this.handingOver > 0) await sleep(20);
+        await Promise.all([...this.removals]);
+        await this.session.drain();
+        if (this.stopping) return;
+        this.session.finish();
+        const sourcesBefore = JSON.stringify(watchedSources(this.loaded).map((s) => [s.root, s.skipDirs]));
+        const watchBefore = JSON.stringify(this.loaded.manifest.watch);
+        if (next) this.loaded = next;
+        this.emit('rescan', { reason });
+        this.session = this.newSession();
+        try {
+          await this.session.reconcileStyles();
+        } catch (err) {
+          this.logger.error(
+            { err: (err as Error).message },
+            'style lists could not be reconciled: documents use the style lists applied last',
+          );
+          if (err instanceof AuthError) throw err;
+        }
+        this.session.enqueuePending();
+        if (next) {
+          const sourcesAfter = JSON.stringify(watchedSources(this.loaded).map((s) => [s.root, s.skipDirs]));
+          const watchAfter = JSON.stringify(this.loaded.manifest.watch);
+          if (watchAfter !== watchBefore) this.pending = new PendingFiles(this.windowMs());
+          if (sourcesAfter !== sourcesBefore || watchAfter !== watchBefore) await this.startSourceWatcher();
+          else this.sources = watchedSources(this.loaded);
+          this.manifestWatcher?.setFiles(manifestFiles(this.loaded));
+          this.scheduleRescan();
+        }
+        await this.session.scanAll(mappings);
+      } catch (err) {
+        this.logger.error({ err: (err as Error).message }, `${reason} rescan failed`);
+        if (err instanceof AuthError) {
+          this.fatal = err;
+          void this.stop();
+          return;
+        }
+      } finally {
+        this.paused = false;
+      }
+      this.checkFatal();
+      this.kick();
+      this.pumpHandOver();
+    };
+    this.rotation = this.rotation.then(run);
+    return this.rotation;
+  }
+
+  /** The manifest or a style list file changed: apply the edit if it is valid, else keep running. */
+  async reload(): Promise<void> {
+    if (this.stopping) return;
+    const { loaded: next, errors } = await checkManifestFile(this.loaded.path);
+    if (!next) {
+      const lines = errors.map((e) => e.format());
+      for (const e of errors)
+        this.logger.error(
+          { file: e.file, line: e.line, column: e.column },
+          `manifest edit not applied (the previous manifest keeps running): ${e.format()}`,
+        );
+      this.emit('manifest:rejected', { errors: lines });
+      return;
+    }
+    const old = this.loaded;
+    if (next.statePath !== old.statePath) {
+      const msg = `${next.path}: the state file changed (${old.statePath} → ${next.statePath}): restart locsync watch to use it; the edit is not applied`;
+      this.logger.error(msg);
+      this.emit('manifest:rejected', { errors: [msg] });
+      return;
+    }
+    if (JSON.stringify(next.manifest.service) !== JSON.stringify(old.manifest.service))
+      this.logger.warn('service settings changed: they apply after a restart of locsync watch');
+    const mappings = changedMappings(old, next);
+    this.logger.info({ mappings }, 'manifest changed: applying it');
+    await this.rotate('manifest', next, mappings);
+    if (!this.stopping) this.emit('manifest:applied', { mappings });
+  }
+
+  // ------------------------------------------------------------ stop
+
+  /**
+   * Stop taking new work (watchers closed; what is pending is found again by the next start's scan),
+   * let jobs in flight finish until watch.shutdown, then leave the rest recorded. Resolves with the
+   * exit code (also on `done`).
+   */
+  async stop(): Promise<number> {
+    if (this.stopping) return this.done;
+    this.stopping = true;
+    clearTimeout(this.tickTimer);
+    clearInterval(this.rescanTimer);
+    const deadlineMs = this.loaded.manifest.watch.shutdown * 1000;
+    const closing = Promise.all([this.sourceWatcher?.close(), this.manifestWatcher?.close()]);
+    const waitingFiles = this.pending.size + this.handOver.length;
+    if (waitingFiles)
+      this.logger.info({ files: waitingFiles }, 'not handed over yet: picked up by the next start');
+    this.pending.clear();
+    this.handOver.length = 0;
+    const stopped = this.session
+      ? this.session.stop({ deadlineMs: Math.max(0, deadlineMs - 250) })
+      : undefined;
+    const outcome = await Promise.race([
+      Promise.all([stopped, closing, ...this.removals]).then(() => 'stopped' as const),
+      sleep(deadlineMs + 1000, 'deadline' as const, { ref: false }),
+    ]);
+    if (outcome === 'deadline')
+      this.logger.warn(
+        'the shutdown deadline passed with uploads still in progress: their jobs are recorded as started; the next start checks them (an upload whose answer was never recorded may be uploaded again)',
+      );
+    const summary = this.session?.finish('interrupted');
+    await this.metricsServer?.close();
+    const code = this.fatal ? (this.fatal instanceof AuthError ? 2 : 1) : 0;
+    if (summary)
+      this.logger.info(
+        { uploads: summary.uploads, translated: summary.translated, reused: summary.reused },
+        'stopped',
+      );
+    this.resolveDone(code);
+    return code;
+  }
+}
+
+/** Mappings whose definition or style lists differ between two manifests (new mappings included). */
+export function changedMappings(old: LoadedManifest, next: LoadedManifest): string[] {
+  const describe = (l: LoadedManifest, name: string) => {
+    const m = l.manifest.mappings.find((x) => x.name === name);
+    if (!m) return undefined;
+    const lists = m.targets.map((t) => (t.style ? l.styleLists[t.style] : null));
+    return JSON.stringify([m, lists, l.manifest.max_attempts]);
+  };
+  return next.manifest.mappings
+    .map((m) => m.name)
+    .filter((name) => describe(old, name) !== describe(next, name));
+}
+
+export function createWatchRunner(args: WatchArgs): WatchRunner {
+  return new WatchRunner(args);
+}

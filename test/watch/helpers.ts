@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { silentLogger } from '../../src/log/logger.js';
+import { stringify } from 'yaml';
+import { openState, type StateStore } from '../../src/state/store.js';
+import { createWatchRunner, type WatchRunner } from '../../src/watch/runner.js';
+import {
+  createFixture,
+  defaultManifest,
+  FAST_POLL,
+  type Fixture,
+  type FixtureOptions,
+} from '../sync/fixture.js';
+
+// Watch playground: the sync fixture (temp folder, local service, state.db) with a manifest whose
+// watch settings are short, and a WatchRunner started in-process.
+
+export const FAST_WATCH = { stability: 0.4, interval: 0.1, shutdown: 3, rescan_minutes: 60 };
+
+export function watchManifest(url: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  const base = defaultManifest(url);
+  const { watch, ...rest } = over;
+  return { ...base, ...rest, watch: { ...FAST_WATCH, ...(watch as object | undefined) } };
+}
+
+export interface WatchFixture {
+  fx: Fixture;
+  runner: WatchRunner;
+  state: StateStore;
+  /** Stop the runner (if still running), close the state, the service and remove the folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * A fixture whose manifest is `watchManifest(url, manifest(url))` and a runner started on it.
+ */
+export async function startWatchFixture(
+  opts: Omit<FixtureOptions, 'manifest'> & { manifest?: (url: string) => Record<string, unknown> } = {},
+): Promise<WatchFixture> {
+  const { manifest, ...rest } = opts;
+  // The fixture takes the manifest before it knows the url: write it once the service is up.
+  const fx = await createFixture(rest);
+  fs.writeFileSync(fx.manifestPath, stringify(watchManifest(fx.service.url, manifest?.(fx.service.url))));
+  const loaded = await fx.load();
+  const state = openState(loaded.statePath);
+  const runner = createWatchRunner({
+    loaded,
+    state,
+    connection: { client: fx.client() },
+    logger: silentLogger(),
+    poll: FAST_POLL,
+  });
+  await runner.start();
+  return {
+    fx,
+    runner,
+    state,
+    async close() {
+      await runner.stop();
+      state.close();
+      await fx.close();
+    },
+  };
+}
+
+/** Poll `cond` until it holds; fails with `what` after `timeoutMs`. */
+export async function waitFor(what: string, cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    await sleep(25);
+  }
+}
+
+export const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sha256, startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
+
+let w: WatchFixture | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+describe('locsync watch', () => {
+  it('uploads a file written slowly in chunks once, after its last write', async () => {
+    w = await startWatchFixture({ manifest: () => ({ watch: { stability: 1 } }) });
+    const { fx } = w;
+    const file = path.join(fx.src, 'slow.txt');
+    const chunks = Array.from({ length: 8 }, (_, i) => `Chunk number ${i} of a slowly written file.\n`);
+    for (const c of chunks) {
+      fs.appendFileSync(file, c);
+      await sleep(400);
+    }
+    const final = chunks.join('');
+    await waitFor('both outputs', () => fx.exists('out/de/slow.txt') && fx.exists('out/fr/slow.txt'));
+    await w.runner.settle();
+    const uploads = fx.uploads().filter((u) => u.filename === 'slow.txt');
+    expect(uploads.map((u) => u.target_lang).sort()).toEqual(['DE', 'FR']);
+    for (const u of uploads) expect(u.sha256).toBe(sha256(final));
+  });
+
+  it('translates a burst of 1,000 files copied at once, each uploaded once', async () => {
+    w = await startWatchFixture({
+      service: { workers: 32, translateSeconds: 0.02 },
+      manifest: (url) => ({
+        service: { url, key_env: 'LOCSYNC_TEST_SYNC_KEY', concurrency: 32, requests_per_second: 1000 },
+        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
+      }),
+    });
+    const { fx } = w;
+    const names = Array.from({ length: 1000 }, (_, i) => `burst/f${String(i).padStart(4, '0')}.txt`);
+    for (const [i, n] of names.entries()) fx.write(`src/${n}`, `Document ${i} of the burst.\n`);
+    await waitFor('1,000 outputs', () => names.every((n) => fx.exists(`out/de/${n}`)), 90_000);
+    await w.runner.settle();
+    const uploads = fx.uploads();
+    expect(uploads).toHaveLength(1000);
+    expect(new Set(uploads.map((u) => u.sha256)).size).toBe(1000);
+    expect(w.runner.queueDepth()).toBe(0);
+  }, 120_000);
+
+  it('reuses the output on a rename and applies on_source_delete: delete', async () => {
+    w = await startWatchFixture({
+      manifest: () => ({ on_source_delete: 'delete' }),
+      files: { 'a.txt': 'A document that gets renamed.\n', 'keep.txt': 'Stays.\n' },
+    });
+    const { fx } = w;
+    await waitFor('initial outputs', () => fx.exists('out/de/a.txt') && fx.exists('out/fr/keep.txt'));
+    await w.runner.settle();
+    const translated = fx.read('out/de/a.txt');
+    const mark = fx.mark();
+    fs.renameSync(path.join(fx.src, 'a.txt'), path.join(fx.src, 'b.txt'));
+    await waitFor(
+      'renamed output, old one deleted',
+      () => fx.exists('out/de/b.txt') && !fx.exists('out/de/a.txt'),
+    );
+    await waitFor('fr too', () => fx.exists('out/fr/b.txt') && !fx.exists('out/fr/a.txt'));
+    await w.runner.settle();
+    expect(fx.uploads(mark)).toEqual([]);
+    expect(fx.read('out/de/b.txt')).toBe(translated);
+
+    fs.rmSync(path.join(fx.src, 'b.txt'));
+    await waitFor(
+      'outputs of the deleted source removed',
+      () => !fx.exists('out/de/b.txt') && !fx.exists('out/fr/b.txt'),
+    );
+    expect(fx.exists('out/de/keep.txt')).toBe(true);
+    expect(fx.uploads(mark)).toEqual([]);
+  });
+
+  it('keeps outputs of a deleted source with the default policy (keep)', async () => {
+    w = await startWatchFixture({ files: { 'x.txt': 'Will be deleted.\n' } });
+    const { fx } = w;
+    await waitFor('outputs', () => fx.exists('out/de/x.txt') && fx.exists('out/fr/x.txt'));
+    await w.runner.settle();
+    fs.rmSync(path.join(fx.src, 'x.txt'));
+    await waitFor('deletion recorded', () => w!.state.getFile('docs', 'x.txt') === undefined);
+    expect(fx.exists('out/de/x.txt')).toBe(true);
+  });
+
+  it('waits while an Office lock file says the document is open', async () => {
+    w = await startWatchFixture();
+    const { fx } = w;
+    const lock = path.join(fx.src, '~$report.txt');
+    fs.writeFileSync(lock, 'owner');
+    const open = new Promise((resolve) => w!.runner.once('file:open', resolve));
+    fx.write('src/report.txt', 'Being edited.\n');
+    await open;
+    expect(fx.uploads()).toEqual([]);
+    fs.rmSync(lock);
+    await waitFor('output once closed', () => fx.exists('out/de/report.txt'));
+  });
+
+  it('translates again a file replaced while its job is in flight; the newest content wins', async () => {
+    w = await startWatchFixture({ service: { translateSeconds: 1 } });
+    const { fx } = w;
+    fx.write('src/v.txt', 'Version one.\n');
+    await waitFor('first upload', () => fx.uploads().some((u) => u.sha256 === sha256('Version one.\n')));
+    fx.write('src/v.txt', 'Version two, longer.\n');
+    await waitFor('second upload', () =>
+      fx.uploads().some((u) => u.sha256 === sha256('Version two, longer.\n')),
+    );
+    await w.runner.settle();
+    const done = w.state.doneJobsOfSource('docs', 'v.txt').filter((j) => j.target_lang === 'de');
+    const latest = done.reduce((a, b) => (b.id > a.id ? b : a));
+    expect(latest.sha256).toBe(sha256('Version two, longer.\n'));
+    expect(fx.uploads().filter((u) => u.sha256 === sha256('Version two, longer.\n'))).toHaveLength(2);
+  });
+
+  it('works by polling (watch.poll) for shares without native events', async () => {
+    w = await startWatchFixture({ manifest: () => ({ watch: { poll: true, interval: 0.1 } }) });
+    const { fx } = w;
+    fx.write('src/polled/p.txt', 'Found by polling.\n');
+    await waitFor(
+      'polled output',
+      () => fx.exists('out/de/polled/p.txt') && fx.exists('out/fr/polled/p.txt'),
+    );
+    fs.rmSync(path.join(fx.src, 'polled/p.txt'));
+    await waitFor('deletion seen by polling', () => w!.state.getFile('docs', 'polled/p.txt') === undefined);
+  });
+});
