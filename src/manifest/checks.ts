@@ -3,7 +3,7 @@ import path from 'node:path';
 import { FORMALITY_LANGUAGES } from '../api/types.js';
 import type { ConfigError } from '../util/errors.js';
 import { isInside, isOutputPlaceholder, outputRoot, patternPlaceholders } from './paths.js';
-import { OUTPUT_PLACEHOLDERS, type Manifest, type Mapping, type Target } from './schema.js';
+import { OUTPUT_PLACEHOLDERS, SOURCE_LANGUAGES, type Manifest, type Mapping, type Target } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { ResolvedStyleList } from './types.js';
 import { formatPath, type DataPath, type YamlSource } from './yaml-source.js';
@@ -260,6 +260,18 @@ function checkStyleLists(ctx: CheckContext, errors: ConfigError[]): void {
     const list = ctx.styleLists[key]!;
     const src = ctx.styleSources[key];
     if (!src) continue;
+    list.custom_instructions.forEach((ci, i) => {
+      const lang = ci.source_language;
+      if (lang !== undefined && !(SOURCE_LANGUAGES as readonly string[]).includes(lang)) {
+        const at = [...src.base, 'custom_instructions', i, 'source_language'];
+        errors.push(
+          src.source.errorAt(
+            at,
+            `${formatPath(at)}: unknown language '${lang}'${didYouMean(lang, SOURCE_LANGUAGES)}; expected a lower-case source language: ${SOURCE_LANGUAGES.join(', ')}`,
+          ),
+        );
+      }
+    });
     const seen = new Map<string, number>();
     list.custom_instructions.forEach((ci, i) => {
       const earlier = seen.get(ci.label);

@@ -210,8 +210,14 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueCo
         break;
       }
       case 'invalid_type': {
+        const parentKey = path[path.length - 2];
+        const hint =
+          typeof value === 'string' && parentKey === 'targets'
+            ? ` (write a target as \`- lang: ${value}\`)`
+            : '';
         if (value === undefined) missing();
-        else at(`${where}: expected ${describeExpected(ctx.schema, rel)}, got ${describeValue(value)}`);
+        else
+          at(`${where}: expected ${describeExpected(ctx.schema, rel)}, got ${describeValue(value)}${hint}`);
         break;
       }
       case 'invalid_value': {

@@ -95,6 +95,13 @@ describe('manifest errors name the file, line and column and say what is expecte
     expect(e.column).toBe(16);
   });
 
+  it('targets written as bare languages', async () => {
+    await expectOneError(
+      `mappings:\n  - name: docs\n    source: docs\n    output: out/{lang}/{path}\n    targets:\n      - de #<\n`,
+      "mappings[0].targets[0]: expected a mapping, got a string ('de') (write a target as `- lang: de`)",
+    );
+  });
+
   it('a missing required key points at the mapping that lacks it', async () => {
     await expectOneError(
       mapping('      - formality: prefer_more #<'),
@@ -115,6 +122,13 @@ describe('manifest errors name the file, line and column and say what is expecte
     await expectOneError(
       `style_lists:\n  pt:\n    language: pt #<\n${mapping('      - lang: de')}`,
       "style_lists.pt.language: unknown language 'pt'; expected one of: de, en, es, fr, it, ja, ko, zh",
+    );
+  });
+
+  it('an unknown source_language of a custom instruction', async () => {
+    await expectOneError(
+      `style_lists:\n  x:\n    language: de\n    custom_instructions:\n      - label: l\n        prompt: p\n        source_language: EN #<\n${mapping('      - lang: de')}`,
+      "style_lists.x.custom_instructions[0].source_language: unknown language 'EN' (did you mean 'en'?)",
     );
   });
 
