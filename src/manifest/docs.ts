@@ -102,7 +102,7 @@ function table(rows: Row[]): string {
 
 const CHECKS = [
   "unknown keys (with the nearest known key: `unknown key 'taregts' (did you mean 'targets'?)`), wrong types, values outside their range, YAML syntax errors and duplicate keys;",
-  "unknown languages (`lang`, `source_lang`, a style list's `language`);",
+  "unknown languages (`lang`, `source_lang`, a style list's `language`, an instruction's `source_language`); targets written as bare languages (`- de` instead of `- lang: de`);",
   "a target's style list of another language (a list's language must be the target's base language: a `de` list for `de`, an `en` list for `en-gb`; lists exist for de, en, es, fr, it, ja, ko and zh), and a target naming a style list that does not exist;",
   '`formality: more` or `less` on a target other than DE, FR, IT, ES, NL, PL, PT-BR, PT-PT, JA, RU (use `prefer_more` / `prefer_less`);',
   "a target language equal to the mapping's `source_lang`; `glossary_id` without `source_lang`;",
@@ -169,6 +169,12 @@ later, someone changed the list elsewhere (drift), and the list's \`drift\` poli
 (default: stop and show what changed), \`overwrite\` (make it match the YAML), \`adopt\` (write the
 service's state back into the YAML file, keeping its comments). A list deleted on the service is
 created again. \`locsync styles pull [--out DIR]\` writes every list of the service, including ones
-made in the web UI, as one YAML file each, ready to commit and reference with \`file:\`.
+made in the web UI, as one YAML file each, ready to commit and reference with \`file:\`; a file
+that exists is updated in place (comments kept). A list in the manifest with no record in the state
+is looked up on the service by name and language and taken over, so pulled lists are not created twice.
+
+\`locsync plan --detailed-exitcode\` exits 0 when nothing would change, 2 when changes (or drift) are
+pending and 1 on any error; \`--json\` prints \`{ styles: { actions, drift, styleIds, changedKeys,
+summary }, files, changes }\`. \`locsync styles apply [--only KEY...]\` applies the style part alone.
 `;
 }
