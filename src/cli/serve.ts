@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { registerSecret } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
-import { startService } from '../service/index.js';
 import { parseFaultList } from '../service/faults.js';
 import type { FaultSpec, ServiceOptions } from '../service/types.js';
 
@@ -97,7 +96,10 @@ export function registerServe(program: Command): void {
     )
     .option('--log-level <level>', 'log requests at this level (info, debug ...); default: silent')
     .action(async (flags: ServeFlags) => {
-      const service = await startService(serveOptions(flags));
+      const options = serveOptions(flags);
+      // Loaded here, not at start-up: the service and its engine are heavy for every other command.
+      const { startService } = await import('../service/index.js');
+      const service = await startService(options);
       process.stdout.write(`locsync service listening on ${service.url}\n`);
       await new Promise<void>((resolve) => {
         const stop = (): void => {

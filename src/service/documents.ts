@@ -1,5 +1,5 @@
 // Document API (document-translation spec): upload, status, download.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,6 +9,7 @@ import {
   isPermittedOutputFormat,
   type DocumentStatus,
 } from '../api/types.js';
+import { sameSecret } from './auth.js';
 import { getContext } from './context.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { ABSURD_SECONDS_REMAINING, FAULT_DOCUMENT_MESSAGE, type FaultBook } from './faults.js';
@@ -17,6 +18,7 @@ import { parseFormality, parseSourceLang, parseTargetLang } from './languages.js
 import type { Scheduler } from './scheduler.js';
 import type { JobRow, Store } from './store.js';
 import { resolveStyle } from './translate.js';
+import { isObject } from './validate.js';
 
 const MB = 1024 * 1024;
 
@@ -67,12 +69,6 @@ export interface DocumentRoutesOptions {
 
 function extensionOf(filename: string): string {
   return extname(filename).slice(1).toLowerCase();
-}
-
-function sameKey(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** `Content-Disposition` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
@@ -205,8 +201,7 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
 
   // ---- status and download ----
   const findJob = (req: FastifyRequest<{ Params: { id: string } }>): JobRow => {
-    const b = req.body as Record<string, unknown> | undefined;
-    const key = b && typeof b === 'object' ? b.document_key : undefined;
+    const key = isObject(req.body) ? req.body.document_key : undefined;
     if (key === undefined || key === null || key === '')
       throw badRequest("Parameter 'document_key' is required.", 'missing_field');
     if (typeof key !== 'string')
@@ -214,7 +209,7 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
     const ctx = getContext(req);
     if (ctx) ctx.entry.documentId = req.params.id;
     const job = store.getJob(req.params.id);
-    if (!job || !sameKey(job.document_key, key))
+    if (!job || !sameSecret(key, job.document_key))
       throw notFound('Document not found (unknown document_id or wrong document_key).', 'document_not_found');
     if (job.downloaded)
       throw notFound(

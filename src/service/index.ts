@@ -1,6 +1,5 @@
 // The local translation service: the whole spec'd API (style rules, text and document translation),
 // a scheduler for document jobs, faults on demand, and a request log. See docs/local-service.md.
-import { timingSafeEqual } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import multipart from '@fastify/multipart';
 import { AUTH_SCHEME } from '../api/types.js';
 import { createLogger } from '../log/logger.js';
 import { createEngine } from './engine/index.js';
+import { isAuthorized } from './auth.js';
 import { getContext, setContext } from './context.js';
 import { registerControl } from './control.js';
 import { DEFAULT_UPLOAD_LIMITS, registerDocuments } from './documents.js';
@@ -34,20 +34,6 @@ export type { RunningService, ServiceOptions, FaultSpec, RequestLogEntry } from 
 
 export const DEFAULT_MAX_UNDOWNLOADED = 100;
 const CONTROL_PREFIX = '/_locsync/';
-
-function keyMatches(given: string, expected: string | undefined): boolean {
-  if (!given) return false;
-  if (!expected) return true;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** The key of an `Authorization: Service-Auth-Key <key>` header, or '' when absent/other scheme. */
-function authKeyOf(header: string | undefined): string {
-  const m = /^\s*(\S+)\s+(.+?)\s*$/.exec(header ?? '');
-  return m && m[1]!.toLowerCase() === AUTH_SCHEME.toLowerCase() ? m[2]! : '';
-}
 
 function faultMessage(status: number): string {
   if (status === 429 || status === 529) return 'Too many requests (injected fault): retry after a while.';
@@ -127,7 +113,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0]!;
     if (path.startsWith(CONTROL_PREFIX)) {
-      if (path !== '/_locsync/health' && !keyMatches(authKeyOf(req.headers.authorization), opts.authKey))
+      if (path !== '/_locsync/health' && !isAuthorized(req.headers.authorization, opts.authKey))
         throw new ApiError(
           403,
           'forbidden',
@@ -160,7 +146,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
         headers['Retry-After'] = String(ctx.fault.retryAfter ?? 1);
       throw new ApiError(s, 'injected_fault', faultMessage(s), headers);
     }
-    if (!keyMatches(authKeyOf(req.headers.authorization), opts.authKey))
+    if (!isAuthorized(req.headers.authorization, opts.authKey))
       throw new ApiError(
         403,
         'forbidden',

@@ -14,17 +14,7 @@ import {
 } from '../api/types.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import type { StyleRow, Store } from './store.js';
-
-type Obj = Record<string, unknown>;
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function body(v: unknown): Obj {
-  if (!isObject(v)) throw badRequest('The request body must be a JSON object.', 'invalid_body');
-  return v;
-}
+import { isObject, objectBody, type Obj } from './validate.js';
 
 function str(o: Obj, field: string, max: number, required: boolean): string | undefined {
   const v = o[field];
@@ -140,7 +130,7 @@ export function registerStyleRules(app: FastifyInstance, store: Store, plan: 'pr
 
   // 1. create
   app.post('/v3/style_rules', async (req, reply) => {
-    const b = body(req.body);
+    const b = objectBody(req.body);
     const name = str(b, 'name', STYLE_LIMITS.nameMax, true)!;
     const language = parseLanguage(b);
     const configured_rules = b.configured_rules === undefined ? {} : parseConfiguredRules(b.configured_rules);
@@ -191,7 +181,7 @@ export function registerStyleRules(app: FastifyInstance, store: Store, plan: 'pr
   // 4. patch: merge only the given rules
   app.patch<{ Params: { id: string } }>('/v3/style_rules/:id', async (req) => {
     const s = getOr404(req.params.id);
-    const b = body(req.body);
+    const b = objectBody(req.body);
     const name = str(b, 'name', STYLE_LIMITS.nameMax, false);
     if (name === '') throw badRequest("Field 'name' must not be empty.", 'invalid_value');
     const rules =
@@ -217,9 +207,9 @@ export function registerStyleRules(app: FastifyInstance, store: Store, plan: 'pr
   // extension: replace all configured rules
   app.put<{ Params: { id: string } }>('/v3/style_rules/:id/configured_rules', async (req) => {
     const s = getOr404(req.params.id);
-    let b = body(req.body);
+    let b = objectBody(req.body);
     const keys = Object.keys(b);
-    if (keys.length === 1 && keys[0] === 'configured_rules') b = body(b.configured_rules);
+    if (keys.length === 1 && keys[0] === 'configured_rules') b = objectBody(b.configured_rules);
     const next = modified(s);
     next.configured_rules = parseConfiguredRules(b);
     store.updateStyle(next);
@@ -236,7 +226,7 @@ export function registerStyleRules(app: FastifyInstance, store: Store, plan: 'pr
   // 6. add a custom instruction
   app.post<{ Params: { id: string } }>('/v3/style_rules/:id/custom_instructions', async (req, reply) => {
     const s = getOr404(req.params.id);
-    const instruction = newInstruction(parseInstruction(body(req.body), 'The custom instruction'));
+    const instruction = newInstruction(parseInstruction(objectBody(req.body), 'The custom instruction'));
     if (s.custom_instructions.length + 1 > STYLE_LIMITS.instructionsMax)
       throw tooMany(s.custom_instructions.length + 1);
     const next = modified(s);
@@ -272,7 +262,7 @@ export function registerStyleRules(app: FastifyInstance, store: Store, plan: 'pr
       const i = instructionOr404(s, req.params.iid);
       const replaced: CustomInstruction = {
         id: req.params.iid,
-        ...parseInstruction(body(req.body), 'The custom instruction'),
+        ...parseInstruction(objectBody(req.body), 'The custom instruction'),
       };
       const next = modified(s);
       next.custom_instructions = s.custom_instructions.map((c, n) => (n === i ? replaced : c));

@@ -5,6 +5,7 @@ import type { Engine, EngineStyle } from './engine/types.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { baseLanguage, parseFormality, parseSourceLang, parseTargetLang } from './languages.js';
 import type { Store } from './store.js';
+import { objectBody } from './validate.js';
 
 export const MAX_TEXTS = 50;
 const MODEL_TYPES = ['quality_optimized', 'prefer_quality_optimized', 'latency_optimized'];
@@ -44,10 +45,7 @@ export function registerTranslate(
   plan: 'pro' | 'free',
 ): void {
   app.post('/v2/translate', async (req) => {
-    const b = req.body;
-    if (typeof b !== 'object' || b === null || Array.isArray(b))
-      throw badRequest('The request body must be a JSON object.', 'invalid_body');
-    const o = b as Record<string, unknown>;
+    const o = objectBody(req.body);
     let text = o.text;
     if (typeof text === 'string') text = [text]; // form-encoded bodies with a single text
     if (text === undefined || text === null)

@@ -67,16 +67,19 @@ describe('locsync serve', () => {
   });
 
   it('exits 2 on bad flags', async () => {
-    for (const args of [
+    const cases = [
       ['--plan', 'gold'],
       ['--faults', '{nope'],
       ['--faults', '{"bogus":1}'],
       ['--port', 'x'],
       ['--workers', '0'],
-    ]) {
-      const r = await runCli(['serve', ...args]);
-      expect(r.code, args.join(' ')).toBe(2);
+    ];
+    const results = await Promise.all(
+      cases.map((args) => runCli(['serve', ...args], { timeoutMs: 170_000 })),
+    );
+    results.forEach((r, i) => {
+      expect(r.code, cases[i]!.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/--/);
-    }
-  });
+    });
+  }, 180_000);
 });

@@ -1,0 +1,23 @@
+// `Authorization: Service-Auth-Key <key>` (spec section 5), compared in constant time.
+import { timingSafeEqual } from 'node:crypto';
+import { AUTH_SCHEME } from '../api/types.js';
+
+/** Constant-time string equality (keys, document keys). */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The key of an `Authorization: Service-Auth-Key <key>` header, or '' when absent/another scheme. */
+export function authKeyOf(header: string | undefined): string {
+  const m = /^\s*(\S+)\s+(.+?)\s*$/.exec(header ?? '');
+  return m && m[1]!.toLowerCase() === AUTH_SCHEME.toLowerCase() ? m[2]! : '';
+}
+
+/** A request's key is accepted: non-empty, and equal to the configured one when there is one. */
+export function isAuthorized(header: string | undefined, expected: string | undefined): boolean {
+  const given = authKeyOf(header);
+  if (!given) return false;
+  return !expected || sameSecret(given, expected);
+}
