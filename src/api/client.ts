@@ -87,6 +87,8 @@ const LIST_PAGE_SIZE = 25;
 /** Error bodies longer than this are cut (they are only read for their message). */
 const MAX_ERROR_BODY = 64 * 1024;
 
+type StreamingTimeouts = { connect: number; response: number; read: undefined; socket: number };
+
 type Attempt<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: ErrorFactory };
 /** Builds the error to throw for a failed attempt, given the attempts made so far. */
 type ErrorFactory = (attempts: number, detail?: string) => ServiceError;
@@ -158,7 +160,12 @@ export class ServiceClient {
       throwHttpErrors: false,
       followRedirect: false,
       agent: this.agents,
-      timeout: { connect: this.timeouts.connectMs, response: this.timeouts.responseMs },
+      // `read`: a JSON answer must also arrive whole within the response time once it has begun.
+      timeout: {
+        connect: this.timeouts.connectMs,
+        response: this.timeouts.responseMs,
+        read: this.timeouts.responseMs,
+      },
     });
   }
 
@@ -334,10 +341,15 @@ export class ServiceClient {
     );
   }
 
-  private streamingTimeouts(): { connect: number; response: number; socket: number } {
+  /**
+   * Uploads and downloads: no limit on the whole transfer (`read` of the defaults is unset: got merges
+   * timeouts), only on silence (`socket`, the idle time).
+   */
+  private streamingTimeouts(): StreamingTimeouts {
     return {
       connect: this.timeouts.connectMs,
       response: this.timeouts.responseMs,
+      read: undefined,
       socket: this.timeouts.idleMs,
     };
   }
@@ -355,7 +367,7 @@ export class ServiceClient {
       body?: FormData;
       searchParams?: Record<string, string | number | boolean>;
       agent?: { http: http.Agent; https: https.Agent };
-      timeout?: { connect: number; response: number; socket: number };
+      timeout?: StreamingTimeouts;
     },
   ): Promise<Attempt<T>> {
     let res: Response<string>;

@@ -7,7 +7,7 @@ import type { ServiceClient } from '../../src/api/client.js';
 import { NotFoundError, PlanError } from '../../src/api/errors.js';
 import { VERSION } from '../../src/version.js';
 import type { RunningService } from '../../src/service/types.js';
-import { makeClient, requestsTo, startTestService, tempDir, waitForDocument } from './helpers.js';
+import { makeClient, requestsTo, startStub, startTestService, tempDir, waitForDocument } from './helpers.js';
 
 let svc: RunningService;
 let client: ServiceClient;
@@ -115,6 +115,21 @@ describe('style rule lists', () => {
     }
   });
 
+  it('listAllStyleRules stops when a server ignores the page parameter', async () => {
+    let calls = 0;
+    const page = Array.from({ length: 25 }, (_, i) => ({ style_id: `id-${i}`, name: `n${i}` }));
+    const stub = await startStub((_req, res) => {
+      calls++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ style_rules: page }));
+    });
+    const c = makeClient(stub.url);
+    const all = await c.listAllStyleRules();
+    c.close();
+    await stub.close();
+    expect(all).toHaveLength(25);
+    expect(calls).toBe(2);
+  });
+
   it('on the free plan, refuses style rules before sending anything', async () => {
     const free = makeClient(svc.url, { plan: 'free' });
     const before = svc.requests().length;
@@ -192,20 +207,14 @@ describe('documents', () => {
 
   it('sends Authorization with the configured scheme and the User-Agent', async () => {
     const seen: Array<{ auth?: string; ua?: string }> = [];
-    const http = await import('node:http');
-    const server = http.createServer((req, res) => {
+    const stub = await startStub((req, res) => {
       seen.push({ auth: req.headers.authorization, ua: req.headers['user-agent'] });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"style_rules":[]}');
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as { port: number }).port;
-    const c = makeClient(`http://127.0.0.1:${port}`, {
-      apiKey: 'other-key-123456',
-      authScheme: 'DeepL-Auth-Key',
-    });
+    const c = makeClient(stub.url, { apiKey: 'other-key-123456', authScheme: 'Bearer' });
     await c.listStyleRules();
     c.close();
-    await new Promise<void>((r) => server.close(() => r()));
-    expect(seen).toEqual([{ auth: 'DeepL-Auth-Key other-key-123456', ua: `locsync/${VERSION}` }]);
+    await stub.close();
+    expect(seen).toEqual([{ auth: 'Bearer other-key-123456', ua: `locsync/${VERSION}` }]);
   });
 });

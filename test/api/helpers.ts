@@ -88,15 +88,33 @@ export async function waitForDocument(
   }
 }
 
+/** A bare HTTP server on 127.0.0.1 (for what the local service cannot be made to do). */
+export async function startStub(
+  handler: http.RequestListener,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type ResponseShape = { afterBytes: number; then: 'cut' | 'stall' } | { chunkDelayMs: number };
+
 export interface CountingProxy {
   url: string;
   /** Most requests in flight at once (arrived, not yet answered completely). */
   maxInFlight(): number;
   /**
-   * Every later 200 response whose path matches sends only this many body bytes, then the connection
-   * is destroyed (`cut`) or left open and silent (`stall`).
+   * Shape every later 200 response whose path matches: send only `afterBytes` body bytes, then destroy
+   * the connection (`cut`) or leave it open and silent (`stall`); or pass each chunk on after a delay.
    */
-  cutResponses(pathPattern: RegExp, afterBytes: number, mode?: 'cut' | 'stall'): void;
+  shapeResponses(pathPattern: RegExp, shape: ResponseShape): void;
   close(): Promise<void>;
 }
 
@@ -105,8 +123,8 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   const upstream = new URL(target);
   let inFlight = 0;
   let max = 0;
-  let cut: { pattern: RegExp; afterBytes: number; mode: 'cut' | 'stall' } | undefined;
-  const server = http.createServer((req, res) => {
+  let shaping: { pattern: RegExp; shape: ResponseShape } | undefined;
+  const stub = await startStub((req, res) => {
     inFlight++;
     max = Math.max(max, inFlight);
     let done = false;
@@ -128,40 +146,41 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
-        const c = cut && cut.pattern.test(req.url ?? '') && up.statusCode === 200 ? cut : undefined;
-        if (!c) {
+        const shape =
+          shaping?.pattern.test(req.url ?? '') && up.statusCode === 200 ? shaping.shape : undefined;
+        if (!shape) {
           up.pipe(res);
-          return;
+        } else if ('chunkDelayMs' in shape) {
+          up.on('data', (chunk: Buffer) => {
+            up.pause();
+            setTimeout(() => res.write(chunk, () => up.resume()), shape.chunkDelayMs);
+          });
+          up.on('end', () => setTimeout(() => res.end(), shape.chunkDelayMs + 1));
+        } else {
+          let sent = 0;
+          up.on('data', (chunk: Buffer) => {
+            if (sent >= shape.afterBytes) return;
+            const part = chunk.subarray(0, shape.afterBytes - sent);
+            sent += part.length;
+            res.write(part);
+            if (sent >= shape.afterBytes) {
+              finish();
+              up.destroy();
+              if (shape.then === 'cut') res.socket?.destroy();
+            }
+          });
         }
-        let sent = 0;
-        up.on('data', (chunk: Buffer) => {
-          if (sent >= c.afterBytes) return;
-          const part = chunk.subarray(0, c.afterBytes - sent);
-          sent += part.length;
-          res.write(part);
-          if (sent >= c.afterBytes) {
-            finish();
-            up.destroy();
-            if (c.mode === 'cut') res.socket?.destroy();
-          }
-        });
       },
     );
     out.on('error', () => res.socket?.destroy());
     req.pipe(out);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: stub.url,
     maxInFlight: () => max,
-    cutResponses: (pattern, afterBytes, mode = 'cut') => {
-      cut = { pattern, afterBytes, mode };
+    shapeResponses: (pattern, shape) => {
+      shaping = { pattern, shape };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: stub.close,
   };
 }
