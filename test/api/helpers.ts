@@ -115,6 +115,8 @@ export interface CountingProxy {
    * the connection (`cut`) or leave it open and silent (`stall`); or pass each chunk on after a delay.
    */
   shapeResponses(pathPattern: RegExp, shape: ResponseShape): void;
+  /** Requests whose path matches are neither read nor forwarded nor answered: an upload that stalls. */
+  stallRequests(pathPattern: RegExp): void;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   let inFlight = 0;
   let max = 0;
   let shaping: { pattern: RegExp; shape: ResponseShape } | undefined;
+  let stalled: RegExp | undefined;
   const stub = await startStub((req, res) => {
     inFlight++;
     max = Math.max(max, inFlight);
@@ -135,6 +138,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       }
     };
     res.once('close', finish);
+    if (stalled?.test(req.url ?? '')) {
+      req.pause();
+      return;
+    }
     const out = http.request(
       {
         host: upstream.hostname,
@@ -180,6 +187,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     maxInFlight: () => max,
     shapeResponses: (pattern, shape) => {
       shaping = { pattern, shape };
+    },
+    stallRequests: (pattern) => {
+      stalled = pattern;
     },
     close: stub.close,
   };

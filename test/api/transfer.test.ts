@@ -127,6 +127,28 @@ describe('download', () => {
   });
 });
 
+describe('upload', () => {
+  it('an upload that stalls past the idle timeout before its body left is retried, then fails as a network error', async () => {
+    const big = join(tmp.dir, 'stalled-upload.txt');
+    await writeFile(big, Buffer.alloc(16 * 1024 * 1024, 'a'));
+    proxy = await startCountingProxy(svc.url);
+    proxy.stallRequests(/^\/v2\/document$/);
+    const reasons: string[] = [];
+    const client = makeClient(proxy.url, {
+      retry: { maxAttempts: 2, baseDelayMs: 5 },
+      timeouts: { idleMs: 200 },
+      onRetry: (i) => reasons.push(i.reason),
+    });
+    const err = await client.uploadDocument(big, { target_lang: 'DE' }).catch((e: unknown) => e);
+    client.close();
+    // Not UploadMaybeAcceptedError: the body never fully left, so the service cannot hold it.
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(String(err)).toMatch(/timed out \(socket\)/);
+    expect(reasons).toEqual(['ETIMEDOUT']);
+    expect(requestsTo(svc, 'POST', '/v2/document')).toHaveLength(0);
+  });
+});
+
 describe('rate limiter', () => {
   /** 20 parallel callers through one client; the most requests the proxy saw in flight at once. */
   async function maxInFlightWith(concurrency: number): Promise<number> {
