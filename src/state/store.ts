@@ -57,6 +57,8 @@ export interface JobRecord {
   lost_downloads: number;
   /** JSON of the UploadDocumentRequest (no secrets). */
   request: string | null;
+  /** Times this job was uploaded again because a crash hid whether the previous upload arrived. */
+  unconfirmed_uploads: number;
 }
 
 /** The columns of a done job that the planner keeps in memory. */
@@ -159,6 +161,8 @@ const MIGRATIONS: string[] = [
   `,
   // 2: the upload request of a job (settings as sent, no secrets), to resume or re-upload it alone
   `ALTER TABLE jobs ADD COLUMN request TEXT;`,
+  // 3: uploads repeated because a crash hid whether the previous one arrived (reported, may be billed twice)
+  `ALTER TABLE jobs ADD COLUMN unconfirmed_uploads INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Schema version this code writes (number of migrations). */
@@ -304,7 +308,7 @@ export class StateStore implements StyleStateStore {
   /** Every file recorded for a mapping, by relative path (one query: the no-op scan's fast path). */
   filesOf(mapping: string): Map<string, FileRecord> {
     const out = new Map<string, FileRecord>();
-    for (const f of this.stmts.filesOf.iterate(mapping)) out.set(f.rel_path, f);
+    for (const f of this.stmts.filesOf.all(mapping)) out.set(f.rel_path, f);
     return out;
   }
   putFile(rec: Omit<FileRecord, 'seen_at'> & { seen_at?: string }): void {
@@ -332,9 +336,9 @@ export class StateStore implements StyleStateStore {
   doneJobs(): JobRecord[] {
     return this.stmts.doneJobs.all();
   }
-  /** Done jobs, few columns, oldest first (streamed: large histories stay out of memory). */
-  iterateDoneIndex(): IterableIterator<DoneIndexRow> {
-    return this.stmts.doneIndex.iterate();
+  /** Done jobs, few columns, oldest first. */
+  iterateDoneIndex(): DoneIndexRow[] {
+    return this.stmts.doneIndex.all();
   }
   /** Done jobs of one source file (for on_source_delete: delete). */
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[] {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +25,7 @@ import {
   fullFingerprint,
   settingsFor,
   uploadRequest,
+  type Settings,
   type StyleRef,
 } from './fingerprint.js';
 import { copyFileAtomic, deleteOutput, exists, mtimeOf, removePartialFiles } from './outputs.js';
@@ -175,6 +177,7 @@ export class SyncSession {
   /** First translation of each content key in this session (duplicates wait, then copy). */
   private readonly contentInFlight = new Map<string, Promise<void>>();
   private readonly resumedJobIds = new Set<number>();
+  private readonly settingsCache = new Map<string, { settings: Settings; fp: string; base: string }>();
   /** Dry run: content key → output of the first planned translation. */
   private readonly plannedContent = new Map<string, string>();
   private readonly pendingRemovals: Array<{ mapping: Mapping; relPath: string }> = [];
@@ -197,6 +200,8 @@ export class SyncSession {
     this.fullClient = args.connection?.client as ServiceClient | undefined;
     this.reconcileFn = args.reconcile;
     this.timing = pollTiming(this.opts.poll);
+    // Every job waiting for its next poll listens on this signal.
+    setMaxListeners(0, this.pollAbort.signal);
     const svc = this.loaded.manifest.service;
     this.queue = new PQueue({ concurrency: Math.max(1, this.opts.concurrency ?? svc.concurrency) });
     this.maxUndownloaded = Math.max(1, this.opts.maxUndownloaded ?? svc.max_undownloaded);
@@ -238,6 +243,7 @@ export class SyncSession {
   useStylePlan(plan: StylePlanLike): void {
     this.styleIds = { ...plan.styleIds };
     this.changedStyleKeys = new Set(plan.changedKeys);
+    this.settingsCache.clear();
   }
 
   private styleRef(key: string | undefined): StyleRef | undefined {
@@ -415,7 +421,7 @@ export class SyncSession {
   private considerFile(m: Mapping, f: FoundFile, sha: string): void {
     const ext = extOf(f.relPath);
     m.targets.forEach((t, ti) => {
-      const settings = settingsFor(m, t, ext, this.styleRef(t.style));
+      const { settings, fp, base } = this.settingsOf(m, ti, ext);
       const key = `${m.name}\0${f.relPath}\0${ti}`;
       let output: string;
       try {
@@ -465,14 +471,27 @@ export class SyncSession {
         relPath: f.relPath,
         absPath: f.absPath,
         sha256: sha,
-        fp: fullFingerprint(settings),
-        base: baseFingerprint(settings),
+        fp,
+        base,
         output,
         outputAbs,
         request: uploadRequest(settings, ext, path.basename(f.relPath)),
       };
       this.handle(unit);
     });
+  }
+
+  /** Settings and fingerprints of (mapping, target, source extension), computed once per scan. */
+  private settingsOf(m: Mapping, ti: number, ext: string): { settings: Settings; fp: string; base: string } {
+    const k = `${m.name}\0${ti}\0${ext}`;
+    let v = this.settingsCache.get(k);
+    if (!v) {
+      const t = m.targets[ti] as Target;
+      const settings = settingsFor(m, t, ext, this.styleRef(t.style));
+      v = { settings, fp: fullFingerprint(settings), base: baseFingerprint(settings) };
+      this.settingsCache.set(k, v);
+    }
+    return v;
   }
 
   private classify(u: Unit): Decision {
@@ -739,6 +758,7 @@ export class SyncSession {
       this.state.updateJob(job.id, { request: JSON.stringify(u.request), run_id: this.runId });
     }
     if (unconfirmed) {
+      this.state.updateJob(job.id, { unconfirmed_uploads: job.unconfirmed_uploads + 1 });
       this.sum.unconfirmedUploads.push({ mapping: u.mapping.name, file: u.relPath, target: u.target.lang });
       this.logger.warn(
         { mapping: u.mapping.name, file: u.relPath, target: u.target.lang },

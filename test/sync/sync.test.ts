@@ -22,7 +22,12 @@ function copySamples(f: Fixture): string[] {
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) walk(abs);
       else if (!/^(phrasebook\.|README)/.test(e.name)) {
-        const rel = path.relative(samples, abs).split(path.sep).join('/');
+        // report.doc and report.docx would both become report.docx (a collision, tested below)
+        const rel = path
+          .relative(samples, abs)
+          .split(path.sep)
+          .join('/')
+          .replace(/\.doc$/, '-legacy.doc');
         f.write(`src/${rel}`, fs.readFileSync(abs));
         copied.push(rel);
       }
