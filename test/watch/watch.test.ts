@@ -115,6 +115,19 @@ describe('locsync watch', () => {
     expect(fx.uploads().filter((u) => u.sha256 === sha256('Version two, longer.\n'))).toHaveLength(2);
   });
 
+  it('does not upload again a file only touched while its job is in flight', async () => {
+    w = await startWatchFixture({ service: { translateSeconds: 1.5 } });
+    const { fx } = w;
+    fx.write('src/t.txt', 'Touched while translating.\n');
+    await waitFor('uploads', () => fx.uploads().length === 2);
+    const later = new Date(Date.now() - 10_000);
+    fs.utimesSync(path.join(fx.src, 't.txt'), later, later);
+    await waitFor('outputs', () => fx.exists('out/de/t.txt') && fx.exists('out/fr/t.txt'));
+    await w.runner.settle();
+    expect(fx.uploads()).toHaveLength(2);
+    expect(w.state.openJobs()).toEqual([]);
+  });
+
   it('works by polling (watch.poll) for shares without native events', async () => {
     w = await startWatchFixture({ manifest: () => ({ watch: { poll: true, interval: 0.1 } }) });
     const { fx } = w;

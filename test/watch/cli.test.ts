@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { ROOT } from '../helpers/cli.js';
+import { API_KEY, createFixture, type Fixture } from '../sync/fixture.js';
+import { waitFor, watchManifest } from './helpers.js';
+
+// `locsync watch` as a user runs it: a child process, stopped with SIGTERM.
+
+let fx: Fixture | undefined;
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await fx?.close();
+  fx = undefined;
+});
+
+interface Watch {
+  child: ChildProcess;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+function startWatch(manifestPath: string): Watch {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'watch', '-c', manifestPath],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        LOCSYNC_TEST_WATCH_KEY: API_KEY,
+        LOCSYNC_POLL_INITIAL_MS: '50',
+        LOCSYNC_POLL_MIN_MS: '20',
+        LOCSYNC_POLL_MAX_MS: '200',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  children.push(child);
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdout!.resume();
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stderr: () => err, exited };
+}
+
+function logLines(text: string): Array<Record<string, unknown>> {
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('locsync watch (child process)', () => {
+  it('serves /healthz and /metrics; SIGTERM during uploads loses nothing and a restart finishes every job', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`doc${i}.txt`] = `Document number ${i}.\n`;
+    fx = await createFixture({ files, service: { translateSeconds: 1, workers: 8 } });
+    const f = fx;
+    fs.writeFileSync(
+      f.manifestPath,
+      stringify(
+        watchManifest(f.service.url, {
+          service: {
+            url: f.service.url,
+            key_env: 'LOCSYNC_TEST_WATCH_KEY',
+            concurrency: 4,
+            requests_per_second: 1000,
+            retry: { max_attempts: 4, max_wait: 5 },
+          },
+          watch: { shutdown: 1, metrics: { host: '127.0.0.1', port: 0 } },
+        }),
+      ),
+    );
+    const outputs = Object.keys(files).flatMap((n) => ['de', 'fr'].map((l) => `out/${l}/${n}`));
+    // Two 429 answers to uploads: retried by the client, counted in the metrics.
+    f.service.addFaults({
+      match: { method: 'POST', path: '/v2/document' },
+      status: 429,
+      count: 2,
+      retryAfter: 0,
+    });
+
+    const first = startWatch(f.manifestPath);
+    await waitFor('metrics url in the log', () =>
+      logLines(first.stderr()).some((l) => typeof l.url === 'string'),
+    );
+    const url = logLines(first.stderr()).find((l) => typeof l.url === 'string')!.url as string;
+    expect(new URL(url).hostname).toBe('127.0.0.1');
+    await waitFor('some uploads', () => f.uploads().length >= 4, 30_000);
+    const health = (await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>;
+    expect(health).toMatchObject({ ok: true });
+    expect(health.queue_depth).toBeGreaterThan(0);
+    expect(typeof health.uptime_seconds).toBe('number');
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(/^locsync_uploads_total [1-9]/m);
+    expect(metrics).toMatch(/^locsync_retries_total\{method="POST"\} [1-9]/m);
+    expect(metrics).toMatch(/^locsync_queue_depth [1-9]/m);
+    expect(metrics).toContain('locsync_last_successful_poll_timestamp_seconds');
+
+    expect(outputs.every((o) => f.exists(o))).toBe(false);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const uploadedBefore = f.uploads().length;
+    expect(uploadedBefore).toBeLessThan(outputs.length);
+
+    const second = startWatch(f.manifestPath);
+    await waitFor('every output after the restart', () => outputs.every((o) => f.exists(o)), 60_000);
+    const h2 = async () =>
+      (await (await fetch(`${logUrl(second.stderr())}/healthz`)).json()) as {
+        queue_depth: number;
+        last_successful_poll: string | null;
+      };
+    await waitFor('metrics url of the second run', () => logUrl(second.stderr()) !== undefined);
+    const h = await h2();
+    expect(h.last_successful_poll).not.toBeNull();
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+
+    const uploads = f.uploads();
+    const keys = uploads.map((u) => `${u.sha256}:${u.target_lang}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toHaveLength(outputs.length);
+  }, 90_000);
+});
+
+function logUrl(text: string): string | undefined {
+  return logLines(text).find((l) => typeof l.url === 'string')?.url as string | undefined;
+}

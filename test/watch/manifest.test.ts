@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
+
+let w: WatchFixture | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+type ManifestDoc = { mappings: Array<{ targets: Array<{ lang: string }> }>; max_attempts?: unknown };
+
+describe('locsync watch: manifest edits', () => {
+  it('applies a good edit live (a new target language) and reports a broken one without stopping', async () => {
+    w = await startWatchFixture({ files: { 'a.txt': 'First document.\n' } });
+    const { fx, runner } = w;
+    await waitFor('initial outputs', () => fx.exists('out/de/a.txt') && fx.exists('out/fr/a.txt'));
+
+    const doc = parse(fs.readFileSync(fx.manifestPath, 'utf8')) as ManifestDoc;
+    doc.mappings[0]!.targets.push({ lang: 'it' });
+    const applied = new Promise((resolve) => runner.once('manifest:applied', resolve));
+    fs.writeFileSync(fx.manifestPath, stringify(doc));
+    await expect(applied).resolves.toEqual({ mappings: ['docs'] });
+    await waitFor('the new language', () => fx.exists('out/it/a.txt'));
+
+    const good = fs.readFileSync(fx.manifestPath, 'utf8');
+    const broken = good.replace(/^max_attempts: .*$/m, 'max_attempts: three');
+    expect(broken).not.toBe(good);
+    const line = broken.split('\n').findIndex((l) => l.startsWith('max_attempts')) + 1;
+    const rejected = new Promise<{ errors: string[] }>((resolve) =>
+      runner.once('manifest:rejected', resolve),
+    );
+    fs.writeFileSync(fx.manifestPath, broken);
+    const { errors } = await rejected;
+    expect(errors.join('\n')).toContain(`${fx.manifestPath}:${line}:`);
+
+    // Still watching, with the last good manifest (three languages).
+    fx.write('src/b.txt', 'Second document.\n');
+    await waitFor('outputs of a file added after the broken edit', () =>
+      ['de', 'fr', 'it'].every((l) => fx.exists(`out/${l}/b.txt`)),
+    );
+    expect(runner.manifest.manifest.mappings[0]!.targets.map((t) => t.lang)).toEqual(['de', 'fr', 'it']);
+  });
+});
