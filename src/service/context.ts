@@ -17,3 +17,13 @@ export function setContext(req: FastifyRequest, ctx: RequestContext): void {
 export function getContext(req: FastifyRequest): RequestContext | undefined {
   return contexts.get(req.raw);
 }
+
+/** Destroys the connection with no answer; the request log records status 0. */
+export function dropConnection(req: FastifyRequest): void {
+  const ctx = contexts.get(req.raw);
+  if (ctx && !ctx.entry.finished) {
+    ctx.entry.status = 0;
+    ctx.entry.finished = true;
+  }
+  req.raw.socket?.destroy();
+}

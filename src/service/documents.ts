@@ -10,7 +10,7 @@ import {
   type DocumentStatus,
 } from '../api/types.js';
 import { sameSecret } from './auth.js';
-import { getContext } from './context.js';
+import { dropConnection, getContext } from './context.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { ABSURD_SECONDS_REMAINING, FAULT_DOCUMENT_MESSAGE, type FaultBook } from './faults.js';
 import type { DocumentFiles, SavedUpload } from './files.js';
@@ -190,7 +190,7 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
       if (fault.drop === 'after-body') {
         // accepted, but the client never hears of it
         reply.hijack();
-        req.raw.socket?.destroy();
+        dropConnection(req);
         return reply;
       }
       return { document_id: job.document_id, document_key: job.document_key };

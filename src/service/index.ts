@@ -10,7 +10,7 @@ import { AUTH_SCHEME } from '../api/types.js';
 import { createLogger } from '../log/logger.js';
 import { createEngine } from './engine/index.js';
 import { isAuthorized } from './auth.js';
-import { getContext, setContext } from './context.js';
+import { dropConnection, getContext, setContext } from './context.js';
 import { registerControl } from './control.js';
 import { DEFAULT_UPLOAD_LIMITS, registerDocuments } from './documents.js';
 import { ApiError } from './errors.js';
@@ -124,10 +124,15 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     const entry = log.start(req.method, path);
     const ctx = { entry, fault: {} as RequestFault };
     setContext(req, ctx);
-    reply.raw.once('close', () => {
+    // 'finish': the whole answer went to the socket (before the client can have read it);
+    // 'close' without 'finish': the connection was dropped, status 0.
+    const finish = (): void => {
+      if (entry.finished) return;
       entry.status = reply.raw.writableFinished ? reply.raw.statusCode : 0;
       entry.finished = true;
-    });
+    };
+    reply.raw.once('finish', finish);
+    reply.raw.once('close', finish);
     const header = req.headers[FAULT_HEADER];
     const fromHeader = typeof header === 'string' && header ? parseFaultHeader(header) : {};
     ctx.fault = mergeFaults(faults.forRequest(req.method, path), fromHeader);
@@ -136,7 +141,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     if (ctx.fault.latencyMs) await sleep(ctx.fault.latencyMs);
     if (ctx.fault.drop === 'before-body') {
       reply.hijack();
-      req.raw.socket?.destroy();
+      dropConnection(req);
       return reply;
     }
     if (ctx.fault.status !== undefined) {
@@ -156,7 +161,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
 
   // Faults that drop the connection after the body was read and the request handled.
   app.addHook('onSend', async (req, _reply, payload) => {
-    if (getContext(req)?.fault.drop === 'after-body') req.raw.socket?.destroy();
+    if (getContext(req)?.fault.drop === 'after-body') dropConnection(req);
     return payload;
   });
 

@@ -104,6 +104,10 @@ describe('server faults (ServiceOptions.faults, addFaults)', () => {
     expect(await dropped(call(s, 'POST', '/v3/style_rules', { name: 'x', language: 'de' }))).toBe(true);
     const list = await call<{ style_rules: unknown[] }>(s, 'GET', '/v3/style_rules');
     expect(list.body.style_rules).toHaveLength(1);
+    expect(s.requests().map((e) => [e.method, e.status, e.fault])).toEqual([
+      ['POST', 0, 'drop-after-body'],
+      ['GET', 200, undefined],
+    ]);
   });
 
   it('adds latency to matching requests', async () => {
