@@ -1,7 +1,9 @@
 // Regenerates samples/ (run: npx tsx scripts/make-samples.ts). The English text below is covered by
 // samples/phrasebook.yaml for de and fr (and partly ja); a few lines are deliberately not, so that the
 // demo shows pseudo-localisation, and "3:30 PM" plus straight quotes show the style rules.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
@@ -25,6 +27,7 @@ import {
   TextRun,
 } from 'docx';
 import pptxModule from 'pptxgenjs';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 
 // pptxgenjs ships ESM-style types for a CommonJS entry: under NodeNext the default import is typed as
 // the module object, at run time it is the class.
@@ -366,6 +369,70 @@ function xlsx(): Promise<Buffer> {
   });
 }
 
+/** PDF: two A4 pages with a heading and paragraphs (Helvetica: the sample text is plain ASCII). */
+async function pdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(TEXT.title);
+  doc.setCreationDate(DATE);
+  doc.setModificationDate(DATE);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const pages: Array<Array<{ text: string; size: number; bold?: boolean }>> = [
+    [
+      { text: TEXT.title, size: 24, bold: true },
+      { text: TEXT.welcome, size: 12 },
+      { text: TEXT.folder, size: 12 },
+      { text: TEXT.time, size: 12 },
+      { text: TEXT.save, size: 12 },
+    ],
+    [
+      { text: 'Quarterly update', size: 18, bold: true },
+      { text: TEXT.contact, size: 12 },
+      { text: TEXT.thanks, size: 12 },
+    ],
+  ];
+  for (const blocks of pages) {
+    const page = doc.addPage([595.28, 841.89]);
+    let y = 780;
+    for (const b of blocks) {
+      page.drawText(b.text, {
+        x: 56,
+        y,
+        size: b.size,
+        font: b.bold ? bold : regular,
+        color: rgb(0.1, 0.1, 0.1),
+      });
+      y -= b.size * 2.2;
+    }
+  }
+  return doc.save();
+}
+
+/**
+ * Word 97-2003: converted from the .docx sample by LibreOffice when it is installed
+ * (apt-get install libreoffice-writer-nogui); otherwise the committed file is kept.
+ */
+async function doc(docxBytes: Buffer): Promise<Buffer | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), 'locsync-samples-'));
+  try {
+    await writeFile(join(dir, 'report.docx'), docxBytes);
+    execFileSync(
+      'soffice',
+      ['--headless', '--convert-to', 'doc:MS Word 97', '--outdir', dir, join(dir, 'report.docx')],
+      {
+        stdio: 'ignore',
+        timeout: 120_000,
+      },
+    );
+    return await readFile(join(dir, 'report.doc'));
+  } catch {
+    console.log('office/report.doc kept as committed (LibreOffice is not installed)');
+    return undefined;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   await write('readme.txt', txt());
   await write('windows-notes.txt', txtUtf16());
@@ -392,7 +459,11 @@ async function main(): Promise<void> {
       ['numbers', xliffEscape(TEXT.numbers)],
     ]).replace('<source>Ready</source>', '<source>Ready</source>\n        <target>Old translation</target>'),
   );
-  await write('office/report.docx', await docx());
+  const docxBytes = await docx();
+  await write('office/report.docx', docxBytes);
+  const docBytes = await doc(docxBytes);
+  if (docBytes) await write('office/report.doc', docBytes);
+  await write('office/report.pdf', await pdf());
   await write('office/slides.pptx', await pptx());
   await write('office/status.xlsx', await xlsx());
   await write('images/logo.png', png(32));

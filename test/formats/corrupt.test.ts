@@ -28,7 +28,7 @@ const CONTENT_TYPES =
 
 describe('corrupt and mislabelled documents', () => {
   it('empty files of every format', async () => {
-    for (const ext of ['docx', 'pptx', 'xlsx', 'txt', 'html', 'srt', 'xlf', 'png', 'jpg']) {
+    for (const ext of ['docx', 'pptx', 'xlsx', 'pdf', 'doc', 'txt', 'html', 'srt', 'xlf', 'png', 'jpg']) {
       await rejects(await w.file(`empty.${ext}`, ''), /empty/);
     }
   });
@@ -51,7 +51,7 @@ describe('corrupt and mislabelled documents', () => {
     const bomb = await makeZip([
       ['[Content_Types].xml', CONTENT_TYPES],
       ['word/document.xml', '<w:document/>'],
-      ['word/media/zeros.bin', Buffer.alloc(64 * 1024 * 1024)],
+      ['word/media/zeros.bin', Buffer.alloc(16 * 1024 * 1024)],
     ]);
     expect(bomb.length).toBeLessThan(1024 * 1024);
     await rejects(await w.file('bomb.docx', bomb), /zip bomb/);
@@ -104,5 +104,23 @@ describe('corrupt and mislabelled documents', () => {
     for (const ext of ['txt', 'srt', 'html']) await rejects(await w.file(`binary.${ext}`, png), /binary/);
     await rejects(await w.file('fake.png', 'not an image'), /not a valid PNG image/);
     await rejects(await w.file('fake.jpg', png), /not a valid JPG image/);
+  });
+
+  it('a PDF that is not one, a truncated PDF, and a .doc that is not Word 97-2003', async () => {
+    await rejects(await w.file('text.pdf', 'Just text, no PDF here.\n'), /not a valid PDF/);
+    const pdf = await readFile(join(SAMPLES, 'office', 'report.pdf'));
+    await rejects(await w.file('truncated.pdf', pdf.subarray(0, 400)), /not a valid PDF/);
+    const docx = await readFile(join(SAMPLES, 'office', 'report.docx'));
+    await rejects(await w.file('renamed.doc', docx), /not a valid Word 97-2003 document/);
+    const ole = Buffer.concat([
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      Buffer.alloc(600, 7),
+    ]);
+    await rejects(await w.file('garbage.doc', ole), /OLE2 header is corrupt/);
+    const doc = await readFile(join(SAMPLES, 'office', 'report.doc'));
+    await rejects(await w.file('truncated.doc', doc.subarray(0, 700)), /truncated/);
+    const scrambled = Buffer.from(doc);
+    scrambled.fill(0xab, 512, 4096);
+    await rejects(await w.file('scrambled.doc', scrambled), /could not be read/);
   });
 });

@@ -1,4 +1,5 @@
 // Shared by the format tests: translate a sample (or any file) through the engine into a temp dir.
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
@@ -81,4 +82,18 @@ export function checkSegment(source: string, translated: string, lang: string): 
   return isPseudo(translated, lang)
     ? undefined
     : `not pseudo-localised: ${JSON.stringify(source)} -> ${JSON.stringify(translated)}`;
+}
+
+/** Sample documents (the phrasebook and README are not documents), sorted. */
+export function sampleFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (!/^(phrasebook\.|README\.md$)/.test(e.name)) out.push(p);
+    }
+  };
+  walk(SAMPLES);
+  return out.sort();
 }

@@ -1,5 +1,6 @@
 import type { SegmentTranslator } from '../engine/translator.js';
 import type { DocumentInput, DocumentOutput, EngineLimits } from '../engine/types.js';
+import { DocumentFormatError } from '../engine/types.js';
 
 /** Bounds that keep a hostile document from exhausting memory or time. */
 export type FormatLimits = EngineLimits;
@@ -27,4 +28,17 @@ export type FormatHandler = (
 /** Throws the signal's reason when the job was cancelled. */
 export function checkAborted(ctx: FormatContext): void {
   if (ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('aborted');
+}
+
+/** Rejects with a DocumentFormatError when `work` has not settled after `ms` (a hostile file). */
+export async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new DocumentFormatError(message)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -10,12 +10,20 @@ import { translateImage } from './image.js';
 import { translateXliff } from './xliff.js';
 import { translateDocx, translatePptx, translateXlsx } from './ooxml.js';
 
+/** A handler whose module (and its heavy libraries: pdf.js, pdf-lib, word-extractor) loads on first use. */
+function lazy(load: () => Promise<FormatHandler>): FormatHandler {
+  let handler: Promise<FormatHandler> | undefined;
+  return async (input, output, ctx) => (await (handler ??= load()))(input, output, ctx);
+}
+
 const HANDLERS: Record<string, FormatHandler> = {
   txt: translateTxt,
   htm: translateHtml,
   html: translateHtml,
   srt: translateSrt,
+  doc: lazy(async () => (await import('./doc.js')).translateDoc),
   docx: translateDocx,
+  pdf: lazy(async () => (await import('./pdf.js')).translatePdf),
   pptx: translatePptx,
   xlsx: translateXlsx,
   xlf: translateXliff,
