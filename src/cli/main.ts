@@ -12,6 +12,24 @@ import { registerSync } from './sync.js';
 import { registerWatch } from './watch.js';
 import { registerStatus } from './status.js';
 import { registerReport } from './report.js';
+import { addGlobalOptions } from './context.js';
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  everything done (plan --detailed-exitcode: no changes pending)
+  1  some documents failed (the summary lists them; the next run retries them), or an internal error
+  2  usage or configuration error (the message names the file and line), or, for
+     plan --detailed-exitcode, changes pending
+
+Examples:
+  $ locsync init --source docs --targets de,fr        write a starter pipeline.yaml
+  $ locsync validate                                  check it (no call to the service)
+  $ locsync plan                                      what sync would do and what it would bill
+  $ locsync sync -c pipeline.yaml                     translate what changed
+  $ locsync status                                    last runs, jobs in flight, failures
+  $ locsync report --by month                         billed characters, 50,000-character minimums apart
+
+Run "locsync <command> --help" for a command's options and examples.`;
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -19,7 +37,10 @@ export function buildProgram(): Command {
     .name('locsync')
     .description('Keeps folders of documents translated, with style rule lists kept in git.')
     .version(VERSION)
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText('after', EXIT_CODES_HELP);
+  addGlobalOptions(program);
   registerServe(program);
   registerInit(program);
   registerValidate(program);

@@ -1,9 +1,13 @@
 import pino, { type Logger, type DestinationStream } from 'pino';
-import pretty from 'pino-pretty';
+import { prettyFactory } from 'pino-pretty';
 import { scrub } from './secrets.js';
+import { writeAboveLive } from './terminal.js';
 
 export type LogFormat = 'json' | 'pretty';
 export type { Logger };
+
+export const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 export interface LoggerOptions {
   level?: string;
@@ -13,38 +17,67 @@ export interface LoggerOptions {
   destination?: DestinationStream | NodeJS.WritableStream;
 }
 
-/** Field paths that are always redacted, whatever their value. */
+/** Field paths that are always redacted, whatever their value (registered secrets are scrubbed too). */
 export const REDACT_PATHS = [
   'document_key',
   '*.document_key',
+  '*.*.document_key',
   'documentKey',
   '*.documentKey',
   'authorization',
   '*.authorization',
+  'Authorization',
+  '*.Authorization',
   'headers.authorization',
   '*.headers.authorization',
+  '*.*.headers.authorization',
   'apiKey',
   '*.apiKey',
+  'api_key',
+  '*.api_key',
   'authKey',
   '*.authKey',
+  'auth_key',
+  '*.auth_key',
 ];
 
+// Defaults set once by the CLI from the global flags (--log-format, --log-level); every
+// createLogger() call without explicit options follows them.
+let defaults: Pick<LoggerOptions, 'level' | 'format'> = {};
+
+export function setLoggerDefaults(opts: Pick<LoggerOptions, 'level' | 'format'>): void {
+  defaults = { ...opts };
+}
+
+/** True when `stream` is a terminal that may receive colours and cursor movement. */
+export function isInteractive(stream: NodeJS.WritableStream | DestinationStream = process.stderr): boolean {
+  return !!(stream as NodeJS.WriteStream).isTTY && !process.env.CI && process.env.TERM !== 'dumb';
+}
+
+/** Colours only on an interactive terminal, and never with NO_COLOR set. */
+export function colorsAllowed(stream: NodeJS.WritableStream | DestinationStream = process.stderr): boolean {
+  return isInteractive(stream) && !process.env.NO_COLOR;
+}
+
 export function createLogger(opts: LoggerOptions = {}): Logger {
-  const dest = opts.destination ?? process.stderr;
-  const format: LogFormat =
-    opts.format ?? ((dest as NodeJS.WriteStream).isTTY && !process.env.CI ? 'pretty' : 'json');
-  const stream =
+  const dest = (opts.destination ?? process.stderr) as NodeJS.WritableStream;
+  const format: LogFormat = opts.format ?? defaults.format ?? (isInteractive(dest) ? 'pretty' : 'json');
+  const prettify =
     format === 'pretty'
-      ? pretty({
-          destination: dest as NodeJS.WritableStream,
-          colorize: true,
-          sync: true,
+      ? prettyFactory({
+          colorize: colorsAllowed(dest),
           translateTime: 'SYS:HH:MM:ss',
+          ignore: 'pid,hostname',
         })
-      : (dest as DestinationStream);
+      : undefined;
+  const stream: DestinationStream = {
+    write(line: string) {
+      writeAboveLive(dest, prettify ? scrub(prettify(line)) : line);
+    },
+  };
   return pino(
     {
-      level: opts.level ?? process.env.LOCSYNC_LOG_LEVEL ?? 'info',
+      level: opts.level ?? defaults.level ?? process.env.LOCSYNC_LOG_LEVEL ?? 'info',
       base: undefined,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       hooks: { streamWrite: (s: string) => scrub(s) },
