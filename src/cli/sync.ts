@@ -6,10 +6,13 @@ import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { acquireLock } from '../state/lock.js';
 import { openState } from '../state/store.js';
 import { runSync } from '../sync/engine.js';
+import { createSyncEvents } from '../sync/events.js';
 import { formatSummary, type SyncSummary } from '../sync/summary.js';
 import type { SyncConnection } from '../sync/session.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 import { CONFIG_OPTION } from './validate.js';
+import { progressWanted } from './context.js';
+import { startRunView } from './progress.js';
 
 interface SyncCliOptions {
   config: string;
@@ -84,6 +87,8 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const events = createSyncEvents();
+  const view = startRunView({ events, logger, configPath: opts.config, progress: progressWanted() });
   let summary: SyncSummary | undefined;
   let code: number = EXIT.ok;
   let connection: Awaited<ReturnType<OpenConnection>> | undefined;
@@ -96,6 +101,7 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
       connection,
       state,
       logger,
+      events,
       options: {
         dryRun: !!opts.dryRun,
         ...(opts.only ? { only: opts.only } : {}),
@@ -116,6 +122,7 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
       throw err;
     }
   } finally {
+    view.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await connection?.close().catch(() => undefined);
