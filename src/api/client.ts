@@ -98,7 +98,6 @@ interface JsonCall {
   path: string;
   json?: unknown;
   searchParams?: Record<string, string | number | boolean>;
-  kind?: CallKind;
 }
 
 export class ServiceClient {
@@ -333,7 +332,7 @@ export class ServiceClient {
   }
 
   private jsonCall<T>(call: JsonCall): Promise<T> {
-    return this.withRetries<T>(call.method, call.path, call.kind ?? 'idempotent', () =>
+    return this.withRetries<T>(call.method, call.path, 'idempotent', () =>
       this.sendJson<T>(call.method, call.path, {
         ...(call.json !== undefined ? { json: call.json } : {}),
         ...(call.searchParams !== undefined ? { searchParams: call.searchParams } : {}),
