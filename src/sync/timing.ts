@@ -19,7 +19,7 @@ export const DEFAULT_POLL: PollTiming = {
   factor: 1.5,
   maxMs: 15_000,
   minMs: 250,
-  hintSlackMs: 50,
+  hintSlackMs: 25,
 };
 
 /** DEFAULT_POLL overridden by LOCSYNC_POLL_INITIAL_MS / _MAX_MS / _MIN_MS / _FACTOR and `over`. */
