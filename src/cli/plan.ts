@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { scrub } from '../log/secrets.js';
 import { countActions, formatStylePlan } from '../styles/format.js';
 import { reconcileStyles, type StylePlan } from '../styles/reconcile.js';
-import { planSync, type SyncPlan } from '../sync/engine.js';
+import type { SyncPlan } from '../sync/engine.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 import { needsStyles, withStyleContext } from './styles.js';
 import { CONFIG_OPTION } from './validate.js';
@@ -71,6 +71,7 @@ async function plan(opts: PlanOptions): Promise<number> {
       const styles = connection
         ? await reconcileStyles({ loaded, client: connection.client, state, apply: false, logger })
         : EMPTY_STYLES;
+      const { planSync } = await import('../sync/engine.js');
       const files = await planSync({ loaded, state, styles, logger });
       if (opts.json) {
         const out = {

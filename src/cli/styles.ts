@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { openConnection, type Connection } from '../api/connect.js';
+import type { Connection } from '../api/connect.js';
 import type { StyleRuleList } from '../api/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
@@ -38,8 +38,11 @@ export async function withStyleContext<T>(
   let connection: Connection | undefined;
   try {
     if (opts.lock) lock = acquireLock(loaded.statePath, { logger, command: opts.lock });
-    if (opts.connect(loaded, state))
+    if (opts.connect(loaded, state)) {
+      // Loaded on demand: it brings the embedded local service, which every other command can do without.
+      const { openConnection } = await import('../api/connect.js');
       connection = await openConnection(loaded, { logger, stateDir: path.dirname(loaded.statePath) });
+    }
     return await fn({ loaded, state, logger, connection });
   } finally {
     await connection?.close().catch(() => undefined);
