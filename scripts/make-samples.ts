@@ -426,7 +426,7 @@ async function doc(docxBytes: Buffer): Promise<Buffer | undefined> {
     );
     return await readFile(join(dir, 'report.doc'));
   } catch {
-    console.log('office/report.doc kept as committed (LibreOffice is not installed)');
+    console.log('office/legacy-report.doc kept as committed (LibreOffice is not installed)');
     return undefined;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -462,7 +462,7 @@ async function main(): Promise<void> {
   const docxBytes = await docx();
   await write('office/report.docx', docxBytes);
   const docBytes = await doc(docxBytes);
-  if (docBytes) await write('office/report.doc', docBytes);
+  if (docBytes) await write('office/legacy-report.doc', docBytes);
   await write('office/report.pdf', await pdf());
   await write('office/slides.pptx', await pptx());
   await write('office/status.xlsx', await xlsx());

@@ -117,7 +117,7 @@ describe('corrupt and mislabelled documents', () => {
       Buffer.alloc(600, 7),
     ]);
     await rejects(await w.file('garbage.doc', ole), /OLE2 header is corrupt/);
-    const doc = await readFile(join(SAMPLES, 'office', 'report.doc'));
+    const doc = await readFile(join(SAMPLES, 'office', 'legacy-report.doc'));
     await rejects(await w.file('truncated.doc', doc.subarray(0, 700)), /truncated/);
     const scrambled = Buffer.from(doc);
     scrambled.fill(0xab, 512, 4096);
