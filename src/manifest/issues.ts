@@ -142,15 +142,21 @@ function chooseBranch(
 ): number {
   const options = schemasAt(schema, path);
   const keys = value && typeof value === 'object' ? Object.keys(value) : [];
+  // Most keys in common; on a tie the form with fewer keys (more specific: `{ file }` over an inline
+  // list when `file` is given), and with no key in common the last, richest form.
   let best = branches.length - 1;
   let bestScore = -1;
+  let bestSize = Infinity;
   branches.forEach((_issues, i) => {
     const def = options[i] ? defOf(options[i]) : undefined;
     const shape = def?.type === 'object' ? Object.keys(def.shape ?? {}) : [];
     const score = keys.filter((k) => shape.includes(k)).length;
-    if (score >= bestScore) {
+    const better =
+      score > bestScore || (score === bestScore && (score === 0 ? true : shape.length < bestSize));
+    if (better) {
       best = i;
       bestScore = score;
+      bestSize = shape.length;
     }
   });
   return best;

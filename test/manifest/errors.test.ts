@@ -282,6 +282,13 @@ describe('manifest errors name the file, line and column and say what is expecte
     );
   });
 
+  it('a style list with both file and inline keys', async () => {
+    await expectOneError(
+      `style_lists:\n  fr:\n    file: styles/fr.yaml\n    language: fr #<\n${mapping('      - lang: fr')}`,
+      "unknown key 'language' in style_lists.fr; expected one of: file",
+    );
+  });
+
   it('a missing style list file: the manifest line that names it, and the file', async () => {
     const e = await expectOneError(
       `style_lists:\n  fr: { file: styles/fr.yaml } #<\n${mapping('      - lang: fr')}`,
