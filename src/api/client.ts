@@ -80,6 +80,15 @@ export interface ClientOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
+/**
+ * Per-call options. `signal` stops the call while it waits (in the rate limiter's queue or between
+ * retries): it then rejects with the signal's reason. A request already in flight is never cut, so an
+ * upload or a once-only download does not end half-done because of it.
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 export const DEFAULT_TIMEOUTS = { connectMs: 10_000, responseMs: 60_000, idleMs: 120_000 } as const;
 export const DEFAULT_RATE_LIMIT = { requestsPerSecond: 10, concurrency: 4 } as const;
 /** Page size used when walking every style rule list (the spec's maximum). */
@@ -259,10 +268,10 @@ export class ServiceClient {
 
   // ---- Text and documents (/v2) ----
 
-  async translateText(req: TranslateTextRequest): Promise<TranslateTextResponse> {
+  async translateText(req: TranslateTextRequest, opts: CallOptions = {}): Promise<TranslateTextResponse> {
     const call: JsonCall = { method: 'POST', path: '/v2/translate', json: req };
     if (req.style_id !== undefined) this.requirePro(call);
-    return this.jsonCall(call);
+    return this.jsonCall(call, opts.signal);
   }
 
   /**
@@ -270,35 +279,48 @@ export class ServiceClient {
    * it (connection never made or body not fully sent, 429, 503, 529); other failures after the body
    * was sent throw UploadMaybeAcceptedError.
    */
-  async uploadDocument(filePath: string, req: UploadDocumentRequest): Promise<UploadDocumentResponse> {
+  async uploadDocument(
+    filePath: string,
+    req: UploadDocumentRequest,
+    opts: CallOptions = {},
+  ): Promise<UploadDocumentResponse> {
     const method = 'POST';
     const path = '/v2/document';
     if (req.style_id !== undefined) this.requirePro({ method, path });
     const filename = req.filename ?? basename(filePath);
-    const res = await this.withRetries<UploadDocumentResponse>(method, path, 'upload', async () => {
-      const form = new FormData();
-      form.append('target_lang', req.target_lang);
-      if (req.source_lang !== undefined) form.append('source_lang', req.source_lang);
-      if (req.formality !== undefined) form.append('formality', req.formality);
-      if (req.glossary_id !== undefined) form.append('glossary_id', req.glossary_id);
-      if (req.output_format !== undefined) form.append('output_format', req.output_format);
-      if (req.style_id !== undefined) form.append('style_id', req.style_id);
-      if (req.filename !== undefined) form.append('filename', req.filename);
-      // A file-backed Blob: the encoder reads it from disk chunk by chunk while sending.
-      form.append('file', await openAsBlob(filePath), filename);
-      return this.sendJson<UploadDocumentResponse>(method, path, {
-        body: form,
-        agent: this.uploadAgents,
-        timeout: this.streamingTimeouts(),
-      });
-    });
+    const res = await this.withRetries<UploadDocumentResponse>(
+      method,
+      path,
+      'upload',
+      opts.signal,
+      async () => {
+        const form = new FormData();
+        form.append('target_lang', req.target_lang);
+        if (req.source_lang !== undefined) form.append('source_lang', req.source_lang);
+        if (req.formality !== undefined) form.append('formality', req.formality);
+        if (req.glossary_id !== undefined) form.append('glossary_id', req.glossary_id);
+        if (req.output_format !== undefined) form.append('output_format', req.output_format);
+        if (req.style_id !== undefined) form.append('style_id', req.style_id);
+        if (req.filename !== undefined) form.append('filename', req.filename);
+        // A file-backed Blob: the encoder reads it from disk chunk by chunk while sending.
+        form.append('file', await openAsBlob(filePath), filename);
+        return this.sendJson<UploadDocumentResponse>(method, path, {
+          body: form,
+          agent: this.uploadAgents,
+          timeout: this.streamingTimeouts(),
+        });
+      },
+    );
     registerSecret(res.document_key);
     return res;
   }
 
-  getDocumentStatus(id: string, key: string): Promise<DocumentStatus> {
+  getDocumentStatus(id: string, key: string, opts: CallOptions = {}): Promise<DocumentStatus> {
     registerSecret(key);
-    return this.jsonCall({ method: 'POST', path: `/v2/document/${seg(id)}`, json: { document_key: key } });
+    return this.jsonCall(
+      { method: 'POST', path: `/v2/document/${seg(id)}`, json: { document_key: key } },
+      opts.signal,
+    );
   }
 
   /**
@@ -306,11 +328,16 @@ export class ServiceClient {
    * renamed over destPath. On any failure the temp file is removed and destPath is untouched.
    * A 404 (already downloaded, unknown id or key) is NotFoundError.
    */
-  async downloadDocument(id: string, key: string, destPath: string): Promise<{ bytes: number }> {
+  async downloadDocument(
+    id: string,
+    key: string,
+    destPath: string,
+    opts: CallOptions = {},
+  ): Promise<{ bytes: number }> {
     registerSecret(key);
     const method = 'POST';
     const path = `/v2/document/${seg(id)}/result`;
-    return this.withRetries(method, path, 'idempotent', () =>
+    return this.withRetries(method, path, 'idempotent', opts.signal, () =>
       this.downloadAttempt(method, path, key, destPath),
     );
   }
@@ -331,8 +358,8 @@ export class ServiceClient {
     return this.jsonCall(call);
   }
 
-  private jsonCall<T>(call: JsonCall): Promise<T> {
-    return this.withRetries<T>(call.method, call.path, 'idempotent', () =>
+  private jsonCall<T>(call: JsonCall, signal?: AbortSignal): Promise<T> {
+    return this.withRetries<T>(call.method, call.path, 'idempotent', signal, () =>
       this.sendJson<T>(call.method, call.path, {
         ...(call.json !== undefined ? { json: call.json } : {}),
         ...(call.searchParams !== undefined ? { searchParams: call.searchParams } : {}),
@@ -466,12 +493,14 @@ export class ServiceClient {
     method: string,
     path: string,
     kind: CallKind,
+    signal: AbortSignal | undefined,
     attemptOnce: () => Promise<Attempt<T>>,
   ): Promise<T> {
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
+      signal?.throwIfAborted();
       const started = Date.now();
-      const r = (await this.queue.add(attemptOnce)) as Attempt<T>;
+      const r = (await this.queue.add(attemptOnce, signal ? { signal } : {})) as Attempt<T>;
       const ms = Date.now() - started;
       if (r.ok) {
         this.logger.debug({ method, path, attempt, ms }, 'service call ok');
@@ -510,7 +539,7 @@ export class ServiceClient {
       waited += delayMs;
       this.logger.warn({ method, path, attempt, delayMs, reason }, 'service call failed; retrying');
       this.onRetry?.({ method, path, attempt, delayMs, reason });
-      await sleep(delayMs);
+      await sleep(delayMs, undefined, signal ? { signal } : {});
     }
   }
 }

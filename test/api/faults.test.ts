@@ -151,6 +151,34 @@ describe('idempotent calls', () => {
   });
 });
 
+describe('cancellation', () => {
+  const TRANSLATE = '/v2/translate';
+  const req = { text: ['Hello'], target_lang: 'DE' };
+
+  it('a signal ends the wait between retries without another request', async () => {
+    const ac = new AbortController();
+    const c = makeClient(svc.url, { retry: { maxWaitMs: 60_000 }, onRetry: () => ac.abort() });
+    svc.addFaults({ match: { path: TRANSLATE }, status: 429, count: 1, retryAfter: 30 });
+    const err = await c.translateText(req, { signal: ac.signal }).catch((e: unknown) => e);
+    c.close();
+    expect((err as Error).name).toBe('AbortError');
+    expect(requestsTo(svc, 'POST', TRANSLATE)).toHaveLength(1);
+  });
+
+  it('a signal takes a call out of the rate limiter queue; the call in flight completes', async () => {
+    const c = makeClient(svc.url, { rateLimit: { concurrency: 1 } });
+    svc.addFaults({ match: { path: TRANSLATE }, latencyMs: 200 });
+    const ac = new AbortController();
+    const first = c.translateText(req);
+    const second = c.translateText(req, { signal: ac.signal }).catch((e: unknown) => e);
+    ac.abort();
+    expect(((await second) as Error).name).toBe('AbortError');
+    expect((await first).translations).toHaveLength(1);
+    c.close();
+    expect(requestsTo(svc, 'POST', TRANSLATE)).toHaveLength(1);
+  });
+});
+
 describe('document status and download', () => {
   it('retries status polls and downloads like reads', async () => {
     const doc = await client.uploadDocument(src, { target_lang: 'DE' });
