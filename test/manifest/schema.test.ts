@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { manifestDocs } from '../../src/manifest/docs.js';
 import {
   SCHEMA_FILES,
@@ -39,5 +41,22 @@ describe('generated files stay in step with src/manifest/schema.ts (run `npm run
     for (const p of ['{lang}', '{LANG}', '{path}', '{dir}', '{name}', '{stem}', '{ext}', '{mapping}']) {
       expect(docs).toContain(`\`${p}\``);
     }
+  });
+
+  it('editors using the JSON Schemas accept the example manifest and its style list, and flag a typo', async () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const pipeline = ajv.compile(jsonSchemaFor('schema/pipeline.schema.json'));
+    const list = ajv.compile(jsonSchemaFor('schema/style-list.schema.json'));
+    const example = parse(await readFile(path.join(ROOT, 'pipeline.example.yaml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(pipeline(example), JSON.stringify(pipeline.errors)).toBe(true);
+    expect(list(parse(await readFile(path.join(ROOT, 'styles/fr-docs.yaml'), 'utf8')))).toBe(true);
+    expect(pipeline({ ...example, style_list: {} })).toBe(false);
+    expect(pipeline.errors?.[0]).toMatchObject({
+      keyword: 'additionalProperties',
+      params: { additionalProperty: 'style_list' },
+    });
   });
 });
