@@ -348,8 +348,19 @@ export class SyncSession {
     this.sum.hashed += hashed;
     this.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
     // Sources gone since the last run (handled after the work: a rename reuses the old output first).
-    for (const relPath of known.keys()) {
-      if (!seen.has(relPath) && !listed.problems.some((p) => p.relPath === relPath)) {
+    // A source folder that cannot be read, or that is suddenly empty (a share not mounted), removes
+    // nothing: its outputs are not deleted on a guess.
+    const gone = [...known.keys()].filter((r) => !seen.has(r));
+    const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => p.relPath);
+    if (blind.includes('.') || (listed.files.length === 0 && known.size > 0)) {
+      if (gone.length)
+        this.logger.warn(
+          { mapping: m.name, source: src, files_known: known.size },
+          'the source folder is unreadable or empty: deleted sources are not processed this run',
+        );
+    } else {
+      for (const relPath of gone) {
+        if (blind.some((b) => relPath === b || relPath.startsWith(b + '/'))) continue;
         this.pendingRemovals.push({ mapping: m, relPath });
       }
     }
@@ -800,6 +811,8 @@ export class SyncSession {
     let holdsSlot = flags.holdsSlot;
     const maxAttempts = this.loaded.manifest.max_attempts;
     const outputAbs = path.resolve(this.loaded.dir, job.output_path);
+    // A download an earlier run started may have left a partial file beside the output.
+    if (job.download_started_ms !== null) await removePartialFiles(outputAbs);
     let reupload: 'lost-download' | 'unconfirmed-upload' | undefined = flags.unconfirmed
       ? 'unconfirmed-upload'
       : undefined;
@@ -961,7 +974,6 @@ export class SyncSession {
       const startedMs = Date.now();
       this.state.updateJob(job.id, { billed_characters: billed, download_started_ms: startedMs });
       job = { ...job, billed_characters: billed, download_started_ms: startedMs };
-      if (flags.resumed) await removePartialFiles(outputAbs);
       this.events.emit('job:downloading', { ...this.jobRef(job), documentId });
       let bytes: number;
       try {

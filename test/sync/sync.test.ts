@@ -179,6 +179,29 @@ describe('locsync sync engine', () => {
     expect(s.removedSources).toBe(1);
   });
 
+  it('on_source_delete: delete deletes nothing when the source folder is missing or empty (a share not mounted)', async () => {
+    fx = await createFixture({
+      files: { 'a.txt': 'A.\n', 'b/c.txt': 'C.\n' },
+      manifest: {
+        on_source_delete: 'delete',
+        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
+      },
+    });
+    await fx.sync();
+    fs.renameSync(fx.src, `${fx.src}.away`);
+    const missing = await fx.sync();
+    expect(missing.skipped.map((k) => k.reason)).toEqual(['unreadable']);
+    fs.mkdirSync(fx.src);
+    const empty = await fx.sync();
+    expect(missing.deletedOutputs.concat(empty.deletedOutputs)).toEqual([]);
+    expect(fx.exists('out/de/a.txt') && fx.exists('out/de/b/c.txt')).toBe(true);
+    // once the files are back, nothing needs doing
+    fs.rmSync(fx.src, { recursive: true });
+    fs.renameSync(`${fx.src}.away`, fx.src);
+    const back = await fx.sync();
+    expect(back.unchanged).toBe(2);
+  });
+
   it('a renamed source with on_source_delete: delete reuses the old output before deleting it', async () => {
     fx = await createFixture({
       files: { 'old.txt': 'Moving.\n' },
