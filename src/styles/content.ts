@@ -19,12 +19,21 @@ export interface StyleContent {
   custom_instructions: CustomInstructionInput[];
 }
 
-/** Rules without empty categories, categories in the spec's order. */
-export function normaliseRules(rules: ConfiguredRules | undefined): ConfiguredRules {
+/**
+ * Rules without empty categories, categories in the spec's order. A list of category objects (one
+ * schema description of the spec types configured_rules so) is merged into one object.
+ */
+export function normaliseRules(
+  rules: ConfiguredRules | ConfiguredRules[] | undefined | null,
+): ConfiguredRules {
+  const merged: ConfiguredRules = {};
+  for (const part of Array.isArray(rules) ? rules : rules ? [rules] : []) {
+    for (const cat of RULE_CATEGORIES) if (part[cat]) merged[cat] = { ...merged[cat], ...part[cat] };
+  }
   const out: ConfiguredRules = {};
   for (const cat of RULE_CATEGORIES) {
-    const r = rules?.[cat];
-    if (r && Object.keys(r).length > 0) out[cat] = { ...r };
+    const r = merged[cat];
+    if (r && Object.keys(r).length > 0) out[cat] = r;
   }
   return out;
 }
@@ -50,7 +59,7 @@ export function remoteContent(list: StyleRuleList): StyleContent {
   return {
     name: list.name,
     language: list.language,
-    configured_rules: normaliseRules(list.configured_rules),
+    configured_rules: normaliseRules(list.configured_rules as ConfiguredRules | ConfiguredRules[] | null),
     custom_instructions: (list.custom_instructions ?? []).map(instruction),
   };
 }
