@@ -23,6 +23,8 @@ export class WatchMetrics {
   private readonly errors: Counter<'kind'>;
   private readonly billed: Counter;
   private readonly inFlight = new Set<number>();
+  /** Why uploads are stopped in the current run (quota used up, key refused), if they are. */
+  private uploadsStopped: string | undefined;
 
   constructor(private readonly health: HealthSource) {
     const registers = [this.registry];
@@ -120,16 +122,21 @@ export class WatchMetrics {
       if (e.reason !== 'unsupported') this.errors.inc({ kind: e.reason });
     });
     events.on('billed', (e) => this.billed.inc(e.characters));
+    events.on('run:start', () => (this.uploadsStopped = undefined));
+    events.on('uploads:stopped', (e) => (this.uploadsStopped = e.reason));
   }
 
+  /** ok is false while uploads are stopped (quota used up, key refused, shutting down). */
   healthz(): {
     ok: boolean;
+    problem?: string;
     last_successful_poll: string | null;
     queue_depth: number;
     uptime_seconds: number;
   } {
     return {
-      ok: true,
+      ok: this.uploadsStopped === undefined,
+      ...(this.uploadsStopped ? { problem: this.uploadsStopped } : {}),
       last_successful_poll: this.lastPollMs ? new Date(this.lastPollMs).toISOString() : null,
       queue_depth: this.health.queueDepth(),
       uptime_seconds: Math.round((Date.now() - this.startedAt) / 1000),
@@ -154,7 +161,8 @@ export async function startMetricsServer(
       return;
     }
     if (url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(metrics.healthz()));
+      const h = metrics.healthz();
+      res.writeHead(h.ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(h));
       return;
     }
     if (url === '/metrics') {

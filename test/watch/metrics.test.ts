@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
+
+let w: WatchFixture | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+describe('locsync watch: /healthz and /metrics', () => {
+  it('counts uploads and billed characters, and reports a used-up quota as unhealthy', async () => {
+    w = await startWatchFixture({ manifest: () => ({ watch: { metrics: { host: '127.0.0.1', port: 0 } } }) });
+    const { fx, runner } = w;
+    const url = runner.metricsUrl!;
+    expect(new URL(url).hostname).toBe('127.0.0.1');
+    const first = await fetch(`${url}/healthz`);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ ok: true, last_successful_poll: null, queue_depth: 0 });
+
+    fx.write('src/m.txt', 'Counted in the metrics.\n');
+    await waitFor('outputs', () => fx.exists('out/de/m.txt') && fx.exists('out/fr/m.txt'));
+    await runner.settle();
+    const text = await (await fetch(`${url}/metrics`)).text();
+    expect(text).toMatch(/^locsync_uploads_total 2$/m);
+    expect(text).toMatch(/^locsync_jobs_total\{status="done"\} 2$/m);
+    const billed = Number(/^locsync_billed_characters_total (\d+)/m.exec(text)?.[1]);
+    expect(billed).toBeGreaterThan(0);
+    const healthy = (await (await fetch(`${url}/healthz`)).json()) as { last_successful_poll: string | null };
+    expect(healthy.last_successful_poll).not.toBeNull();
+
+    fx.service.addFaults({ match: { method: 'POST', path: '/v2/document' }, status: 456, count: 1 });
+    fx.write('src/q.txt', 'Over the quota.\n');
+    await waitFor('quota error counted', () => runner.metrics.healthz().ok === false);
+    const res = await fetch(`${url}/healthz`);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { problem: string }).problem).toMatch(/quota/);
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^locsync_errors_total\{kind="quota"\} 1$/m);
+    expect((await fetch(`${url}/nothing`)).status).toBe(404);
+  });
+});
