@@ -1,0 +1,175 @@
+import path from 'node:path';
+import { MINIMUM_BILLED_CHARACTERS, MINIMUM_BILLED_EXTENSIONS } from '../api/types.js';
+import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
+
+// Read-only questions to state.db for `locsync status` and `locsync report`.
+
+/** Documents whose input format is billed at least MINIMUM_BILLED_CHARACTERS. */
+export function hasMinimum(relPath: string): boolean {
+  const ext = path.extname(relPath).slice(1).toLowerCase();
+  return (MINIMUM_BILLED_EXTENSIONS as readonly string[]).includes(ext);
+}
+
+export type ReportBy = 'language' | 'mapping' | 'month';
+export const REPORT_BY: readonly ReportBy[] = ['language', 'mapping', 'month'];
+
+export interface BillingRow {
+  /** Target language, mapping name or month (YYYY-MM), by the grouping asked for. */
+  key: string;
+  /** Documents translated (uploaded, billed, downloaded). */
+  documents: number;
+  billed_characters: number;
+  /** Documents billed at exactly the minimum (their real count was smaller, or equal). */
+  minimum_documents: number;
+  /** What those documents were billed: minimum_documents x 50,000. */
+  minimum_billed_characters: number;
+  /**
+   * Characters the minimum added over the documents' real count, where the real count is known
+   * (recorded as source_characters, or counted from the unchanged source file); null when it is
+   * known for none of them.
+   */
+  minimum_added_characters: number | null;
+  /** Minimum-billed documents whose real count is not known (not included in the line above). */
+  minimum_unknown_documents: number;
+  /** Outputs copied from an identical translation: nothing billed. */
+  reused_documents: number;
+}
+
+interface BilledJob {
+  mapping: string;
+  rel_path: string;
+  sha256: string;
+  target_lang: string;
+  billed_characters: number | null;
+  source_characters: number | null;
+  finished_at: string | null;
+  reused_from: number | null;
+}
+
+function emptyRow(key: string): BillingRow {
+  return {
+    key,
+    documents: 0,
+    billed_characters: 0,
+    minimum_documents: 0,
+    minimum_billed_characters: 0,
+    minimum_added_characters: null,
+    minimum_unknown_documents: 0,
+    reused_documents: 0,
+  };
+}
+
+/** Real character counts of documents by content hash (sha256), where known. */
+export type CharacterCounts = ReadonlyMap<string, number>;
+
+function addJob(row: BillingRow, j: BilledJob, counts: CharacterCounts): void {
+  if (j.reused_from !== null) {
+    row.reused_documents++;
+    return;
+  }
+  const billed = j.billed_characters ?? 0;
+  row.documents++;
+  row.billed_characters += billed;
+  if (hasMinimum(j.rel_path) && billed === MINIMUM_BILLED_CHARACTERS) {
+    row.minimum_documents++;
+    row.minimum_billed_characters += billed;
+    const real = j.source_characters ?? counts.get(j.sha256);
+    if (real !== undefined && real <= billed) {
+      row.minimum_added_characters = (row.minimum_added_characters ?? 0) + (billed - real);
+    } else {
+      row.minimum_unknown_documents++;
+    }
+  }
+}
+
+function mergeRow(into: BillingRow, r: BillingRow): void {
+  into.documents += r.documents;
+  into.billed_characters += r.billed_characters;
+  into.minimum_documents += r.minimum_documents;
+  into.minimum_billed_characters += r.minimum_billed_characters;
+  if (r.minimum_added_characters !== null)
+    into.minimum_added_characters = (into.minimum_added_characters ?? 0) + r.minimum_added_characters;
+  into.minimum_unknown_documents += r.minimum_unknown_documents;
+  into.reused_documents += r.reused_documents;
+}
+
+export interface BillingReport {
+  by: ReportBy;
+  /** ISO date of the first day counted, if limited. */
+  since: string | null;
+  rows: BillingRow[];
+  total: BillingRow;
+}
+
+/** Billed characters and documents of the done jobs (finished at or after `since`), grouped. */
+export function billingReport(
+  state: StateStore,
+  opts: { by: ReportBy; since?: string; counts?: CharacterCounts },
+): BillingReport {
+  const sql =
+    `SELECT mapping, rel_path, sha256, target_lang, billed_characters, source_characters, finished_at, reused_from
+     FROM jobs WHERE status = 'done'` + (opts.since ? ' AND finished_at >= ?' : '');
+  const stmt = state.db.prepare<unknown[], BilledJob>(sql);
+  const rows = new Map<string, BillingRow>();
+  for (const j of stmt.iterate(...(opts.since ? [opts.since] : []))) {
+    const key =
+      opts.by === 'language'
+        ? j.target_lang
+        : opts.by === 'mapping'
+          ? j.mapping
+          : (j.finished_at ?? '').slice(0, 7) || 'unknown';
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = emptyRow(key)));
+    addJob(row, j, opts.counts ?? new Map());
+  }
+  const sorted = [...rows.values()].sort((a, b) => a.key.localeCompare(b.key));
+  const total = emptyRow('total');
+  for (const r of sorted) mergeRow(total, r);
+  return { by: opts.by, since: opts.since ?? null, rows: sorted, total };
+}
+
+/** Jobs started and not finished: uploads in progress or recorded, waiting for the service. */
+export function jobsInFlight(state: StateStore): JobRecord[] {
+  return state.db
+    .prepare<[], JobRecord>(
+      `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded') AND (upload_started_at IS NOT NULL OR document_id IS NOT NULL)
+       ORDER BY COALESCE(upload_started_at, created_at)`,
+    )
+    .all();
+}
+
+/** Jobs whose last attempt failed (including recorded documents whose status check or download failed). */
+export function failedJobs(state: StateStore): JobRecord[] {
+  return state.db
+    .prepare<[], JobRecord>(
+      `SELECT * FROM jobs WHERE status = 'failed' OR (status IN ('pending', 'uploaded') AND error IS NOT NULL)
+         AND NOT EXISTS (SELECT 1 FROM jobs d WHERE d.status = 'done' AND d.id > jobs.id AND d.mapping = jobs.mapping
+           AND d.rel_path = jobs.rel_path AND d.target_lang = jobs.target_lang)
+       ORDER BY updated_at DESC`,
+    )
+    .all()
+    .filter((j) => j.error_kind !== 'lost-download' || j.status === 'failed');
+}
+
+export function recentRuns(state: StateStore, limit: number): RunRecord[] {
+  return state.recentRuns(limit);
+}
+
+/**
+ * Documents billed at exactly the minimum whose real count is not recorded and whose source file
+ * is still the one translated (same sha256 as recorded in the files table): mapping, path, sha256.
+ */
+export function minimumJobsToCount(
+  state: StateStore,
+  since?: string,
+): Array<{ mapping: string; rel_path: string; sha256: string }> {
+  const rows = state.db
+    .prepare<unknown[], { mapping: string; rel_path: string; sha256: string }>(
+      `SELECT DISTINCT j.mapping, j.rel_path, j.sha256 FROM jobs j
+       JOIN files f ON f.mapping = j.mapping AND f.rel_path = j.rel_path AND f.sha256 = j.sha256
+       WHERE j.status = 'done' AND j.reused_from IS NULL AND j.source_characters IS NULL
+         AND j.billed_characters = ?` + (since ? ' AND j.finished_at >= ?' : ''),
+    )
+    .all(MINIMUM_BILLED_CHARACTERS, ...(since ? [since] : []));
+  return rows.filter((r) => hasMinimum(r.rel_path));
+}
