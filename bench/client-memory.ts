@@ -69,70 +69,80 @@ async function peakRss<T>(work: () => Promise<T>): Promise<{ value: T; peak: num
   }
 }
 
+/** A sparse PNG of `mb` megabytes (signature, then zeros). */
+async function makePng(path: string, bytes: number): Promise<void> {
+  const fh = await open(path, 'w');
+  await fh.write(PNG_SIGNATURE, 0, PNG_SIGNATURE.length, 0);
+  await fh.truncate(bytes);
+  await fh.close();
+}
+
+/** Upload `bytes` through the client, wait, download: peak RSS of each direction. */
+async function roundTrip(
+  client: ServiceClient,
+  dir: string,
+  bytes: number,
+): Promise<{ upload: number; download: number }> {
+  const src = join(dir, `in-${bytes}.png`);
+  await makePng(src, bytes);
+  const up = await peakRss(() => client.uploadDocument(src, { target_lang: 'DE' }));
+  await waitDone(client, up.value.document_id, up.value.document_key);
+  const dest = join(dir, `out-${bytes}.png`);
+  const down = await peakRss(() =>
+    client.downloadDocument(up.value.document_id, up.value.document_key, dest),
+  );
+  const size = (await stat(dest)).size;
+  if (size !== bytes || down.value.bytes !== size) {
+    throw new Error(`downloaded ${down.value.bytes} bytes (file ${size}), expected ${bytes}`);
+  }
+  await rm(src);
+  await rm(dest);
+  return { upload: up.peak, download: down.peak };
+}
+
 export async function run(): Promise<BenchResult[]> {
   const sizeMb = benchSize(1024, 128, 'LOCSYNC_BENCH_CLIENT_MB'); // --quick: 128 MB
+  // A file 4x smaller: what the big one adds over it is what grows with the size (should be ~0).
+  // (Below some 30 MB the garbage collector has not yet run, so small files show their own size.)
+  const refMb = Math.max(1, Math.round(sizeMb / 4));
   const dir = await mkdtemp(join(tmpdir(), 'locsync-bench-client-'));
   const { url, child } = await startChild();
-  const client = new ServiceClient({
-    baseUrl: url,
-    apiKey: KEY,
-    timeouts: { responseMs: 600_000, idleMs: 120_000 },
-  });
+  // Default timeouts: a transfer is bounded by idle time only, however long it takes.
+  const client = new ServiceClient({ baseUrl: url, apiKey: KEY });
   try {
-    const src = join(dir, 'large.png');
-    const fh = await open(src, 'w');
-    await fh.write(PNG_SIGNATURE, 0, PNG_SIGNATURE.length, 0);
-    await fh.truncate(sizeMb * MB);
-    await fh.close();
-
     // Warm up (JIT, sockets, modules) with a small file so the baseline is the steady state.
-    const small = join(dir, 'small.png');
-    const sh = await open(small, 'w');
-    await sh.write(PNG_SIGNATURE);
-    await sh.truncate(64 * 1024);
-    await sh.close();
-    const warm = await client.uploadDocument(small, { target_lang: 'DE' });
-    await waitDone(client, warm.document_id, warm.document_key);
-    await client.downloadDocument(warm.document_id, warm.document_key, join(dir, 'small.de.png'));
-
+    await roundTrip(client, dir, 64 * 1024);
     global.gc?.();
     await sleep(100);
     const baseline = process.memoryUsage.rss();
-
-    const up = await peakRss(() => client.uploadDocument(src, { target_lang: 'DE' }));
-    await waitDone(client, up.value.document_id, up.value.document_key);
-    const dest = join(dir, 'large.de.png');
-    const down = await peakRss(() =>
-      client.downloadDocument(up.value.document_id, up.value.document_key, dest),
-    );
-    const size = (await stat(dest)).size;
-    if (size !== sizeMb * MB || down.value.bytes !== size) {
-      throw new Error(`downloaded ${down.value.bytes} bytes (file ${size}), expected ${sizeMb * MB}`);
-    }
+    const ref = await roundTrip(client, dir, refMb * MB);
+    const big = await roundTrip(client, dir, sizeMb * MB);
 
     const toMb = (n: number): number => Math.round((n / MB) * 10) / 10;
-    const upDelta = toMb(up.peak - baseline);
-    const downDelta = toMb(down.peak - baseline);
     console.log(
-      `client memory, ${sizeMb} MB file: RSS before ${toMb(baseline)} MB, peak during upload ${toMb(up.peak)} MB ` +
-        `(+${upDelta}), peak during download ${toMb(down.peak)} MB (+${downDelta})`,
+      `client memory: RSS before ${toMb(baseline)} MB; ${sizeMb} MB file: peak upload ${toMb(big.upload)} MB ` +
+        `(+${toMb(big.upload - baseline)}), peak download ${toMb(big.download)} MB (+${toMb(big.download - baseline)}); ` +
+        `${refMb} MB file: +${toMb(ref.upload - baseline)} / +${toMb(ref.download - baseline)}`,
     );
     const bound = `< ${BOUND_MB} MB over baseline`;
+    const over = (name: string, peak: number): BenchResult => {
+      const value = toMb(peak - baseline);
+      return { name, value, unit: 'MB', bound, ratio: Math.round((value / BOUND_MB) * 1000) / 1000 };
+    };
     return [
       { name: 'client.rss.baseline', value: toMb(baseline), unit: 'MB' },
+      over(`client.upload.${sizeMb}MB.rss_over_baseline`, big.upload),
+      over(`client.download.${sizeMb}MB.rss_over_baseline`, big.download),
+      // Growth with file size: the big file's peak minus the 4x smaller file's (noise around 0 = flat).
       {
-        name: `client.upload.${sizeMb}MB.rss_over_baseline`,
-        value: upDelta,
+        name: `client.upload.rss_growth_${refMb}MB_to_${sizeMb}MB`,
+        value: toMb(big.upload - ref.upload),
         unit: 'MB',
-        bound,
-        ratio: Math.round((upDelta / BOUND_MB) * 1000) / 1000,
       },
       {
-        name: `client.download.${sizeMb}MB.rss_over_baseline`,
-        value: downDelta,
+        name: `client.download.rss_growth_${refMb}MB_to_${sizeMb}MB`,
+        value: toMb(big.download - ref.download),
         unit: 'MB',
-        bound,
-        ratio: Math.round((downDelta / BOUND_MB) * 1000) / 1000,
       },
     ];
   } finally {
