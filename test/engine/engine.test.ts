@@ -107,6 +107,15 @@ describe('phrasebook and pseudo-localisation', () => {
     expect(t.translate(['Run ', 'npm test', ' now'], [false, true, false])[1]).toBe('npm test');
   });
 
+  it('keeps private-use and NUL characters of the input', () => {
+    const src = 'Icon \uE001 here\u0000 and \uF8FF end';
+    const out = tr(src, { targetLang: 'de' });
+    expect(out).toContain('\uE001');
+    expect(out).toContain('\u0000');
+    expect(out).toContain('\uF8FF');
+    expect(out.startsWith('[de] ')).toBe(true);
+  });
+
   it('reads TSV phrasebooks and reports bad phrasebooks with file and line', async () => {
     const tsv = join(dir, 'book.tsv');
     await writeFile(tsv, 'source\tde\tfr\nGood morning\tGuten Morgen\tBonjour\nTab\\there\tTab\\tda\t\n');

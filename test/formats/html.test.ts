@@ -40,3 +40,19 @@ describe('html', () => {
     expect(text).toContain('charset=windows-1252');
   });
 });
+
+describe('html escaping', () => {
+  it('re-escapes quotes in attributes and markup characters in text', async () => {
+    const src = await w.file(
+      'quotes.html',
+      `<!DOCTYPE html><html><body><p title='Say "hi" &amp; go'>Fish &amp; chips &lt;3</p><p>Caf&eacute; &nbsp;time</p></body></html>`,
+    );
+    const { out } = await w.translate(src, 'fr');
+    const result = await readFile(out, 'utf8');
+    const shape = htmlShape(result);
+    expect(shape.attrs.find((a) => a.name === 'title')?.value).toMatch(/^\[fr\] .*"[^"]*".*&/);
+    expect(shape.blocks[0]?.text).toMatch(/&.*<3/);
+    expect(result).toContain('&lt;3');
+    expect(result).toContain('&nbsp;');
+  });
+});

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLES, STYLE_24H_CURLY, workdir, type Workdir } from './helpers.js';
-import { paragraphs, readZip } from './zip-helpers.js';
+import { makeZip, paragraphs, readZip } from './zip-helpers.js';
+import { assertWellFormed } from '../../src/service/formats/xml.js';
 
 let w: Workdir;
 beforeAll(async () => (w = await workdir()));
@@ -38,5 +39,28 @@ describe('docx, pptx, xlsx', () => {
     );
     expect(strings).toContain('Bereit');
     expect(strings.some((s) => s.includes('15:30'))).toBe(true);
+  });
+
+  it('docx: entities stay escaped, xml:space is added where new text needs it, runs keep their properties', async () => {
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body><w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Tom &amp; Jerry</w:t></w:r><w:r><w:t xml:space="preserve"> and </w:t></w:r><w:r><w:rPr><w:i/></w:rPr><w:t> friends</w:t></w:r></w:p><w:p><w:r><w:t>Hello</w:t></w:r><w:r><w:t xml:space="preserve"> world</w:t></w:r></w:p></w:body></w:document>`;
+    const src = await w.file(
+      'runs.docx',
+      await makeZip([
+        [
+          '[Content_Types].xml',
+          '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+        ],
+        ['word/document.xml', doc],
+      ]),
+    );
+    const { out } = await w.translate(src, 'de', { engine: { phrasebookPath: undefined } });
+    const xml = (await readZip(out)).get('word/document.xml')?.toString('utf8') ?? '';
+    assertWellFormed(xml, 'document.xml');
+    expect(xml).toContain('&amp;');
+    expect(xml).toMatch(/<w:rPr><w:b\/><\/w:rPr><w:t>\[de\] [^<]*&amp;[^<]*<\/w:t>/);
+    // a run whose new text starts with a space gets xml:space="preserve" (Word would drop the space)
+    expect(xml).toMatch(/<w:rPr><w:i\/><\/w:rPr><w:t xml:space="preserve"> [^<]* ~+<\/w:t>/);
+    expect(paragraphs(xml, 'p', 't')).toHaveLength(2);
   });
 });

@@ -29,6 +29,7 @@ describe('xliff', () => {
     <body>
       <trans-unit id="1"><source>Thank you!</source></trans-unit>
       <trans-unit id="2"><source>Press <g id="b">Start</g><x id="2"/> now</source><target/></trans-unit>
+      <trans-unit id="3"><source><![CDATA[Fish & chips]]> &amp; more</source></trans-unit>
     </body>
   </file>
 </xliff>
@@ -42,6 +43,8 @@ describe('xliff', () => {
     expect(u[0]?.target).toBe('Vielen Dank!');
     expect(u[1]?.targetCodes).toEqual(['<g id="b">', '</g>', '<x id="2"/>']);
     expect(checkSegment('Press Start now', u[1]?.target ?? '', 'de')).toBeUndefined();
+    expect(u[2]?.target).toMatch(/^\[de\] .*& .*&/);
+    expect(result).toMatch(/<target>\[de\] [^<]*&amp; [^<]*&amp; /);
   });
 
   it('rejects invalid XML, other XML and other XLIFF versions with a clear message', async () => {
