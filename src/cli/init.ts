@@ -1,11 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { closest } from 'fastest-levenshtein';
+import { checkManifestFile } from '../manifest/load.js';
+import { TARGET_LANGUAGES } from '../manifest/schema.js';
+import { ConfigError } from '../util/errors.js';
 
-/** `locsync init` (stub: its issue's work replaces this). */
+interface InitOptions {
+  source: string;
+  targets: string;
+  output: string;
+  file: string;
+  force?: boolean;
+}
+
+/** Target languages from "de,fr" (lower-cased), each checked against the service's list. */
+export function parseTargets(value: string): string[] {
+  const langs = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  if (!langs.length)
+    throw new ConfigError('--targets: give at least one target language, e.g. --targets de,fr');
+  const known = TARGET_LANGUAGES as readonly string[];
+  for (const l of langs) {
+    if (!known.includes(l))
+      throw new ConfigError(
+        `--targets: "${l}" is not a target language of the service; did you mean "${closest(l, [...known])}"? (languages: ${known.join(', ')})`,
+      );
+  }
+  return [...new Set(langs)];
+}
+
+const yamlString = (s: string) => JSON.stringify(s);
+
+/** The commented starter manifest. */
+export function starterManifest(opts: { source: string; targets: string[]; output: string }): string {
+  const targets = opts.targets.map((l) => `      - lang: ${l}`).join('\n');
+  return `# locsync pipeline manifest, written by \`locsync init\`. Paths are relative to this file.
+# Check it:          npx locsync validate
+# See what it does:  npx locsync plan
+# Run it:            npx locsync sync
+# Every setting: docs/manifest.md of locsync (or schema/pipeline.schema.json for your editor).
+version: 1
+
+service:
+  # Leave url out to use the embedded local service: it pseudo-localises on this machine, with no
+  # account and no network, so you can try the whole pipeline first. For the real service:
+  # url: https://api.example.com
+  # plan: pro # pro | free (the free plan has no style lists)
+  key_env: LOCSYNC_API_KEY # environment variable holding the API key; never write the key here
+  concurrency: 4 # documents in flight at once
+
+# SQLite state (what was translated, uploads in flight). Keep it on a local disk, not on SMB/NFS.
+state: .locsync/state.db
+on_source_delete: keep # keep | delete the translations of deleted source files
+max_attempts: 3 # a document that keeps failing is left alone after this many runs
+
+watch: # \`locsync watch\` only
+  poll: false # set true when the folders are on a shared drive (SMB/NFS send no change events)
+  interval: 5 # polling interval, seconds
+
+# Style rule lists (pro plan), kept in git and applied by \`locsync sync\`:
+# style_lists:
+#   de-docs:
+#     name: Our German style
+#     language: de
+#     configured_rules:
+#       dates_and_times: { time_format: use_24_hour_clock }
+# and on a target:  - lang: de
+#                     style: de-docs
+
+mappings:
+  - name: docs
+    source: ${yamlString(opts.source)} # folder of documents to translate
+    include: ['**/*']
+    exclude: []
+    # source_lang: en # leave out to let the service detect it
+    # Placeholders: {lang} {LANG} {path} {dir} {name} {stem} {ext} {mapping}
+    output: ${yamlString(opts.output)}
+    targets:
+${targets}
+`;
+}
+
+/** `locsync init`: write a commented starter pipeline.yaml in the current folder (asks nothing). */
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('(not implemented yet)')
-    .action(() => {
-      throw new Error('init: not implemented yet');
+    .description('write a commented starter manifest (pipeline.yaml) in the current folder; asks nothing')
+    .option('--source <dir>', 'folder of documents to translate, relative to the manifest', 'docs')
+    .option('--targets <langs>', 'target languages, comma-separated', 'de,fr')
+    .option(
+      '--output <pattern>',
+      'where translations go ({lang}, {path} ... placeholders)',
+      'translated/{lang}/{path}',
+    )
+    .option('-c, --config <file>', 'manifest to write', 'pipeline.yaml')
+    .option('--force', 'overwrite an existing manifest')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ locsync init                                          docs/ -> translated/de, translated/fr
+  $ locsync init --source manuals --targets de,ja,pt-br --output 'out/{lang}/{dir}/{stem}.{lang}.{ext}'
+  $ locsync init --force                                  start over
+
+Then: locsync validate; locsync sync. Exit codes: 0 written, 2 bad flag or file exists (use --force).`,
+    )
+    .action(async (opts: InitOptions & { config: string }) => {
+      const targets = parseTargets(opts.targets);
+      const file = path.resolve(opts.config);
+      if (fs.existsSync(file) && !opts.force)
+        throw new ConfigError(`${opts.config} already exists; not overwritten (use --force to replace it)`);
+      const previous = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+      fs.writeFileSync(file, starterManifest({ source: opts.source, targets, output: opts.output }));
+      const { errors } = await checkManifestFile(file);
+      if (errors.length) {
+        if (previous) fs.writeFileSync(file, previous);
+        else fs.rmSync(file);
+        throw new ConfigError(
+          `the flags make an invalid manifest, nothing written:\n${errors.map((e) => `  ${e.message}`).join('\n')}`,
+        );
+      }
+      const lines = [`Wrote ${opts.config}: ${opts.source}/ -> ${opts.output} for ${targets.join(', ')}.`];
+      if (!fs.existsSync(path.resolve(path.dirname(file), opts.source)))
+        lines.push(`Create the folder ${opts.source}/ and put documents in it.`);
+      lines.push(
+        `Next: \`locsync plan -c ${opts.config}\` shows what would be translated; \`locsync sync -c ${opts.config}\` does it.`,
+      );
+      process.stdout.write(lines.join('\n') + '\n');
     });
 }
