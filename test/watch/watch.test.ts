@@ -128,6 +128,23 @@ describe('locsync watch', () => {
     expect(w.state.openJobs()).toEqual([]);
   });
 
+  it('rescans periodically without uploading anything again', async () => {
+    w = await startWatchFixture({
+      manifest: () => ({ watch: { rescan_minutes: 0.01 } }),
+      files: { 'r.txt': 'Rescanned often.\n' },
+    });
+    const { fx, runner } = w;
+    await waitFor('outputs', () => fx.exists('out/de/r.txt') && fx.exists('out/fr/r.txt'));
+    const mark = fx.mark();
+    let rescans = 0;
+    runner.on('rescan', () => rescans++);
+    await waitFor('two rescans', () => rescans >= 2);
+    fx.write('src/s.txt', 'Arrives between rescans.\n');
+    await waitFor('outputs of a new file', () => fx.exists('out/de/s.txt') && fx.exists('out/fr/s.txt'));
+    await runner.settle();
+    expect(fx.uploads(mark).map((u) => u.filename)).toEqual(['s.txt', 's.txt']);
+  });
+
   it('works by polling (watch.poll) for shares without native events', async () => {
     w = await startWatchFixture({ manifest: () => ({ watch: { poll: true, interval: 0.1 } }) });
     const { fx } = w;
