@@ -161,7 +161,7 @@ export const translateHtml: FormatHandler = async (input, output, ctx) => {
       }
       if (!('tagName' in child)) continue;
       const el = child as T.Element;
-      translateAttributes(el);
+      if (!skipped(el)) translateAttributes(el);
       if (INLINE_ELEMENTS.has(el.tagName)) {
         if (skipped(el) || el.tagName === 'br')
           run.push({ text: el.tagName === 'br' ? '\n' : textContent(el), fixed: true });
