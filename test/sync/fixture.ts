@@ -27,7 +27,9 @@ export interface Fixture {
   write(rel: string, content: string | Buffer): void;
   read(rel: string): string;
   exists(rel: string): boolean;
-  sync(opts?: SyncOptions & { client?: DocumentClient; events?: SyncEvents }): Promise<SyncSummary>;
+  sync(
+    opts?: SyncOptions & { client?: DocumentClient; events?: SyncEvents; edit?: (l: LoadedManifest) => void },
+  ): Promise<SyncSummary>;
   load(): Promise<LoadedManifest>;
   openState(): StateStore;
   uploads(since?: number): NonNullable<RequestLogEntry['upload']>[];
@@ -108,9 +110,10 @@ export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture>
     openState: () => openState(path.join(dir, '.locsync', 'state.db')),
     async sync(o = {}) {
       const loaded = await fx.load();
+      o.edit?.(loaded);
       const state = openState(loaded.statePath);
       try {
-        const { client: c, events, ...options } = o;
+        const { client: c, events, edit: _edit, ...options } = o;
         return await runSync({
           loaded,
           connection: { client: c ?? client() },

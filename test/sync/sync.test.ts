@@ -154,6 +154,21 @@ describe('locsync sync engine', () => {
     expect(fx.uploads().map((u) => u.sha256)).toHaveLength(1);
   });
 
+  it('never writes outside the output root (a mapping name with ..)', async () => {
+    fx = await createFixture({ files: { 'a.txt': 'A.\n' } });
+    const s = await fx.sync({
+      // the manifest checks refuse such a name; the engine must hold on its own too
+      edit: (l) => {
+        const m = l.manifest.mappings[0]!;
+        m.name = '../../escaped';
+        m.output = 'out/{mapping}/{lang}/{path}';
+      },
+    });
+    expect(s.failed.map((f) => f.kind)).toEqual(['path-escape', 'path-escape']);
+    expect(fx.uploads()).toEqual([]);
+    expect(fs.readdirSync(fx.dir).sort()).toEqual(['.locsync', 'pipeline.yaml', 'src']);
+  });
+
   it('on_source_delete: delete removes the outputs of deleted sources; keep leaves them', async () => {
     fx = await createFixture({
       files: { 'keep.txt': 'Keep.\n', 'gone/away.txt': 'Away.\n' },
