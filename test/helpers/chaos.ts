@@ -95,6 +95,8 @@ export interface ChaosProject {
   outputProblems(units?: Unit[]): Promise<string[]>;
   /** (sha256, target) uploaded (and accepted) more often than the pipeline reported a reason for. */
   unreportedDoubleUploads(extraReports?: Map<string, number>): string[];
+  /** Re-uploads the pipeline reported: lost downloads (state.db) and uploads a crash left unconfirmed (log). */
+  reportedReuploads(): { lostDownloads: number; logged: number };
   /** Accepted uploads in the request log. */
   acceptedUploads(): NonNullable<RequestLogEntry['upload']>[];
   units(): Unit[];
@@ -224,6 +226,22 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
     expected.set(k, file);
     return file;
   };
+  /** Lost downloads per (sha256, target) as recorded in state.db. */
+  const lostDownloads = (): Map<string, number> => {
+    const out = new Map<string, number>();
+    const state = openState(path.join(dir, '.locsync', 'state.db'));
+    try {
+      for (const j of state.allJobs())
+        if (j.lost_downloads > 0) {
+          const k = keyOf(j.sha256, j.target_lang);
+          out.set(k, (out.get(k) ?? 0) + j.lost_downloads);
+        }
+    } finally {
+      state.close();
+    }
+    return out;
+  };
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const units = (): Unit[] => [...sources.keys()].flatMap((rel) => targets.map((lang) => ({ rel, lang })));
 
   const project: ChaosProject = {
@@ -289,6 +307,7 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
       }
       return problems;
     },
+    reportedReuploads: () => ({ lostDownloads: sum(lostDownloads()), logged: sum(reports) }),
     acceptedUploads: () =>
       service
         .requests()
@@ -303,18 +322,7 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
         const k = keyOf(u.sha256, u.target_lang);
         counts.set(k, { n: (counts.get(k)?.n ?? 0) + 1, file: u.filename });
       }
-      // Lost downloads as recorded in state.db.
-      const fromState = new Map<string, number>();
-      const state = openState(path.join(dir, '.locsync', 'state.db'));
-      try {
-        for (const j of state.allJobs())
-          if (j.lost_downloads > 0) {
-            const k = keyOf(j.sha256, j.target_lang);
-            fromState.set(k, (fromState.get(k) ?? 0) + j.lost_downloads);
-          }
-      } finally {
-        state.close();
-      }
+      const fromState = lostDownloads();
       const out: string[] = [];
       for (const [k, { n, file }] of counts) {
         if (n < 2) continue;
@@ -368,6 +376,13 @@ function runSyncChild(
   const logFile = path.join(dir, `.sync-${Date.now()}-${Math.random().toString(16).slice(2)}.log`);
   const logFd = fs.openSync(logFile, 'w');
   const mark = service.requests().length;
+  const spawnedAt = Date.now();
+  // Requests of this run: a killed run's last requests may still be finishing when the next starts.
+  const ours = () =>
+    service
+      .requests()
+      .slice(mark)
+      .filter((r) => Date.parse(r.time) >= spawnedAt);
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'sync', '-c', manifestPath, '--json'], {
     cwd: ROOT, // where tsx is installed; the manifest path is absolute
     env: {
@@ -390,7 +405,7 @@ function runSyncChild(
   const doKill = () => {
     if (killed || child.exitCode !== null) return;
     killed = true;
-    lastRequest = lastRequestKind(service.requests().slice(mark));
+    lastRequest = lastRequestKind(ours());
     child.kill('SIGKILL');
   };
   let watcher: NodeJS.Timeout | undefined;
@@ -398,7 +413,7 @@ function runSyncChild(
   if (kill?.kind === 'time' && kill.fromSpawn) timer = setTimeout(doKill, kill.ms);
   else if (kill) {
     watcher = setInterval(() => {
-      const since = service.requests().slice(mark);
+      const since = ours();
       if (kill.kind === 'time') {
         if (since.length > 0) {
           clearInterval(watcher);
