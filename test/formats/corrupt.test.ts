@@ -64,6 +64,13 @@ describe('corrupt and mislabelled documents', () => {
     });
   });
 
+  it('a text part larger than the part limit', async () => {
+    const docx = await readFile(join(SAMPLES, 'office', 'report.docx'));
+    await rejects(await w.file('bigpart.docx', docx), /word\/document\.xml is larger than 1000 bytes/, {
+      engine: { limits: { maxPartBytes: 1000 } },
+    });
+  });
+
   it('an entry that inflates to more than its declared size', async () => {
     const zip = await makeZip([
       ['[Content_Types].xml', CONTENT_TYPES],

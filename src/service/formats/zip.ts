@@ -61,6 +61,9 @@ function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
 
 /** Reads one entry into memory, never more than `max` bytes. */
 async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, max: number, what: string): Promise<Buffer> {
+  if (entry.uncompressedSize > max) {
+    throw new DocumentFormatError(`${what}: ${entry.fileName} is larger than ${max} bytes`);
+  }
   const stream = await openEntry(zip, entry);
   const chunks: Buffer[] = [];
   let size = 0;
