@@ -65,19 +65,22 @@ function outputUses(manifest: Manifest): OutputUse[] {
   );
 }
 
-/**
- * The output path of a use with everything fixed per (mapping, target) filled in; two uses with the
- * same key write the same files. {path} = {dir}/{name} and {name} = {stem}.{ext} are expanded so
- * equivalent spellings compare equal.
- */
-function collisionKey(use: OutputUse): string {
-  const expanded = use.pattern
-    .replaceAll('{path}', '{dir}/{name}')
-    .replaceAll('{name}', '{stem}.{ext}')
+/** The pattern of a use with what is fixed per (mapping, target) filled in: {lang}, {LANG}, {mapping}. */
+function fixedPattern(use: OutputUse): string {
+  return use.pattern
     .replaceAll('{lang}', use.target.lang)
     .replaceAll('{LANG}', use.target.lang.toUpperCase())
     .replaceAll('{mapping}', use.mapping.name);
-  return path.posix.normalize(expanded);
+}
+
+/**
+ * Two uses with the same key write the same files. {path} = {dir}/{name} and {name} =
+ * {stem}.{ext} are expanded so equivalent spellings compare equal.
+ */
+function collisionKey(use: OutputUse): string {
+  return path.posix.normalize(
+    fixedPattern(use).replaceAll('{path}', '{dir}/{name}').replaceAll('{name}', '{stem}.{ext}'),
+  );
 }
 
 function checkPattern(ctx: CheckContext, pattern: string, at: DataPath, errors: ConfigError[]): void {
@@ -137,21 +140,27 @@ function checkOutputs(ctx: CheckContext, errors: ConfigError[]): void {
     errors.push(ctx.source.errorAt(use.at, message));
   }
 
-  // Output roots and source folders must not contain each other.
+  // The folder a target's outputs go to (content/de for content/{lang}/{path}) and the source
+  // folders must not contain each other: content/en → content/{lang}/{path} is fine.
   const reported = new Set<string>();
   for (const use of uses) {
-    const root = path.resolve(ctx.dir, outputRoot(use.pattern));
+    const root = path.resolve(ctx.dir, outputRoot(fixedPattern(use)));
     ctx.manifest.mappings.forEach((m) => {
       const src = path.resolve(ctx.dir, m.source);
       const rootRel = path.relative(ctx.dir, root) || '.';
       let message: string | undefined;
+      let kind = '';
       if (isInside(src, root)) {
+        kind = 'output-in-source';
         message = `${formatPath(use.at)}: output folder '${rootRel}' of '${use.pattern}' is inside the source folder '${m.source}' of mapping '${m.name}'; translations would be read back as sources; put outputs outside every source folder`;
       } else if (isInside(root, src)) {
+        kind = 'source-in-output';
         message = `${formatPath(use.at)}: the source folder '${m.source}' of mapping '${m.name}' is inside the output folder '${rootRel}' of '${use.pattern}'; start the pattern with a folder of its own such as out/{lang}/{path}`;
       }
-      if (message && !reported.has(message)) {
-        reported.add(message);
+      // Once per pattern, mapping and kind (not once per target of the pattern).
+      const key = `${use.at.join('.')}|${m.name}|${kind}`;
+      if (message && !reported.has(key)) {
+        reported.add(key);
         errors.push(ctx.source.errorAt(use.at, message));
       }
     });

@@ -202,13 +202,18 @@ describe('manifest errors name the file, line and column and say what is expecte
 
   it('an output folder inside a source folder, and a source inside an output folder', async () => {
     await expectOneError(
-      `mappings:\n  - name: docs\n    source: docs\n    output: docs/translated/{lang}/{path} #<\n    targets: [{ lang: de }]\n`,
-      "output folder 'docs/translated' of 'docs/translated/{lang}/{path}' is inside the source folder 'docs'",
+      `mappings:\n  - name: docs\n    source: docs\n    output: docs/translated/{lang}/{path} #<\n    targets: [{ lang: de }, { lang: fr }]\n`,
+      "output folder 'docs/translated/de' of 'docs/translated/{lang}/{path}' is inside the source folder 'docs'",
     );
     await expectOneError(
-      `mappings:\n  - name: docs\n    source: content/en\n    output: content/{lang}/{path} #<\n    targets: [{ lang: de }]\n`,
-      "the source folder 'content/en' of mapping 'docs' is inside the output folder 'content'",
+      `mappings:\n  - name: docs\n    source: docs\n    output: '{dir}/{stem}.{lang}.{ext}' #<\n    targets: [{ lang: de }]\n`,
+      "the source folder 'docs' of mapping 'docs' is inside the output folder '.'",
     );
+    // Sibling language folders are fine: German outputs go to content/de, never into content/en.
+    const ok = await check({
+      'pipeline.yaml': `mappings:\n  - name: docs\n    source: content/en\n    output: content/{lang}/{path}\n    targets: [{ lang: de }, { lang: fr }]\n`,
+    });
+    expect(ok.errors).toEqual([]);
   });
 
   it('two mappings writing the same output paths, however the pattern is spelt', async () => {
