@@ -19,7 +19,8 @@ import { readZip } from '../formats/zip-helpers.js';
 // sync` run as a child process the way cron runs it — killed with SIGKILL at chosen moments and
 // started again. Afterwards it checks what a user cares about: every output there with the right
 // translated content, no partial files, and no document (sha256 + target) uploaded twice unless the
-// pipeline itself reported why (a lost download, an upload whose answer a crash hid, a document the
+// pipeline itself reported why: state.db's lost downloads and unconfirmed uploads (an upload whose
+// answer a crash hid), or a failure in a run's summary that a rerun uploads again (a document the
 // service failed, an upload that may have been accepted). Used by test/chaos/*.test.ts.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -95,8 +96,8 @@ export interface ChaosProject {
   outputProblems(units?: Unit[]): Promise<string[]>;
   /** (sha256, target) uploaded (and accepted) more often than the pipeline reported a reason for. */
   unreportedDoubleUploads(extraReports?: Map<string, number>): string[];
-  /** Re-uploads the pipeline reported: lost downloads (state.db) and uploads a crash left unconfirmed (log). */
-  reportedReuploads(): { lostDownloads: number; logged: number };
+  /** Re-uploads state.db reports: lost downloads, and uploads whose answer a crash hid. */
+  reportedReuploads(): { lostDownloads: number; unconfirmedUploads: number };
   /** Accepted uploads in the request log. */
   acceptedUploads(): NonNullable<RequestLogEntry['upload']>[];
   units(): Unit[];
@@ -139,23 +140,6 @@ async function sameDocument(a: string, b: string): Promise<boolean> {
     return x === y;
   }
   return fs.readFileSync(a).equals(fs.readFileSync(b));
-}
-
-/** Reports of a re-upload in the JSON log lines of a sync (lost download, unconfirmed upload). */
-function reuploadReports(stderr: string): Array<{ mapping: string; file: string; target: string }> {
-  const out: Array<{ mapping: string; file: string; target: string }> = [];
-  for (const line of stderr.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    let rec: { msg?: string; mapping?: string; file?: string; target?: string };
-    try {
-      rec = JSON.parse(line) as typeof rec;
-    } catch {
-      continue;
-    }
-    if (rec.mapping && rec.file && rec.target && /upload(ing|ed)? (it )?again/.test(rec.msg ?? ''))
-      out.push({ mapping: rec.mapping, file: rec.file, target: rec.target });
-  }
-  return out;
 }
 
 export async function createChaosProject(opts: ChaosOptions = {}): Promise<ChaosProject> {
@@ -203,12 +187,6 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
     sources.set(rel, createHash('sha256').update(content).digest('hex'));
   };
   let counter = 0;
-  const reports = new Map<string, number>(); // sha:TARGET -> re-uploads the pipeline reported
-  const report = (sha: string | undefined, lang: string) => {
-    if (!sha) return;
-    const k = keyOf(sha, lang);
-    reports.set(k, (reports.get(k) ?? 0) + 1);
-  };
   const engine = createEngine();
   const expectedDir = path.join(dir, 'expected');
   const expected = new Map<string, string>(); // rel\0lang -> file with the engine's translation
@@ -226,20 +204,21 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
     expected.set(k, file);
     return file;
   };
-  /** Lost downloads per (sha256, target) as recorded in state.db. */
-  const lostDownloads = (): Map<string, number> => {
-    const out = new Map<string, number>();
+  /** Re-uploads state.db reports per (sha256, target): lost downloads, uploads a crash left unconfirmed. */
+  const reuploadsInState = (): { lost: Map<string, number>; unconfirmed: Map<string, number> } => {
+    const lost = new Map<string, number>();
+    const unconfirmed = new Map<string, number>();
+    const add = (m: Map<string, number>, k: string, n: number) => n > 0 && m.set(k, (m.get(k) ?? 0) + n);
     const state = openState(path.join(dir, '.locsync', 'state.db'));
     try {
-      for (const j of state.allJobs())
-        if (j.lost_downloads > 0) {
-          const k = keyOf(j.sha256, j.target_lang);
-          out.set(k, (out.get(k) ?? 0) + j.lost_downloads);
-        }
+      for (const j of state.allJobs()) {
+        add(lost, keyOf(j.sha256, j.target_lang), j.lost_downloads);
+        add(unconfirmed, keyOf(j.sha256, j.target_lang), j.unconfirmed_uploads);
+      }
     } finally {
       state.close();
     }
-    return out;
+    return { lost, unconfirmed };
   };
   const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const units = (): Unit[] => [...sources.keys()].flatMap((rel) => targets.map((lang) => ({ rel, lang })));
@@ -278,12 +257,7 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
       }
       return added;
     },
-    runSync(kill) {
-      return runSyncChild(dir, manifestPath, service, kill).then((run) => {
-        for (const r of reuploadReports(run.stderr)) report(sources.get(r.file), r.target);
-        return run;
-      });
-    },
+    runSync: (kill) => runSyncChild(dir, manifestPath, service, kill),
     async outputProblems(only) {
       const problems: string[] = [];
       const wanted = only ?? units();
@@ -307,7 +281,10 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
       }
       return problems;
     },
-    reportedReuploads: () => ({ lostDownloads: sum(lostDownloads()), logged: sum(reports) }),
+    reportedReuploads: () => {
+      const { lost, unconfirmed } = reuploadsInState();
+      return { lostDownloads: sum(lost), unconfirmedUploads: sum(unconfirmed) };
+    },
     acceptedUploads: () =>
       service
         .requests()
@@ -322,11 +299,11 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
         const k = keyOf(u.sha256, u.target_lang);
         counts.set(k, { n: (counts.get(k)?.n ?? 0) + 1, file: u.filename });
       }
-      const fromState = lostDownloads();
+      const { lost, unconfirmed } = reuploadsInState();
       const out: string[] = [];
       for (const [k, { n, file }] of counts) {
         if (n < 2) continue;
-        const reported = Math.max(fromState.get(k) ?? 0, reports.get(k) ?? 0) + (extra.get(k) ?? 0);
+        const reported = (lost.get(k) ?? 0) + (unconfirmed.get(k) ?? 0) + (extra.get(k) ?? 0);
         if (n - 1 > reported)
           out.push(`${file} -> ${k.split(':')[1]}: uploaded ${n} times, ${reported} re-upload(s) reported`);
       }
