@@ -13,6 +13,7 @@ import {
   type SyncSession,
 } from '../sync/session.js';
 import type { PollTiming } from '../sync/timing.js';
+import { guardUploads } from './guard.js';
 import { manifestFiles, watchManifestFiles, type ManifestWatcher } from './manifest-watch.js';
 import { WatchMetrics, startMetricsServer, type MetricsServer } from './metrics.js';
 import { PendingFiles, type PendingEntry } from './pending.js';
@@ -86,9 +87,9 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     super();
     this.loaded = args.loaded;
     this.state = args.state;
-    this.connection = args.connection;
-    this.logger = args.logger;
     this.events = args.events ?? createSyncEvents();
+    this.connection = { client: guardUploads(args.connection.client, this.events, args.state) };
+    this.logger = args.logger;
     this.opts = { poll: args.poll, reconcile: args.reconcile };
     this.pending = new PendingFiles(this.windowMs());
     this.metrics = new WatchMetrics({ queueDepth: () => this.queueDepth() });

@@ -115,6 +115,31 @@ describe('locsync watch', () => {
     expect(fx.uploads().filter((u) => u.sha256 === sha256('Version two, longer.\n'))).toHaveLength(2);
   });
 
+  it('never uploads content that was replaced while its job waited in the queue', async () => {
+    w = await startWatchFixture({
+      service: { translateSeconds: 0.8 },
+      manifest: (url) => ({
+        service: { url, key_env: 'LOCSYNC_TEST_SYNC_KEY', concurrency: 1, requests_per_second: 1000 },
+      }),
+    });
+    const { fx, runner } = w;
+    fx.write('src/blocker.txt', 'Keeps the only upload slot busy.\n');
+    await waitFor('blocker uploading', () => fx.uploads().length >= 1);
+    const queued = new Promise<void>((resolve) =>
+      runner.events.on('job:queued', (e) => e.file === 'v.txt' && resolve()),
+    );
+    fx.write('src/v.txt', 'Old content, queued.\n');
+    await queued;
+    fx.write('src/v.txt', 'New content, replaced before its upload.\n');
+    await waitFor('outputs', () => fx.exists('out/de/v.txt') && fx.exists('out/fr/v.txt'), 30_000);
+    await runner.settle();
+    const mine = fx.uploads().filter((u) => u.filename === 'v.txt');
+    expect(mine.map((u) => u.sha256)).toEqual([
+      sha256('New content, replaced before its upload.\n'),
+      sha256('New content, replaced before its upload.\n'),
+    ]);
+  });
+
   it('does not upload again a file only touched while its job is in flight', async () => {
     w = await startWatchFixture({ service: { translateSeconds: 1.5 } });
     const { fx } = w;
