@@ -246,6 +246,12 @@ function truncate(line: string, width: number): string {
   return out;
 }
 
+/** Jobs in flight longer than this get a line of their own (LOCSYNC_PROGRESS_LONG_JOB_MS, default 10 s). */
+function longJobMsFromEnv(): number {
+  const v = Number(process.env.LOCSYNC_PROGRESS_LONG_JOB_MS);
+  return process.env.LOCSYNC_PROGRESS_LONG_JOB_MS && Number.isFinite(v) && v >= 0 ? v : 10_000;
+}
+
 export interface RunView {
   tracker: RunTracker;
   /** Stop drawing and forget the signal handlers. */
@@ -267,7 +273,11 @@ export function startRunView(args: {
   const tracker = new RunTracker(args.events);
   const out = args.stream ?? process.stderr;
   const view = args.progress
-    ? new ProgressView(tracker, out, { longJobMs: args.longJobMs ?? 10_000, refreshMs: 250, maxJobLines: 10 })
+    ? new ProgressView(tracker, out, {
+        longJobMs: args.longJobMs ?? longJobMsFromEnv(),
+        refreshMs: 250,
+        maxJobLines: 10,
+      })
     : undefined;
   view?.start();
   let reported = false;

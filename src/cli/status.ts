@@ -26,7 +26,7 @@ export function adviceFor(kind: string | null, m: LoadedManifest, attempts: numb
       return `the service refused the API key: check $${m.manifest.service.key_env} (and service.plan in the manifest); then ${rerun}`;
     case 'job-error':
       return attempts >= m.manifest.max_attempts
-        ? `the service could not translate it ${attempts} times: check that the file opens and is a supported format; a changed file is tried again (or raise max_attempts)`
+        ? `the service could not translate it (${attempts} attempt(s)): check that the file opens and is a supported format; a changed file is tried again (or raise max_attempts)`
         : `the service could not translate it (attempt ${attempts} of ${m.manifest.max_attempts}): check that the file opens; the next sync tries again`;
     case 'maybe-accepted':
       return `the upload broke off after the document was sent, so it may have been billed; the next sync uploads it again (${rerun})`;
