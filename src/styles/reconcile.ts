@@ -403,9 +403,12 @@ class Reconciler {
         await this.client.putConfiguredRules(id, want.configured_rules);
       } catch (err) {
         if (err instanceof ServiceError && err.status !== undefined && UNSUPPORTED.has(err.status)) {
-          return this.replace(d, [
-            'the service has no PUT configured_rules and PATCH cannot remove a rule: a new list replaces the old one',
-          ]);
+          // Reported as what it became: a replacement.
+          const note =
+            'the service has no PUT configured_rules and PATCH cannot remove a rule: a new list replaces the old one';
+          d.action!.kind = 'replace';
+          d.action!.notes = [...d.action!.notes.filter((n) => !n.includes('PUT configured_rules')), note];
+          return this.replace(d, [note]);
         }
         throw err;
       }

@@ -160,6 +160,8 @@ describe('reconcileStyles', () => {
     svc.clearFaults();
     const fresh = plan.styleIds['de-docs']!;
     expect(fresh).not.toBe(old);
+    expect(plan.actions[0]).toMatchObject({ kind: 'replace', key: 'de-docs' });
+    expect(plan.actions[0]!.notes.join()).toContain('the service has no PUT configured_rules');
     expect(modifyingRequests(svc, mark)).toEqual([
       `PUT /v3/style_rules/${old}/configured_rules`,
       'POST /v3/style_rules',
