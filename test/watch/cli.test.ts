@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { API_KEY, createFixture, type Fixture } from '../sync/fixture.js';
 import { waitFor, watchManifest } from './helpers.js';
 
@@ -56,6 +56,14 @@ function logLines(text: string): Array<Record<string, unknown>> {
 }
 
 describe('locsync watch (child process)', () => {
+  it('refuses a broken manifest at start with its file and line (exit 2)', async () => {
+    fx = await createFixture();
+    fs.writeFileSync(fx.manifestPath, 'version: 1\nmappings:\n  - name: docs\n    sorce: src\n');
+    const r = await runCli(['watch', '-c', fx.manifestPath], { timeoutMs: 30_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${fx.manifestPath}:`);
+  });
+
   it('serves /healthz and /metrics; SIGTERM during uploads loses nothing and a restart finishes every job', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 12; i++) files[`doc${i}.txt`] = `Document number ${i}.\n`;
