@@ -76,6 +76,26 @@ describe('locsync watch', () => {
     expect(fx.uploads(mark)).toEqual([]);
   });
 
+  it('follows whole folders: a removed folder applies on_source_delete, a folder moved in is translated', async () => {
+    w = await startWatchFixture({
+      manifest: () => ({ on_source_delete: 'delete' }),
+      files: { 'sub/a.txt': 'A in a folder.\n', 'sub/deep/b.txt': 'B deeper.\n' },
+    });
+    const { fx } = w;
+    await waitFor('outputs', () => fx.exists('out/de/sub/a.txt') && fx.exists('out/fr/sub/deep/b.txt'));
+    await w.runner.settle();
+    fs.rmSync(path.join(fx.src, 'sub'), { recursive: true });
+    await waitFor('outputs of the folder removed', () =>
+      ['de', 'fr'].every((l) => !fx.exists(`out/${l}/sub/a.txt`) && !fx.exists(`out/${l}/sub/deep/b.txt`)),
+    );
+    fx.write('elsewhere/c.txt', 'In a folder moved into the source.\n');
+    fs.renameSync(path.join(fx.dir, 'elsewhere'), path.join(fx.src, 'moved'));
+    await waitFor(
+      'the moved-in folder translated',
+      () => fx.exists('out/de/moved/c.txt') && fx.exists('out/fr/moved/c.txt'),
+    );
+  });
+
   it('keeps outputs of a deleted source with the default policy (keep)', async () => {
     w = await startWatchFixture({ files: { 'x.txt': 'Will be deleted.\n' } });
     const { fx } = w;
