@@ -352,3 +352,45 @@ export function checkManifest(ctx: CheckContext): ConfigError[] {
   checkPaths(ctx, errors);
   return errors;
 }
+
+/**
+ * Things that are allowed but probably not meant (validate shows them; loading does not fail):
+ * a style list no target uses, a source folder that does not exist, a pattern that flattens
+ * sub-folders ({name} or {stem} without {dir} or {path}).
+ */
+export function manifestWarnings(ctx: CheckContext): ConfigError[] {
+  const { manifest, source } = ctx;
+  const warnings: ConfigError[] = [];
+  const used = new Set(manifest.mappings.flatMap((m) => m.targets.map((t) => t.style)));
+  for (const key of Object.keys(manifest.style_lists)) {
+    if (!used.has(key))
+      warnings.push(
+        source.errorAt(['style_lists', key], `style list '${key}' is not used by any target`, { key: true }),
+      );
+  }
+  const flattening = new Set<string>();
+  for (const use of outputUses(manifest)) {
+    const names = patternPlaceholders(use.pattern);
+    const flat = !names.includes('path') && !names.includes('dir');
+    const key = use.at.join('.');
+    if (flat && !flattening.has(key)) {
+      flattening.add(key);
+      warnings.push(
+        source.errorAt(
+          use.at,
+          `${formatPath(use.at)}: '${use.pattern}' has no {dir} or {path}: files of different sub-folders with the same name would collide (locsync reports them and skips the second)`,
+        ),
+      );
+    }
+  }
+  manifest.mappings.forEach((m, mi) => {
+    if (!existsSync(path.resolve(ctx.dir, m.source)))
+      warnings.push(
+        source.errorAt(
+          ['mappings', mi, 'source'],
+          `mappings[${mi}].source: folder '${m.source}' does not exist (yet)`,
+        ),
+      );
+  });
+  return warnings;
+}

@@ -157,6 +157,10 @@ calling the service and lists every problem as \`file:line:column: message\` (ex
 
 ${CHECKS.map((c) => `- ${c}`).join('\n')}
 
+Warnings (\`file:line:column: warning: ...\`, exit 0): a style list no target uses, a source folder that
+does not exist, an output pattern with neither \`{dir}\` nor \`{path}\` (files of different sub-folders
+with the same name would collide).
+
 ## Style lists on the service
 
 \`locsync plan\` shows what \`locsync styles apply\` (and \`sync\`, which applies first) would change:

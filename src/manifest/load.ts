@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
-import { checkManifest, type StyleListSource } from './checks.js';
+import { checkManifest, manifestWarnings, type StyleListSource } from './checks.js';
 import { issuesToErrors } from './issues.js';
 import { manifestSchema, styleListBodySchema, type Manifest, type StyleListBody } from './schema.js';
 import type { LoadedManifest, ResolvedStyleList } from './types.js';
@@ -125,36 +125,40 @@ function sortErrors(errors: ConfigError[]): ConfigError[] {
 
 /**
  * Read and check a manifest without throwing: every problem found (schema, style list files,
- * cross-field checks), and the loaded manifest when there is none.
+ * cross-field checks), the loaded manifest when there is none, and warnings (allowed, probably not
+ * meant: an unused style list, a missing source folder, a pattern that flattens sub-folders).
  */
 export async function checkManifestFile(
   manifestPath: string,
-): Promise<{ loaded: LoadedManifest | undefined; errors: ConfigError[] }> {
+): Promise<{ loaded: LoadedManifest | undefined; errors: ConfigError[]; warnings: ConfigError[] }> {
   const file = path.resolve(manifestPath);
   const dir = path.dirname(file);
   let source: YamlSource;
   try {
     source = await readSource(file, 'manifest', file);
   } catch (err) {
-    return { loaded: undefined, errors: [err as ConfigError] };
+    return { loaded: undefined, errors: [err as ConfigError], warnings: [] };
   }
   const syntax = source.syntaxErrors();
-  if (syntax.length) return { loaded: undefined, errors: syntax };
+  if (syntax.length) return { loaded: undefined, errors: syntax, warnings: [] };
 
   const data = source.data();
   const parsed = manifestSchema.safeParse(data);
   if (!parsed.success) {
     const errors = issuesToErrors(parsed.error.issues, { source, schema: manifestSchema, data });
-    return { loaded: undefined, errors: sortErrors(errors) };
+    return { loaded: undefined, errors: sortErrors(errors), warnings: [] };
   }
   const manifest = parsed.data;
   const errors: ConfigError[] = [];
   const { lists, sources } = await loadStyleLists(manifest, source, dir, errors);
-  errors.push(...checkManifest({ manifest, source, dir, styleLists: lists, styleSources: sources }));
-  if (errors.length) return { loaded: undefined, errors: sortErrors(errors) };
+  const ctx = { manifest, source, dir, styleLists: lists, styleSources: sources };
+  errors.push(...checkManifest(ctx));
+  const warnings = sortErrors(manifestWarnings(ctx));
+  if (errors.length) return { loaded: undefined, errors: sortErrors(errors), warnings };
   return {
     loaded: { path: file, dir, manifest, styleLists: lists, statePath: path.resolve(dir, manifest.state) },
     errors: [],
+    warnings,
   };
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadManifest, ManifestError } from '../../src/manifest/load.js';
+import { checkManifestFile, loadManifest, ManifestError } from '../../src/manifest/load.js';
 import { ROOT } from '../helpers/cli.js';
 import { MINIMAL, tempProject } from './project.js';
 
@@ -74,5 +74,22 @@ mappings:
     const dir = await project({ 'p.yaml': `style_lists:\n  plain:\n    language: de\n${MINIMAL}` });
     const loaded = await loadManifest(path.join(dir, 'p.yaml'));
     expect(loaded.styleLists.plain).toMatchObject({ name: 'plain', drift: 'fail', configured_rules: {} });
+  });
+
+  it('warns, without failing, about an unused style list, a missing source folder and a flattening pattern', async () => {
+    const dir = await project({
+      'p.yaml': `style_lists:\n  spare: { language: fr }\nmappings:\n  - name: docs\n    source: docs\n    output: out/{lang}/{name}\n    targets: [{ lang: de }]\n`,
+    });
+    const { loaded, errors, warnings } = await checkManifestFile(path.join(dir, 'p.yaml'));
+    expect(errors).toEqual([]);
+    expect(loaded).toBeDefined();
+    expect(warnings.map((w) => [w.line, w.message])).toEqual([
+      [2, "style list 'spare' is not used by any target"],
+      [5, "mappings[0].source: folder 'docs' does not exist (yet)"],
+      [
+        6,
+        "mappings[0].output: 'out/{lang}/{name}' has no {dir} or {path}: files of different sub-folders with the same name would collide (locsync reports them and skips the second)",
+      ],
+    ]);
   });
 });

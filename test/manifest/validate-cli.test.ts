@@ -20,7 +20,10 @@ describe('locsync validate', () => {
     cleanups.push(p.remove);
     const ok = await runCli(['validate', '-c', path.join(p.dir, 'ok.yaml')]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toContain('is valid: 1 mapping(s), 1 target(s), 0 style list(s)');
+    expect(ok.stdout).toContain('is valid: 1 mapping(s), 1 target(s), 0 style list(s), 1 warning(s)');
+    expect(ok.stderr).toContain(
+      `${path.join(p.dir, 'ok.yaml')}:3:13: warning: mappings[0].source: folder 'docs' does not exist (yet)`,
+    );
 
     const badPath = path.join(p.dir, 'bad.yaml');
     const bad = await runCli(['validate', '-c', badPath]);
