@@ -36,12 +36,17 @@ export interface WatchFixture {
  * A fixture whose manifest is `watchManifest(url, manifest(url))` and a runner started on it.
  */
 export async function startWatchFixture(
-  opts: Omit<FixtureOptions, 'manifest'> & { manifest?: (url: string) => Record<string, unknown> } = {},
+  opts: Omit<FixtureOptions, 'manifest'> & {
+    manifest?: (url: string) => Record<string, unknown>;
+    /** Files relative to the project folder (style list files ...), written before the start. */
+    project?: Record<string, string>;
+  } = {},
 ): Promise<WatchFixture> {
-  const { manifest, ...rest } = opts;
+  const { manifest, project, ...rest } = opts;
   // The fixture takes the manifest before it knows the url: write it once the service is up.
   const fx = await createFixture(rest);
   fs.writeFileSync(fx.manifestPath, stringify(watchManifest(fx.service.url, manifest?.(fx.service.url))));
+  for (const [rel, text] of Object.entries(project ?? {})) fx.write(rel, text);
   const loaded = await fx.load();
   const state = openState(loaded.statePath);
   const runner = createWatchRunner({

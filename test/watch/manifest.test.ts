@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
 
@@ -41,5 +42,42 @@ describe('locsync watch: manifest edits', () => {
       ['de', 'fr', 'it'].every((l) => fx.exists(`out/${l}/b.txt`)),
     );
     expect(runner.manifest.manifest.mappings[0]!.targets.map((t) => t.lang)).toEqual(['de', 'fr', 'it']);
+  });
+});
+
+describe('locsync watch: style list files', () => {
+  it('applies an edited style list file: the list is updated, outputs become stale, nothing is re-billed', async () => {
+    const list = (time: string) =>
+      stringify({ language: 'de', configured_rules: { dates_and_times: { time_format: time } } });
+    w = await startWatchFixture({
+      files: { 'a.txt': 'At 3:00 PM.\n' },
+      project: { 'styles/house.yaml': list('use_24_hour_clock') },
+      manifest: () => ({
+        style_lists: { house: { file: 'styles/house.yaml' } },
+        mappings: [
+          {
+            name: 'docs',
+            source: 'src',
+            output: 'out/{lang}/{path}',
+            targets: [{ lang: 'de', style: 'house' }],
+          },
+        ],
+      }),
+    });
+    const { fx, runner } = w;
+    await waitFor('output', () => fx.exists('out/de/a.txt'));
+    await runner.settle();
+    const before = w.state.getStyle('house')!;
+    const mark = fx.mark();
+    const stale: string[] = [];
+    runner.events.on('job:stale', (e) => stale.push(e.file));
+    const applied = new Promise((resolve) => runner.once('manifest:applied', resolve));
+    fs.writeFileSync(path.join(fx.dir, 'styles/house.yaml'), list('use_12_hour_clock'));
+    await applied;
+    await runner.settle();
+    const after = w.state.getStyle('house')!;
+    expect(after.hash).not.toBe(before.hash);
+    expect(stale).toEqual(['a.txt']);
+    expect(fx.uploads(mark)).toEqual([]);
   });
 });
