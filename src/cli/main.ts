@@ -31,6 +31,42 @@ Examples:
 
 Run "locsync <command> --help" for a command's options and examples.`;
 
+/** Examples shown after the options of commands whose own file does not add them. */
+const EXAMPLES: Record<string, string> = {
+  serve: `
+Examples:
+  $ locsync serve --port 8787 --data /var/lib/locsync-service     a local service for testing
+  $ locsync serve --faults '{"status": 429, "count": 3, "retryAfter": 1}'
+  Point a manifest at it with service.url: http://127.0.0.1:8787 (any non-empty key).`,
+  validate: `
+Examples:
+  $ locsync validate                         the pipeline.yaml in this folder
+  $ locsync validate -c docs/pipeline.yaml --json
+Exit codes: 0 valid, 2 invalid (each problem as file:line:column: message).`,
+  plan: `
+Examples:
+  $ locsync plan                             style list changes, files to translate, stale outputs
+  $ locsync plan --detailed-exitcode         in scripts: 0 nothing to do, 2 changes pending, 1 error
+  $ locsync plan --json | jq '.files.toTranslate | length'`,
+  styles: `
+Examples:
+  $ locsync styles apply                     make the service's style lists match the YAML
+  $ locsync styles pull                      write the service's lists as YAML files`,
+  sync: `
+Examples:
+  $ locsync sync                             translate what changed (pipeline.yaml here)
+  $ locsync sync -c /srv/docs/pipeline.yaml --no-progress --log-format json    under cron
+  $ locsync sync --dry-run                   what would be uploaded; nothing is billed
+  $ locsync sync --retranslate stale         also re-translate outputs of changed style lists (billed)
+Ctrl-C stops uploading, finishes or records the documents in flight; run sync again to resume
+(a recorded upload is collected, never uploaded or paid twice).
+Exit codes: 0 all done, 1 some documents failed (retried next run; see locsync status), 2 configuration error.`,
+  watch: `
+Examples:
+  $ locsync watch -c /srv/docs/pipeline.yaml       keep running (systemd: see docs/operations.md)
+  On SMB/NFS shares set watch.poll: true in the manifest and keep state: on a local disk.`,
+};
+
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -50,6 +86,10 @@ export function buildProgram(): Command {
   registerWatch(program);
   registerStatus(program);
   registerReport(program);
+  for (const cmd of program.commands) {
+    const examples = EXAMPLES[cmd.name()];
+    if (examples) cmd.addHelpText('after', examples);
+  }
   return program;
 }
 

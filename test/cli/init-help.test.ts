@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseTargets } from '../../src/cli/init.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { runCli } from '../helpers/cli.js';
+
+function helpOf(cmd: Command): string {
+  let out = '';
+  cmd.configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (out += s) });
+  cmd.outputHelp();
+  return out;
+}
+
+describe('--help', () => {
+  const program = buildProgram();
+  const commands = program.commands.filter((c) => c.name() !== 'help');
+
+  it.each(commands.map((c) => [c.name(), c] as const))(
+    '%s --help shows examples and the global flags',
+    (_n, cmd) => {
+      const text = helpOf(cmd);
+      expect(text).toMatch(/\nExamples:\n\s+\$ locsync /);
+      expect(text).toContain('--log-format <format>');
+      expect(text).toContain('--no-progress');
+    },
+  );
+
+  it('the program help lists the exit codes', () => {
+    const text = helpOf(program);
+    expect(text).toMatch(/Exit codes:\n\s+0 .*\n\s+1 .*\n\s+2 /);
+  });
+});
+
+describe('locsync init', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-init-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes a commented manifest in the current folder that validates, and never overwrites it silently', async () => {
+    const r = await runCli(
+      ['init', '--source', 'manuals', '--targets', 'de,JA', '--output', 'out/{lang}/{path}'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.code).toBe(0);
+    const file = path.join(dir, 'pipeline.yaml');
+    const written = fs.readFileSync(file, 'utf8');
+    expect(written).toMatch(/^# /);
+    expect(written).toContain('source: "manuals"');
+    expect(written).toMatch(/- lang: de\n\s+- lang: ja/);
+    expect(r.stdout).toContain('Create the folder manuals/');
+
+    const v = await runCli(['validate', '--json'], { cwd: dir });
+    expect(v.code).toBe(0);
+    expect(JSON.parse(v.stdout)).toMatchObject({ valid: true, errors: [] });
+
+    const again = await runCli(['init', '--targets', 'fr'], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/pipeline\.yaml already exists; not overwritten \(use --force/);
+    expect(fs.readFileSync(file, 'utf8')).toBe(written);
+  }, 60_000);
+
+  it('a misspelt target language is refused with a suggestion', () => {
+    expect(() => parseTargets('de,frr')).toThrow(ConfigError);
+    expect(() => parseTargets('de,frr')).toThrow(/"frr" is not a target language.*did you mean "fr"/);
+    expect(parseTargets(' DE, fr ,de')).toEqual(['de', 'fr']);
+  });
+});

@@ -1,0 +1,122 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { FAST_POLL_ENV, jsonLines, KEY_ENV, OPS_KEY, opsProject, type OpsProject } from './ops-fixture.js';
+
+// The live view needs a terminal: `script` (util-linux; Debian's bsdutils) gives the CLI a
+// pseudo-terminal. Ctrl-C is tested piped, where it must still say what was left, as a log line.
+
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
+const TSX = import.meta.resolve('tsx');
+const MAIN = `${ROOT}/src/cli/main.ts`;
+const ESC = '\x1b';
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function runScript(
+  cmd: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout });
+    });
+  });
+}
+
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...FAST_POLL_ENV, [KEY_ENV]: OPS_KEY, ...extra };
+  delete env.CI;
+  delete env.NO_COLOR;
+  return env;
+}
+
+describe('progress view and Ctrl-C', () => {
+  let p: OpsProject | undefined;
+  afterEach(async () => {
+    await p?.close();
+    p = undefined;
+  });
+
+  it.skipIf(!HAS_SCRIPT)(
+    'on a terminal, sync draws the live view with per-file lines for long jobs',
+    async () => {
+      p = await opsProject({ service: { translateSeconds: 1 } });
+      p.write('a.txt', 'First document.\n');
+      p.write('b.txt', 'Second document.\n');
+      const cmd = [process.execPath, '--import', TSX, MAIN, 'sync', '-c', p.manifest]
+        .map(shellQuote)
+        .join(' ');
+      // Asynchronous: the service answering the child runs in this process.
+      const r = await runScript(
+        cmd,
+        p.dir,
+        childEnv({ LOCSYNC_PROGRESS_LONG_JOB_MS: '200', COLUMNS: '200' }),
+      );
+      const out = r.stdout;
+      expect(r.code).toBe(0);
+      // The view: its counters, redrawn in place (cursor up + clear), and a line per long job.
+      expect(out).toMatch(
+        /scanned \d+ +queued \d+ +uploading \d+ +waiting on the service \d+ +downloading \d+/,
+      );
+      expect(out).toMatch(/done \d+ +reused \d+ +.*failed \d+.*billed characters/);
+      expect(out).toMatch(new RegExp(`${ESC}\\[\\d+A${ESC}\\[0J`));
+      expect(out).toMatch(/docs\/a\.txt -> (de|fr): (waiting on the service|uploading|downloading)/);
+      // Then the summary, the view erased and the cursor shown again.
+      expect(out).toMatch(/2 files: translated 4/);
+      expect(out).toContain('\x1b[?25h');
+    },
+    120_000,
+  );
+
+  it('Ctrl-C without a terminal logs the jobs in flight and how to resume; the rerun uploads nothing twice', async () => {
+    p = await opsProject({ service: { translateSeconds: 4 } });
+    p.write('a.txt', 'First document.\n');
+    p.write('b.txt', 'Second document.\n');
+    const child = spawn(process.execPath, ['--import', TSX, MAIN, 'sync', '-c', p.manifest], {
+      cwd: p.dir,
+      env: childEnv({ CI: '1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const uploaded = new Promise<void>((resolve) => {
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        if ((stderr.match(/"msg":"uploaded"/g) ?? []).length >= 2) resolve();
+      });
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await Promise.race([uploaded, closed]);
+    child.kill('SIGINT');
+    await closed;
+    expect(stdout + stderr).not.toContain('\x1b');
+    const lines = jsonLines(stderr);
+    const left = lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('Stopping: no new uploads'));
+    expect(left).toBeDefined();
+    expect(left!.msg).toContain(`locsync sync -c ${p.manifest}\` resumes them`);
+    expect(left!.msg).toContain('nothing uploaded is paid twice');
+    const inFlight = left!.in_flight as Array<{ file: string; document_id?: string; state: string }>;
+    expect(inFlight.length).toBeGreaterThanOrEqual(2);
+    expect(inFlight.filter((j) => j.document_id).length).toBeGreaterThanOrEqual(2);
+
+    // Resume: every (file, target) is uploaded once over both runs.
+    const again = await p.cli(['sync', '-c', p.manifest]);
+    expect(again.code).toBe(0);
+    const uploads = p.service.requests().filter((q) => q.upload?.document_id);
+    const units = new Set(uploads.map((q) => `${q.upload!.filename}:${q.upload!.target_lang}`));
+    expect(units.size).toBe(4);
+    expect(uploads).toHaveLength(4);
+  }, 120_000);
+});
