@@ -22,6 +22,9 @@ export function registerWatch(program: Command): void {
     .option(...CONFIG_OPTION)
     .action(async (opts: WatchCliOptions) => {
       process.exitCode = await watchCommand(opts);
+      // An upload still streaming past the shutdown deadline must not keep the process alive: its job
+      // is recorded as started, and the next start deals with it.
+      setTimeout(() => process.exit(), 3000).unref();
     });
 }
 
