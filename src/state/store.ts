@@ -22,6 +22,9 @@ export interface FileRecord {
   seen_at: string;
 }
 
+/** What a scan needs of a recorded file. */
+export type KnownFile = Pick<FileRecord, 'rel_path' | 'size' | 'mtime_ms' | 'sha256'>;
+
 export interface JobRecord {
   id: number;
   mapping: string;
@@ -241,7 +244,9 @@ export class StateStore implements StyleStateStore {
       getFile: db.prepare<[string, string], FileRecord>(
         'SELECT * FROM files WHERE mapping = ? AND rel_path = ?',
       ),
-      filesOf: db.prepare<[string], FileRecord>('SELECT * FROM files WHERE mapping = ?'),
+      filesOf: db.prepare<[string], KnownFile>(
+        'SELECT rel_path, size, mtime_ms, sha256 FROM files WHERE mapping = ?',
+      ),
       putFile: db.prepare(
         `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at) VALUES (@mapping, @rel_path, @size, @mtime_ms, @sha256, @seen_at)
          ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256, seen_at = excluded.seen_at`,
@@ -306,8 +311,8 @@ export class StateStore implements StyleStateStore {
     return this.stmts.getFile.get(mapping, relPath);
   }
   /** Every file recorded for a mapping, by relative path (one query: the no-op scan's fast path). */
-  filesOf(mapping: string): Map<string, FileRecord> {
-    const out = new Map<string, FileRecord>();
+  filesOf(mapping: string): Map<string, KnownFile> {
+    const out = new Map<string, KnownFile>();
     for (const f of this.stmts.filesOf.all(mapping)) out.set(f.rel_path, f);
     return out;
   }

@@ -129,7 +129,9 @@ async function walk(
     dot: false,
     onlyFiles: false,
     followSymbolicLinks: false,
-    stats: true,
+    // Entries with their dirent only: files are stat'ed below, keeping just size and mtime (fast-glob's
+    // stats mode would hold a full fs.Stats per file until the walk ends).
+    objectMode: true,
     unique: true,
     fs: { readdir },
   });
@@ -168,8 +170,19 @@ async function walk(
       }
       continue;
     }
-    if (!dirent.isFile() || !e.stats || !m.included(relPath)) continue;
-    pushFile(out, relPath, abs, e.stats.size, e.stats.mtimeMs);
+    if (!dirent.isFile() || !m.included(relPath)) continue;
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(abs, { throwIfNoEntry: false });
+    } catch (err) {
+      out.problems.push({
+        relPath,
+        reason: 'unreadable',
+        message: `cannot be read: ${(err as NodeJS.ErrnoException).code}`,
+      });
+      continue;
+    }
+    if (st) pushFile(out, relPath, abs, st.size, st.mtimeMs);
   }
 }
 

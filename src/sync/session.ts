@@ -16,7 +16,7 @@ import type { Logger } from '../log/logger.js';
 import { registerSecret } from '../log/secrets.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { Mapping, Target } from '../manifest/schema.js';
-import { isInside, outputRoot, renderOutputPath } from '../manifest/paths.js';
+import { outputRoot, renderOutputPath } from '../manifest/paths.js';
 import type { DoneIndexRow, JobRecord, StateStore } from '../state/store.js';
 import { type FailureKind, type JobRef, type SyncEvents, createSyncEvents } from './events.js';
 import {
@@ -134,6 +134,9 @@ type Decision =
 
 const contentKey = (sha: string, fp: string) => `${sha}|${fp}`;
 
+/** What the planner keeps of the latest done job of an output path. */
+type DoneEntry = Pick<DoneIndexRow, 'id' | 'sha256' | 'fingerprint' | 'base_fingerprint'>;
+
 export class SyncSession {
   readonly events: SyncEvents;
   readonly runId: number;
@@ -165,9 +168,9 @@ export class SyncSession {
   private styleIds: Record<string, string> = {};
   private changedStyleKeys = new Set<string>();
   /** Latest done job per output path (what each output on disk holds). */
-  private readonly latestDone = new Map<string, DoneIndexRow>();
+  private readonly latestDone = new Map<string, DoneEntry>();
   /** content key → outputs whose latest done job has that content (reuse donors). */
-  private readonly byContent = new Map<string, Set<string>>();
+  private readonly byContent = new Map<string, string | string[]>();
   /** Latest open (not done) job per output path. */
   private readonly openByOutput = new Map<string, JobRecord>();
   /** Output path → unit key that renders to it (collisions). */
@@ -310,9 +313,13 @@ export class SyncSession {
     let bytesHashed = 0;
     let count = 0;
     // Hash a few files at once; classification stays in path order.
-    const hashes = await mapLimit(listed.files, 8, async (f) => {
+    // size+mtime fast path first (no promise per file); only the others are read and hashed.
+    const hashes: Array<string | undefined> = listed.files.map((f) => {
       const prev = known.get(f.relPath);
-      if (prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs) return prev.sha256;
+      return prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs ? prev.sha256 : undefined;
+    });
+    const toHash = listed.files.map((f, i) => ({ f, i })).filter(({ i }) => hashes[i] === undefined);
+    await mapLimit(toHash, 8, async ({ f, i }) => {
       try {
         const sha = await sha256File(f.absPath);
         hashed++;
@@ -325,7 +332,7 @@ export class SyncSession {
             mtime_ms: f.mtimeMs,
             sha256: sha,
           });
-        return sha;
+        hashes[i] = sha;
       } catch (err) {
         this.skip(
           m.name,
@@ -333,7 +340,6 @@ export class SyncSession {
           'unreadable',
           `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
         );
-        return undefined;
       } finally {
         if (++count % 500 === 0) this.events.emit('scan:progress', { mapping: m.name, files: count, hashed });
       }
@@ -446,8 +452,8 @@ export class SyncSession {
         this.failUnit(m.name, f.relPath, t.lang, '', 'path-escape', (err as Error).message, false);
         return;
       }
-      const outputAbs = path.resolve(this.loaded.dir, output);
-      const inSource = this.loaded.manifest.mappings.find((mm) => isInside(this.sourceAbs(mm), outputAbs));
+      const outputAbs = path.join(this.loaded.dir, output);
+      const inSource = this.sourceRoots().find((r) => outputAbs === r.abs || outputAbs.startsWith(r.prefix));
       if (inSource) {
         this.failUnit(
           m.name,
@@ -475,6 +481,19 @@ export class SyncSession {
         return;
       }
       this.outputOwner.set(output, key);
+      // The common case of a no-op run, decided without building the unit.
+      const done = this.latestDone.get(output);
+      if (
+        done &&
+        done.sha256 === sha &&
+        done.fingerprint === fp &&
+        !this.activeOutputs.has(output) &&
+        exists(outputAbs)
+      ) {
+        this.sum.unchanged++;
+        this.planned.unchanged++;
+        return;
+      }
       const unit: Unit = {
         key,
         mapping: m,
@@ -490,6 +509,16 @@ export class SyncSession {
       };
       this.handle(unit);
     });
+  }
+
+  private sourceRootsCache: Array<{ name: string; abs: string; prefix: string }> | undefined;
+  /** Absolute source folders of every mapping (outputs must not land in one). */
+  private sourceRoots(): Array<{ name: string; abs: string; prefix: string }> {
+    this.sourceRootsCache ??= this.loaded.manifest.mappings.map((mm) => {
+      const abs = this.sourceAbs(mm);
+      return { name: mm.name, abs, prefix: abs + path.sep };
+    });
+    return this.sourceRootsCache;
   }
 
   /** Settings and fingerprints of (mapping, target, source extension), computed once per scan. */
@@ -517,7 +546,7 @@ export class SyncSession {
         return { kind: 'gave-up', job: open };
       return { kind: 'translate', job: open, why: 'retry' };
     }
-    for (const donor of this.byContent.get(contentKey(u.sha256, u.fp)) ?? []) {
+    for (const donor of this.donors(contentKey(u.sha256, u.fp))) {
       if (donor !== u.output && exists(path.resolve(this.loaded.dir, donor))) {
         return { kind: 'reuse', from: donor, fromJobId: this.latestDone.get(donor)?.id ?? 0 };
       }
@@ -549,7 +578,12 @@ export class SyncSession {
   }
 
   /** Classify a unit and act on the decision (queue its work, or only record it in a dry run). */
-  private handle(u: Unit): void {
+  private handle(u: Unit, afterActive = false): void {
+    // Work on this output is under way (a resumed upload): decide once it is finished.
+    if (!afterActive && !this.opts.dryRun && this.activeOutputs.has(u.output)) {
+      void this.schedule(u.output, async () => this.handle(u, true));
+      return;
+    }
     const d = this.classify(u);
     const item: PlanItem = {
       mapping: u.mapping.name,
@@ -1218,23 +1252,37 @@ export class SyncSession {
   }
 
   private indexDone(row: DoneIndexRow): void {
-    const prev = this.latestDone.get(row.output_path);
-    if (prev) this.byContent.get(contentKey(prev.sha256, prev.fingerprint))?.delete(row.output_path);
-    const compact: DoneIndexRow = {
+    const out = row.output_path;
+    const prev = this.latestDone.get(out);
+    if (prev) this.dropDonor(contentKey(prev.sha256, prev.fingerprint), out);
+    this.latestDone.set(out, {
       id: row.id,
-      mapping: row.mapping,
-      rel_path: row.rel_path,
-      target_lang: row.target_lang,
       sha256: row.sha256,
       fingerprint: row.fingerprint,
       base_fingerprint: row.base_fingerprint,
-      output_path: row.output_path,
-    };
-    this.latestDone.set(row.output_path, compact);
+    });
+    // Most contents have one output: a plain string then, an array only for copies.
     const k = contentKey(row.sha256, row.fingerprint);
-    let set = this.byContent.get(k);
-    if (!set) this.byContent.set(k, (set = new Set()));
-    set.add(row.output_path);
+    const cur = this.byContent.get(k);
+    if (cur === undefined) this.byContent.set(k, out);
+    else if (typeof cur === 'string') {
+      if (cur !== out) this.byContent.set(k, [cur, out]);
+    } else if (!cur.includes(out)) cur.push(out);
+  }
+
+  private dropDonor(k: string, out: string): void {
+    const cur = this.byContent.get(k);
+    if (cur === out) this.byContent.delete(k);
+    else if (Array.isArray(cur)) {
+      const rest = cur.filter((o) => o !== out);
+      if (rest.length === 0) this.byContent.delete(k);
+      else this.byContent.set(k, rest.length === 1 ? (rest[0] as string) : rest);
+    }
+  }
+
+  private donors(k: string): string[] {
+    const cur = this.byContent.get(k);
+    return cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur;
   }
 
   // ---------------------------------------------------------------- removals, drain, stop
