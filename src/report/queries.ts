@@ -142,7 +142,7 @@ export function jobsInFlight(state: StateStore): JobRecord[] {
 export function failedJobs(state: StateStore): JobRecord[] {
   return state.db
     .prepare<[], JobRecord>(
-      `SELECT * FROM jobs WHERE status = 'failed' OR (status IN ('pending', 'uploaded') AND error IS NOT NULL)
+      `SELECT * FROM jobs WHERE (status = 'failed' OR (status IN ('pending', 'uploaded') AND error IS NOT NULL))
          AND NOT EXISTS (SELECT 1 FROM jobs d WHERE d.status = 'done' AND d.id > jobs.id AND d.mapping = jobs.mapping
            AND d.rel_path = jobs.rel_path AND d.target_lang = jobs.target_lang)
        ORDER BY updated_at DESC`,
