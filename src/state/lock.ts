@@ -45,7 +45,8 @@ function readOwner(lockPath: string): LockOwner | undefined {
   return undefined;
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process with this pid runs on this host. */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
