@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { silentLogger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { failedJobs, jobsInFlight, recentRuns } from '../report/queries.js';
+import { pidAlive } from '../state/lock.js';
 import { openState, type JobRecord, type RunRecord } from '../state/store.js';
 import { planSync, type SyncPlan } from '../sync/engine.js';
 import { EXIT } from '../util/errors.js';
@@ -49,18 +50,9 @@ function ago(iso: string | null, now: number): string {
   return iso ? formatDuration(now - Date.parse(iso)) : '?';
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** A run left 'running' by a process that is gone crashed (the next run records it so too). */
 function runStatus(r: RunRecord): RunRecord['status'] {
-  return r.status === 'running' && !alive(r.pid) ? 'crashed' : r.status;
+  return r.status === 'running' && !pidAlive(r.pid) ? 'crashed' : r.status;
 }
 
 function runLine(r: RunRecord, now: number): string {
