@@ -31,18 +31,24 @@ const keyOf = (r: SourceRef) => `${r.mapping}\0${r.relPath}`;
 export class PendingFiles {
   private readonly entries = new Map<string, PendingEntry>();
 
-  constructor(
-    /** Stability window, ms. */
-    private readonly windowMs: number,
-    /** Longest a deletion waits for changed files to be handed over first (renames reuse), ms. */
-    private readonly maxUnlinkWaitMs = Math.max(10_000, windowMs * 10),
-  ) {
+  private windowMs = 0;
+  private unlinkDelayMs = 0;
+  /** Longest a deletion waits for changed files to be handed over first (renames reuse), ms. */
+  private maxUnlinkWaitMs = 0;
+
+  /** `windowMs`: the stability window. */
+  constructor(windowMs: number) {
+    this.setWindow(windowMs);
+  }
+
+  /** Change the stability window (a manifest edit); pending files are kept. */
+  setWindow(windowMs: number): void {
+    this.windowMs = windowMs;
     // chokidar reports a rename's new name only after awaitWriteFinish (one window); the old name's
     // deletion comes at once. It waits two windows and a margin so that the new name is seen first.
     this.unlinkDelayMs = 2 * windowMs + 1000;
+    this.maxUnlinkWaitMs = Math.max(10_000, windowMs * 10);
   }
-
-  private readonly unlinkDelayMs: number;
 
   get size(): number {
     return this.entries.size;
@@ -78,6 +84,8 @@ export class PendingFiles {
       if (r.ready) {
         this.entries.delete(k);
         out.ready.push(e);
+        // Handed over now: deletions wait for the next sweep, after it has been classified.
+        changesWaiting = true;
       } else if (r.why === 'gone') {
         Object.assign(e, { kind: 'unlink', since: now, seen: undefined, openIn: undefined });
       } else {

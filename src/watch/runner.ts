@@ -62,7 +62,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   private readonly opts: Pick<WatchArgs, 'poll' | 'reconcile'>;
   private session!: SyncSession;
   private sources: WatchedSource[] = [];
-  private pending: PendingFiles;
+  private readonly pending: PendingFiles;
   private readonly handOver: PendingEntry[] = [];
   private handingOver = 0;
   private readonly removals = new Set<Promise<void>>();
@@ -251,6 +251,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       this.handOver.length
     ) {
       const e = this.handOver.shift()!;
+      if (!this.hasMapping(e.mapping)) continue; // removed by a manifest edit
       const k = `${e.mapping}\0${e.relPath}`;
       if (this.busy.has(k)) {
         const root = this.sources.find((x) => x.mapping === e.mapping)?.root;
@@ -277,7 +278,12 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     }
   }
 
+  private hasMapping(name: string): boolean {
+    return this.loaded.manifest.mappings.some((m) => m.name === name);
+  }
+
   private removeSource(e: PendingEntry): void {
+    if (!this.hasMapping(e.mapping)) return;
     const p = this.session
       .fileRemoved(e.mapping, e.relPath)
       .catch((err: Error) =>
@@ -364,7 +370,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
         if (next) {
           const sourcesAfter = JSON.stringify(watchedSources(this.loaded).map((s) => [s.root, s.skipDirs]));
           const watchAfter = JSON.stringify(this.loaded.manifest.watch);
-          if (watchAfter !== watchBefore) this.pending = new PendingFiles(this.windowMs());
+          if (watchAfter !== watchBefore) this.pending.setWindow(this.windowMs());
           if (sourcesAfter !== sourcesBefore || watchAfter !== watchBefore) await this.startSourceWatcher();
           else this.sources = watchedSources(this.loaded);
           this.manifestWatcher?.setFiles(manifestFiles(this.loaded));
