@@ -115,6 +115,11 @@ describe('locsync watch (child process)', () => {
     expect(await first.exited).toBe(0);
     const uploadedBefore = f.uploads().length;
     expect(uploadedBefore).toBeLessThan(outputs.length);
+    // Documents in flight at the signal are recorded with their id (and key) for the next start.
+    const st = f.openState();
+    const recorded = st.openJobs().filter((j) => j.status === 'uploaded' && j.document_id);
+    st.close();
+    expect(recorded.length).toBeGreaterThan(0);
 
     const second = startWatch(f.manifestPath);
     await waitFor('every output after the restart', () => outputs.every((o) => f.exists(o)), 60_000);
