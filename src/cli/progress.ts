@@ -158,7 +158,12 @@ export function renderProgress(
 }
 
 /** What was left when the run was interrupted, and how to resume (plain text lines). */
-export function leftoverReport(t: RunTracker, configPath: string, now = Date.now()): string[] {
+export function leftoverReport(
+  t: RunTracker,
+  configPath: string,
+  now = Date.now(),
+  resumeCommand = 'sync',
+): string[] {
   const inFlight = t.inFlight();
   const queued = t.counts().queued;
   const lines = [
@@ -166,7 +171,7 @@ export function leftoverReport(t: RunTracker, configPath: string, now = Date.now
   ];
   for (const j of inFlight) lines.push(`  ${describeJob(j, now)}`);
   lines.push(
-    `Uploaded documents are recorded with their id: \`locsync sync -c ${configPath}\` resumes them and the rest; nothing uploaded is paid twice.`,
+    `Uploaded documents are recorded with their id: \`locsync ${resumeCommand} -c ${configPath}\` resumes them and the rest; nothing uploaded is paid twice.`,
   );
   return lines;
 }
@@ -267,6 +272,8 @@ export function startRunView(args: {
   logger: Logger;
   configPath: string;
   progress: boolean;
+  /** The command that resumes the run (sync, watch). */
+  resumeCommand?: string;
   longJobMs?: number;
   stream?: NodeJS.WriteStream;
 }): RunView {
@@ -284,7 +291,7 @@ export function startRunView(args: {
   const onSignal = () => {
     if (reported) return;
     reported = true;
-    const lines = leftoverReport(tracker, args.configPath);
+    const lines = leftoverReport(tracker, args.configPath, Date.now(), args.resumeCommand);
     if (view) {
       view.stop();
       out.write(lines.join('\n') + '\n');
