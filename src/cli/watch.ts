@@ -7,6 +7,8 @@ import { acquireLock } from '../state/lock.js';
 import { openState } from '../state/store.js';
 import { createWatchRunner, type WatchRunner } from '../watch/runner.js';
 import { CONFIG_OPTION } from './validate.js';
+import { progressWanted } from './context.js';
+import { startRunView, type RunView } from './progress.js';
 
 interface WatchCliOptions {
   config: string;
@@ -57,6 +59,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let connection: Connection | undefined;
+  let view: RunView | undefined;
   try {
     connection = await openConnection(loaded, {
       logger,
@@ -64,6 +67,13 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
       onRetry: (info) => runner?.onRetry(info),
     });
     runner = createWatchRunner({ loaded, state, connection, logger });
+    view = startRunView({
+      events: runner.events,
+      logger,
+      configPath: opts.config,
+      progress: progressWanted(),
+      resumeCommand: 'watch',
+    });
     try {
       await runner.start();
     } catch (err) {
@@ -72,6 +82,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
     }
     return await runner.done;
   } finally {
+    view?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await connection?.close().catch(() => undefined);
