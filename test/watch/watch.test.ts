@@ -5,6 +5,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sha256, startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
 
 let w: WatchFixture | undefined;
+
+/** inotify watches held by this process. */
+function inotifyWatches(): number {
+  let n = 0;
+  for (const fd of fs.readdirSync('/proc/self/fdinfo')) {
+    try {
+      n += fs
+        .readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('inotify wd:')).length;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return n;
+}
 afterEach(async () => {
   await w?.close();
   w = undefined;
@@ -14,6 +30,7 @@ describe('locsync watch', () => {
   it('uploads a file written slowly in chunks once, after its last write', async () => {
     w = await startWatchFixture({ manifest: () => ({ watch: { stability: 1 } }) });
     const { fx } = w;
+    if (fs.existsSync('/proc/self/fdinfo')) expect(inotifyWatches()).toBeGreaterThan(0);
     const file = path.join(fx.src, 'slow.txt');
     const chunks = Array.from({ length: 8 }, (_, i) => `Chunk number ${i} of a slowly written file.\n`);
     for (const c of chunks) {
@@ -193,6 +210,8 @@ describe('locsync watch', () => {
   it('works by polling (watch.poll) for shares without native events', async () => {
     w = await startWatchFixture({ manifest: () => ({ watch: { poll: true, interval: 0.1 } }) });
     const { fx } = w;
+    // Polling holds no inotify watch (Linux: counted from this process's inotify descriptors).
+    if (fs.existsSync('/proc/self/fdinfo')) expect(inotifyWatches()).toBe(0);
     fx.write('src/polled/p.txt', 'Found by polling.\n');
     await waitFor(
       'polled output',
