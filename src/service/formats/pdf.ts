@@ -1,20 +1,21 @@
 // PDF: the text is extracted with pdf.js and grouped into paragraphs (lines that follow each other
 // with the same font size); the translation is written as a new PDF with pdf-lib: same number and
 // size of pages, each paragraph at its original position and size, wrapped to the page width, in
-// DejaVu Sans. Layout is simplified: images, vector graphics, colours, fonts and columns are not
+// DejaVu Sans, with Noto Sans JP for the characters DejaVu lacks (Chinese and Japanese; see
+// pdf-fonts.ts). Layout is simplified: images, vector graphics, colours, fonts and columns are not
 // kept, and text that no longer fits continues on an extra page. With output ext docx the
 // paragraphs become a Word document (one page break per PDF page). A PDF without text (a scan) comes
 // back unchanged with 0 characters.
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
-import { PDFDocument, rgb, type PDFFont } from 'pdf-lib';
+import { PDFDocument, rgb } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
 import type { FormatContext, FormatHandler } from './context.js';
 import { checkAborted, withTimeout } from './context.js';
 import { DocumentFormatError } from '../engine/types.js';
 import { writeDocx, type DocxBlock } from './docx-writer.js';
+import { isWide, PdfFonts, wrapText } from './pdf-fonts.js';
 
 export interface PdfParagraph {
   text: string;
@@ -79,8 +80,13 @@ function groupParagraphs(lines: Line[]): PdfParagraph[] {
       prev.y - line.y > 0 &&
       prev.y - line.y <= prev.size * 1.6 &&
       Math.abs(line.x - last.x) <= prev.size * 3;
-    if (follows && last) last.text = `${last.text.replace(/\s+$/, '')} ${line.text.trim()}`;
-    else paragraphs.push({ text: line.text.trim(), x: line.x, y: line.y, size: line.size });
+    if (follows && last) {
+      const head = last.text.replace(/\s+$/, '');
+      const tail = line.text.trim();
+      // Chinese and Japanese lines continue without a space
+      const sep = isWide(head.slice(-1)) && isWide(tail.charAt(0)) ? '' : ' ';
+      last.text = `${head}${sep}${tail}`;
+    } else paragraphs.push({ text: line.text.trim(), x: line.x, y: line.y, size: line.size });
     prev = line;
   }
   return paragraphs;
@@ -122,33 +128,14 @@ export async function extractPdf(data: Uint8Array, ctx?: FormatContext): Promise
   }
 }
 
-const require = createRequire(import.meta.url);
-let fontBytes: Buffer | undefined;
-
-/** Words of `text` wrapped to `width` at `size`. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (line && font.widthOfTextAtSize(candidate, size) > width) {
-      lines.push(line);
-      line = word;
-    } else line = candidate;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
 /** Writes translated pages as a PDF. */
 export async function writePdf(path: string, pages: PdfPage[], lang: string): Promise<void> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  fontBytes ??= await readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
-  const font = await pdf.embedFont(fontBytes, { subset: true });
-  const supported = new Set(font.getCharacterSet());
-  const printable = (s: string): string =>
-    [...s].map((ch) => (supported.has(ch.codePointAt(0) as number) ? ch : '?')).join('');
+  const fonts = await PdfFonts.embed(
+    pdf,
+    pages.flatMap((p) => p.paragraphs.map((q) => q.text)),
+  );
   pdf.setLanguage(lang);
   pdf.setProducer('locsync local service');
   for (const p of pages) {
@@ -159,12 +146,16 @@ export async function writePdf(path: string, pages: PdfPage[], lang: string): Pr
       const lineHeight = size * 1.25;
       const x = Math.min(Math.max(MARGIN / 2, para.x), p.width - 100);
       let y = Math.min(para.y, cursor);
-      for (const line of wrap(printable(para.text), font, size, p.width - x - MARGIN / 2)) {
+      for (const line of wrapText(para.text, fonts, size, p.width - x - MARGIN / 2)) {
         if (y < MARGIN / 2) {
           page = pdf.addPage([p.width, p.height]);
           y = p.height - MARGIN - size;
         }
-        page.drawText(line, { x, y, size, font, color: rgb(0, 0, 0) });
+        let runX = x;
+        for (const run of fonts.runs(line)) {
+          page.drawText(run.text, { x: runX, y, size, font: run.font, color: rgb(0, 0, 0) });
+          runX += run.font.widthOfTextAtSize(run.text, size);
+        }
         y -= lineHeight;
       }
       cursor = y - lineHeight * 0.6; // a paragraph gap, so that reading the PDF finds the same paragraphs
