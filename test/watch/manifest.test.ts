@@ -45,6 +45,29 @@ describe('locsync watch: manifest edits', () => {
   });
 });
 
+describe('locsync watch: watched folders follow the manifest', () => {
+  it('a mapping added by an edit is scanned and its folder watched', async () => {
+    w = await startWatchFixture();
+    const { fx, runner } = w;
+    fx.write('more/existing.txt', 'Already there before the edit.\n');
+    const doc = parse(fs.readFileSync(fx.manifestPath, 'utf8')) as {
+      mappings: Array<Record<string, unknown>>;
+    };
+    doc.mappings.push({
+      name: 'more',
+      source: 'more',
+      output: 'more-out/{lang}/{path}',
+      targets: [{ lang: 'es' }],
+    });
+    const applied = new Promise((resolve) => runner.once('manifest:applied', resolve));
+    fs.writeFileSync(fx.manifestPath, stringify(doc));
+    await expect(applied).resolves.toEqual({ mappings: ['more'] });
+    await waitFor('the existing file of the new mapping', () => fx.exists('more-out/es/existing.txt'));
+    fx.write('more/later.txt', 'Arrives in the new folder.\n');
+    await waitFor('a file added to the new folder', () => fx.exists('more-out/es/later.txt'));
+  });
+});
+
 describe('locsync watch: style list files', () => {
   it('applies an edited style list file: the list is updated, outputs become stale, nothing is re-billed', async () => {
     const list = (time: string) =>
