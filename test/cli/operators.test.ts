@@ -24,7 +24,8 @@ describe('sync, status and report as cron sees them', () => {
     p.write('notes/readme.txt', 'A short note.\n');
     p.write('report.docx', await smallDocx('The quarterly report is short.'));
     first = await p.cli(['sync', '-c', 'pipeline.yaml', '--json', '--log-level', 'debug']);
-    p.write('guide.txt', 'Open the door at 4 pm. Close it at 6 pm.\n');
+    // A new file (not an edit: the given-up document must stay as it is).
+    p.write('extra.txt', 'Open the door at 4 pm. Close it at 6 pm.\n');
     second = await p.cli(['sync', '-c', 'pipeline.yaml', '--log-format', 'pretty', '--log-level', 'debug']);
     outputs.push(first, second);
   }, 180_000);
@@ -112,7 +113,14 @@ describe('sync, status and report as cron sees them', () => {
     const r = await p.cli(['status', '--json']);
     const status = JSON.parse(r.stdout) as {
       runs: Array<{ command: string; status: string; billed_characters: number }>;
-      failures: Array<{ file: string; message: string; kind: string; advice: string; gave_up: boolean }>;
+      failures: Array<{
+        file: string;
+        target: string;
+        message: string;
+        kind: string;
+        advice: string;
+        gave_up: boolean;
+      }>;
       stale: unknown[];
     };
     expect(r.code).toBe(1);
@@ -131,6 +139,10 @@ describe('sync, status and report as cron sees them', () => {
     expect(text.stdout).toContain(FAULT_DOCUMENT_MESSAGE);
     expect(text.stdout).toMatch(/\(gave up\).*\n\s+what to do: /);
     expect(status.stale).toEqual([]);
-    expect(fs.existsSync(path.join(p.dir, 'out/de/guide.txt'))).toBe(true);
+    // The given-up document has no output; the rest, including the second run's new file, have.
+    const f = status.failures[0]!;
+    expect(fs.existsSync(path.join(p.dir, 'out', f.target, f.file))).toBe(false);
+    expect(fs.existsSync(path.join(p.dir, 'out/de/extra.txt'))).toBe(true);
+    expect(fs.existsSync(path.join(p.dir, 'out/fr/extra.txt'))).toBe(true);
   }, 60_000);
 });
