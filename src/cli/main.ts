@@ -75,7 +75,9 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ showGlobalOptions: true })
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', EXIT_CODES_HELP)
+    // Before the commands are added: they inherit it, so that a bad flag of any command exits 2.
+    .exitOverride();
   addGlobalOptions(program);
   registerServe(program);
   registerInit(program);
@@ -96,7 +98,6 @@ export function buildProgram(): Command {
 /** Run the CLI; resolves to the process exit code. */
 export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;

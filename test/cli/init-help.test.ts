@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTargets } from '../../src/cli/init.js';
-import { buildProgram } from '../../src/cli/main.js';
+import { buildProgram, run } from '../../src/cli/main.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -28,6 +28,15 @@ describe('--help', () => {
       expect(text).toContain('--no-progress');
     },
   );
+
+  it.each([
+    ['report', '--by', 'week'],
+    ['sync', '--frobnicate'],
+    ['styles', 'apply', '--bogus'],
+    ['--log-format', 'xml', 'status'],
+  ])('a bad flag (%s %s ...) is a usage error: exit 2', async (...argv) => {
+    expect(await run(argv)).toBe(2);
+  });
 
   it('the program help lists the exit codes', () => {
     const text = helpOf(program);
