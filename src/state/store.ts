@@ -67,14 +67,7 @@ export interface JobRecord {
 /** The columns of a done job that the planner keeps in memory. */
 export type DoneIndexRow = Pick<
   JobRecord,
-  | 'id'
-  | 'mapping'
-  | 'rel_path'
-  | 'target_lang'
-  | 'sha256'
-  | 'fingerprint'
-  | 'base_fingerprint'
-  | 'output_path'
+  'id' | 'sha256' | 'fingerprint' | 'base_fingerprint' | 'output_path'
 >;
 
 export interface RunRecord {
@@ -244,9 +237,9 @@ export class StateStore implements StyleStateStore {
       getFile: db.prepare<[string, string], FileRecord>(
         'SELECT * FROM files WHERE mapping = ? AND rel_path = ?',
       ),
-      filesOf: db.prepare<[string], KnownFile>(
-        'SELECT rel_path, size, mtime_ms, sha256 FROM files WHERE mapping = ?',
-      ),
+      filesOf: db
+        .prepare<[string], unknown[]>('SELECT rel_path, size, mtime_ms, sha256 FROM files WHERE mapping = ?')
+        .raw(true),
       putFile: db.prepare(
         `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at) VALUES (@mapping, @rel_path, @size, @mtime_ms, @sha256, @seen_at)
          ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256, seen_at = excluded.seen_at`,
@@ -260,10 +253,11 @@ export class StateStore implements StyleStateStore {
            0, @source_characters, @now, @now, @run_id, @request)`,
       ),
       doneJobs: db.prepare<[], JobRecord>(`SELECT * FROM jobs WHERE status = 'done' ORDER BY id`),
-      doneIndex: db.prepare<[], DoneIndexRow>(
-        `SELECT id, mapping, rel_path, target_lang, sha256, fingerprint, base_fingerprint, output_path
-         FROM jobs WHERE status = 'done' ORDER BY id`,
-      ),
+      doneIndex: db
+        .prepare<[], unknown[]>(
+          `SELECT id, output_path, sha256, fingerprint, base_fingerprint FROM jobs WHERE status = 'done' ORDER BY id`,
+        )
+        .raw(true),
       doneOfSource: db.prepare<[string, string], JobRecord>(
         `SELECT * FROM jobs WHERE status = 'done' AND mapping = ? AND rel_path = ? ORDER BY id`,
       ),
@@ -313,7 +307,9 @@ export class StateStore implements StyleStateStore {
   /** Every file recorded for a mapping, by relative path (one query: the no-op scan's fast path). */
   filesOf(mapping: string): Map<string, KnownFile> {
     const out = new Map<string, KnownFile>();
-    for (const f of this.stmts.filesOf.all(mapping)) out.set(f.rel_path, f);
+    for (const r of this.stmts.filesOf.all(mapping) as [string, number, number, string][]) {
+      out.set(r[0], { rel_path: r[0], size: r[1], mtime_ms: r[2], sha256: r[3] });
+    }
     return out;
   }
   putFile(rec: Omit<FileRecord, 'seen_at'> & { seen_at?: string }): void {
@@ -341,9 +337,15 @@ export class StateStore implements StyleStateStore {
   doneJobs(): JobRecord[] {
     return this.stmts.doneJobs.all();
   }
-  /** Done jobs, few columns, oldest first. */
+  /** Done jobs, few columns, oldest first (raw rows: the no-op scan reads 100,000s of them). */
   iterateDoneIndex(): DoneIndexRow[] {
-    return this.stmts.doneIndex.all();
+    return (this.stmts.doneIndex.all() as [number, string, string, string, string][]).map((r) => ({
+      id: r[0],
+      output_path: r[1],
+      sha256: r[2],
+      fingerprint: r[3],
+      base_fingerprint: r[4],
+    }));
   }
   /** Done jobs of one source file (for on_source_delete: delete). */
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[] {

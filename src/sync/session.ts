@@ -171,6 +171,9 @@ export class SyncSession {
   private readonly latestDone = new Map<string, DoneEntry>();
   /** content key → outputs whose latest done job has that content (reuse donors). */
   private readonly byContent = new Map<string, string | string[]>();
+  private byContentBuilt = false;
+  /** During a scan: folder → names in it (one readdir per output folder instead of a stat per output). */
+  private dirListing: Map<string, Set<string> | null> | undefined;
   /** Latest open (not done) job per output path. */
   private readonly openByOutput = new Map<string, JobRecord>();
   /** Output path → unit key that renders to it (collisions). */
@@ -308,7 +311,6 @@ export class SyncSession {
     for (const p of listed.problems) this.skip(m.name, p.relPath, p.reason, p.message);
 
     const known = this.state.filesOf(m.name);
-    const seen = new Set<string>();
     let hashed = 0;
     let bytesHashed = 0;
     let count = 0;
@@ -344,21 +346,23 @@ export class SyncSession {
         if (++count % 500 === 0) this.events.emit('scan:progress', { mapping: m.name, files: count, hashed });
       }
     });
+    this.dirListing = new Map();
     listed.files.forEach((f, i) => {
-      seen.add(f.relPath);
+      known.delete(f.relPath); // what is left in `known` afterwards is gone
       const sha = hashes[i];
       if (sha === undefined) return;
       this.sum.files++;
       this.considerFile(m, f, sha);
     });
+    this.dirListing = undefined;
     this.sum.hashed += hashed;
     this.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
     // Sources gone since the last run (handled after the work: a rename reuses the old output first).
     // A source folder that cannot be read, or that is suddenly empty (a share not mounted), removes
     // nothing: its outputs are not deleted on a guess.
-    const gone = [...known.keys()].filter((r) => !seen.has(r));
+    const gone = [...known.keys()];
     const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => p.relPath);
-    if (blind.includes('.') || (listed.files.length === 0 && known.size > 0)) {
+    if (blind.includes('.') || (listed.files.length === 0 && gone.length > 0)) {
       if (gone.length)
         this.logger.warn(
           { mapping: m.name, source: src, files_known: known.size },
@@ -488,7 +492,7 @@ export class SyncSession {
         done.sha256 === sha &&
         done.fingerprint === fp &&
         !this.activeOutputs.has(output) &&
-        exists(outputAbs)
+        this.outputExists(outputAbs)
       ) {
         this.sum.unchanged++;
         this.planned.unchanged++;
@@ -509,6 +513,22 @@ export class SyncSession {
       };
       this.handle(unit);
     });
+  }
+
+  /** Whether an output exists, from a listing of its folder taken during this scan. */
+  private outputExists(abs: string): boolean {
+    if (!this.dirListing) return exists(abs);
+    const dir = path.dirname(abs);
+    let names = this.dirListing.get(dir);
+    if (names === undefined) {
+      try {
+        names = new Set(fs.readdirSync(dir));
+      } catch {
+        names = null;
+      }
+      this.dirListing.set(dir, names);
+    }
+    return names !== null && names.has(path.basename(abs));
   }
 
   private sourceRootsCache: Array<{ name: string; abs: string; prefix: string }> | undefined;
@@ -1254,15 +1274,18 @@ export class SyncSession {
   private indexDone(row: DoneIndexRow): void {
     const out = row.output_path;
     const prev = this.latestDone.get(out);
-    if (prev) this.dropDonor(contentKey(prev.sha256, prev.fingerprint), out);
+    if (prev && this.byContentBuilt) this.dropDonor(contentKey(prev.sha256, prev.fingerprint), out);
     this.latestDone.set(out, {
       id: row.id,
       sha256: row.sha256,
       fingerprint: row.fingerprint,
       base_fingerprint: row.base_fingerprint,
     });
-    // Most contents have one output: a plain string then, an array only for copies.
-    const k = contentKey(row.sha256, row.fingerprint);
+    if (this.byContentBuilt) this.addDonor(contentKey(row.sha256, row.fingerprint), out);
+  }
+
+  /** Most contents have one output: a plain string then, an array only for copies. */
+  private addDonor(k: string, out: string): void {
     const cur = this.byContent.get(k);
     if (cur === undefined) this.byContent.set(k, out);
     else if (typeof cur === 'string') {
@@ -1281,6 +1304,11 @@ export class SyncSession {
   }
 
   private donors(k: string): string[] {
+    if (!this.byContentBuilt) {
+      // Built on first need: a run where nothing changed never needs it.
+      this.byContentBuilt = true;
+      for (const [out, d] of this.latestDone) this.addDonor(contentKey(d.sha256, d.fingerprint), out);
+    }
     const cur = this.byContent.get(k);
     return cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur;
   }

@@ -97,7 +97,11 @@ describe('sync under faults', () => {
       downloadDocument: real.downloadDocument.bind(real),
     };
     const s = await fx.sync({ client, concurrency: 1 });
-    expect(s.stoppedReason).toMatch(/quota/);
+    const log = fx.service
+      .requests()
+      .map((r) => `${r.method} ${r.path.slice(0, 14)} ${r.status} ${r.fault ?? ''}`)
+      .join('\n');
+    expect(s.stoppedReason, `${JSON.stringify(s.failed)}\n${log}`).toMatch(/quota/);
     expect(s.translated).toBe(2);
     expect(uploads).toBe(3);
     expect(missing(fx, names)).toEqual(failedUnits(s));
