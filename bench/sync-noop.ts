@@ -70,10 +70,11 @@ async function syncOnce(
 
 /** The timed no-op in a fresh process: prints {ms, peakRss, unchanged, hashed}. */
 async function child(manifestPath: string): Promise<void> {
+  const startRss = process.memoryUsage.rss();
   const rss = sampleRss(process.pid, 20);
   const { value, ms } = await timed(() => syncOnce(manifestPath));
   const peak = rss.stop();
-  process.stdout.write(JSON.stringify({ ms, peakRss: peak, ...value }) + '\n');
+  process.stdout.write(JSON.stringify({ ms, peakRss: peak, startRss, ...value }) + '\n');
 }
 
 function runChild(

@@ -14,6 +14,7 @@ import type { ServiceClient } from '../api/client.js';
 import type { DocumentStatus, UploadDocumentRequest } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
 import { registerSecret } from '../log/secrets.js';
+import { reconcileStyles } from '../styles/reconcile.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { Mapping, Target } from '../manifest/schema.js';
 import { outputRoot, renderOutputPath } from '../manifest/paths.js';
@@ -233,7 +234,7 @@ export class SyncSession {
     const lists = Object.keys(this.loaded.styleLists);
     if (lists.length === 0) return undefined;
     if (!this.fullClient) return undefined;
-    const fn = this.reconcileFn ?? (await defaultReconcile());
+    const fn = this.reconcileFn ?? reconcileStyles;
     const plan = await fn({
       loaded: this.loaded,
       client: this.fullClient,
@@ -1434,13 +1435,6 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
-}
-
-async function defaultReconcile(): Promise<ReconcileFn> {
-  // Resolved at run time: the reconciler lives in src/styles (another module of the project).
-  const spec = '../styles/reconcile.js';
-  const mod = (await import(spec)) as { reconcileStyles: ReconcileFn };
-  return mod.reconcileStyles;
 }
 
 export function createSyncSession(args: SyncSessionArgs): SyncSession {

@@ -20,7 +20,7 @@ import { ROOT } from '../helpers/cli.js';
 
 const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
 const KEY = 'crash-test-key-0123456789';
-const DOCS = 32;
+const DOCS = 48;
 const TARGETS = ['de', 'fr'];
 const KILLS = 20;
 
@@ -84,8 +84,12 @@ interface ChildRun {
   stderr: string;
 }
 
-/** Start `locsync sync`; when killAfterMs is set, SIGKILL it that long after its first log line. */
-function runSyncChild(killAfterMs: number | undefined): Promise<ChildRun> {
+/**
+ * Start `locsync sync`. With `kill`, SIGKILL it after its `kill.lines`-th job log line (upload
+ * started, uploaded, translated) plus `kill.ms`: random moments in the life of its jobs, and never
+ * more than a few jobs' progress per run, so that every kill lands in real work.
+ */
+function runSyncChild(kill: { lines: number; ms: number } | undefined): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -106,11 +110,13 @@ function runSyncChild(killAfterMs: number | undefined): Promise<ChildRun> {
     );
     let stdout = '';
     let stderr = '';
+    let jobLines = 0;
     let timer: NodeJS.Timeout | undefined;
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
-      if (killAfterMs !== undefined && !timer) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      jobLines += (d.match(/"target":/g) ?? []).length;
+      if (kill && !timer && jobLines >= kill.lines) timer = setTimeout(() => child.kill('SIGKILL'), kill.ms);
     });
     const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
     child.on('error', reject);
@@ -150,7 +156,8 @@ describe('sync killed at random moments', () => {
     let kills = 0;
     let finished: ChildRun | undefined;
     for (let i = 0; i < KILLS + 10 && !finished; i++) {
-      const kill = kills < KILLS ? Math.floor(random() * 900) : undefined;
+      const kill =
+        kills < KILLS ? { lines: 1 + Math.floor(random() * 6), ms: Math.floor(random() * 60) } : undefined;
       const r = await runSyncChild(kill);
       if (r.signal === 'SIGKILL') {
         kills++;
@@ -160,13 +167,14 @@ describe('sync killed at random moments', () => {
       if (r.stdout.trim()) summaries.push(JSON.parse(r.stdout) as SyncSummary);
       if (r.code === 0) finished = r;
     }
+    // every kill landed before the work was done
+    expect(kills, `seed ${seed}`).toBe(KILLS);
     expect(finished, `seed ${seed}: a run finished`).toBeDefined();
     // the killed runs left no gap: one more run has nothing to do
     const last = await runSyncChild(undefined);
     const lastSummary = JSON.parse(last.stdout) as SyncSummary;
     expect(lastSummary.translated + lastSummary.reused + lastSummary.failed.length).toBe(0);
     expect(lastSummary.unchanged).toBe(DOCS * TARGETS.length);
-    expect(kills).toBeGreaterThanOrEqual(Math.min(KILLS, kills));
 
     // Reference outputs: the same tree synced once, without kills, against a second service.
     const refDir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-crash-ref-'));
