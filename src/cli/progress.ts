@@ -167,7 +167,9 @@ export function leftoverReport(
   const inFlight = t.inFlight();
   const queued = t.counts().queued;
   const lines = [
-    `Stopping: no new uploads. ${inFlight.length} document(s) in flight, ${queued} not started yet.`,
+    `Stopping: no new uploads. ${inFlight.length} document(s) in flight` +
+      (queued ? `, ${queued} queued and not started` : '') +
+      '; documents not uploaded yet are left for the next run.',
   ];
   for (const j of inFlight) lines.push(`  ${describeJob(j, now)}`);
   lines.push(
