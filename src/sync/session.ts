@@ -664,7 +664,7 @@ export class SyncSession {
           this.sum.stale++;
           this.sum.retranslated++;
         }
-        const p = this.schedule(u.output, () => this.queue.add(() => this.translate(u, d.job)));
+        const p = this.schedule(u.output, () => this.translate(u, d.job));
         this.contentInFlight.set(ck, p);
         void p.finally(() => {
           if (this.contentInFlight.get(ck) === p) this.contentInFlight.delete(ck);
@@ -720,12 +720,10 @@ export class SyncSession {
     const u = this.unitOfJob(job);
     const ref = this.jobRef(job);
     this.events.emit('job:queued', { ...ref, resumed: true });
-    const p = this.schedule(job.output_path, () =>
-      this.queue.add(async () => {
-        const ok = await this.runJob(job, u, { resumed: true, holdsSlot: true });
-        if (ok) this.sum.resumed++;
-      }),
-    );
+    const p = this.schedule(job.output_path, async () => {
+      const ok = await this.runJob(job, u, { resumed: true, holdsSlot: true });
+      if (ok) this.sum.resumed++;
+    });
     const ck = contentKey(job.sha256, job.fingerprint);
     this.contentInFlight.set(ck, p);
     void p.finally(() => {
@@ -801,43 +799,50 @@ export class SyncSession {
   }
 
   private async translate(u: Unit, existing: JobRecord | undefined): Promise<void> {
-    let job = existing;
-    const unconfirmed = !!(
-      existing &&
-      existing.status === 'pending' &&
-      existing.upload_started_at &&
-      !existing.document_id
-    );
-    if (!job) {
-      job = this.state.createJob({
-        mapping: u.mapping.name,
-        rel_path: u.relPath,
-        sha256: u.sha256,
-        target_lang: u.target.lang,
-        fingerprint: u.fp,
-        base_fingerprint: u.base,
-        output_path: u.output,
-        run_id: this.runId,
-        request: JSON.stringify(u.request),
-      });
-    } else {
-      this.state.updateJob(job.id, { request: JSON.stringify(u.request), run_id: this.runId });
-    }
-    if (unconfirmed) {
-      this.state.updateJob(job.id, { unconfirmed_uploads: job.unconfirmed_uploads + 1 });
-      this.sum.unconfirmedUploads.push({ mapping: u.mapping.name, file: u.relPath, target: u.target.lang });
-      this.logger.warn(
-        { mapping: u.mapping.name, file: u.relPath, target: u.target.lang },
-        'an earlier run was stopped between uploading this document and recording the answer: it may have been uploaded (and billed) already; uploading again',
+    // Wait for a worker first: the job row is written just before its upload, not at scan time.
+    const worker = await this.worker();
+    try {
+      let job = existing;
+      const unconfirmed = !!(
+        existing &&
+        existing.status === 'pending' &&
+        existing.upload_started_at &&
+        !existing.document_id
       );
+      if (!job) {
+        job = this.state.createJob({
+          mapping: u.mapping.name,
+          rel_path: u.relPath,
+          sha256: u.sha256,
+          target_lang: u.target.lang,
+          fingerprint: u.fp,
+          base_fingerprint: u.base,
+          output_path: u.output,
+          run_id: this.runId,
+          request: JSON.stringify(u.request),
+        });
+      } else {
+        this.state.updateJob(job.id, { request: JSON.stringify(u.request), run_id: this.runId });
+      }
+      if (unconfirmed) {
+        this.state.updateJob(job.id, { unconfirmed_uploads: job.unconfirmed_uploads + 1 });
+        this.sum.unconfirmedUploads.push({ mapping: u.mapping.name, file: u.relPath, target: u.target.lang });
+        this.logger.warn(
+          { mapping: u.mapping.name, file: u.relPath, target: u.target.lang },
+          'an earlier run was stopped between uploading this document and recording the answer: it may have been uploaded (and billed) already; uploading again',
+        );
+      }
+      this.events.emit('job:queued', { ...this.ref(u, job.id), resumed: false });
+      const ok = await this.runJob(
+        job,
+        { absPath: u.absPath, request: u.request },
+        { resumed: false, holdsSlot: false, unconfirmed },
+        worker,
+      );
+      if (ok) this.sum.translated++;
+    } finally {
+      worker(); // a no-op when runJob gave it back already
     }
-    this.events.emit('job:queued', { ...this.ref(u, job.id), resumed: false });
-    const ok = await this.runJob(
-      job,
-      { absPath: u.absPath, request: u.request },
-      { resumed: false, holdsSlot: false, unconfirmed },
-    );
-    if (ok) this.sum.translated++;
   }
 
   private async acquireSlot(): Promise<void> {
@@ -857,10 +862,36 @@ export class SyncSession {
    * Drive one job from its last record to done: upload when it has no document yet, poll, download.
    * Returns true when the output was written.
    */
+  /**
+   * A place in the worker pool (p-queue, `concurrency`): resolves with the function that gives it
+   * back. A job holds one while it uploads and waits for its translation; its download runs outside
+   * (bounded by max_undownloaded), so the next upload starts as soon as a translation is done.
+   */
+  private worker(): Promise<() => void> {
+    return new Promise((resolveAcquire) => {
+      void this.queue.add(() => new Promise<void>((release) => resolveAcquire(release)));
+    });
+  }
+
   private async runJob(
     job0: JobRecord,
     src: { absPath: string | undefined; request: UploadDocumentRequest | undefined },
     flags: { resumed: boolean; holdsSlot: boolean; unconfirmed?: boolean },
+    worker?: () => void,
+  ): Promise<boolean> {
+    const w: { release: (() => void) | undefined } = { release: worker ?? (await this.worker()) };
+    try {
+      return await this.runJobHolding(job0, src, flags, w);
+    } finally {
+      w.release?.();
+    }
+  }
+
+  private async runJobHolding(
+    job0: JobRecord,
+    src: { absPath: string | undefined; request: UploadDocumentRequest | undefined },
+    flags: { resumed: boolean; holdsSlot: boolean; unconfirmed?: boolean },
+    w: { release: (() => void) | undefined },
   ): Promise<boolean> {
     let job = job0;
     let holdsSlot = flags.holdsSlot;
@@ -925,6 +956,7 @@ export class SyncSession {
               false,
             );
         }
+        w.release ??= await this.worker();
         if (!holdsSlot) {
           await this.acquireSlot();
           holdsSlot = true;
@@ -1024,7 +1056,9 @@ export class SyncSession {
         return fail('job-error', status.message, retry, false);
       }
       if (status.status !== 'done') continue;
-      // ---- download
+      // ---- download (the worker is free for the next upload; max_undownloaded bounds downloads)
+      w.release?.();
+      w.release = undefined;
       const billed = status.billed_characters;
       const startedMs = Date.now();
       this.state.updateJob(job.id, { billed_characters: billed, download_started_ms: startedMs });
