@@ -756,22 +756,27 @@ export class SyncSession {
 
   // ---------------------------------------------------------------- work
 
+  /** The job row of a unit (status pending), recorded before anything is done for it. */
+  private createJobFor(u: Unit): JobRecord {
+    return this.state.createJob({
+      mapping: u.mapping.name,
+      rel_path: u.relPath,
+      sha256: u.sha256,
+      target_lang: u.target.lang,
+      fingerprint: u.fp,
+      base_fingerprint: u.base,
+      output_path: u.output,
+      run_id: this.runId,
+      request: JSON.stringify(u.request),
+    });
+  }
+
   private async reuse(u: Unit, from: string, fromJobId: number): Promise<void> {
     const log = this.logger.child({ mapping: u.mapping.name, file: u.relPath, target: u.target.lang });
     try {
       const bytes = await copyFileAtomic(path.resolve(this.loaded.dir, from), u.outputAbs);
       const job = this.state.transaction(() => {
-        const j = this.state.createJob({
-          mapping: u.mapping.name,
-          rel_path: u.relPath,
-          sha256: u.sha256,
-          target_lang: u.target.lang,
-          fingerprint: u.fp,
-          base_fingerprint: u.base,
-          output_path: u.output,
-          run_id: this.runId,
-          request: JSON.stringify(u.request),
-        });
+        const j = this.createJobFor(u);
         const t = new Date().toISOString();
         this.state.updateJob(j.id, {
           status: 'done',
@@ -810,17 +815,7 @@ export class SyncSession {
         !existing.document_id
       );
       if (!job) {
-        job = this.state.createJob({
-          mapping: u.mapping.name,
-          rel_path: u.relPath,
-          sha256: u.sha256,
-          target_lang: u.target.lang,
-          fingerprint: u.fp,
-          base_fingerprint: u.base,
-          output_path: u.output,
-          run_id: this.runId,
-          request: JSON.stringify(u.request),
-        });
+        job = this.createJobFor(u);
       } else {
         this.state.updateJob(job.id, { request: JSON.stringify(u.request), run_id: this.runId });
       }
