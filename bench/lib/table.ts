@@ -25,9 +25,11 @@ export function formatTable(rows: Row[]): string {
   const cells = rows.map((row) => {
     if (row.error) return [row.bench, `failed: ${row.error}`, '', '', '', 'NO'];
     const r = row.result!;
+    // "sync-noop: no-op sync ..." in the sync-noop row: the benchmark's name once is enough.
+    const measured = r.name.startsWith(`${row.bench}: `) ? r.name.slice(row.bench.length + 2) : r.name;
     return [
       row.bench,
-      r.name,
+      measured,
       figure(r),
       r.bound ?? '',
       r.note ?? (r.ratio !== undefined ? String(r.ratio) : ''),
