@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { commandVersion } from './tools.js';
 
@@ -11,7 +12,16 @@ export interface MachineFacts {
   os: string;
   loadAverage: string;
   rsync: string;
+  /** The commit measured ("+ changes" when the checkout has uncommitted ones); empty outside git. */
+  commit: string;
   date: string;
+}
+
+function gitCommit(): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+  if (head.error || head.status !== 0) return '';
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' });
+  return head.stdout.trim() + (dirty.stdout?.trim() ? ' + uncommitted changes' : '');
 }
 
 export function machineFacts(now = new Date()): MachineFacts {
@@ -27,6 +37,7 @@ export function machineFacts(now = new Date()): MachineFacts {
       .map((n) => n.toFixed(2))
       .join(' '),
     rsync: commandVersion('rsync')?.replace(/\s+/g, ' ') ?? 'rsync not installed',
+    commit: gitCommit(),
     date: now.toISOString().replace(/\.\d+Z$/, 'Z'),
   };
 }
@@ -34,6 +45,7 @@ export function machineFacts(now = new Date()): MachineFacts {
 export function formatMachine(m: MachineFacts): string {
   return [
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB memory, ${m.os}`,
-    `Node ${m.node}; ${m.rsync}; load average at start ${m.loadAverage}; ${m.date}`,
+    `Node ${m.node}; ${m.rsync}; load average at start ${m.loadAverage}; ${m.date}` +
+      (m.commit ? `; commit ${m.commit}` : ''),
   ].join('\n');
 }
