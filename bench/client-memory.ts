@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ServiceClient } from '../src/api/client.js';
 import { benchSize } from './lib/options.js';
+import { peakRssDuring, toMb } from './lib/rss.js';
 import type { BenchResult } from './types.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -54,20 +55,8 @@ async function startChild(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-/** Samples RSS every 5 ms while `work` runs; returns the highest value seen. */
-async function peakRss<T>(work: () => Promise<T>): Promise<{ value: T; peak: number }> {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 5);
-  try {
-    const value = await work();
-    peak = Math.max(peak, process.memoryUsage.rss());
-    return { value, peak };
-  } finally {
-    clearInterval(timer);
-  }
-}
+/** Samples this process's RSS every 5 ms while `work` runs; returns the highest value seen. */
+const peakRss = <T>(work: () => Promise<T>) => peakRssDuring(work, process.pid, 5);
 
 /** A sparse PNG of `mb` megabytes (signature, then zeros). */
 async function makePng(path: string, bytes: number): Promise<void> {
@@ -118,7 +107,6 @@ export async function run(): Promise<BenchResult[]> {
     const ref = await roundTrip(client, dir, refMb * MB);
     const big = await roundTrip(client, dir, sizeMb * MB);
 
-    const toMb = (n: number): number => Math.round((n / MB) * 10) / 10;
     console.log(
       `client memory: RSS before ${toMb(baseline)} MB; ${sizeMb} MB file: peak upload ${toMb(big.upload)} MB ` +
         `(+${toMb(big.upload - baseline)}), peak download ${toMb(big.download)} MB (+${toMb(big.download - baseline)}); ` +
