@@ -350,6 +350,7 @@ export class SyncSession {
     this.dirListing = new Map();
     listed.files.forEach((f, i) => {
       known.delete(f.relPath); // what is left in `known` afterwards is gone
+      if (i > 0 && i % 5000 === 0) this.events.emit('scan:progress', { mapping: m.name, files: i, hashed });
       const sha = hashes[i];
       if (sha === undefined) return;
       this.sum.files++;
