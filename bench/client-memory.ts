@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ServiceClient } from '../src/api/client.js';
 import { benchSize } from './lib/options.js';
+import { listeningUrl } from './lib/process.js';
 import { peakRssDuring, toMb } from './lib/rss.js';
 import type { BenchResult } from './types.js';
 
@@ -43,15 +44,7 @@ async function startChild(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`bench service exited (${code})`)));
-  });
+  const url = await listeningUrl(child, 'bench service');
   return { url, child };
 }
 

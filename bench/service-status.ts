@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchSize } from './lib/options.js';
+import { listeningUrl } from './lib/process.js';
 import { rssOf, sampleRss } from './lib/rss.js';
 import type { BenchResult } from './types.js';
 
@@ -41,15 +42,7 @@ async function startServe(): Promise<Service> {
     ],
     { env: { ...process.env, LOCSYNC_SERVE_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`locsync serve exited (${code})`)));
-  });
+  const url = await listeningUrl(child, 'locsync serve');
   return { url: new URL(url), child };
 }
 
