@@ -214,9 +214,11 @@ describe('sync killed at random moments', () => {
     // Uploads per (file, target): one, plus one per reported lost download or unconfirmed upload.
     const state = openState(path.join(dir, '.locsync', 'state.db'));
     const allowed = new Map<string, number>();
+    const lostInState = new Set<string>();
     for (const j of state.allJobs()) {
       const k = `${path.posix.basename(j.rel_path)}:${j.target_lang.toUpperCase()}`;
       allowed.set(k, (allowed.get(k) ?? 0) + 1 + j.lost_downloads + j.unconfirmed_uploads);
+      if (j.lost_downloads > 0) lostInState.add(`${j.rel_path}:${j.target_lang}`);
     }
     state.close();
     const counts = new Map<string, number>();
@@ -228,10 +230,12 @@ describe('sync killed at random moments', () => {
     expect(counts.size).toBe(DOCS * TARGETS.length);
     const unreported = [...counts].filter(([k, n]) => n > (allowed.get(k) ?? 0));
     expect(unreported, `seed ${seed}`).toEqual([]);
-    // the summaries that were printed report what they re-uploaded
-    const reported = summaries.reduce((n, s) => n + s.lostDownloads.length + s.unconfirmedUploads.length, 0);
+    // An unconfirmed upload may not have reached the service (the kill came first): reports can
+    // exceed the repeated uploads, never the other way round (checked per document above).
     const extra = [...counts.values()].reduce((n, c) => n + c - 1, 0);
-    expect(reported).toBeLessThanOrEqual(extra);
+    // what the printed summaries reported as lost downloads is recorded in the state too
+    const printedLost = summaries.flatMap((x) => x.lostDownloads.map((l) => `${l.file}:${l.target}`));
+    expect(printedLost.filter((k) => !lostInState.has(k))).toEqual([]);
     console.log(
       `crash test: seed ${seed}, ${kills} kills, ${extra} repeated uploads (all reported in state.db)`,
     );

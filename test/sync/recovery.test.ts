@@ -86,22 +86,28 @@ describe('sync under faults', () => {
     // The quota runs out after two uploads: the service answers 456 to uploads from then on (the
     // fault matches by path prefix, so the test client adds it right before its third upload).
     const real = fx.client();
+    const events = createSyncEvents();
+    let done = 0;
+    events.on('job:done', () => done++);
     let uploads = 0;
     const client = {
       uploadDocument: async (file: string, req: Parameters<ServiceClient['uploadDocument']>[1]) => {
-        if (++uploads === 3)
+        if (++uploads === 3) {
+          // the fault matches downloads too: add it once the two first documents are collected
+          while (done < 2) await new Promise((r) => setTimeout(r, 10));
           fx!.service.addFaults({ status: 456, count: 1, match: { method: 'POST', path: '/v2/document' } });
+        }
         return real.uploadDocument(file, req);
       },
       getDocumentStatus: real.getDocumentStatus.bind(real),
       downloadDocument: real.downloadDocument.bind(real),
     };
-    const s = await fx.sync({ client, concurrency: 1 });
+    const s = await fx.sync({ client, events, concurrency: 1 });
     const log = fx.service
       .requests()
       .map((r) => `${r.method} ${r.path.slice(0, 14)} ${r.status} ${r.fault ?? ''}`)
       .join('\n');
-    expect(s.stoppedReason, `${JSON.stringify(s.failed)}\n${log}`).toMatch(/quota/);
+    expect(s.stoppedReason ?? `no stop: ${JSON.stringify(s.failed)}\n${log}`).toMatch(/quota/);
     expect(s.translated).toBe(2);
     expect(uploads).toBe(3);
     expect(missing(fx, names)).toEqual(failedUnits(s));
