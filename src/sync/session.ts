@@ -184,6 +184,8 @@ export class SyncSession {
   /** First translation of each content key in this session (duplicates wait, then copy). */
   private readonly contentInFlight = new Map<string, Promise<void>>();
   private readonly resumedJobIds = new Set<number>();
+  /** Jobs being driven (uploaded, polled, downloaded) in this session: never driven a second time. */
+  private readonly drivingJobIds = new Set<number>();
   private readonly settingsCache = new Map<string, { settings: Settings; fp: string; base: string }>();
   /** Dry run: content key → output of the first planned translation. */
   private readonly plannedContent = new Map<string, string>();
@@ -637,7 +639,8 @@ export class SyncSession {
         return;
       case 'resume':
         this.planned.toResume.push(item);
-        if (this.opts.dryRun || this.resumedJobIds.has(d.job.id)) return;
+        // Already driven by this session (its own upload, or resumed): the poller in flight finishes it.
+        if (this.opts.dryRun || this.inFlight(d.job)) return;
         this.resume(d.job);
         return;
       case 'translate': {
@@ -652,6 +655,8 @@ export class SyncSession {
           if (d.why === 'stale') this.sum.stale++;
           return;
         }
+        // A recorded job this session is driving right now is never started a second time.
+        if (d.job && this.inFlight(d.job)) return;
         const inflight = this.contentInFlight.get(ck);
         if (inflight) {
           // An identical document is being translated: wait for it, then decide again (copy).
@@ -714,8 +719,13 @@ export class SyncSession {
     }
   }
 
+  /** Whether this session drives (or has resumed) the job: a second poller would upload it twice. */
+  private inFlight(job: JobRecord): boolean {
+    return this.drivingJobIds.has(job.id) || this.resumedJobIds.has(job.id);
+  }
+
   private resume(job: JobRecord): void {
-    if (this.resumedJobIds.has(job.id)) return;
+    if (this.inFlight(job)) return;
     this.resumedJobIds.add(job.id);
     this.undownloaded++;
     const u = this.unitOfJob(job);
@@ -875,11 +885,16 @@ export class SyncSession {
     flags: { resumed: boolean; holdsSlot: boolean; unconfirmed?: boolean },
     worker?: () => void,
   ): Promise<boolean> {
-    const w: { release: (() => void) | undefined } = { release: worker ?? (await this.worker()) };
+    this.drivingJobIds.add(job0.id);
     try {
-      return await this.runJobHolding(job0, src, flags, w);
+      const w: { release: (() => void) | undefined } = { release: worker ?? (await this.worker()) };
+      try {
+        return await this.runJobHolding(job0, src, flags, w);
+      } finally {
+        w.release?.();
+      }
     } finally {
-      w.release?.();
+      this.drivingJobIds.delete(job0.id);
     }
   }
 

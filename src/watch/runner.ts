@@ -66,10 +66,6 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   private readonly handOver: PendingEntry[] = [];
   private handingOver = 0;
   private readonly removals = new Set<Promise<void>>();
-  /** Jobs queued and not finished, per (mapping, file). */
-  private readonly busy = new Map<string, number>();
-  /** Files that changed while a job of theirs is in flight: looked at again once it has finished. */
-  private readonly deferred = new Map<string, { entry: PendingEntry; root: string }>();
   private sourceWatcher: SourceWatcher | undefined;
   private manifestWatcher: ManifestWatcher | undefined;
   private metricsServer: MetricsServer | undefined;
@@ -94,7 +90,6 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     this.pending = new PendingFiles(this.windowMs());
     this.metrics = new WatchMetrics({ queueDepth: () => this.queueDepth() });
     this.metrics.observe(this.events);
-    this.trackBusyFiles();
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
@@ -108,40 +103,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
 
   /** Files not yet handed to the engine plus jobs not finished. */
   queueDepth(): number {
-    return (
-      this.pending.size +
-      this.handOver.length +
-      this.handingOver +
-      this.deferred.size +
-      this.metrics.jobsInFlight()
-    );
-  }
-
-  /**
-   * A file that changes while one of its jobs is in flight is handed over only once that job has
-   * finished: the engine then sees the job's outcome, so a mere touch is "unchanged" (never a second
-   * poller on the same document) and new content is translated after it (the newest content wins).
-   */
-  private trackBusyFiles(): void {
-    const key = (e: { mapping: string; file: string }) => `${e.mapping}\0${e.file}`;
-    this.events.on('job:queued', (e) => this.busy.set(key(e), (this.busy.get(key(e)) ?? 0) + 1));
-    const finished = (e: { jobId: number; mapping: string; file: string }) => {
-      if (!e.jobId) return;
-      const k = key(e);
-      const n = (this.busy.get(k) ?? 1) - 1;
-      if (n > 0) {
-        this.busy.set(k, n);
-        return;
-      }
-      this.busy.delete(k);
-      const d = this.deferred.get(k);
-      if (!d) return;
-      this.deferred.delete(k);
-      if (!this.stopping) this.pending.add(d.entry, d.root, 'change');
-      this.kick();
-    };
-    this.events.on('job:done', finished);
-    this.events.on('job:failed', finished);
+    return this.pending.size + this.handOver.length + this.handingOver + this.metrics.jobsInFlight();
   }
 
   /** Count a retried request (pass as the client's onRetry). */
@@ -252,12 +214,8 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     ) {
       const e = this.handOver.shift()!;
       if (!this.hasMapping(e.mapping)) continue; // removed by a manifest edit
-      const k = `${e.mapping}\0${e.relPath}`;
-      if (this.busy.has(k)) {
-        const root = this.sources.find((x) => x.mapping === e.mapping)?.root;
-        if (root) this.deferred.set(k, { entry: e, root });
-        continue;
-      }
+      // A file whose job is in flight is handed over at once: the session decides it after that job
+      // (a touch is then "unchanged", new content a job of its own), never a second poller or upload.
       this.handingOver++;
       this.metrics.fileSeen();
       void this.session
@@ -314,13 +272,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   /** Wait until nothing is pending or in flight (tests, benchmarks). */
   async settle(): Promise<void> {
     await this.rotation;
-    while (
-      this.pending.size ||
-      this.handOver.length ||
-      this.handingOver ||
-      this.deferred.size ||
-      this.removals.size
-    ) {
+    while (this.pending.size || this.handOver.length || this.handingOver || this.removals.size) {
       await Promise.all([...this.removals]);
       await sleep(20);
     }
@@ -438,12 +390,11 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     clearInterval(this.rescanTimer);
     const deadlineMs = this.loaded.manifest.watch.shutdown * 1000;
     const closing = Promise.all([this.sourceWatcher?.close(), this.manifestWatcher?.close()]);
-    const waitingFiles = this.pending.size + this.handOver.length + this.deferred.size;
+    const waitingFiles = this.pending.size + this.handOver.length;
     if (waitingFiles)
       this.logger.info({ files: waitingFiles }, 'not handed over yet: picked up by the next start');
     this.pending.clear();
     this.handOver.length = 0;
-    this.deferred.clear();
     const stopped = this.session
       ? this.session.stop({ deadlineMs: Math.max(0, deadlineMs - 250) })
       : undefined;
