@@ -7,7 +7,6 @@ import type { Logger } from '../log/logger.js';
 import { registerSecret } from '../log/secrets.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { Manifest } from '../manifest/schema.js';
-import { startService } from '../service/index.js';
 import type { RunningService } from '../service/types.js';
 import { ConfigError } from '../util/errors.js';
 import { ServiceClient, type ClientOptions } from './client.js';
@@ -75,6 +74,9 @@ export async function openConnection(loaded: ConnectManifest, opts: ConnectOptio
   const authKey = randomBytes(24).toString('base64url');
   registerSecret(authKey);
   const local = service.local;
+  // Loaded only here: the local service and its engine are heavy (parsers, fonts, fastify), and every
+  // command with a service url would otherwise pay for them at start.
+  const { startService } = await import('../service/index.js');
   const embedded = await startService({
     host: '127.0.0.1',
     port: 0,
