@@ -13,12 +13,12 @@ import {
 // The crash test: `locsync sync` against a separately running service, SIGKILLed at random moments
 // and restarted, until it has been killed KILLS times; then one run to the end. Every output must be
 // there with the right content, no partial file left, and no document uploaded twice unless the
-// pipeline reported why. Short in `npm test` (CI: 4 kills, 6 documents); `npm run test:chaos` runs it at
-// full scale (20 kills, 30 documents). Override: LOCSYNC_CHAOS_KILLS, LOCSYNC_CHAOS_DOCS;
+// pipeline reported why. In `npm test` (and so in CI) at the scale the sync engine must survive: 20 kills
+// over 30 documents; `npm run test:chaos` runs it larger (40 kills, 60 documents). Override: LOCSYNC_CHAOS_KILLS, LOCSYNC_CHAOS_DOCS;
 // LOCSYNC_CHAOS_SEED repeats a run's kill moments; LOCSYNC_CHAOS_VERBOSE=1 prints each run.
 
-const KILLS = envNumber('LOCSYNC_CHAOS_KILLS', CHAOS_FULL ? 20 : 4);
-const DOCS = envNumber('LOCSYNC_CHAOS_DOCS', CHAOS_FULL ? 30 : 6);
+const KILLS = envNumber('LOCSYNC_CHAOS_KILLS', CHAOS_FULL ? 40 : 20);
+const DOCS = envNumber('LOCSYNC_CHAOS_DOCS', CHAOS_FULL ? 60 : 30);
 const SEED = chaosSeed();
 
 let project: ChaosProject | undefined;
