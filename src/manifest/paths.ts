@@ -35,11 +35,20 @@ export function isOutputPlaceholder(name: string): name is OutputPlaceholder {
   return Object.hasOwn(OUTPUT_PLACEHOLDERS, name);
 }
 
+/** What path.posix.normalize would change: '\\', '//', a '.' or '..' segment, a trailing '/'. */
+const NOT_NORMAL = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|\/$/;
+
 /** Posix-normalised relative path; '' and '.' both become '.'. */
 function normalise(p: string): string {
+  if (p !== '' && !NOT_NORMAL.test(p)) return p; // already normal (the common case: no allocation)
   const n = path.posix.normalize(p.replaceAll('\\', '/'));
   return n.endsWith('/') && n.length > 1 ? n.slice(0, -1) : n;
 }
+
+/** A '..' segment (either separator). */
+const PARENT_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+/** Absolute for posix or Windows: '/x', '\\x', 'C:\\x', 'C:/x'. */
+const ABSOLUTE = /^(?:[\\/]|[a-zA-Z]:[\\/])/;
 
 /**
  * The fixed folder prefix of a pattern before its first placeholder, normalised
@@ -57,6 +66,51 @@ export function outputRoot(pattern: string): string {
 export function isInside(parent: string, child: string): boolean {
   const rel = path.posix.relative(normalise(parent), normalise(child));
   return rel === '' || (!rel.startsWith('../') && rel !== '..' && !path.posix.isAbsolute(rel));
+}
+
+/**
+ * isInside for paths already normalised (no '.' or '..' segment but leading '..'s, no '//', no trailing
+ * '/'), by prefix: the render hot path (100,000s of calls) without path.relative's resolving.
+ */
+function isInsideNormalised(root: string, p: string): boolean {
+  const leavesUp = (rest: string) => rest === '..' || rest.startsWith('../');
+  if (root === '.') return !leavesUp(p) && !p.startsWith('/');
+  if (root === '/') return p.startsWith('/');
+  if (p === root) return true;
+  // '..' segments only lead a normalised path: "../.." is not inside "..", "../x" is.
+  return (
+    p.startsWith(root) && p.charCodeAt(root.length) === 47 /* '/' */ && !leavesUp(p.slice(root.length + 1))
+  );
+}
+
+/** A pattern split once: literal text and placeholder names alternate (even: literal, odd: name). */
+interface CompiledPattern {
+  parts: string[];
+  /** The first placeholder that is not an output placeholder. */
+  unknown: string | undefined;
+  root: string;
+}
+
+/** Compiled patterns (a manifest has a handful; rendering runs once per file and target). */
+const compiled = new Map<string, CompiledPattern>();
+function compile(pattern: string): CompiledPattern {
+  let c = compiled.get(pattern);
+  if (c === undefined) {
+    const parts: string[] = [];
+    let unknown: string | undefined;
+    let last = 0;
+    for (const m of pattern.matchAll(PLACEHOLDER)) {
+      const name = m[1] ?? '';
+      if (unknown === undefined && !isOutputPlaceholder(name)) unknown = name;
+      parts.push(pattern.slice(last, m.index), name);
+      last = m.index + m[0].length;
+    }
+    parts.push(pattern.slice(last));
+    c = { parts, unknown, root: outputRoot(pattern) };
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(pattern, c);
+  }
+  return c;
 }
 
 export interface OutputVars {
@@ -94,33 +148,24 @@ export function placeholderValues(vars: OutputVars): Record<OutputPlaceholder, s
  * would leave the pattern's output root (e.g. a `..` in the file's relative path).
  */
 export function renderOutputPath(pattern: string, vars: OutputVars): string {
-  for (const [what, value] of [
-    ['file path', vars.relPath],
-    ['mapping name', vars.mapping],
-    ['language', vars.lang],
-  ] as const) {
-    if (value.split(/[\\/]/).includes('..') || path.posix.isAbsolute(value) || path.win32.isAbsolute(value)) {
-      throw new OutputPathError(
-        `${what} '${value}' would leave the output root '${outputRoot(pattern)}' of pattern '${pattern}'`,
-        pattern,
-        vars.relPath,
-      );
-    }
+  const c = compile(pattern);
+  checkValue(pattern, c.root, vars, 'file path', vars.relPath);
+  checkValue(pattern, c.root, vars, 'mapping name', vars.mapping);
+  checkValue(pattern, c.root, vars, 'language', vars.lang);
+  if (c.unknown !== undefined) {
+    throw new OutputPathError(
+      `unknown placeholder {${c.unknown}} in output pattern '${pattern}'`,
+      pattern,
+      vars.relPath,
+    );
   }
   const values = placeholderValues(vars);
-  const rendered = pattern.replace(PLACEHOLDER, (_m, name: string) => {
-    if (!isOutputPlaceholder(name)) {
-      throw new OutputPathError(
-        `unknown placeholder {${name}} in output pattern '${pattern}'`,
-        pattern,
-        vars.relPath,
-      );
-    }
-    return values[name];
-  });
+  let rendered = c.parts[0] ?? '';
+  for (let i = 1; i < c.parts.length; i += 2)
+    rendered += values[c.parts[i] as OutputPlaceholder] + (c.parts[i + 1] ?? '');
   const result = normalise(rendered);
-  const root = outputRoot(pattern);
-  if (!isInside(root, result) || result === root || result === '.') {
+  const root = c.root;
+  if (!isInsideNormalised(root, result) || result === root || result === '.') {
     throw new OutputPathError(
       `output path '${result}' for '${vars.relPath}' is not inside the output root '${root}' of pattern '${pattern}'`,
       pattern,
@@ -128,4 +173,15 @@ export function renderOutputPath(pattern: string, vars: OutputVars): string {
     );
   }
   return result;
+}
+
+/** A file path, mapping name or language with a '..' segment or absolute would leave the root. */
+function checkValue(pattern: string, root: string, vars: OutputVars, what: string, value: string): void {
+  if (PARENT_SEGMENT.test(value) || ABSOLUTE.test(value)) {
+    throw new OutputPathError(
+      `${what} '${value}' would leave the output root '${root}' of pattern '${pattern}'`,
+      pattern,
+      vars.relPath,
+    );
+  }
 }
