@@ -307,7 +307,9 @@ export class StateStore implements StyleStateStore {
   /** Every file recorded for a mapping, by relative path (one query: the no-op scan's fast path). */
   filesOf(mapping: string): Map<string, KnownFile> {
     const out = new Map<string, KnownFile>();
-    for (const r of this.stmts.filesOf.all(mapping) as [string, number, number, string][]) {
+    for (const r of this.stmts.filesOf.iterate(mapping) as IterableIterator<
+      [string, number, number, string]
+    >) {
       out.set(r[0], { rel_path: r[0], size: r[1], mtime_ms: r[2], sha256: r[3] });
     }
     return out;
@@ -337,15 +339,30 @@ export class StateStore implements StyleStateStore {
   doneJobs(): JobRecord[] {
     return this.stmts.doneJobs.all();
   }
-  /** Done jobs, few columns, oldest first (raw rows: the no-op scan reads 100,000s of them). */
-  iterateDoneIndex(): DoneIndexRow[] {
-    return (this.stmts.doneIndex.all() as [number, string, string, string, string][]).map((r) => ({
-      id: r[0],
-      output_path: r[1],
-      sha256: r[2],
-      fingerprint: r[3],
-      base_fingerprint: r[4],
-    }));
+  /**
+   * Done jobs, few columns, oldest first, streamed row by row (raw rows: the no-op scan reads 100,000s of
+   * them, so no array of every row is built). Fingerprints repeat across rows (one per mapping, target
+   * and settings): each distinct value is kept once instead of once per row.
+   */
+  *iterateDoneIndex(): IterableIterator<DoneIndexRow> {
+    const interned = new Map<string, string>();
+    const intern = (v: string) => {
+      const seen = interned.get(v);
+      if (seen !== undefined) return seen;
+      if (interned.size < 10_000) interned.set(v, v);
+      return v;
+    };
+    for (const r of this.stmts.doneIndex.iterate() as IterableIterator<
+      [number, string, string, string, string]
+    >) {
+      yield {
+        id: r[0],
+        output_path: r[1],
+        sha256: r[2],
+        fingerprint: intern(r[3]),
+        base_fingerprint: intern(r[4]),
+      };
+    }
   }
   /** Done jobs of one source file (for on_source_delete: delete). */
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[] {
