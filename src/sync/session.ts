@@ -382,13 +382,26 @@ export class SyncSession {
 
   /** A file appeared or changed (watch mode): hash it, classify it, queue its work. */
   async scanFile(mappingName: string, relPath: string): Promise<void> {
+    if ((await this.considerPath(mappingName, relPath)) === 'gone')
+      return this.fileRemoved(mappingName, relPath);
+  }
+
+  /**
+   * Stat, hash (size+mtime fast path) and classify one source file, for every target or only the one
+   * rendering to `onlyOutput`. 'gone' when the file does not exist.
+   */
+  private async considerPath(
+    mappingName: string,
+    relPath: string,
+    onlyOutput?: string,
+  ): Promise<'gone' | undefined> {
     const m = this.mappingNamed(mappingName);
     const abs = path.join(this.sourceAbs(m), relPath);
     let st: fs.Stats;
     try {
       st = fs.statSync(abs);
     } catch {
-      return this.fileRemoved(mappingName, relPath);
+      return 'gone';
     }
     if (!st.isFile()) return;
     const ext = extOf(relPath);
@@ -396,7 +409,7 @@ export class SyncSession {
       const message = ext ? `.${ext} files are not translated by the service` : 'no file extension';
       this.sum.unsupported.push({ mapping: m.name, file: relPath, reason: 'unsupported', message });
       this.events.emit('file:skipped', { mapping: m.name, file: relPath, reason: 'unsupported', message });
-      return;
+      return undefined;
     }
     const prev = this.state.getFile(m.name, relPath);
     let sha: string;
@@ -406,7 +419,7 @@ export class SyncSession {
         sha = await sha256File(abs);
       } catch (err) {
         this.skip(m.name, relPath, 'unreadable', `cannot be read: ${(err as Error).message}`);
-        return;
+        return undefined;
       }
       this.sum.hashed++;
       if (!this.opts.dryRun)
@@ -419,7 +432,8 @@ export class SyncSession {
         });
     }
     this.sum.files++;
-    this.considerFile(m, { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs }, sha);
+    this.considerFile(m, { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs }, sha, onlyOutput);
+    return undefined;
   }
 
   /** A source file was deleted (watch mode): apply on_source_delete after the queued work. */
@@ -443,7 +457,7 @@ export class SyncSession {
     this.events.emit('file:skipped', { mapping, file, reason: reason as 'unreadable', message });
   }
 
-  private considerFile(m: Mapping, f: FoundFile, sha: string): void {
+  private considerFile(m: Mapping, f: FoundFile, sha: string, onlyOutput?: string): void {
     const ext = extOf(f.relPath);
     m.targets.forEach((t, ti) => {
       const { settings, fp, base } = this.settingsOf(m, ti, ext);
@@ -460,6 +474,7 @@ export class SyncSession {
         this.failUnit(m.name, f.relPath, t.lang, '', 'path-escape', (err as Error).message, false);
         return;
       }
+      if (onlyOutput !== undefined && output !== onlyOutput) return;
       const outputAbs = path.join(this.loaded.dir, output);
       const inSource = this.sourceRoots().find((r) => outputAbs === r.abs || outputAbs.startsWith(r.prefix));
       if (inSource) {
@@ -818,6 +833,12 @@ export class SyncSession {
     // Wait for a worker first: the job row is written just before its upload, not at scan time.
     const worker = await this.worker();
     try {
+      if (!(await this.sourceHolds(u.mapping.name, u.relPath, u.sha256, u.absPath))) {
+        // Replaced since it was planned: no job row for content that is no longer there.
+        worker();
+        await this.replan(u.mapping.name, u.relPath, u.output);
+        return;
+      }
       let job = existing;
       const unconfirmed = !!(
         existing &&
@@ -974,6 +995,18 @@ export class SyncSession {
           const stopped = this.stoppedNow();
           if (stopped) return fail(stopped.kind, stopped.reason, true, false, false);
         }
+        // Right before the upload: the file must still hold the content this job records. New content
+        // is never uploaded (billed) under the old content's record: the job ends unsent and the file
+        // is planned again with its new content.
+        if (!(await this.sourceHolds(job.mapping, job.rel_path, job.sha256, src.absPath))) {
+          if (holdsSlot) this.releaseSlot();
+          holdsSlot = false;
+          this.supersede(job, log);
+          w.release?.();
+          w.release = undefined;
+          await this.replan(job.mapping, job.rel_path, job.output_path);
+          return false;
+        }
         const attempt = job.attempts + 1;
         this.state.updateJob(job.id, {
           status: 'pending',
@@ -1098,6 +1131,59 @@ export class SyncSession {
       }
       return this.markDone(job, billed, bytes, log, holdsSlot);
     }
+  }
+
+  /** Whether a source file still holds `sha256`: size+mtime of its files row as fast path, else its hash. */
+  private async sourceHolds(
+    mapping: string,
+    relPath: string,
+    sha256: string,
+    absPath: string,
+  ): Promise<boolean> {
+    let size: number;
+    let mtimeMs: number;
+    try {
+      ({ size, mtimeMs } = fs.statSync(absPath));
+    } catch {
+      return false;
+    }
+    const known = this.state.getFile(mapping, relPath);
+    if (known && known.sha256 === sha256 && known.size === size && known.mtime_ms === mtimeMs) return true;
+    return (await sha256File(absPath).catch(() => undefined)) === sha256;
+  }
+
+  /**
+   * Close a job whose source was replaced before its upload. A row that never led to an upload is
+   * removed (nothing was done for it); one with earlier attempts keeps its history and is marked.
+   */
+  private supersede(job: JobRecord, log: Logger): void {
+    const error =
+      'the source changed after this job was planned: not uploaded; its new content is planned instead';
+    const neverSent = job.attempts === 0 && !job.upload_started_at && !job.document_id;
+    if (neverSent) this.state.db.prepare('DELETE FROM jobs WHERE id = ?').run(job.id);
+    else
+      this.state.updateJob(job.id, {
+        status: 'failed',
+        document_key: null,
+        error,
+        error_kind: 'superseded',
+      });
+    const open = this.openByOutput.get(job.output_path);
+    if (open?.id === job.id) {
+      const fresh = neverSent ? undefined : this.state.getJob(job.id);
+      if (fresh) this.openByOutput.set(job.output_path, fresh);
+      else this.openByOutput.delete(job.output_path);
+    }
+    log.info(error);
+    // Listeners that track jobs in flight (progress, watch metrics) see it end; not a failure of the run.
+    this.events.emit('job:failed', { ...this.jobRef(job), kind: 'transient', error, willRetry: true });
+  }
+
+  /** Plan a replaced file's unit again with the content it holds now (after the work on its output). */
+  private async replan(mapping: string, relPath: string, output: string): Promise<void> {
+    if (!this.loaded.manifest.mappings.some((m) => m.name === mapping)) return;
+    // A file that is gone is left to its deletion (the watcher's event, the next scan).
+    await this.considerPath(mapping, relPath, output);
   }
 
   /**

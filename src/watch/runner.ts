@@ -13,7 +13,6 @@ import {
   type SyncSession,
 } from '../sync/session.js';
 import type { PollTiming } from '../sync/timing.js';
-import { guardUploads } from './guard.js';
 import { manifestFiles, watchManifestFiles, type ManifestWatcher } from './manifest-watch.js';
 import { WatchMetrics, startMetricsServer, type MetricsServer } from './metrics.js';
 import { PendingFiles, type PendingEntry } from './pending.js';
@@ -84,7 +83,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     this.loaded = args.loaded;
     this.state = args.state;
     this.events = args.events ?? createSyncEvents();
-    this.connection = { client: guardUploads(args.connection.client, this.events, args.state) };
+    this.connection = args.connection;
     this.logger = args.logger;
     this.opts = { poll: args.poll, reconcile: args.reconcile };
     this.pending = new PendingFiles(this.windowMs());

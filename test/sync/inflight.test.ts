@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,7 +25,13 @@ const ONE_TARGET = {
   mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
 };
 
-async function openSession(f: Fixture, events: SyncEvents): Promise<SyncSession> {
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+async function openSession(
+  f: Fixture,
+  events: SyncEvents,
+  limits: { concurrency?: number; maxUndownloaded?: number } = {},
+): Promise<SyncSession> {
   const loaded = await f.load();
   state = openState(loaded.statePath);
   return createSyncSession({
@@ -33,7 +40,7 @@ async function openSession(f: Fixture, events: SyncEvents): Promise<SyncSession>
     state,
     logger: silentLogger(),
     events,
-    options: { poll: FAST_POLL, command: 'watch' },
+    options: { poll: FAST_POLL, command: 'watch', ...limits },
   });
 }
 
@@ -65,5 +72,86 @@ describe('sync session: work in flight', () => {
     expect(s.uploads).toBe(1);
     expect(s.failed).toEqual([]);
     expect(fx.exists('out/de/a.txt')).toBe(true);
+  });
+
+  it('a file replaced between queueing and upload is uploaded and recorded with its new content', async () => {
+    const OLD = 'Old content, queued.\n';
+    const NEW = 'New content, replaced before its upload.\n';
+    fx = await createFixture({
+      manifest: ONE_TARGET,
+      service: { translateSeconds: 0.3 },
+      files: { '0-blocker.txt': 'Keeps the only worker busy.\n', 'a.txt': OLD },
+    });
+    const events = createSyncEvents();
+    // One worker: a.txt is queued (hashed, classified, scheduled) while the blocker holds it.
+    const session = await openSession(fx, events, { concurrency: 1 });
+    let replaced = false;
+    events.on('job:uploaded', (e) => {
+      if (e.file !== '0-blocker.txt') return;
+      expect(fx!.uploads().map((u) => u.filename)).toEqual(['0-blocker.txt']);
+      fx!.write('src/a.txt', NEW);
+      replaced = true;
+    });
+    await session.scanAll();
+    await session.drain();
+    const s = session.finish();
+    expect(replaced).toBe(true);
+    expect(s.failed).toEqual([]);
+    const mine = fx.uploads().filter((u) => u.filename === 'a.txt');
+    expect(mine.map((u) => u.sha256)).toEqual([sha256(NEW)]);
+    const rows = state!.allJobs().filter((j) => j.rel_path === 'a.txt');
+    expect(rows.filter((j) => j.status === 'done').map((j) => j.sha256)).toEqual([sha256(NEW)]);
+    expect(rows.filter((j) => j.sha256 === sha256(OLD))).toEqual([]);
+    expect(state!.getFile('docs', 'a.txt')?.sha256).toBe(sha256(NEW));
+    const newOutput = fx.read('out/de/a.txt');
+    state!.close();
+    state = undefined;
+
+    // A later copy of the old content is translated, not given the new content's output.
+    fx.write('src/old copy.txt', OLD);
+    const mark = fx.mark();
+    const again = await fx.sync({ edit: (l) => void l });
+    expect(again.reused).toBe(0);
+    expect(fx.uploads(mark).map((u) => `${u.filename}:${u.sha256}`)).toEqual([`old copy.txt:${sha256(OLD)}`]);
+    expect(fx.read('out/de/old copy.txt')).not.toBe(newOutput);
+  });
+
+  it('a job row whose file is replaced while it waits for a download slot is not uploaded', async () => {
+    const OLD = 'Old content, job row written.\n';
+    const NEW = 'New content, written while the job waited.\n';
+    fx = await createFixture({
+      manifest: ONE_TARGET,
+      service: { translateSeconds: 0.3 },
+      files: { '0-blocker.txt': 'Holds the only download slot.\n', 'a.txt': OLD },
+    });
+    const events = createSyncEvents();
+    // Two workers, one undownloaded document at a time: a.txt's job row is written, then it waits
+    // for the slot the blocker holds until its download.
+    const session = await openSession(fx, events, { concurrency: 2, maxUndownloaded: 1 });
+    const blockerUploading = new Promise<void>((resolve) => events.once('job:uploading', () => resolve()));
+    await session.scanFile('docs', '0-blocker.txt');
+    await blockerUploading;
+    let queuedRow: number | undefined;
+    events.on('job:queued', (e) => {
+      if (e.file !== 'a.txt' || queuedRow !== undefined) return;
+      queuedRow = e.jobId;
+      expect(state!.getJob(e.jobId)?.sha256).toBe(sha256(OLD));
+      fx!.write('src/a.txt', NEW);
+    });
+    await session.scanFile('docs', 'a.txt');
+    await session.drain();
+    const s = session.finish();
+    expect(queuedRow).toBeDefined();
+    expect(s.failed).toEqual([]);
+    expect(
+      fx
+        .uploads()
+        .filter((u) => u.filename === 'a.txt')
+        .map((u) => u.sha256),
+    ).toEqual([sha256(NEW)]);
+    // The unsent row of the old content is gone; the new content has a row of its own.
+    expect(state!.getJob(queuedRow!)).toBeUndefined();
+    const rows = state!.allJobs().filter((j) => j.rel_path === 'a.txt');
+    expect(rows.map((j) => `${j.status}:${j.sha256}`)).toEqual([`done:${sha256(NEW)}`]);
   });
 });
