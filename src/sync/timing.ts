@@ -10,7 +10,11 @@ export interface PollTiming {
   maxMs: number;
   /** Shortest delay between polls, ms (also the floor of a seconds_remaining hint). */
   minMs: number;
-  /** Added to a seconds_remaining hint (the service rounds it), ms. */
+  /**
+   * Added to a seconds_remaining hint, ms. The local service rounds the time left up, so the hint is
+   * already an upper bound when the answer arrives: the slack only covers a timer firing a little
+   * early. Every ms here is a ms a pool slot waits after the document is done.
+   */
   hintSlackMs: number;
 }
 
@@ -19,7 +23,7 @@ export const DEFAULT_POLL: PollTiming = {
   factor: 1.5,
   maxMs: 15_000,
   minMs: 250,
-  hintSlackMs: 25,
+  hintSlackMs: 5,
 };
 
 /** DEFAULT_POLL overridden by LOCSYNC_POLL_INITIAL_MS / _MAX_MS / _MIN_MS / _FACTOR and `over`. */
