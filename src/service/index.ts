@@ -10,7 +10,7 @@ import { AUTH_SCHEME } from '../api/types.js';
 import { createLogger } from '../log/logger.js';
 import { createEngine } from './engine/index.js';
 import { isAuthorized } from './auth.js';
-import { dropConnection, getContext, setContext } from './context.js';
+import { discardBody, dropConnection, getContext, setContext } from './context.js';
 import { registerControl } from './control.js';
 import { DEFAULT_UPLOAD_LIMITS, registerDocuments } from './documents.js';
 import { ApiError } from './errors.js';
@@ -145,6 +145,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       return reply;
     }
     if (ctx.fault.status !== undefined) {
+      await discardBody(req);
       const s = ctx.fault.status;
       const headers: Record<string, string> = {};
       if (ctx.fault.retryAfter !== undefined || s === 429 || s === 529)
