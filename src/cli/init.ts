@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { closest } from 'fastest-levenshtein';
 import { checkManifestFile } from '../manifest/load.js';
 import { TARGET_LANGUAGES } from '../manifest/schema.js';
@@ -84,51 +83,26 @@ ${targets}
 `;
 }
 
-/** `locsync init`: write a commented starter pipeline.yaml in the current folder (asks nothing). */
-export function registerInit(program: Command): void {
-  program
-    .command('init')
-    .description('write a commented starter manifest (pipeline.yaml) in the current folder; asks nothing')
-    .option('--source <dir>', 'folder of documents to translate, relative to the manifest', 'docs')
-    .option('--targets <langs>', 'target languages, comma-separated', 'de,fr')
-    .option(
-      '--output <pattern>',
-      'where translations go ({lang}, {path} ... placeholders)',
-      'translated/{lang}/{path}',
-    )
-    .option('-c, --config <file>', 'manifest to write', 'pipeline.yaml')
-    .option('--force', 'overwrite an existing manifest')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ locsync init                                          docs/ -> translated/de, translated/fr
-  $ locsync init --source manuals --targets de,ja,pt-br --output 'out/{lang}/{dir}/{stem}.{lang}.{ext}'
-  $ locsync init --force                                  start over
-
-Then: locsync validate; locsync sync. Exit codes: 0 written, 2 bad flag or file exists (use --force).`,
-    )
-    .action(async (opts: InitOptions & { config: string }) => {
-      const targets = parseTargets(opts.targets);
-      const file = path.resolve(opts.config);
-      if (fs.existsSync(file) && !opts.force)
-        throw new ConfigError(`${opts.config} already exists; not overwritten (use --force to replace it)`);
-      const previous = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-      fs.writeFileSync(file, starterManifest({ source: opts.source, targets, output: opts.output }));
-      const { errors } = await checkManifestFile(file);
-      if (errors.length) {
-        if (previous) fs.writeFileSync(file, previous);
-        else fs.rmSync(file);
-        throw new ConfigError(
-          `the flags make an invalid manifest, nothing written:\n${errors.map((e) => `  ${e.message}`).join('\n')}`,
-        );
-      }
-      const lines = [`Wrote ${opts.config}: ${opts.source}/ -> ${opts.output} for ${targets.join(', ')}.`];
-      if (!fs.existsSync(path.resolve(path.dirname(file), opts.source)))
-        lines.push(`Create the folder ${opts.source}/ and put documents in it.`);
-      lines.push(
-        `Next: \`locsync plan -c ${opts.config}\` shows what would be translated; \`locsync sync -c ${opts.config}\` does it.`,
-      );
-      process.stdout.write(lines.join('\n') + '\n');
-    });
+export async function initAction(opts: InitOptions & { config: string }): Promise<void> {
+  const targets = parseTargets(opts.targets);
+  const file = path.resolve(opts.config);
+  if (fs.existsSync(file) && !opts.force)
+    throw new ConfigError(`${opts.config} already exists; not overwritten (use --force to replace it)`);
+  const previous = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+  fs.writeFileSync(file, starterManifest({ source: opts.source, targets, output: opts.output }));
+  const { errors } = await checkManifestFile(file);
+  if (errors.length) {
+    if (previous) fs.writeFileSync(file, previous);
+    else fs.rmSync(file);
+    throw new ConfigError(
+      `the flags make an invalid manifest, nothing written:\n${errors.map((e) => `  ${e.message}`).join('\n')}`,
+    );
+  }
+  const lines = [`Wrote ${opts.config}: ${opts.source}/ -> ${opts.output} for ${targets.join(', ')}.`];
+  if (!fs.existsSync(path.resolve(path.dirname(file), opts.source)))
+    lines.push(`Create the folder ${opts.source}/ and put documents in it.`);
+  lines.push(
+    `Next: \`locsync plan -c ${opts.config}\` shows what would be translated; \`locsync sync -c ${opts.config}\` does it.`,
+  );
+  process.stdout.write(lines.join('\n') + '\n');
 }

@@ -3,15 +3,17 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, EXIT } from '../util/errors.js';
 import { scrub } from '../log/secrets.js';
 import { VERSION } from '../version.js';
-import { registerServe } from './serve.js';
-import { registerInit } from './init.js';
-import { registerValidate } from './validate.js';
-import { registerPlan } from './plan.js';
-import { registerStyles } from './styles.js';
-import { registerSync } from './sync.js';
-import { registerWatch } from './watch.js';
-import { registerStatus } from './status.js';
-import { registerReport } from './report.js';
+import {
+  registerInit,
+  registerPlan,
+  registerReport,
+  registerServe,
+  registerStatus,
+  registerStyles,
+  registerSync,
+  registerValidate,
+  registerWatch,
+} from './commands.js';
 import { addGlobalOptions } from './context.js';
 
 const EXIT_CODES_HELP = `

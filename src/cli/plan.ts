@@ -1,11 +1,9 @@
-import type { Command } from 'commander';
 import { scrub } from '../log/secrets.js';
 import { countActions, formatStylePlan } from '../styles/format.js';
 import { reconcileStyles, type StylePlan } from '../styles/reconcile.js';
 import type { SyncPlan } from '../sync/engine.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 import { needsStyles, withStyleContext } from './styles.js';
-import { CONFIG_OPTION } from './validate.js';
 
 interface PlanOptions {
   config: string;
@@ -89,29 +87,17 @@ async function plan(opts: PlanOptions): Promise<number> {
   );
 }
 
-/** `locsync plan`: what `sync` would do (style lists, then files), changing nothing. */
-export function registerPlan(program: Command): void {
-  program
-    .command('plan')
-    .description(
-      'show what sync would do: style list changes (+ create, ~ update, -/+ replace, - delete), drift, files',
-    )
-    .option(...CONFIG_OPTION)
-    .option('--detailed-exitcode', 'exit 0 when nothing would change, 2 when changes are pending, 1 on error')
-    .option('--json', 'print the plan as JSON')
-    .action(async (opts: PlanOptions) => {
-      if (!opts.detailedExitcode) {
-        process.exitCode = await plan(opts);
-        return;
-      }
-      // Like terraform: with --detailed-exitcode every error (configuration too) exits 1, as 2 means "changes".
-      try {
-        process.exitCode = await plan(opts);
-      } catch (err) {
-        const text =
-          err instanceof ConfigError ? err.format() : err instanceof Error ? err.message : String(err);
-        process.stderr.write(`locsync: ${scrub(text)}\n`);
-        process.exitCode = EXIT.failed;
-      }
-    });
+export async function planAction(opts: PlanOptions): Promise<void> {
+  if (!opts.detailedExitcode) {
+    process.exitCode = await plan(opts);
+    return;
+  }
+  // Like terraform: with --detailed-exitcode every error (configuration too) exits 1, as 2 means "changes".
+  try {
+    process.exitCode = await plan(opts);
+  } catch (err) {
+    const text = err instanceof ConfigError ? err.format() : err instanceof Error ? err.message : String(err);
+    process.stderr.write(`locsync: ${scrub(text)}\n`);
+    process.exitCode = EXIT.failed;
+  }
 }

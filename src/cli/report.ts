@@ -1,21 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
-import { Option } from 'commander';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { loadManifest } from '../manifest/load.js';
 import { countDocumentCharacters } from '../report/characters.js';
 import {
   minimumJobsToCount,
   billingReport,
-  REPORT_BY,
   type BillingReport,
   type BillingRow,
   type ReportBy,
 } from '../report/queries.js';
 import { openState } from '../state/store.js';
 import { ConfigError } from '../util/errors.js';
-import { CONFIG_OPTION } from './validate.js';
 
 type ReportFormat = 'table' | 'csv' | 'json';
 
@@ -96,70 +92,37 @@ function formatCsv(r: BillingReport): string {
     .join('\n');
 }
 
-/** `locsync report`: billed characters and documents from state.db, minimums apart. */
-export function registerReport(program: Command): void {
-  program
-    .command('report')
-    .description(
-      'billed characters and documents from state.db, by language, mapping or month, with the 50,000-character minimums shown apart (no call to the service)',
-    )
-    .option(...CONFIG_OPTION)
-    .option(
-      '--since <date>',
-      'count documents finished on or after this date (YYYY-MM-DD, YYYY-MM or ISO time)',
-    )
-    .addOption(new Option('--by <what>', 'group rows by').choices([...REPORT_BY]).default('language'))
-    .option(
-      '--no-count',
-      'do not count the real characters of minimum-billed documents (read from their unchanged source files)',
-    )
-    .addOption(
-      new Option('--format <format>', 'output format').choices(['table', 'csv', 'json']).default('table'),
-    )
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ locsync report                               billed characters per target language
-  $ locsync report --by month --since 2026-01    per month this year
-  $ locsync report --by mapping --format csv > billing.csv
-
-Documents reused from identical translations (copies, renames) and unchanged files cost nothing and
-are counted as "reused". pptx/docx/doc/xlsx/pdf documents are billed at least 50,000 characters each:
-"at minimum" counts those billed exactly the minimum.`,
-    )
-    .action(async (opts: ReportOptions) => {
-      const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
-      const loaded = await loadManifest(opts.config);
-      if (!fs.existsSync(loaded.statePath))
-        throw new ConfigError(
-          `no state file at ${loaded.statePath} yet: nothing was translated with ${opts.config}; run \`locsync sync -c ${opts.config}\` first`,
-        );
-      const state = openState(loaded.statePath);
-      let report: BillingReport;
-      try {
-        const counts = new Map<string, number>();
-        if (opts.count) {
-          const sources = new Map(
-            loaded.manifest.mappings.map((m) => [m.name, path.resolve(loaded.dir, m.source)]),
-          );
-          for (const j of minimumJobsToCount(state, since)) {
-            const dir = sources.get(j.mapping);
-            if (!dir || counts.has(j.sha256)) continue;
-            const n = await countDocumentCharacters(path.join(dir, j.rel_path));
-            if (n !== undefined) counts.set(j.sha256, n);
-          }
-        }
-        report = billingReport(state, { by: opts.by, counts, ...(since ? { since } : {}) });
-      } finally {
-        state.close();
+export async function reportAction(opts: ReportOptions): Promise<void> {
+  const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
+  const loaded = await loadManifest(opts.config);
+  if (!fs.existsSync(loaded.statePath))
+    throw new ConfigError(
+      `no state file at ${loaded.statePath} yet: nothing was translated with ${opts.config}; run \`locsync sync -c ${opts.config}\` first`,
+    );
+  const state = openState(loaded.statePath);
+  let report: BillingReport;
+  try {
+    const counts = new Map<string, number>();
+    if (opts.count) {
+      const sources = new Map(
+        loaded.manifest.mappings.map((m) => [m.name, path.resolve(loaded.dir, m.source)]),
+      );
+      for (const j of minimumJobsToCount(state, since)) {
+        const dir = sources.get(j.mapping);
+        if (!dir || counts.has(j.sha256)) continue;
+        const n = await countDocumentCharacters(path.join(dir, j.rel_path));
+        if (n !== undefined) counts.set(j.sha256, n);
       }
-      const text =
-        opts.format === 'json'
-          ? JSON.stringify(report, null, 2)
-          : opts.format === 'csv'
-            ? formatCsv(report)
-            : formatTable(report);
-      process.stdout.write(text + '\n');
-    });
+    }
+    report = billingReport(state, { by: opts.by, counts, ...(since ? { since } : {}) });
+  } finally {
+    state.close();
+  }
+  const text =
+    opts.format === 'json'
+      ? JSON.stringify(report, null, 2)
+      : opts.format === 'csv'
+        ? formatCsv(report)
+        : formatTable(report);
+  process.stdout.write(text + '\n');
 }

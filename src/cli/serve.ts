@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import { registerSecret } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
 import { parseFaultList } from '../service/faults.js';
@@ -69,48 +68,21 @@ export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process
   return o;
 }
 
-/** `locsync serve`: the local service (src/service) until SIGINT/SIGTERM. */
-export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('Run the local translation service (the whole spec, no account, no network)')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0: any free port)', '8787')
-    .option('--auth-key <key>', 'accepted API key (also env LOCSYNC_SERVE_KEY); default: any non-empty key')
-    .option('--plan <plan>', 'pro or free (free: style rules answer 403)', 'pro')
-    .option(
-      '--data <dir>',
-      'keep style lists, jobs and files in this folder across restarts (default: in memory)',
-    )
-    .option('--phrasebook <file>', 'YAML or TSV phrasebook of exact translations')
-    .option('--queue-seconds <s>', 'time a document waits queued (default 1)')
-    .option('--translate-seconds <s>', 'time a document takes translating (default 2)')
-    .option('--workers <n>', 'documents translated concurrently (default 4)')
-    .option(
-      '--max-undownloaded <n>',
-      'translated documents waiting for download before uploads answer 429 (default 100)',
-    )
-    .option(
-      '--faults <json>',
-      'faults to inject: a JSON FaultSpec or array, or @file (see docs/local-service.md)',
-    )
-    .option('--log-level <level>', 'log requests at this level (info, debug ...); default: silent')
-    .action(async (flags: ServeFlags) => {
-      const options = serveOptions(flags);
-      // Loaded here, not at start-up: the service and its engine are heavy for every other command.
-      const { startService } = await import('../service/index.js');
-      const service = await startService(options);
-      process.stdout.write(`locsync service listening on ${service.url}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      await service.close();
-      process.stdout.write('locsync service stopped\n');
-    });
+export async function serveAction(flags: ServeFlags): Promise<void> {
+  const options = serveOptions(flags);
+  // Loaded here, not at start-up: the service and its engine are heavy for every other command.
+  const { startService } = await import('../service/index.js');
+  const service = await startService(options);
+  process.stdout.write(`locsync service listening on ${service.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await service.close();
+  process.stdout.write('locsync service stopped\n');
 }

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Command } from 'commander';
 import { silentLogger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { failedJobs, jobsInFlight, recentRuns } from '../report/queries.js';
@@ -8,7 +7,6 @@ import { openState, type JobRecord, type RunRecord } from '../state/store.js';
 import { planSync, type SyncPlan } from '../sync/engine.js';
 import { EXIT } from '../util/errors.js';
 import { formatDuration } from './progress.js';
-import { CONFIG_OPTION } from './validate.js';
 
 interface StatusOptions {
   config: string;
@@ -195,45 +193,22 @@ function formatStatus(d: StatusData, cfg: string, now: number): string {
   return out.join('\n');
 }
 
-/** `locsync status`: last runs, jobs in flight, failures and what to do, stale outputs. */
-export function registerStatus(program: Command): void {
-  program
-    .command('status')
-    .description(
-      'show the last runs, jobs in flight and how long they have waited, failures with what to do, stale outputs (reads state.db; no call to the service)',
-    )
-    .option(...CONFIG_OPTION)
-    .option('--json', 'print the status as JSON on stdout')
-    .option('--runs <n>', 'how many recent runs to show', '5')
-    .option('--no-scan', 'skip scanning the source folders (no stale outputs; faster on huge trees)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ locsync status                       the pipeline.yaml in this folder
-  $ locsync status -c /srv/docs/pipeline.yaml --json | jq .failures
-  $ locsync status --no-scan --runs 20   recent history only
-
-Exit codes: 0 all well, 1 some jobs failed (listed with what to do) or the last run failed or\ncrashed, 2 configuration error.`,
-    )
-    .action(async (opts: StatusOptions) => {
-      const loaded = await loadManifest(opts.config);
-      const now = Date.now();
-      if (!fs.existsSync(loaded.statePath)) {
-        if (opts.json)
-          process.stdout.write(JSON.stringify({ state: loaded.statePath, runs: [] }, null, 2) + '\n');
-        else
-          process.stdout.write(
-            `No state yet at ${loaded.statePath}: \`locsync sync -c ${opts.config}\` starts the first run.\n`,
-          );
-        process.exitCode = EXIT.ok;
-        return;
-      }
-      const data = await collect(opts, loaded, now);
-      if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
-      else process.stdout.write(formatStatus(data, opts.config, now) + '\n');
-      const last = data.runs[0]?.status;
-      process.exitCode =
-        data.failures.length || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;
-    });
+export async function statusAction(opts: StatusOptions): Promise<void> {
+  const loaded = await loadManifest(opts.config);
+  const now = Date.now();
+  if (!fs.existsSync(loaded.statePath)) {
+    if (opts.json)
+      process.stdout.write(JSON.stringify({ state: loaded.statePath, runs: [] }, null, 2) + '\n');
+    else
+      process.stdout.write(
+        `No state yet at ${loaded.statePath}: \`locsync sync -c ${opts.config}\` starts the first run.\n`,
+      );
+    process.exitCode = EXIT.ok;
+    return;
+  }
+  const data = await collect(opts, loaded, now);
+  if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
+  else process.stdout.write(formatStatus(data, opts.config, now) + '\n');
+  const last = data.runs[0]?.status;
+  process.exitCode = data.failures.length || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;
 }

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Command } from 'commander';
 import type { Connection } from '../api/connect.js';
 import type { StyleRuleList } from '../api/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
@@ -12,7 +11,6 @@ import { formatStylePlan } from '../styles/format.js';
 import { reconcileStyles } from '../styles/reconcile.js';
 import { writeStyleListFile } from '../styles/yaml-write.js';
 import { EXIT } from '../util/errors.js';
-import { CONFIG_OPTION } from './validate.js';
 
 export interface StyleContext {
   loaded: LoadedManifest;
@@ -103,45 +101,30 @@ async function pull(opts: { config: string; out?: string }): Promise<void> {
   });
 }
 
-/** `locsync styles apply | pull`. */
-export function registerStyles(program: Command): void {
-  const styles = program
-    .command('styles')
-    .description('style lists: apply the YAML to the service, or pull them');
-  styles
-    .command('apply')
-    .description("make the service's style lists match the YAML (exit 1 on drift under policy fail)")
-    .option(...CONFIG_OPTION)
-    .option('--only <key...>', 'only these style lists (keys of style_lists)')
-    .action(async (opts: { config: string; only?: string[] }) => {
-      await withStyleContext(
-        opts.config,
-        { lock: 'styles apply', connect: needsStyles },
-        async ({ loaded, state, logger, connection }) => {
-          if (!connection) {
-            process.stdout.write('No style lists in the manifest and none applied before: nothing to do.\n');
-            return;
-          }
-          const plan = await reconcileStyles({
-            loaded,
-            client: connection.client,
-            state,
-            apply: true,
-            logger,
-            ...(opts.only ? { only: opts.only } : {}),
-          });
-          process.stdout.write(formatStylePlan(plan, 'applied') + '\n');
-        },
-      );
-      process.exitCode = EXIT.ok;
-    });
-  styles
-    .command('pull')
-    .description("write the service's style lists (also ones made elsewhere) as YAML files, one per list")
-    .option(...CONFIG_OPTION)
-    .option('--out <dir>', 'folder for the files (default: styles/ beside the manifest)')
-    .action(async (opts: { config: string; out?: string }) => {
-      await pull(opts);
-      process.exitCode = EXIT.ok;
-    });
+export async function stylesApplyAction(opts: { config: string; only?: string[] }): Promise<void> {
+  await withStyleContext(
+    opts.config,
+    { lock: 'styles apply', connect: needsStyles },
+    async ({ loaded, state, logger, connection }) => {
+      if (!connection) {
+        process.stdout.write('No style lists in the manifest and none applied before: nothing to do.\n');
+        return;
+      }
+      const plan = await reconcileStyles({
+        loaded,
+        client: connection.client,
+        state,
+        apply: true,
+        logger,
+        ...(opts.only ? { only: opts.only } : {}),
+      });
+      process.stdout.write(formatStylePlan(plan, 'applied') + '\n');
+    },
+  );
+  process.exitCode = EXIT.ok;
+}
+
+export async function stylesPullAction(opts: { config: string; out?: string }): Promise<void> {
+  await pull(opts);
+  process.exitCode = EXIT.ok;
 }

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Command } from 'commander';
 import { AuthError } from '../api/errors.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
@@ -10,7 +9,6 @@ import { createSyncEvents } from '../sync/events.js';
 import { formatSummary, type SyncSummary } from '../sync/summary.js';
 import type { SyncConnection } from '../sync/session.js';
 import { ConfigError, EXIT } from '../util/errors.js';
-import { CONFIG_OPTION } from './validate.js';
 import { progressWanted } from './context.js';
 import { startRunView } from './progress.js';
 
@@ -32,24 +30,8 @@ async function openConnectionFn(): Promise<OpenConnection> {
   return ((await import(spec)) as { openConnection: OpenConnection }).openConnection;
 }
 
-/** `locsync sync`: bring every output folder up to date (style lists first, then documents). */
-export function registerSync(program: Command): void {
-  program
-    .command('sync')
-    .description(
-      'translate what changed: style lists first, then every new or changed document (exit 0 all done, 1 some failed, 2 configuration error)',
-    )
-    .option(...CONFIG_OPTION)
-    .option('-n, --dry-run', 'show what would be done; upload nothing, write nothing')
-    .option('--only <mapping...>', 'work on these mappings only')
-    .option(
-      '--retranslate <what>',
-      '"stale": re-translate outputs made with an older version of their style list (billed)',
-    )
-    .option('--json', 'print the summary as JSON on stdout')
-    .action(async (opts: SyncCliOptions) => {
-      process.exitCode = await syncCommand(opts);
-    });
+export async function syncAction(opts: SyncCliOptions): Promise<void> {
+  process.exitCode = await syncCommand(opts);
 }
 
 export async function syncCommand(opts: SyncCliOptions): Promise<number> {

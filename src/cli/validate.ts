@@ -1,47 +1,35 @@
-import type { Command } from 'commander';
 import { checkManifestFile } from '../manifest/load.js';
 import { ConfigError, EXIT } from '../util/errors.js';
-
-/** `-c, --config <file>` as every command that reads the manifest spells it. */
-export const CONFIG_OPTION = ['-c, --config <file>', 'pipeline manifest', 'pipeline.yaml'] as const;
 
 /** "file:line:col: warning: message". */
 function labelled(e: ConfigError, label: string): string {
   return new ConfigError(`${label}: ${e.message}`, { file: e.file, line: e.line, column: e.column }).format();
 }
 
-/** `locsync validate`: check a manifest and its style list files without calling the service. */
-export function registerValidate(program: Command): void {
-  program
-    .command('validate')
-    .description('check the manifest and its style list files (no call to the service); exit 2 when invalid')
-    .option(...CONFIG_OPTION)
-    .option('--json', 'print the result as JSON')
-    .action(async (opts: { config: string; json?: boolean }) => {
-      const { loaded, errors, warnings } = await checkManifestFile(opts.config);
-      const plain = (e: ConfigError) => ({
-        file: e.file,
-        line: e.line,
-        column: e.column,
-        message: e.message,
-      });
-      if (opts.json) {
-        const out = { valid: errors.length === 0, errors: errors.map(plain), warnings: warnings.map(plain) };
-        process.stdout.write(JSON.stringify(out, null, 2) + '\n');
-      } else {
-        for (const w of warnings) process.stderr.write(`${labelled(w, 'warning')}\n`);
-        for (const e of errors) process.stderr.write(`${e.format()}\n`);
-        if (loaded) {
-          const m = loaded.manifest;
-          const targets = m.mappings.reduce((n, x) => n + x.targets.length, 0);
-          const lists = Object.keys(loaded.styleLists).length;
-          process.stdout.write(
-            `${opts.config} is valid: ${m.mappings.length} mapping(s), ${targets} target(s), ${lists} style list(s)` +
-              (warnings.length ? `, ${warnings.length} warning(s)` : '') +
-              '\n',
-          );
-        } else process.stderr.write(`${errors.length} problem(s) found in ${opts.config}\n`);
-      }
-      process.exitCode = errors.length ? EXIT.usage : EXIT.ok;
-    });
+export async function validateAction(opts: { config: string; json?: boolean }): Promise<void> {
+  const { loaded, errors, warnings } = await checkManifestFile(opts.config);
+  const plain = (e: ConfigError) => ({
+    file: e.file,
+    line: e.line,
+    column: e.column,
+    message: e.message,
+  });
+  if (opts.json) {
+    const out = { valid: errors.length === 0, errors: errors.map(plain), warnings: warnings.map(plain) };
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  } else {
+    for (const w of warnings) process.stderr.write(`${labelled(w, 'warning')}\n`);
+    for (const e of errors) process.stderr.write(`${e.format()}\n`);
+    if (loaded) {
+      const m = loaded.manifest;
+      const targets = m.mappings.reduce((n, x) => n + x.targets.length, 0);
+      const lists = Object.keys(loaded.styleLists).length;
+      process.stdout.write(
+        `${opts.config} is valid: ${m.mappings.length} mapping(s), ${targets} target(s), ${lists} style list(s)` +
+          (warnings.length ? `, ${warnings.length} warning(s)` : '') +
+          '\n',
+      );
+    } else process.stderr.write(`${errors.length} problem(s) found in ${opts.config}\n`);
+  }
+  process.exitCode = errors.length ? EXIT.usage : EXIT.ok;
 }

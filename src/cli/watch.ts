@@ -1,12 +1,10 @@
 import path from 'node:path';
-import type { Command } from 'commander';
 import { openConnection, type Connection } from '../api/connect.js';
 import { createLogger } from '../log/logger.js';
 import { loadManifest } from '../manifest/load.js';
 import { acquireLock } from '../state/lock.js';
 import { openState } from '../state/store.js';
 import { createWatchRunner, type WatchRunner } from '../watch/runner.js';
-import { CONFIG_OPTION } from './validate.js';
 import { progressWanted } from './context.js';
 import { startRunView, type RunView } from './progress.js';
 
@@ -14,20 +12,11 @@ interface WatchCliOptions {
   config: string;
 }
 
-/** `locsync watch`: keep the output folders translated while files arrive (runs until a signal). */
-export function registerWatch(program: Command): void {
-  program
-    .command('watch')
-    .description(
-      'keep running: translate documents as they arrive or change (same rules as sync); SIGINT/SIGTERM stop it within watch.shutdown seconds (exit 0), 1 on an internal error, 2 on a configuration error',
-    )
-    .option(...CONFIG_OPTION)
-    .action(async (opts: WatchCliOptions) => {
-      process.exitCode = await watchCommand(opts);
-      // An upload still streaming past the shutdown deadline must not keep the process alive: its job
-      // is recorded as started, and the next start deals with it.
-      setTimeout(() => process.exit(), 3000).unref();
-    });
+export async function watchAction(opts: WatchCliOptions): Promise<void> {
+  process.exitCode = await watchCommand(opts);
+  // An upload still streaming past the shutdown deadline must not keep the process alive: its job
+  // is recorded as started, and the next start deals with it.
+  setTimeout(() => process.exit(), 3000).unref();
 }
 
 export async function watchCommand(opts: WatchCliOptions): Promise<number> {
