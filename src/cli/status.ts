@@ -4,7 +4,7 @@ import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { failedJobs, jobsInFlight, recentRuns } from '../report/queries.js';
 import { pidAlive } from '../state/lock.js';
 import { openState, type JobRecord, type RunRecord } from '../state/store.js';
-import { planSync, type SyncPlan } from '../sync/engine.js';
+import type { SyncPlan } from '../sync/engine.js';
 import { EXIT } from '../util/errors.js';
 import { formatDuration } from './progress.js';
 
@@ -133,7 +133,11 @@ async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number)
       advice: adviceFor(j.error_kind, loaded, j.attempts, opts.config),
     }));
     let plan: SyncPlan | undefined;
-    if (opts.scan) plan = await planSync({ loaded, state, logger: silentLogger() });
+    if (opts.scan) {
+      // The sync engine (session, style reconciler, queues) only for the scan: not with --no-scan.
+      const { planSync } = await import('../sync/engine.js');
+      plan = await planSync({ loaded, state, logger: silentLogger() });
+    }
     return {
       state: loaded.statePath,
       runs,
