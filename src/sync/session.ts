@@ -186,7 +186,13 @@ export class SyncSession {
   private readonly resumedJobIds = new Set<number>();
   /** Jobs being driven (uploaded, polled, downloaded) in this session: never driven a second time. */
   private readonly drivingJobIds = new Set<number>();
-  private readonly settingsCache = new Map<string, { settings: Settings; fp: string; base: string }>();
+  /** Per mapping, per target index: extension → settings and fingerprints. */
+  private readonly settingsCache = new Map<
+    Mapping,
+    Array<Map<string, { settings: Settings; fp: string; base: string }>>
+  >();
+  /** Per mapping, per target index: whether its output root and a source folder overlap. */
+  private readonly rootOverlap = new Map<Mapping, boolean[]>();
   /** Dry run: content key → output of the first planned translation. */
   private readonly plannedContent = new Map<string, string>();
   private readonly pendingRemovals: Array<{ mapping: Mapping; relPath: string }> = [];
@@ -217,7 +223,8 @@ export class SyncSession {
     if (!this.opts.dryRun && !this.client) throw new Error('a sync session that uploads needs a connection');
     this.runId = this.opts.dryRun ? 0 : this.state.startRun(this.opts.command ?? 'sync');
     this.sum = emptySummary(this.runId, !!this.opts.dryRun);
-    for (const row of this.state.iterateDoneIndex()) this.indexDone(row);
+    // The rows are fresh objects: kept as they are (no copy per done job); byContent is built later.
+    for (const row of this.state.iterateDoneIndex()) this.latestDone.set(row.output_path, row);
     for (const job of this.state.openJobs()) this.openByOutput.set(job.output_path, job);
     this.opts.signal?.addEventListener(
       'abort',
@@ -319,12 +326,17 @@ export class SyncSession {
     let count = 0;
     // Hash a few files at once; classification stays in path order.
     // size+mtime fast path first (no promise per file); only the others are read and hashed.
-    const hashes: Array<string | undefined> = listed.files.map((f) => {
+    const files = listed.files;
+    const hashes = new Array<string | undefined>(files.length);
+    const toHash: number[] = [];
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i] as FoundFile;
       const prev = known.get(f.relPath);
-      return prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs ? prev.sha256 : undefined;
-    });
-    const toHash = listed.files.map((f, i) => ({ f, i })).filter(({ i }) => hashes[i] === undefined);
-    await mapLimit(toHash, 8, async ({ f, i }) => {
+      if (prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs) hashes[i] = prev.sha256;
+      else toHash.push(i);
+    }
+    await mapLimit(toHash, 8, async (i) => {
+      const f = files[i] as FoundFile;
       try {
         const sha = await sha256File(f.absPath);
         hashed++;
@@ -350,14 +362,15 @@ export class SyncSession {
       }
     });
     this.dirListing = new Map();
-    listed.files.forEach((f, i) => {
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i] as FoundFile;
       known.delete(f.relPath); // what is left in `known` afterwards is gone
       if (i > 0 && i % 5000 === 0) this.events.emit('scan:progress', { mapping: m.name, files: i, hashed });
       const sha = hashes[i];
-      if (sha === undefined) return;
+      if (sha === undefined) continue;
       this.sum.files++;
       this.considerFile(m, f, sha);
-    });
+    }
     this.dirListing = undefined;
     this.sum.hashed += hashed;
     this.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
@@ -476,7 +489,9 @@ export class SyncSession {
       }
       if (onlyOutput !== undefined && output !== onlyOutput) return;
       const outputAbs = path.join(this.loaded.dir, output);
-      const inSource = this.sourceRoots().find((r) => outputAbs === r.abs || outputAbs.startsWith(r.prefix));
+      const inSource = this.mayLandInSource(m, ti)
+        ? this.sourceRoots().find((r) => outputAbs === r.abs || outputAbs.startsWith(r.prefix))
+        : undefined;
       if (inSource) {
         this.failUnit(
           m.name,
@@ -562,15 +577,39 @@ export class SyncSession {
 
   /** Settings and fingerprints of (mapping, target, source extension), computed once per scan. */
   private settingsOf(m: Mapping, ti: number, ext: string): { settings: Settings; fp: string; base: string } {
-    const k = `${m.name}\0${ti}\0${ext}`;
-    let v = this.settingsCache.get(k);
+    let perTarget = this.settingsCache.get(m);
+    if (!perTarget) {
+      perTarget = m.targets.map(() => new Map());
+      this.settingsCache.set(m, perTarget);
+    }
+    const byExt = perTarget[ti] as Map<string, { settings: Settings; fp: string; base: string }>;
+    let v = byExt.get(ext);
     if (!v) {
       const t = m.targets[ti] as Target;
       const settings = settingsFor(m, t, ext, this.styleRef(t.style));
       v = { settings, fp: fullFingerprint(settings), base: baseFingerprint(settings) };
-      this.settingsCache.set(k, v);
+      byExt.set(ext, v);
     }
     return v;
+  }
+
+  /**
+   * Whether outputs of (mapping, target) may land in a source folder: only when the pattern's output
+   * root and some source folder overlap (every rendered output lies inside its root). Once per target.
+   */
+  private mayLandInSource(m: Mapping, ti: number): boolean {
+    let flags = this.rootOverlap.get(m);
+    if (!flags) {
+      flags = m.targets.map((t) => {
+        const root = path.join(this.loaded.dir, outputRoot(this.patternOf(m, t)));
+        const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
+        return this.sourceRoots().some(
+          (r) => root === r.abs || root.startsWith(r.prefix) || r.abs.startsWith(rootPrefix),
+        );
+      });
+      this.rootOverlap.set(m, flags);
+    }
+    return flags[ti] ?? true;
   }
 
   private classify(u: Unit): Decision {
