@@ -68,12 +68,16 @@ export function isInside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('../') && rel !== '..' && !path.posix.isAbsolute(rel));
 }
 
+/** A normalised relative path that starts by going up. */
+function leavesUp(rest: string): boolean {
+  return rest === '..' || rest.startsWith('../');
+}
+
 /**
  * isInside for paths already normalised (no '.' or '..' segment but leading '..'s, no '//', no trailing
  * '/'), by prefix: the render hot path (100,000s of calls) without path.relative's resolving.
  */
 function isInsideNormalised(root: string, p: string): boolean {
-  const leavesUp = (rest: string) => rest === '..' || rest.startsWith('../');
   if (root === '.') return !leavesUp(p) && !p.startsWith('/');
   if (root === '/') return p.startsWith('/');
   if (p === root) return true;
@@ -123,23 +127,38 @@ export interface OutputVars {
   outputExt: string;
 }
 
-/** Values of every placeholder for one source file and target. */
-export function placeholderValues(vars: OutputVars): Record<OutputPlaceholder, string> {
+/**
+ * The value of one placeholder for one source file and target. Only the placeholders a pattern uses
+ * are computed (rendering runs once per file and target: no parsed path or object per call).
+ */
+function placeholderValue(name: OutputPlaceholder, vars: OutputVars): string {
+  switch (name) {
+    case 'lang':
+      return vars.lang;
+    case 'LANG':
+      return vars.lang.toUpperCase();
+    case 'mapping':
+      return vars.mapping;
+    case 'ext':
+      return outputExtOf(vars);
+  }
   const rel = path.sep === '\\' ? vars.relPath.replaceAll('\\', '/') : vars.relPath;
-  const parsed = path.posix.parse(rel);
-  const dir = parsed.dir === '.' ? '' : parsed.dir;
-  const ext = vars.outputExt.replace(/^\./, '');
-  const name = ext ? `${parsed.name}.${ext}` : parsed.name;
-  return {
-    lang: vars.lang,
-    LANG: vars.lang.toUpperCase(),
-    path: dir ? `${dir}/${name}` : name,
-    dir,
-    name,
-    stem: parsed.name,
-    ext,
-    mapping: vars.mapping,
-  };
+  const slash = rel.lastIndexOf('/');
+  const dir = slash === -1 ? '' : rel.slice(0, slash);
+  if (name === 'dir') return dir;
+  // The stem as path.posix.parse names it: a leading dot does not start an extension.
+  const base = rel.slice(slash + 1);
+  const dot = base.lastIndexOf('.');
+  const stem = dot > 0 ? base.slice(0, dot) : base;
+  if (name === 'stem') return stem;
+  const ext = outputExtOf(vars);
+  const file = ext ? `${stem}.${ext}` : stem;
+  if (name === 'name') return file;
+  return dir ? `${dir}/${file}` : file; // path
+}
+
+function outputExtOf(vars: OutputVars): string {
+  return vars.outputExt.startsWith('.') ? vars.outputExt.slice(1) : vars.outputExt;
 }
 
 /**
@@ -159,10 +178,9 @@ export function renderOutputPath(pattern: string, vars: OutputVars): string {
       vars.relPath,
     );
   }
-  const values = placeholderValues(vars);
   let rendered = c.parts[0] ?? '';
   for (let i = 1; i < c.parts.length; i += 2)
-    rendered += values[c.parts[i] as OutputPlaceholder] + (c.parts[i + 1] ?? '');
+    rendered += placeholderValue(c.parts[i] as OutputPlaceholder, vars) + (c.parts[i + 1] ?? '');
   const result = normalise(rendered);
   const root = c.root;
   if (!isInsideNormalised(root, result) || result === root || result === '.') {

@@ -23,7 +23,15 @@ export interface FileRecord {
 }
 
 /** What a scan needs of a recorded file. */
-export type KnownFile = Pick<FileRecord, 'rel_path' | 'size' | 'mtime_ms' | 'sha256'>;
+export type KnownFile = Pick<FileRecord, 'rel_path' | 'size' | 'mtime_ms' | 'sha256'> & {
+  /**
+   * Set when a scan found every output of this content up to date (latest done job of each output made
+   * from this very file, with this sha256 and settings): the settings signature it was checked with.
+   * Cleared when the file's content changes or a done job is recorded for one of its outputs (see
+   * updateJob). A later scan with the same size, mtime and signature needs no job lookup at all.
+   */
+  verified: string | null;
+};
 
 export interface JobRecord {
   id: number;
@@ -67,7 +75,7 @@ export interface JobRecord {
 /** The columns of a done job that the planner keeps in memory. */
 export type DoneIndexRow = Pick<
   JobRecord,
-  'id' | 'sha256' | 'fingerprint' | 'base_fingerprint' | 'output_path'
+  'id' | 'sha256' | 'fingerprint' | 'base_fingerprint' | 'output_path' | 'mapping' | 'rel_path'
 >;
 
 export interface RunRecord {
@@ -159,6 +167,15 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE jobs ADD COLUMN request TEXT;`,
   // 3: uploads repeated because a crash hid whether the previous one arrived (reported, may be billed twice)
   `ALTER TABLE jobs ADD COLUMN unconfirmed_uploads INTEGER NOT NULL DEFAULT 0;`,
+  // 4: the no-op fast paths: a file whose outputs were all found up to date (KnownFile.verified), and
+  // a mapping whose every file was (snapshots: a digest of its listing, see mappingSnapshot)
+  `ALTER TABLE files ADD COLUMN verified TEXT;
+   CREATE TABLE snapshots (
+     mapping TEXT PRIMARY KEY,
+     digest TEXT NOT NULL,
+     files INTEGER NOT NULL,
+     taken_at TEXT NOT NULL
+   );`,
 ];
 
 /** Schema version this code writes (number of migrations). */
@@ -238,12 +255,27 @@ export class StateStore implements StyleStateStore {
         'SELECT * FROM files WHERE mapping = ? AND rel_path = ?',
       ),
       filesOf: db
-        .prepare<[string], unknown[]>('SELECT rel_path, size, mtime_ms, sha256 FROM files WHERE mapping = ?')
+        .prepare<[string], unknown[]>(
+          'SELECT rel_path, size, mtime_ms, sha256, verified FROM files WHERE mapping = ?',
+        )
         .raw(true),
       putFile: db.prepare(
         `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at) VALUES (@mapping, @rel_path, @size, @mtime_ms, @sha256, @seen_at)
-         ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256, seen_at = excluded.seen_at`,
+         ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256,
+           seen_at = excluded.seen_at, verified = NULL`,
       ),
+      verifyFile: db.prepare('UPDATE files SET verified = ? WHERE mapping = ? AND rel_path = ?'),
+      unverifyFile: db.prepare(
+        'UPDATE files SET verified = NULL WHERE mapping = ? AND rel_path = ? AND verified IS NOT NULL',
+      ),
+      unverifyAll: db.prepare('UPDATE files SET verified = NULL WHERE verified IS NOT NULL'),
+      getSnapshot: db.prepare<[string], { digest: string }>('SELECT digest FROM snapshots WHERE mapping = ?'),
+      putSnapshot: db.prepare(
+        `INSERT INTO snapshots (mapping, digest, files, taken_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (mapping) DO UPDATE SET digest = excluded.digest, files = excluded.files, taken_at = excluded.taken_at`,
+      ),
+      dropSnapshot: db.prepare('DELETE FROM snapshots WHERE mapping = ?'),
+      dropSnapshots: db.prepare('DELETE FROM snapshots'),
       deleteFile: db.prepare('DELETE FROM files WHERE mapping = ? AND rel_path = ?'),
       getJob: db.prepare<[number], JobRecord>('SELECT * FROM jobs WHERE id = ?'),
       insertJob: db.prepare(
@@ -255,9 +287,16 @@ export class StateStore implements StyleStateStore {
       doneJobs: db.prepare<[], JobRecord>(`SELECT * FROM jobs WHERE status = 'done' ORDER BY id`),
       doneIndex: db
         .prepare<[], unknown[]>(
-          `SELECT id, output_path, sha256, fingerprint, base_fingerprint FROM jobs WHERE status = 'done' ORDER BY id`,
+          `SELECT id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path FROM jobs WHERE status = 'done' ORDER BY id`,
         )
         .raw(true),
+      latestDoneOf: db.prepare<[string], DoneIndexRow>(
+        `SELECT id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path FROM jobs
+         WHERE output_path = ? AND status = 'done' ORDER BY id DESC LIMIT 1`,
+      ),
+      doneWithContent: db.prepare<[string, string], { id: number; output_path: string }>(
+        `SELECT id, output_path FROM jobs WHERE sha256 = ? AND fingerprint = ? AND status = 'done' ORDER BY id`,
+      ),
       doneOfSource: db.prepare<[string, string], JobRecord>(
         `SELECT * FROM jobs WHERE status = 'done' AND mapping = ? AND rel_path = ? ORDER BY id`,
       ),
@@ -308,17 +347,57 @@ export class StateStore implements StyleStateStore {
   filesOf(mapping: string): Map<string, KnownFile> {
     const out = new Map<string, KnownFile>();
     for (const r of this.stmts.filesOf.iterate(mapping) as IterableIterator<
-      [string, number, number, string]
+      [string, number, number, string, string | null]
     >) {
-      out.set(r[0], { rel_path: r[0], size: r[1], mtime_ms: r[2], sha256: r[3] });
+      out.set(r[0], { rel_path: r[0], size: r[1], mtime_ms: r[2], sha256: r[3], verified: r[4] });
     }
     return out;
   }
+  /** One recorded file with its no-op signature (watch mode's per-file scan). */
+  knownFile(mapping: string, relPath: string): KnownFile | undefined {
+    const r = this.stmts.getFile.get(mapping, relPath) as
+      (FileRecord & { verified: string | null }) | undefined;
+    return (
+      r && {
+        rel_path: r.rel_path,
+        size: r.size,
+        mtime_ms: r.mtime_ms,
+        sha256: r.sha256,
+        verified: r.verified,
+      }
+    );
+  }
+  /** Record that these files' outputs were all found up to date under `sig` (see KnownFile.verified). */
+  verifyFiles(mapping: string, files: Array<{ relPath: string; sig: string }>): void {
+    if (files.length === 0) return;
+    this.db.transaction(() => {
+      for (const f of files) this.stmts.verifyFile.run(f.sig, mapping, f.relPath);
+    })();
+  }
   putFile(rec: Omit<FileRecord, 'seen_at'> & { seen_at?: string }): void {
-    this.stmts.putFile.run({ ...rec, seen_at: rec.seen_at ?? now() });
+    this.transaction(() => {
+      this.stmts.putFile.run({ ...rec, seen_at: rec.seen_at ?? now() });
+      this.stmts.dropSnapshot.run(rec.mapping);
+    });
   }
   deleteFile(mapping: string, relPath: string): void {
-    this.stmts.deleteFile.run(mapping, relPath);
+    this.transaction(() => {
+      this.stmts.deleteFile.run(mapping, relPath);
+      this.stmts.dropSnapshot.run(mapping);
+    });
+  }
+
+  /**
+   * The digest of a mapping's source listing (every file's path, size, mtime and settings signature)
+   * recorded when a scan found every output of every file up to date. A scan whose listing has the
+   * same digest knows that without reading a file record or a job: only the outputs must still exist.
+   * Dropped when a file record changes and whenever a job becomes done (see updateJob).
+   */
+  mappingSnapshot(mapping: string): string | undefined {
+    return this.stmts.getSnapshot.get(mapping)?.digest;
+  }
+  setMappingSnapshot(mapping: string, digest: string, files: number): void {
+    this.stmts.putSnapshot.run(mapping, digest, files, now());
   }
 
   // ---- jobs ----
@@ -329,11 +408,32 @@ export class StateStore implements StyleStateStore {
     const info = this.stmts.insertJob.run({ source_characters: null, request: null, ...job, now: now() });
     return this.getJob(Number(info.lastInsertRowid)) as JobRecord;
   }
-  /** Update some columns of a job (updated_at is set too). */
+  /**
+   * Update some columns of a job (updated_at is set too). A job becoming done changes what its output
+   * holds, so nothing may vouch for that output any more: the mapping snapshots are dropped, its own
+   * file's verified mark is cleared, and every mark when the output's previous translation came from
+   * another source file (a rare hand-over between files: the next scan checks every file again).
+   */
   updateJob(id: number, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): void {
     const cols = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
     const sets = [...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ');
-    this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @id`).run({ ...fields, updated_at: now(), id });
+    const update = () =>
+      this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @id`).run({ ...fields, updated_at: now(), id });
+    if (fields.status !== 'done') {
+      update();
+      return;
+    }
+    this.db.transaction(() => {
+      const job = this.stmts.getJob.get(id);
+      const prev = job && this.stmts.latestDoneOf.get(job.output_path);
+      update();
+      // Which mapping's snapshot vouches for this output is not known here: none stands.
+      this.stmts.dropSnapshots.run();
+      if (!job) return;
+      this.stmts.unverifyFile.run(job.mapping, job.rel_path);
+      if (prev && prev.id !== id && (prev.mapping !== job.mapping || prev.rel_path !== job.rel_path))
+        this.stmts.unverifyAll.run();
+    })();
   }
   /** Jobs that are done (the index of outputs made). */
   doneJobs(): JobRecord[] {
@@ -353,7 +453,7 @@ export class StateStore implements StyleStateStore {
       return v;
     };
     for (const r of this.stmts.doneIndex.iterate() as IterableIterator<
-      [number, string, string, string, string]
+      [number, string, string, string, string, string, string]
     >) {
       yield {
         id: r[0],
@@ -361,8 +461,18 @@ export class StateStore implements StyleStateStore {
         sha256: r[2],
         fingerprint: intern(r[3]),
         base_fingerprint: intern(r[4]),
+        mapping: intern(r[5]),
+        rel_path: r[6],
       };
     }
+  }
+  /** The latest done job of one output path (what the output holds), by index. */
+  latestDoneOf(outputPath: string): DoneIndexRow | undefined {
+    return this.stmts.latestDoneOf.get(outputPath);
+  }
+  /** Done jobs of one content and settings fingerprint, oldest first (reuse donors), by index. */
+  doneWithContent(sha256: string, fingerprint: string): Array<{ id: number; output_path: string }> {
+    return this.stmts.doneWithContent.all(sha256, fingerprint);
   }
   /** Done jobs of one source file (for on_source_delete: delete). */
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[] {

@@ -21,6 +21,22 @@ export const DEFAULT_IGNORES = [
   '**/*.locsync-part',
 ];
 
+/**
+ * DEFAULT_IGNORES for one file or folder name, without a glob match per entry (the scan's hot path;
+ * test/sync/scan.test.ts checks that both agree).
+ */
+export function isDefaultIgnored(name: string): boolean {
+  return (
+    name.startsWith('~$') ||
+    name.endsWith('.tmp') ||
+    name.endsWith('.locsync-part') ||
+    (name.startsWith('.~lock.') && name.endsWith('#')) ||
+    name === '.DS_Store' ||
+    name === 'Thumbs.db' ||
+    name === 'desktop.ini'
+  );
+}
+
 export interface FoundFile {
   /** Path relative to the source folder, '/' separators. */
   relPath: string;
@@ -125,7 +141,8 @@ async function walk(
   const nested = prefix !== '';
   const found = await fg(['**/*'], {
     cwd: dir,
-    ignore: nested ? DEFAULT_IGNORES : ignore,
+    // The default ignores are name checks below (one glob less per entry for fast-glob to match).
+    ignore: nested ? [] : ignore.filter((p) => !DEFAULT_IGNORES.includes(p)),
     dot: false,
     onlyFiles: false,
     followSymbolicLinks: false,
@@ -137,10 +154,21 @@ async function walk(
     unique: false,
     fs: { readdir },
   });
-  const entries = nested ? found.filter((e) => !m.ignored(rel(e.path))) : found;
+  // Folders with an ignored name: fast-glob went into them, their files are dropped here.
+  const ignoredDirs: string[] = [];
+  for (const e of found)
+    if (e.dirent.isDirectory() && isDefaultIgnored(e.name)) ignoredDirs.push(e.path + '/');
+  const entries = found.filter(
+    (e) =>
+      !isDefaultIgnored(e.name) &&
+      (ignoredDirs.length === 0 || !ignoredDirs.some((d) => e.path.startsWith(d))) &&
+      (!nested || !m.ignored(rel(e.path))),
+  );
+  const dirPrefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
   for (const e of entries) {
     const relPath = rel(e.path);
-    const abs = path.join(dir, e.path);
+    // fast-glob's paths are normalised with '/': joined by hand (path.join per file is not free).
+    const abs = dirPrefix + (path.sep === '/' ? e.path : e.path.replaceAll('/', path.sep));
     const dirent = e.dirent;
     if (dirent.isSymbolicLink()) {
       let st: fs.Stats;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { reconcileStyles } from '../styles/reconcile.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { Mapping, Target } from '../manifest/schema.js';
 import { outputRoot, renderOutputPath } from '../manifest/paths.js';
-import type { DoneIndexRow, JobRecord, StateStore } from '../state/store.js';
+import type { DoneIndexRow, JobRecord, KnownFile, StateStore } from '../state/store.js';
 import { type FailureKind, type JobRef, type SyncEvents, createSyncEvents } from './events.js';
 import {
   baseFingerprint,
@@ -136,7 +137,16 @@ type Decision =
 const contentKey = (sha: string, fp: string) => `${sha}|${fp}`;
 
 /** What the planner keeps of the latest done job of an output path. */
-type DoneEntry = Pick<DoneIndexRow, 'id' | 'sha256' | 'fingerprint' | 'base_fingerprint'>;
+type DoneEntry = Pick<
+  DoneIndexRow,
+  'id' | 'sha256' | 'fingerprint' | 'base_fingerprint' | 'mapping' | 'rel_path'
+>;
+
+/**
+ * Outputs looked up one by one (by index) before the whole done index is loaded: a run where few files
+ * changed never reads every done job; one where many did reads them once.
+ */
+const POINT_LOOKUPS_BEFORE_INDEX = 2000;
 
 export class SyncSession {
   readonly events: SyncEvents;
@@ -168,8 +178,12 @@ export class SyncSession {
 
   private styleIds: Record<string, string> = {};
   private changedStyleKeys = new Set<string>();
-  /** Latest done job per output path (what each output on disk holds). */
-  private readonly latestDone = new Map<string, DoneEntry>();
+  /**
+   * Latest done job per output path (what each output on disk holds), loaded on first heavy need
+   * (see doneOf); until then outputs are looked up in the state by index.
+   */
+  private latestDone: Map<string, DoneEntry> | undefined;
+  private pointLookups = 0;
   /** content key → outputs whose latest done job has that content (reuse donors). */
   private readonly byContent = new Map<string, string | string[]>();
   private byContentBuilt = false;
@@ -191,6 +205,8 @@ export class SyncSession {
     Mapping,
     Array<Map<string, { settings: Settings; fp: string; base: string }>>
   >();
+  /** Per mapping: source extension → signature of its targets' settings (see signatureOf). */
+  private readonly signatures = new Map<Mapping, Map<string, string>>();
   /** Per mapping, per target index: whether its output root and a source folder overlap. */
   private readonly rootOverlap = new Map<Mapping, boolean[]>();
   /** Dry run: content key → output of the first planned translation. */
@@ -223,8 +239,6 @@ export class SyncSession {
     if (!this.opts.dryRun && !this.client) throw new Error('a sync session that uploads needs a connection');
     this.runId = this.opts.dryRun ? 0 : this.state.startRun(this.opts.command ?? 'sync');
     this.sum = emptySummary(this.runId, !!this.opts.dryRun);
-    // The rows are fresh objects: kept as they are (no copy per done job); byContent is built later.
-    for (const row of this.state.iterateDoneIndex()) this.latestDone.set(row.output_path, row);
     for (const job of this.state.openJobs()) this.openByOutput.set(job.output_path, job);
     this.opts.signal?.addEventListener(
       'abort',
@@ -260,6 +274,7 @@ export class SyncSession {
     this.styleIds = { ...plan.styleIds };
     this.changedStyleKeys = new Set(plan.changedKeys);
     this.settingsCache.clear();
+    this.signatures.clear();
   }
 
   private styleRef(key: string | undefined): StyleRef | undefined {
@@ -320,6 +335,26 @@ export class SyncSession {
     }
     for (const p of listed.problems) this.skip(m.name, p.relPath, p.reason, p.message);
 
+    // The no-op fast path: the listing is the one recorded when every output was found up to date.
+    const digest = listed.problems.length === 0 ? this.listingDigest(m, listed.files) : undefined;
+    if (digest !== undefined && digest === this.state.mappingSnapshot(m.name)) {
+      this.dirListing = new Map();
+      for (let i = 0; i < listed.files.length; i++) {
+        if (i > 0 && i % 5000 === 0)
+          this.events.emit('scan:progress', { mapping: m.name, files: i, hashed: 0 });
+        this.sum.files++;
+        this.considerFile(m, listed.files[i] as FoundFile, undefined, true);
+      }
+      this.dirListing = undefined;
+      this.events.emit('scan:done', {
+        mapping: m.name,
+        files: listed.files.length,
+        hashed: 0,
+        bytesHashed: 0,
+      });
+      return; // same listing: no source is gone
+    }
+
     const known = this.state.filesOf(m.name);
     let hashed = 0;
     let bytesHashed = 0;
@@ -362,16 +397,26 @@ export class SyncSession {
       }
     });
     this.dirListing = new Map();
+    const toVerify: Array<{ relPath: string; sig: string }> = [];
+    let fresh = 0;
     for (let i = 0; i < files.length; i++) {
       const f = files[i] as FoundFile;
+      const prev = known.get(f.relPath);
       known.delete(f.relPath); // what is left in `known` afterwards is gone
       if (i > 0 && i % 5000 === 0) this.events.emit('scan:progress', { mapping: m.name, files: i, hashed });
       const sha = hashes[i];
       if (sha === undefined) continue;
       this.sum.files++;
-      this.considerFile(m, f, sha);
+      // A file hashed again has a new record without a mark (putFile clears it).
+      const rec = prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs ? prev : undefined;
+      if (this.considerFile(m, f, sha, rec)) {
+        fresh++;
+        const sig = this.signatureOf(m, extOf(f.relPath));
+        if (rec?.verified !== sig) toVerify.push({ relPath: f.relPath, sig });
+      }
     }
     this.dirListing = undefined;
+    if (!this.opts.dryRun) this.state.verifyFiles(m.name, toVerify);
     this.sum.hashed += hashed;
     this.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
     // Sources gone since the last run (handled after the work: a rename reuses the old output first).
@@ -391,6 +436,23 @@ export class SyncSession {
         this.pendingRemovals.push({ mapping: m, relPath });
       }
     }
+    // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
+    if (!this.opts.dryRun && digest !== undefined && fresh === files.length && gone.length === 0)
+      this.state.setMappingSnapshot(m.name, digest, files.length);
+  }
+
+  /** Digest of a listing: every file's path, size, mtime and settings signature (see mappingSnapshot). */
+  private listingDigest(m: Mapping, files: FoundFile[]): string {
+    const h = createHash('sha256');
+    let chunk = '';
+    for (const f of files) {
+      chunk += `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${this.signatureOf(m, extOf(f.relPath))}\n`;
+      if (chunk.length > 1 << 16) {
+        h.update(chunk);
+        chunk = '';
+      }
+    }
+    return h.update(chunk).digest('hex');
   }
 
   /** A file appeared or changed (watch mode): hash it, classify it, queue its work. */
@@ -424,9 +486,10 @@ export class SyncSession {
       this.events.emit('file:skipped', { mapping: m.name, file: relPath, reason: 'unsupported', message });
       return undefined;
     }
-    const prev = this.state.getFile(m.name, relPath);
+    const known = this.state.knownFile(m.name, relPath);
+    const prev = known && known.size === st.size && known.mtime_ms === st.mtimeMs ? known : undefined;
     let sha: string;
-    if (prev && prev.size === st.size && prev.mtime_ms === st.mtimeMs) sha = prev.sha256;
+    if (prev) sha = prev.sha256;
     else {
       try {
         sha = await sha256File(abs);
@@ -445,7 +508,11 @@ export class SyncSession {
         });
     }
     this.sum.files++;
-    this.considerFile(m, { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs }, sha, onlyOutput);
+    const f = { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs };
+    if (this.considerFile(m, f, sha, prev, onlyOutput) && !this.opts.dryRun) {
+      const sig = this.signatureOf(m, ext);
+      if (prev?.verified !== sig) this.state.verifyFiles(m.name, [{ relPath, sig }]);
+    }
     return undefined;
   }
 
@@ -470,9 +537,28 @@ export class SyncSession {
     this.events.emit('file:skipped', { mapping, file, reason: reason as 'unreadable', message });
   }
 
-  private considerFile(m: Mapping, f: FoundFile, sha: string, onlyOutput?: string): void {
+  /**
+   * Classify one source file for every target (or only the one rendering to `onlyOutput`) and act.
+   * `known` is its record in the state: when its verified mark matches the current settings, or it is
+   * `true` (the mapping's snapshot matched), each output only has to exist; `sha` is then read from
+   * the record only if some output needs work. Answers whether every output was found up to date,
+   * made from this file, so that the file can be marked verified.
+   */
+  private considerFile(
+    m: Mapping,
+    f: FoundFile,
+    sha: string | undefined,
+    known: KnownFile | true | undefined,
+    onlyOutput?: string,
+  ): boolean {
     const ext = extOf(f.relPath);
-    m.targets.forEach((t, ti) => {
+    const verified =
+      known === true ||
+      (known !== undefined && known.sha256 === sha && known.verified === this.signatureOf(m, ext));
+    let fresh = 0; // targets whose output was found up to date, made from this file
+    // A plain loop (no closure per file): this runs 100,000s of times in a no-op scan.
+    for (let ti = 0; ti < m.targets.length; ti++) {
+      const t = m.targets[ti] as Target;
       const { settings, fp, base } = this.settingsOf(m, ti, ext);
       const key = `${m.name}\0${f.relPath}\0${ti}`;
       let output: string;
@@ -485,13 +571,10 @@ export class SyncSession {
         });
       } catch (err) {
         this.failUnit(m.name, f.relPath, t.lang, '', 'path-escape', (err as Error).message, false);
-        return;
+        continue;
       }
-      if (onlyOutput !== undefined && output !== onlyOutput) return;
-      const outputAbs = path.join(this.loaded.dir, output);
-      const inSource = this.mayLandInSource(m, ti)
-        ? this.sourceRoots().find((r) => outputAbs === r.abs || outputAbs.startsWith(r.prefix))
-        : undefined;
+      if (onlyOutput !== undefined && output !== onlyOutput) continue;
+      const inSource = this.mayLandInSource(m, ti) ? this.sourceRootOf(this.absOf(output)) : undefined;
       if (inSource) {
         this.failUnit(
           m.name,
@@ -502,7 +585,7 @@ export class SyncSession {
           `output ${output} would lie inside the source folder of mapping ${inSource.name}`,
           false,
         );
-        return;
+        continue;
       }
       const owner = this.outputOwner.get(output);
       if (owner !== undefined && owner !== key) {
@@ -516,22 +599,24 @@ export class SyncSession {
           `output ${output} is also the output of ${om}/${of}: not overwritten`,
           false,
         );
-        return;
+        continue;
       }
       this.outputOwner.set(output, key);
-      // The common case of a no-op run, decided without building the unit.
-      const done = this.latestDone.get(output);
-      if (
-        done &&
-        done.sha256 === sha &&
-        done.fingerprint === fp &&
-        !this.activeOutputs.has(output) &&
-        this.outputExists(outputAbs)
-      ) {
-        this.sum.unchanged++;
-        this.planned.unchanged++;
-        return;
+      // The common case of a no-op run, decided without building the unit: a verified file only needs
+      // its outputs to exist; otherwise the output's latest done job must hold this content.
+      if (!this.activeOutputs.has(output)) {
+        const done = verified ? undefined : this.doneOf(output);
+        if (
+          (verified || (done && sha !== undefined && done.sha256 === sha && done.fingerprint === fp)) &&
+          this.outputExists(output)
+        ) {
+          this.sum.unchanged++;
+          this.planned.unchanged++;
+          if (verified || (done?.mapping === m.name && done.rel_path === f.relPath)) fresh++;
+          continue;
+        }
       }
+      sha ??= this.recordedSha(m, f.relPath);
       const unit: Unit = {
         key,
         mapping: m,
@@ -542,27 +627,69 @@ export class SyncSession {
         fp,
         base,
         output,
-        outputAbs,
+        outputAbs: this.absOf(output),
         request: uploadRequest(settings, ext, path.basename(f.relPath)),
       };
       this.handle(unit);
-    });
+    }
+    return onlyOutput === undefined && fresh === m.targets.length;
   }
 
-  /** Whether an output exists, from a listing of its folder taken during this scan. */
-  private outputExists(abs: string): boolean {
-    if (!this.dirListing) return exists(abs);
-    const dir = path.dirname(abs);
+  /**
+   * What a file's verified mark must equal for the no-op fast path: every target's output pattern and
+   * settings fingerprint for files of this extension (a changed style list or pattern voids the marks).
+   */
+  private signatureOf(m: Mapping, ext: string): string {
+    let byExt = this.signatures.get(m);
+    if (!byExt) this.signatures.set(m, (byExt = new Map()));
+    let sig = byExt.get(ext);
+    if (sig === undefined) {
+      const parts = m.targets.map((t, ti) => [this.patternOf(m, t), this.settingsOf(m, ti, ext).fp]);
+      sig = createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
+      byExt.set(ext, sig);
+    }
+    return sig;
+  }
+
+  /** The recorded content of a file vouched for by its mapping's snapshot (so recorded). */
+  private recordedSha(m: Mapping, relPath: string): string {
+    const rec = this.state.getFile(m.name, relPath);
+    if (!rec)
+      throw new Error(
+        `state ${this.state.path} has a snapshot of mapping ${m.name} but no record of ${relPath}: the state was edited by hand?`,
+      );
+    return rec.sha256;
+  }
+
+  /** Absolute path of a rendered output (relative to the manifest folder). */
+  private absOf(output: string): string {
+    return path.join(this.loaded.dir, output);
+  }
+
+  /** The source folder (of any mapping) an absolute path lies in. */
+  private sourceRootOf(abs: string): { name: string; abs: string; prefix: string } | undefined {
+    for (const r of this.sourceRoots()) if (abs === r.abs || abs.startsWith(r.prefix)) return r;
+    return undefined;
+  }
+
+  /**
+   * Whether a rendered output exists; during a scan from a listing of its folder (one readdir per
+   * output folder instead of a stat per output). Rendered outputs are normalised with '/' separators.
+   */
+  private outputExists(output: string): boolean {
+    if (!this.dirListing) return exists(this.absOf(output));
+    const slash = output.lastIndexOf('/');
+    const dir = slash === -1 ? '' : output.slice(0, slash);
     let names = this.dirListing.get(dir);
     if (names === undefined) {
       try {
-        names = new Set(fs.readdirSync(dir));
+        names = new Set(fs.readdirSync(path.join(this.loaded.dir, dir)));
       } catch {
         names = null;
       }
       this.dirListing.set(dir, names);
     }
-    return names !== null && names.has(path.basename(abs));
+    return names !== null && names.has(output.slice(slash + 1));
   }
 
   private sourceRootsCache: Array<{ name: string; abs: string; prefix: string }> | undefined;
@@ -613,7 +740,7 @@ export class SyncSession {
   }
 
   private classify(u: Unit): Decision {
-    const done = this.latestDone.get(u.output);
+    const done = this.doneOf(u.output);
     const outExists = exists(u.outputAbs);
     if (done && done.sha256 === u.sha256 && done.fingerprint === u.fp && outExists)
       return { kind: 'unchanged' };
@@ -624,9 +751,9 @@ export class SyncSession {
         return { kind: 'gave-up', job: open };
       return { kind: 'translate', job: open, why: 'retry' };
     }
-    for (const donor of this.donors(contentKey(u.sha256, u.fp))) {
+    for (const donor of this.donors(u.sha256, u.fp)) {
       if (donor !== u.output && exists(path.resolve(this.loaded.dir, donor))) {
-        return { kind: 'reuse', from: donor, fromJobId: this.latestDone.get(donor)?.id ?? 0 };
+        return { kind: 'reuse', from: donor, fromJobId: this.doneOf(donor)?.id ?? 0 };
       }
     }
     if (
@@ -1442,7 +1569,19 @@ export class SyncSession {
     this.events.emit('job:failed', { jobId: 0, mapping, file, target, output, kind, error, willRetry });
   }
 
+  /** The latest done job of an output: by index, or from the whole done index once loaded. */
+  private doneOf(output: string): DoneEntry | undefined {
+    if (this.latestDone === undefined && ++this.pointLookups > POINT_LOOKUPS_BEFORE_INDEX) {
+      // The rows are fresh objects: kept as they are (no copy per done job).
+      this.latestDone = new Map();
+      for (const row of this.state.iterateDoneIndex()) this.latestDone.set(row.output_path, row);
+    }
+    return this.latestDone ? this.latestDone.get(output) : this.state.latestDoneOf(output);
+  }
+
+  /** A job became done (already recorded in the state): keep the loaded index up to date. */
   private indexDone(row: DoneIndexRow): void {
+    if (this.latestDone === undefined) return; // the state answers point lookups
     const out = row.output_path;
     const prev = this.latestDone.get(out);
     if (prev && this.byContentBuilt) this.dropDonor(contentKey(prev.sha256, prev.fingerprint), out);
@@ -1451,6 +1590,8 @@ export class SyncSession {
       sha256: row.sha256,
       fingerprint: row.fingerprint,
       base_fingerprint: row.base_fingerprint,
+      mapping: row.mapping,
+      rel_path: row.rel_path,
     });
     if (this.byContentBuilt) this.addDonor(contentKey(row.sha256, row.fingerprint), out);
   }
@@ -1474,13 +1615,22 @@ export class SyncSession {
     }
   }
 
-  private donors(k: string): string[] {
+  /** Outputs that hold a translation of this content with these settings (reuse donors). */
+  private donors(sha256: string, fp: string): string[] {
+    if (this.latestDone === undefined) {
+      // By index: done jobs of the content whose output still holds them.
+      const outs: string[] = [];
+      for (const j of this.state.doneWithContent(sha256, fp))
+        if (!outs.includes(j.output_path) && this.doneOf(j.output_path)?.id === j.id)
+          outs.push(j.output_path);
+      return outs;
+    }
     if (!this.byContentBuilt) {
       // Built on first need: a run where nothing changed never needs it.
       this.byContentBuilt = true;
       for (const [out, d] of this.latestDone) this.addDonor(contentKey(d.sha256, d.fingerprint), out);
     }
-    const cur = this.byContent.get(k);
+    const cur = this.byContent.get(contentKey(sha256, fp));
     return cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur;
   }
 
@@ -1498,7 +1648,7 @@ export class SyncSession {
       if (policy === 'delete') {
         for (const job of this.state.doneJobsOfSource(m.name, relPath)) {
           // Only outputs that still hold this source's translation, and no live source claims.
-          if (this.latestDone.get(job.output_path)?.id !== job.id) continue;
+          if (this.doneOf(job.output_path)?.id !== job.id) continue;
           const owner = this.outputOwner.get(job.output_path);
           if (owner !== undefined && !owner.startsWith(`${m.name}\0${relPath}\0`)) continue;
           const abs = path.resolve(this.loaded.dir, job.output_path);

@@ -16,6 +16,51 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+describe('no-op fast-path records', () => {
+  it('a changed file loses its verified mark and its mapping snapshot; a done job drops every snapshot', () => {
+    const st = openState(path.join(dir, 'state.db'));
+    const file = (rel: string, sha: string) =>
+      st.putFile({ mapping: 'm', rel_path: rel, size: 1, mtime_ms: 1, sha256: sha });
+    file('a.txt', 'sha-a');
+    file('b.txt', 'sha-b');
+    st.verifyFiles('m', [
+      { relPath: 'a.txt', sig: 'S' },
+      { relPath: 'b.txt', sig: 'S' },
+    ]);
+    st.setMappingSnapshot('m', 'digest-1', 2);
+    st.setMappingSnapshot('n', 'digest-2', 0);
+    expect(st.mappingSnapshot('m')).toBe('digest-1');
+    file('a.txt', 'sha-a2');
+    expect(st.filesOf('m').get('a.txt')?.verified).toBeNull();
+    expect(st.filesOf('m').get('b.txt')?.verified).toBe('S');
+    expect(st.mappingSnapshot('m')).toBeUndefined();
+    expect(st.mappingSnapshot('n')).toBe('digest-2');
+
+    // b.txt's output becomes done by a job of b.txt itself: only its mark goes, and every snapshot.
+    const job = (rel: string) =>
+      st.createJob({
+        mapping: 'm',
+        rel_path: rel,
+        sha256: 'sha',
+        target_lang: 'de',
+        fingerprint: 'f',
+        base_fingerprint: 'b',
+        output_path: 'out/de/b.txt',
+        run_id: null,
+      });
+    st.verifyFiles('m', [{ relPath: 'a.txt', sig: 'S' }]);
+    st.updateJob(job('b.txt').id, { status: 'done' });
+    expect(st.filesOf('m').get('b.txt')?.verified).toBeNull();
+    expect(st.filesOf('m').get('a.txt')?.verified).toBe('S');
+    expect(st.mappingSnapshot('n')).toBeUndefined();
+    // The same output then made from another source (a.txt): no mark stands any more.
+    st.verifyFiles('m', [{ relPath: 'b.txt', sig: 'S' }]);
+    st.updateJob(job('a.txt').id, { status: 'done' });
+    expect([...st.filesOf('m').values()].map((k) => k.verified)).toEqual([null, null]);
+    st.close();
+  });
+});
+
 describe('openState', () => {
   it('creates the folder and a state file only its owner can read, at the current schema version', () => {
     const p = path.join(dir, 'nested', '.locsync', 'state.db');

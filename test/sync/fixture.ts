@@ -151,3 +151,31 @@ export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture>
 export function failedUnits(s: SyncSummary): string[] {
   return s.failed.map((f) => `${f.file} -> ${f.target}`).sort();
 }
+
+/**
+ * Manifest parts with a style list `house` (German, the given time format) on the de target of
+ * mapping docs; fr has none. Writing it again with another time format changes the list.
+ */
+export function houseStyleManifest(timeFormat: string): Record<string, unknown> {
+  return {
+    style_lists: {
+      house: { language: 'de', configured_rules: { dates_and_times: { time_format: timeFormat } } },
+    },
+    mappings: [
+      {
+        name: 'docs',
+        source: 'src',
+        output: 'out/{lang}/{path}',
+        targets: [{ lang: 'de', style: 'house' }, { lang: 'fr' }],
+      },
+    ],
+  };
+}
+
+/** Rewrite the fixture's manifest with houseStyleManifest(timeFormat). */
+export function setHouseStyle(f: Fixture, timeFormat: string): void {
+  fs.writeFileSync(
+    f.manifestPath,
+    stringify({ ...defaultManifest(f.service.url), ...houseStyleManifest(timeFormat) }),
+  );
+}

@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { AuthError } from '../../src/api/errors.js';
 import { ServiceClient } from '../../src/api/client.js';
 import { createSyncEvents } from '../../src/sync/events.js';
-import { createFixture, defaultManifest, failedUnits, type Fixture } from './fixture.js';
+import { createFixture, failedUnits, houseStyleManifest, setHouseStyle, type Fixture } from './fixture.js';
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -235,29 +234,13 @@ describe('restart', () => {
 
 describe('style lists', () => {
   it('a changed style list makes outputs stale; only --retranslate stale re-translates them', async () => {
-    const base = (time: string) => ({
-      style_lists: {
-        house: { language: 'de', configured_rules: { dates_and_times: { time_format: time } } },
-      },
-      mappings: [
-        {
-          name: 'docs',
-          source: 'src',
-          output: 'out/{lang}/{path}',
-          targets: [{ lang: 'de', style: 'house' }, { lang: 'fr' }],
-        },
-      ],
-    });
     fx = await createFixture({
       files: { 'a.txt': 'At 3:00 PM.\n', 'b.txt': 'Bye.\n' },
-      manifest: base('use_24_hour_clock'),
+      manifest: houseStyleManifest('use_24_hour_clock'),
     });
     const first = await fx.sync();
     expect(first.translated).toBe(4);
-    fs.writeFileSync(
-      fx.manifestPath,
-      stringify({ ...defaultManifest(fx.service.url), ...base('use_12_hour_clock') }),
-    );
+    setHouseStyle(fx, 'use_12_hour_clock');
     const mark = fx.mark();
     const second = await fx.sync();
     expect(second.stale).toBe(2);

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFixture, houseStyleManifest, setHouseStyle, type Fixture } from './fixture.js';
+
+// The no-op fast paths (a file's verified mark, a mapping's listing snapshot) must never hide work:
+// whatever a run skips, a missing output, a changed style list or an output overwritten by another
+// source is still noticed.
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+const uploaded = (f: Fixture, mark: number) =>
+  f
+    .uploads(mark)
+    .map((u) => `${u.filename}:${u.target_lang}`)
+    .sort();
+
+/** Runs that translate, then record the verified marks and the snapshot, then use the snapshot. */
+async function settle(f: Fixture, files: number): Promise<void> {
+  await f.sync();
+  const state = f.openState();
+  try {
+    expect(state.mappingSnapshot('docs')).toBeUndefined(); // the translating run took none
+  } finally {
+    state.close();
+  }
+  const mark = f.mark();
+  for (let i = 0; i < 2; i++) {
+    const s = await f.sync();
+    expect(s.unchanged).toBe(files * 2);
+    expect(s.hashed + s.translated + s.reused).toBe(0);
+  }
+  expect(f.documentRequests(mark)).toEqual([]);
+  const after = f.openState();
+  try {
+    expect(after.mappingSnapshot('docs')).toBeDefined();
+    expect([...after.filesOf('docs').values()].every((k) => k.verified !== null)).toBe(true);
+  } finally {
+    after.close();
+  }
+}
+
+describe('no-op fast paths', () => {
+  it('an output deleted by hand is translated again although the listing matches the snapshot', async () => {
+    fx = await createFixture({ files: { 'a.txt': 'Alpha.\n', 'sub/b.txt': 'Beta.\n' } });
+    await settle(fx, 2);
+    fs.rmSync(path.join(fx.dir, 'out/de/sub/b.txt'));
+    const mark = fx.mark();
+    const s = await fx.sync();
+    expect(s.translated).toBe(1);
+    expect(s.unchanged).toBe(3);
+    expect(uploaded(fx, mark)).toEqual(['b.txt:DE']);
+    expect(fx.exists('out/de/sub/b.txt')).toBe(true);
+    const again = await fx.sync();
+    expect(again.translated + again.hashed).toBe(0);
+  });
+
+  it('a touched file is checked again without an upload; an edited one is translated', async () => {
+    fx = await createFixture({ files: { 'a.txt': 'Alpha.\n', 'b.txt': 'Beta.\n' } });
+    await settle(fx, 2);
+    const a = path.join(fx.src, 'a.txt');
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(a, later, later);
+    let mark = fx.mark();
+    const touched = await fx.sync();
+    expect(touched.hashed).toBe(1);
+    expect(touched.unchanged).toBe(4);
+    expect(uploaded(fx, mark)).toEqual([]);
+    fx.write('src/b.txt', 'Beta, edited.\n');
+    mark = fx.mark();
+    const edited = await fx.sync();
+    expect(uploaded(fx, mark)).toEqual(['b.txt:DE', 'b.txt:FR']);
+    expect(edited.unchanged).toBe(2);
+  });
+
+  it('a changed style list makes outputs stale although the listing matches the snapshot', async () => {
+    fx = await createFixture({
+      files: { 'a.txt': 'At 3:00 PM.\n' },
+      manifest: houseStyleManifest('use_24_hour_clock'),
+    });
+    await settle(fx, 1);
+    setHouseStyle(fx, 'use_12_hour_clock');
+    const mark = fx.mark();
+    const s = await fx.sync();
+    expect(s.stale).toBe(1);
+    expect(s.unchanged).toBe(1);
+    expect(uploaded(fx, mark)).toEqual([]);
+  });
+
+  it('an output overwritten by another source (sync --only) is noticed by the next full run', async () => {
+    fx = await createFixture({
+      files: { 'x.txt': 'From the docs folder.\n', 'y.txt': 'Why.\n' },
+      manifest: {
+        mappings: [
+          {
+            name: 'docs',
+            source: 'src',
+            output: 'out/{lang}/{path}',
+            targets: [{ lang: 'de' }, { lang: 'fr' }],
+          },
+          { name: 'other', source: 'src2', output: 'out/{lang}/{name}', targets: [{ lang: 'de' }] },
+        ],
+      },
+    });
+    fx.write('src2/x.txt', 'From the other folder.\n');
+    // Full runs: docs renders out/de/x.txt first, so other/x.txt collides and is left alone.
+    const first = await fx.sync();
+    expect(first.failed.map((f) => `${f.mapping}/${f.file}:${f.kind}`)).toEqual(['other/x.txt:collision']);
+    const ours = fx.read('out/de/x.txt');
+    await fx.sync();
+    await fx.sync();
+    const state = fx.openState();
+    expect(state.mappingSnapshot('docs')).toBeDefined();
+    state.close();
+
+    // Alone, mapping "other" owns the output and writes its own translation there.
+    await fx.sync({ only: ['other'] });
+    expect(fx.read('out/de/x.txt')).not.toBe(ours);
+
+    // The next full run must not trust what docs recorded before: its translation is written back.
+    const mark = fx.mark();
+    const s = await fx.sync();
+    expect(uploaded(fx, mark)).toEqual(['x.txt:DE']);
+    const docsX = createHash('sha256').update('From the docs folder.\n').digest('hex');
+    expect(fx.uploads(mark)[0]?.sha256).toBe(docsX);
+    expect(fx.read('out/de/x.txt')).toBe(ours);
+    expect(s.unchanged).toBe(3);
+  });
+});
