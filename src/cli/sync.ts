@@ -2,8 +2,7 @@ import path from 'node:path';
 import { AuthError } from '../api/errors.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
-import { acquireLock } from '../state/lock.js';
-import { openState } from '../state/store.js';
+import { openLockedState } from '../state/lock.js';
 import { runSync } from '../sync/engine.js';
 import { createSyncEvents } from '../sync/events.js';
 import { formatSummary, type SyncSummary } from '../sync/summary.js';
@@ -46,14 +45,7 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
     );
 
   const logger = createLogger();
-  const state = openState(loaded.statePath);
-  let lock;
-  try {
-    lock = acquireLock(loaded.statePath, { logger, command: 'sync' });
-  } catch (err) {
-    state.close();
-    throw err;
-  }
+  const { state, lock } = openLockedState(loaded.statePath, { logger, command: 'sync' });
   const abort = new AbortController();
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {

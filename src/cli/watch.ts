@@ -2,8 +2,7 @@ import path from 'node:path';
 import { openConnection, type Connection } from '../api/connect.js';
 import { createLogger } from '../log/logger.js';
 import { loadManifest } from '../manifest/load.js';
-import { acquireLock } from '../state/lock.js';
-import { openState } from '../state/store.js';
+import { openLockedState } from '../state/lock.js';
 import { createWatchRunner, type WatchRunner } from '../watch/runner.js';
 import { progressWanted } from './context.js';
 import { startRunView, type RunView } from './progress.js';
@@ -22,14 +21,7 @@ export async function watchAction(opts: WatchCliOptions): Promise<void> {
 export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   const loaded = await loadManifest(opts.config);
   const logger = createLogger();
-  const state = openState(loaded.statePath);
-  let lock;
-  try {
-    lock = acquireLock(loaded.statePath, { logger, command: 'watch' });
-  } catch (err) {
-    state.close();
-    throw err;
-  }
+  const { state, lock } = openLockedState(loaded.statePath, { logger, command: 'watch' });
   let runner: WatchRunner | undefined;
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {

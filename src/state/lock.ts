@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../log/logger.js';
+import { openState, type StateStore } from './store.js';
 
 // One locsync process drives a state.db at a time. The lock is a file beside the state
 // (`state.db.lock`) created with O_EXCL, holding the owner's pid, host and start time. A lock left
@@ -130,5 +131,22 @@ function safeMtime(p: string): number {
     return fs.statSync(p).mtimeMs;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * Open a state and take its lock, for a command that drives it (sync, watch). When the lock is held
+ * elsewhere the state is closed again and the LockedError thrown.
+ */
+export function openLockedState(
+  statePath: string,
+  opts: { logger?: Logger; command: string },
+): { state: StateStore; lock: StateLock } {
+  const state = openState(statePath);
+  try {
+    return { state, lock: acquireLock(statePath, opts) };
+  } catch (err) {
+    state.close();
+    throw err;
   }
 }

@@ -30,8 +30,14 @@ export type KnownFile = Pick<FileRecord, 'rel_path' | 'size' | 'mtime_ms' | 'sha
    * Cleared when the file's content changes or a done job is recorded for one of its outputs (see
    * updateJob). A later scan with the same size, mtime and signature needs no job lookup at all.
    */
-  verified: string | null;
+  verified: number | null;
 };
+
+/**
+ * What a scan needs of every recorded file of a mapping, as read in bulk: size, mtime and verified
+ * mark, no sha256 (a file whose mark matches needs no content at all; see StateStore.filesOf).
+ */
+export type ListedFile = readonly [relPath: string, size: number, mtimeMs: number, verified: number | null];
 
 export interface JobRecord {
   id: number;
@@ -169,7 +175,7 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE jobs ADD COLUMN unconfirmed_uploads INTEGER NOT NULL DEFAULT 0;`,
   // 4: the no-op fast paths: a file whose outputs were all found up to date (KnownFile.verified), and
   // a mapping whose every file was (snapshots: a digest of its listing, see mappingSnapshot)
-  `ALTER TABLE files ADD COLUMN verified TEXT;
+  `ALTER TABLE files ADD COLUMN verified INTEGER;
    CREATE TABLE snapshots (
      mapping TEXT PRIMARY KEY,
      digest TEXT NOT NULL,
@@ -256,8 +262,11 @@ export class StateStore implements StyleStateStore {
       ),
       filesOf: db
         .prepare<[string], unknown[]>(
-          'SELECT rel_path, size, mtime_ms, sha256, verified FROM files WHERE mapping = ?',
+          'SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = ?',
         )
+        .raw(true),
+      shasOf: db
+        .prepare<[string], unknown[]>('SELECT rel_path, sha256 FROM files WHERE mapping = ?')
         .raw(true),
       putFile: db.prepare(
         `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at) VALUES (@mapping, @rel_path, @size, @mtime_ms, @sha256, @seen_at)
@@ -343,20 +352,26 @@ export class StateStore implements StyleStateStore {
   getFile(mapping: string, relPath: string): FileRecord | undefined {
     return this.stmts.getFile.get(mapping, relPath);
   }
-  /** Every file recorded for a mapping, by relative path (one query: the no-op scan's fast path). */
-  filesOf(mapping: string): Map<string, KnownFile> {
-    const out = new Map<string, KnownFile>();
-    for (const r of this.stmts.filesOf.iterate(mapping) as IterableIterator<
-      [string, number, number, string, string | null]
-    >) {
-      out.set(r[0], { rel_path: r[0], size: r[1], mtime_ms: r[2], sha256: r[3], verified: r[4] });
-    }
+  /**
+   * Every file recorded for a mapping, by relative path: one query, the raw rows kept as they are (a
+   * scan reads 100,000s of them; no object per row, no sha256 string per row).
+   */
+  filesOf(mapping: string): Map<string, ListedFile> {
+    const out = new Map<string, ListedFile>();
+    for (const r of this.stmts.filesOf.all(mapping) as unknown as ListedFile[]) out.set(r[0], r);
+    return out;
+  }
+  /** The recorded sha256 of every file of a mapping, by relative path (when many are needed). */
+  shasOf(mapping: string): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const r of this.stmts.shasOf.iterate(mapping) as IterableIterator<[string, string]>)
+      out.set(r[0], r[1]);
     return out;
   }
   /** One recorded file with its no-op signature (watch mode's per-file scan). */
   knownFile(mapping: string, relPath: string): KnownFile | undefined {
     const r = this.stmts.getFile.get(mapping, relPath) as
-      (FileRecord & { verified: string | null }) | undefined;
+      (FileRecord & { verified: number | null }) | undefined;
     return (
       r && {
         rel_path: r.rel_path,
@@ -368,7 +383,7 @@ export class StateStore implements StyleStateStore {
     );
   }
   /** Record that these files' outputs were all found up to date under `sig` (see KnownFile.verified). */
-  verifyFiles(mapping: string, files: Array<{ relPath: string; sig: string }>): void {
+  verifyFiles(mapping: string, files: Array<{ relPath: string; sig: number }>): void {
     if (files.length === 0) return;
     this.db.transaction(() => {
       for (const f of files) this.stmts.verifyFile.run(f.sig, mapping, f.relPath);

@@ -24,15 +24,15 @@ describe('no-op fast-path records', () => {
     file('a.txt', 'sha-a');
     file('b.txt', 'sha-b');
     st.verifyFiles('m', [
-      { relPath: 'a.txt', sig: 'S' },
-      { relPath: 'b.txt', sig: 'S' },
+      { relPath: 'a.txt', sig: 7 },
+      { relPath: 'b.txt', sig: 7 },
     ]);
     st.setMappingSnapshot('m', 'digest-1', 2);
     st.setMappingSnapshot('n', 'digest-2', 0);
     expect(st.mappingSnapshot('m')).toBe('digest-1');
     file('a.txt', 'sha-a2');
-    expect(st.filesOf('m').get('a.txt')?.verified).toBeNull();
-    expect(st.filesOf('m').get('b.txt')?.verified).toBe('S');
+    expect(st.filesOf('m').get('a.txt')?.[3]).toBeNull();
+    expect(st.filesOf('m').get('b.txt')?.[3]).toBe(7);
     expect(st.mappingSnapshot('m')).toBeUndefined();
     expect(st.mappingSnapshot('n')).toBe('digest-2');
 
@@ -48,15 +48,15 @@ describe('no-op fast-path records', () => {
         output_path: 'out/de/b.txt',
         run_id: null,
       });
-    st.verifyFiles('m', [{ relPath: 'a.txt', sig: 'S' }]);
+    st.verifyFiles('m', [{ relPath: 'a.txt', sig: 7 }]);
     st.updateJob(job('b.txt').id, { status: 'done' });
-    expect(st.filesOf('m').get('b.txt')?.verified).toBeNull();
-    expect(st.filesOf('m').get('a.txt')?.verified).toBe('S');
+    expect(st.filesOf('m').get('b.txt')?.[3]).toBeNull();
+    expect(st.filesOf('m').get('a.txt')?.[3]).toBe(7);
     expect(st.mappingSnapshot('n')).toBeUndefined();
     // The same output then made from another source (a.txt): no mark stands any more.
-    st.verifyFiles('m', [{ relPath: 'b.txt', sig: 'S' }]);
+    st.verifyFiles('m', [{ relPath: 'b.txt', sig: 7 }]);
     st.updateJob(job('a.txt').id, { status: 'done' });
-    expect([...st.filesOf('m').values()].map((k) => k.verified)).toEqual([null, null]);
+    expect([...st.filesOf('m').values()].map((k) => k[3])).toEqual([null, null]);
     st.close();
   });
 });
@@ -103,7 +103,8 @@ describe('openState', () => {
     expect(again.allStyles()).toHaveLength(1);
     again.deleteStyle('de');
     expect(again.getStyle('de')).toBeUndefined();
-    expect(again.filesOf('m').get('a b/ü.txt')?.sha256).toBe('x');
+    expect(again.getFile('m', 'a b/ü.txt')?.sha256).toBe('x');
+    expect(again.filesOf('m').get('a b/ü.txt')?.slice(1)).toEqual([3, 1.5, null]);
     const open = again.openJobs();
     expect(open.map((j) => [j.status, j.document_id])).toEqual([['uploaded', 'D1']]);
     // reading a job's key registers it as a secret: it cannot reach a log line

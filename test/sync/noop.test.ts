@@ -39,7 +39,7 @@ async function settle(f: Fixture, files: number): Promise<void> {
   const after = f.openState();
   try {
     expect(after.mappingSnapshot('docs')).toBeDefined();
-    expect([...after.filesOf('docs').values()].every((k) => k.verified !== null)).toBe(true);
+    expect([...after.filesOf('docs').values()].every((k) => k[3] !== null)).toBe(true);
   } finally {
     after.close();
   }
