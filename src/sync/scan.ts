@@ -39,10 +39,29 @@ export function isDefaultIgnored(name: string): boolean {
 
 export interface FoundFile {
   /** Path relative to the source folder, '/' separators. */
-  relPath: string;
-  absPath: string;
-  size: number;
-  mtimeMs: number;
+  readonly relPath: string;
+  readonly absPath: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * A file found by the walk. Its absolute path is made when asked for (hashing, uploading): a listing
+ * of 100,000s of files keeps no absolute path string per file.
+ */
+class WalkedFile implements FoundFile {
+  constructor(
+    readonly relPath: string,
+    readonly size: number,
+    readonly mtimeMs: number,
+    /** The walked folder, with a trailing separator. */
+    private readonly dirPrefix: string,
+    /** The path below it as fast-glob gave it ('/' separators). */
+    private readonly sub: string,
+  ) {}
+  get absPath(): string {
+    return this.dirPrefix + (path.sep === '/' ? this.sub : this.sub.replaceAll('/', path.sep));
+  }
 }
 
 export interface ScanProblem {
@@ -183,7 +202,8 @@ async function walk(
         continue;
       }
       if (st.isFile()) {
-        if (m.included(relPath)) pushFile(out, relPath, abs, st.size, st.mtimeMs);
+        if (m.included(relPath))
+          pushFile(out, new WalkedFile(relPath, st.size, st.mtimeMs, dirPrefix, e.path));
       } else if (st.isDirectory()) {
         const real = fs.realpathSync(abs);
         const parentReal = fs.realpathSync(path.dirname(abs));
@@ -212,11 +232,12 @@ async function walk(
       });
       continue;
     }
-    if (st) pushFile(out, relPath, abs, st.size, st.mtimeMs);
+    if (st) pushFile(out, new WalkedFile(relPath, st.size, st.mtimeMs, dirPrefix, e.path));
   }
 }
 
-function pushFile(out: ListedTree, relPath: string, absPath: string, size: number, mtimeMs: number): void {
+function pushFile(out: ListedTree, file: FoundFile): void {
+  const relPath = file.relPath;
   const ext = extOf(relPath);
   if (!isSupportedExtension(ext)) {
     out.unsupported.push({
@@ -226,7 +247,7 @@ function pushFile(out: ListedTree, relPath: string, absPath: string, size: numbe
     });
     return;
   }
-  out.files.push({ relPath, absPath, size, mtimeMs });
+  out.files.push(file);
 }
 
 /** sha256 of a file, streamed (flat memory whatever the size). */
