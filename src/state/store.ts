@@ -78,6 +78,16 @@ export interface JobRecord {
   unconfirmed_uploads: number;
 }
 
+/** See StateStore.mappingSnapshot. */
+export interface MappingSnapshot {
+  /** Digest of the source listing: every file's path, size, mtime and settings signature. */
+  digest: string;
+  /** The output folders of the mapping's outputs (relative to the manifest folder). */
+  outputDirs: string[];
+  /** Digest of the names in those folders when every output was there. */
+  outputsDigest: string;
+}
+
 /** The columns of a done job that the planner keeps in memory. */
 export type DoneIndexRow = Pick<
   JobRecord,
@@ -179,6 +189,8 @@ const MIGRATIONS: string[] = [
    CREATE TABLE snapshots (
      mapping TEXT PRIMARY KEY,
      digest TEXT NOT NULL,
+     output_dirs TEXT NOT NULL,
+     outputs_digest TEXT NOT NULL,
      files INTEGER NOT NULL,
      taken_at TEXT NOT NULL
    );`,
@@ -278,10 +290,13 @@ export class StateStore implements StyleStateStore {
         'UPDATE files SET verified = NULL WHERE mapping = ? AND rel_path = ? AND verified IS NOT NULL',
       ),
       unverifyAll: db.prepare('UPDATE files SET verified = NULL WHERE verified IS NOT NULL'),
-      getSnapshot: db.prepare<[string], { digest: string }>('SELECT digest FROM snapshots WHERE mapping = ?'),
+      getSnapshot: db.prepare<[string], { digest: string; output_dirs: string; outputs_digest: string }>(
+        'SELECT digest, output_dirs, outputs_digest FROM snapshots WHERE mapping = ?',
+      ),
       putSnapshot: db.prepare(
-        `INSERT INTO snapshots (mapping, digest, files, taken_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (mapping) DO UPDATE SET digest = excluded.digest, files = excluded.files, taken_at = excluded.taken_at`,
+        `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, files, taken_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (mapping) DO UPDATE SET digest = excluded.digest, output_dirs = excluded.output_dirs,
+           outputs_digest = excluded.outputs_digest, files = excluded.files, taken_at = excluded.taken_at`,
       ),
       dropSnapshot: db.prepare('DELETE FROM snapshots WHERE mapping = ?'),
       dropSnapshots: db.prepare('DELETE FROM snapshots'),
@@ -403,16 +418,32 @@ export class StateStore implements StyleStateStore {
   }
 
   /**
-   * The digest of a mapping's source listing (every file's path, size, mtime and settings signature)
-   * recorded when a scan found every output of every file up to date. A scan whose listing has the
-   * same digest knows that without reading a file record or a job: only the outputs must still exist.
-   * Dropped when a file record changes and whenever a job becomes done (see updateJob).
+   * Recorded when a scan found every output of every file of a mapping up to date: the digest of its
+   * source listing (every file's path, size, mtime and settings signature) and of its output folders'
+   * listings. A scan whose source listing has the same digest knows that without reading a file
+   * record or a job: only the outputs must still exist, and when the output folders list the same
+   * names as then, they do. Dropped when a file record changes and whenever a job becomes done (see
+   * updateJob).
    */
-  mappingSnapshot(mapping: string): string | undefined {
-    return this.stmts.getSnapshot.get(mapping)?.digest;
+  mappingSnapshot(mapping: string): MappingSnapshot | undefined {
+    const r = this.stmts.getSnapshot.get(mapping);
+    return (
+      r && {
+        digest: r.digest,
+        outputDirs: JSON.parse(r.output_dirs) as string[],
+        outputsDigest: r.outputs_digest,
+      }
+    );
   }
-  setMappingSnapshot(mapping: string, digest: string, files: number): void {
-    this.stmts.putSnapshot.run(mapping, digest, files, now());
+  setMappingSnapshot(mapping: string, snap: MappingSnapshot, files: number): void {
+    this.stmts.putSnapshot.run(
+      mapping,
+      snap.digest,
+      JSON.stringify(snap.outputDirs),
+      snap.outputsDigest,
+      files,
+      now(),
+    );
   }
 
   // ---- jobs ----

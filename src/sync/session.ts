@@ -193,6 +193,10 @@ export class SyncSession {
   private readonly openByOutput = new Map<string, JobRecord>();
   /** Output path → unit key that renders to it (collisions). */
   private readonly outputOwner = new Map<string, string>();
+  /** Mappings whose outputs a no-op scan did not claim yet (see claimSkippedOutputs). */
+  private readonly unclaimed = new Map<string, { m: Mapping; files: FoundFile[] }>();
+  /** Per mapping: whether one of its output roots overlaps another mapping's. */
+  private readonly sharedRoots = new Map<Mapping, boolean>();
   /** Work scheduled per output path (later work on the same output waits). */
   private readonly activeOutputs = new Map<string, Promise<void>>();
   /** First translation of each content key in this session (duplicates wait, then copy). */
@@ -335,9 +339,26 @@ export class SyncSession {
     }
     for (const p of listed.problems) this.skip(m.name, p.relPath, p.reason, p.message);
 
-    // The no-op fast path: the listing is the one recorded when every output was found up to date.
+    // The no-op fast paths: the listing is the one recorded when every output was found up to date.
     const digest = listed.problems.length === 0 ? this.listingDigest(m, listed.files) : undefined;
-    if (digest !== undefined && digest === this.state.mappingSnapshot(m.name)) {
+    const snap = digest !== undefined ? this.state.mappingSnapshot(m.name) : undefined;
+    if (snap !== undefined && digest === snap.digest) {
+      // The output folders list the same names as then: every output is there. Nothing is in flight
+      // that could change one, and no other mapping can claim one: nothing to look at per file. The
+      // outputs are claimed (collisions) only if later work needs it (see claimSkippedOutputs).
+      if (
+        this.activeOutputs.size === 0 &&
+        !this.sharesOutputRoots(m) &&
+        this.outputsDigest(snap.outputDirs) === snap.outputsDigest
+      ) {
+        const n = listed.files.length;
+        this.sum.files += n;
+        this.sum.unchanged += n * m.targets.length;
+        this.planned.unchanged += n * m.targets.length;
+        this.unclaimed.set(m.name, { m, files: listed.files });
+        this.events.emit('scan:done', { mapping: m.name, files: n, hashed: 0, bytesHashed: 0 });
+        return;
+      }
       this.dirListing = new Map();
       for (let i = 0; i < listed.files.length; i++) {
         if (i > 0 && i % 5000 === 0)
@@ -424,6 +445,7 @@ export class SyncSession {
         if (!isVerified) toVerify.push({ relPath: f.relPath, sig: this.signatureOf(m, extOf(f.relPath)) });
       }
     }
+    const outputListings = this.dirListing;
     this.dirListing = undefined;
     if (!this.opts.dryRun) this.state.verifyFiles(m.name, toVerify);
     this.sum.hashed += hashed;
@@ -446,8 +468,74 @@ export class SyncSession {
       }
     }
     // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
-    if (!this.opts.dryRun && digest !== undefined && fresh === files.length && gone.length === 0)
-      this.state.setMappingSnapshot(m.name, digest, files.length);
+    if (!this.opts.dryRun && digest !== undefined && fresh === files.length && gone.length === 0) {
+      const outputDirs = [...outputListings.keys()].sort();
+      const outputsDigest = this.outputsDigest(outputDirs, outputListings);
+      this.state.setMappingSnapshot(m.name, { digest, outputDirs, outputsDigest }, files.length);
+    }
+  }
+
+  /**
+   * Digest of the names in some output folders: from the listings taken during a scan, or read now.
+   * A folder that does not exist counts as such.
+   */
+  private outputsDigest(dirs: string[], listings?: Map<string, Set<string> | null>): string {
+    const h = createHash('sha256');
+    for (const dir of dirs) {
+      let names: Iterable<string> | null | undefined = listings?.get(dir);
+      if (names === undefined) {
+        try {
+          names = fs.readdirSync(path.join(this.loaded.dir, dir));
+        } catch {
+          names = null;
+        }
+      }
+      h.update(`${dir}\0${names === null ? '\u0001missing' : [...names].sort().join('\0')}\n`);
+    }
+    return h.digest('hex');
+  }
+
+  /**
+   * Whether an output root of this mapping overlaps one of another mapping (outputs of both could
+   * collide), once per mapping.
+   */
+  private sharesOutputRoots(m: Mapping): boolean {
+    let shared = this.sharedRoots.get(m);
+    if (shared === undefined) {
+      const roots = (mm: Mapping) =>
+        this.outputRootsAbs(mm).map((r) => (r.endsWith(path.sep) ? r : r + path.sep));
+      const mine = roots(m);
+      shared = this.loaded.manifest.mappings.some(
+        (other) =>
+          other !== m && roots(other).some((r) => mine.some((own) => own.startsWith(r) || r.startsWith(own))),
+      );
+      this.sharedRoots.set(m, shared);
+    }
+    return shared;
+  }
+
+  /**
+   * Claim the outputs of mappings whose scan skipped them (no-op fast path) before anything else
+   * decides on an output: collisions and deletions go by who claims an output.
+   */
+  private claimSkippedOutputs(): void {
+    if (this.unclaimed.size === 0) return;
+    const skipped = [...this.unclaimed.values()];
+    this.unclaimed.clear();
+    for (const { m, files } of skipped) {
+      for (const f of files) {
+        const ext = extOf(f.relPath);
+        for (let ti = 0; ti < m.targets.length; ti++) {
+          let output: string;
+          try {
+            output = this.renderOutput(m, ti, f.relPath, ext);
+          } catch {
+            continue; // rendered when the snapshot was taken: cannot happen
+          }
+          if (!this.outputOwner.has(output)) this.outputOwner.set(output, `${m.name}\0${f.relPath}\0${ti}`);
+        }
+      }
+    }
   }
 
   /** Digest of a listing: every file's path, size, mtime and settings signature (see mappingSnapshot). */
@@ -559,6 +647,7 @@ export class SyncSession {
     verified: boolean,
     onlyOutput?: string,
   ): boolean {
+    this.claimSkippedOutputs();
     const ext = extOf(f.relPath);
     let fresh = 0; // targets whose output was found up to date, made from this file
     // A plain loop (no closure per file): this runs 100,000s of times in a no-op scan.
@@ -568,12 +657,7 @@ export class SyncSession {
       const key = `${m.name}\0${f.relPath}\0${ti}`;
       let output: string;
       try {
-        output = renderOutputPath(this.patternOf(m, t), {
-          lang: t.lang,
-          relPath: f.relPath,
-          mapping: m.name,
-          outputExt: settings.outputExt,
-        });
+        output = this.renderOutput(m, ti, f.relPath, ext);
       } catch (err) {
         this.failUnit(m.name, f.relPath, t.lang, '', 'path-escape', (err as Error).message, false);
         continue;
@@ -665,6 +749,17 @@ export class SyncSession {
         `state ${this.state.path} has a snapshot of mapping ${m.name} but no record of ${relPath}: the state was edited by hand?`,
       );
     return rec.sha256;
+  }
+
+  /** The output path of a source file for one target (throws OutputPathError when it would escape). */
+  private renderOutput(m: Mapping, ti: number, relPath: string, ext: string): string {
+    const t = m.targets[ti] as Target;
+    return renderOutputPath(this.patternOf(m, t), {
+      lang: t.lang,
+      relPath,
+      mapping: m.name,
+      outputExt: this.settingsOf(m, ti, ext).settings.outputExt,
+    });
   }
 
   /** Absolute path of a rendered output (relative to the manifest folder). */
@@ -1648,6 +1743,7 @@ export class SyncSession {
 
   private async processRemovals(): Promise<void> {
     const removals = this.pendingRemovals.splice(0);
+    if (removals.length > 0) this.claimSkippedOutputs();
     for (const { mapping: m, relPath } of removals) {
       const policy = m.on_source_delete ?? this.loaded.manifest.on_source_delete;
       const deleted: string[] = [];

@@ -27,14 +27,15 @@ describe('no-op fast-path records', () => {
       { relPath: 'a.txt', sig: 7 },
       { relPath: 'b.txt', sig: 7 },
     ]);
-    st.setMappingSnapshot('m', 'digest-1', 2);
-    st.setMappingSnapshot('n', 'digest-2', 0);
-    expect(st.mappingSnapshot('m')).toBe('digest-1');
+    const snap = (digest: string) => ({ digest, outputDirs: ['out/de'], outputsDigest: 'o' });
+    st.setMappingSnapshot('m', snap('digest-1'), 2);
+    st.setMappingSnapshot('n', snap('digest-2'), 0);
+    expect(st.mappingSnapshot('m')).toEqual(snap('digest-1'));
     file('a.txt', 'sha-a2');
     expect(st.filesOf('m').get('a.txt')?.[3]).toBeNull();
     expect(st.filesOf('m').get('b.txt')?.[3]).toBe(7);
     expect(st.mappingSnapshot('m')).toBeUndefined();
-    expect(st.mappingSnapshot('n')).toBe('digest-2');
+    expect(st.mappingSnapshot('n')?.digest).toBe('digest-2');
 
     // b.txt's output becomes done by a job of b.txt itself: only its mark goes, and every snapshot.
     const job = (rel: string) =>

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFixture, houseStyleManifest, setHouseStyle, type Fixture } from './fixture.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { createSyncEvents } from '../../src/sync/events.js';
+import { createSyncSession } from '../../src/sync/session.js';
+import { createFixture, FAST_POLL, houseStyleManifest, setHouseStyle, type Fixture } from './fixture.js';
 
 // The no-op fast paths (a file's verified mark, a mapping's listing snapshot) must never hide work:
 // whatever a run skips, a missing output, a changed style list or an output overwritten by another
@@ -130,5 +133,47 @@ describe('no-op fast paths', () => {
     expect(fx.uploads(mark)[0]?.sha256).toBe(docsX);
     expect(fx.read('out/de/x.txt')).toBe(ours);
     expect(s.unchanged).toBe(3);
+  });
+});
+
+describe('a mapping skipped by its snapshot', () => {
+  it('still claims its outputs when later work needs them (a new file colliding with one)', async () => {
+    fx = await createFixture({
+      files: { 'a/x.txt': 'Ex.\n', 'a/y.txt': 'Why.\n' },
+      manifest: {
+        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{name}', targets: [{ lang: 'de' }] }],
+      },
+    });
+    await fx.sync();
+    await fx.sync(); // records the marks and the snapshot
+    const loaded = await fx.load();
+    const state = fx.openState();
+    const events = createSyncEvents();
+    const scanned: number[] = [];
+    events.on('scan:done', (e) => scanned.push(e.files));
+    const session = createSyncSession({
+      loaded,
+      connection: { client: fx.client() },
+      state,
+      logger: silentLogger(),
+      events,
+      options: { poll: FAST_POLL },
+    });
+    try {
+      await session.scanAll();
+      expect(scanned).toEqual([2]);
+      expect(session.summary().unchanged).toBe(2);
+      // As a watch event would: b/x.txt renders out/de/x.txt, already a/x.txt's output.
+      fx.write('src/b/x.txt', 'Another ex.\n');
+      const mark = fx.mark();
+      await session.scanFile('docs', 'b/x.txt');
+      await session.drain();
+      const failed = session.summary().failed.map((f) => `${f.file}:${f.kind}`);
+      expect(failed).toEqual(['b/x.txt:collision']);
+      expect(fx.uploads(mark)).toEqual([]);
+    } finally {
+      session.finish();
+      state.close();
+    }
   });
 });
