@@ -122,7 +122,7 @@ export async function run(): Promise<BenchResult[]> {
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(noop(await runChild(manifestPath)));
     const ms = runs.map((r) => r.ms).sort((a, b) => a - b)[1]!;
-    const peak = Math.max(verifying.peakRss, ...runs.map((r) => r.peakRss));
+    const peak = Math.max(...runs.map((r) => r.peakRss));
     // One file edited (new content, new size): translated; every other file by its verified mark.
     fs.appendFileSync(path.join(dir, 'src', 'd0', 'd0', 'f0.txt'), 'Edited.\n');
     const oneChanged = await runChild(manifestPath);
@@ -172,13 +172,17 @@ export async function run(): Promise<BenchResult[]> {
       unit: 'ms',
       note: 'reported, not held to the bound',
     });
-    results.push({
-      name: 'sync-noop: peak RSS of the no-op sync',
-      value: Math.round(peak / MB),
-      unit: 'MB',
-      bound: '< 300 MB',
-      ratio: Math.round((peak / MB / 300) * 100) / 100,
-    });
+    for (const [name, bytes] of [
+      ['peak RSS of the no-op sync', peak],
+      ['peak RSS of the first no-op after a run with work', verifying.peakRss],
+    ] as const)
+      results.push({
+        name: `sync-noop: ${name}`,
+        value: Math.round(bytes / MB),
+        unit: 'MB',
+        bound: '< 300 MB',
+        ratio: Math.round((bytes / MB / 300) * 100) / 100,
+      });
     return results;
   });
 }
