@@ -380,8 +380,6 @@ export class SyncSession {
     let hashed = 0;
     let bytesHashed = 0;
     let count = 0;
-    // Hash a few files at once; classification stays in path order.
-    // size+mtime fast path first (no promise per file); only the others are read and hashed.
     // A file with its recorded size and mtime and a verified mark for the current settings needs
     // nothing else (its content is read from the state only if an output needs work); one without
     // the mark needs its recorded content; any other file is hashed.
@@ -403,6 +401,7 @@ export class SyncSession {
       const rel = (files[i] as FoundFile).relPath;
       hashes[i] = shas ? shas.get(rel) : this.state.getFile(m.name, rel)?.sha256;
     }
+    // Hash a few files at once; classification below stays in path order.
     await mapLimit(toHash, 8, async (i) => {
       const f = files[i] as FoundFile;
       try {
