@@ -285,7 +285,9 @@ export class StateStore implements StyleStateStore {
          ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256,
            seen_at = excluded.seen_at, verified = NULL`,
       ),
-      verifyFile: db.prepare('UPDATE files SET verified = ? WHERE mapping = ? AND rel_path = ?'),
+      verifyFiles: db.prepare(
+        'UPDATE files SET verified = ? WHERE mapping = ? AND rel_path IN (SELECT value FROM json_each(?))',
+      ),
       unverifyFile: db.prepare(
         'UPDATE files SET verified = NULL WHERE mapping = ? AND rel_path = ? AND verified IS NOT NULL',
       ),
@@ -400,8 +402,16 @@ export class StateStore implements StyleStateStore {
   /** Record that these files' outputs were all found up to date under `sig` (see KnownFile.verified). */
   verifyFiles(mapping: string, files: Array<{ relPath: string; sig: number }>): void {
     if (files.length === 0) return;
+    // One statement per signature (a mapping has a handful), not one per file: the first scan after
+    // a run with much work marks 100,000s of files.
+    const bySig = new Map<number, string[]>();
+    for (const f of files) {
+      const rels = bySig.get(f.sig);
+      if (rels) rels.push(f.relPath);
+      else bySig.set(f.sig, [f.relPath]);
+    }
     this.db.transaction(() => {
-      for (const f of files) this.stmts.verifyFile.run(f.sig, mapping, f.relPath);
+      for (const [sig, rels] of bySig) this.stmts.verifyFiles.run(sig, mapping, JSON.stringify(rels));
     })();
   }
   putFile(rec: Omit<FileRecord, 'seen_at'> & { seen_at?: string }): void {

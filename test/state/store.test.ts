@@ -23,10 +23,14 @@ describe('no-op fast-path records', () => {
       st.putFile({ mapping: 'm', rel_path: rel, size: 1, mtime_ms: 1, sha256: sha });
     file('a.txt', 'sha-a');
     file('b.txt', 'sha-b');
+    file('c d/ü.txt', 'sha-c');
     st.verifyFiles('m', [
       { relPath: 'a.txt', sig: 7 },
       { relPath: 'b.txt', sig: 7 },
+      { relPath: 'c d/ü.txt', sig: 2 ** 47 + 5 },
     ]);
+    expect(st.filesOf('m').get('c d/ü.txt')?.[3]).toBe(2 ** 47 + 5);
+    st.deleteFile('m', 'c d/ü.txt');
     const snap = (digest: string) => ({ digest, outputDirs: ['out/de'], outputsDigest: 'o' });
     st.setMappingSnapshot('m', snap('digest-1'), 2);
     st.setMappingSnapshot('n', snap('digest-2'), 0);
