@@ -1719,11 +1719,10 @@ export class SyncSession {
   private donors(sha256: string, fp: string): string[] {
     if (this.latestDone === undefined) {
       // By index: done jobs of the content whose output still holds them.
-      const outs: string[] = [];
+      const outs = new Set<string>();
       for (const j of this.state.doneWithContent(sha256, fp))
-        if (!outs.includes(j.output_path) && this.doneOf(j.output_path)?.id === j.id)
-          outs.push(j.output_path);
-      return outs;
+        if (!outs.has(j.output_path) && this.doneOf(j.output_path)?.id === j.id) outs.add(j.output_path);
+      return [...outs];
     }
     if (!this.byContentBuilt) {
       // Built on first need: a run where nothing changed never needs it.
