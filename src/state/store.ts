@@ -20,10 +20,6 @@ export interface FileRecord {
   mtime_ms: number;
   sha256: string;
   seen_at: string;
-}
-
-/** What a scan needs of a recorded file. */
-export type KnownFile = Pick<FileRecord, 'rel_path' | 'size' | 'mtime_ms' | 'sha256'> & {
   /**
    * Set when a scan found every output of this content up to date (latest done job of each output made
    * from this very file, with this sha256 and settings): the settings signature it was checked with.
@@ -31,7 +27,7 @@ export type KnownFile = Pick<FileRecord, 'rel_path' | 'size' | 'mtime_ms' | 'sha
    * updateJob). A later scan with the same size, mtime and signature needs no job lookup at all.
    */
   verified: number | null;
-};
+}
 
 /**
  * What a scan needs of every recorded file of a mapping, as read in bulk: size, mtime and verified
@@ -183,7 +179,7 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE jobs ADD COLUMN request TEXT;`,
   // 3: uploads repeated because a crash hid whether the previous one arrived (reported, may be billed twice)
   `ALTER TABLE jobs ADD COLUMN unconfirmed_uploads INTEGER NOT NULL DEFAULT 0;`,
-  // 4: the no-op fast paths: a file whose outputs were all found up to date (KnownFile.verified), and
+  // 4: the no-op fast paths: a file whose outputs were all found up to date (FileRecord.verified), and
   // a mapping whose every file was (snapshots: a digest of its listing, see mappingSnapshot)
   `ALTER TABLE files ADD COLUMN verified INTEGER;
    CREATE TABLE snapshots (
@@ -385,21 +381,7 @@ export class StateStore implements StyleStateStore {
       out.set(r[0], r[1]);
     return out;
   }
-  /** One recorded file with its no-op signature (watch mode's per-file scan). */
-  knownFile(mapping: string, relPath: string): KnownFile | undefined {
-    const r = this.stmts.getFile.get(mapping, relPath) as
-      (FileRecord & { verified: number | null }) | undefined;
-    return (
-      r && {
-        rel_path: r.rel_path,
-        size: r.size,
-        mtime_ms: r.mtime_ms,
-        sha256: r.sha256,
-        verified: r.verified,
-      }
-    );
-  }
-  /** Record that these files' outputs were all found up to date under `sig` (see KnownFile.verified). */
+  /** Record that these files' outputs were all found up to date under `sig` (see FileRecord.verified). */
   verifyFiles(mapping: string, files: Array<{ relPath: string; sig: number }>): void {
     if (files.length === 0) return;
     // One statement per signature (a mapping has a handful), not one per file: the first scan after
@@ -414,7 +396,7 @@ export class StateStore implements StyleStateStore {
       for (const [sig, rels] of bySig) this.stmts.verifyFiles.run(sig, mapping, JSON.stringify(rels));
     })();
   }
-  putFile(rec: Omit<FileRecord, 'seen_at'> & { seen_at?: string }): void {
+  putFile(rec: Omit<FileRecord, 'seen_at' | 'verified'> & { seen_at?: string }): void {
     this.transaction(() => {
       this.stmts.putFile.run({ ...rec, seen_at: rec.seen_at ?? now() });
       this.stmts.dropSnapshot.run(rec.mapping);
