@@ -481,14 +481,7 @@ export class SyncSession {
   private outputsDigest(dirs: string[], listings?: Map<string, Set<string> | null>): string {
     const h = createHash('sha256');
     for (const dir of dirs) {
-      let names: Iterable<string> | null | undefined = listings?.get(dir);
-      if (names === undefined) {
-        try {
-          names = fs.readdirSync(path.join(this.loaded.dir, dir));
-        } catch {
-          names = null;
-        }
-      }
+      const names: Iterable<string> | null = listings?.get(dir) ?? this.readOutputDir(dir);
       h.update(`${dir}\0${names === null ? '\u0001missing' : [...names].sort().join('\0')}\n`);
     }
     return h.digest('hex');
@@ -501,12 +494,10 @@ export class SyncSession {
   private sharesOutputRoots(m: Mapping): boolean {
     let shared = this.sharedRoots.get(m);
     if (shared === undefined) {
-      const roots = (mm: Mapping) =>
-        this.outputRootsAbs(mm).map((r) => (r.endsWith(path.sep) ? r : r + path.sep));
-      const mine = roots(m);
+      const mine = this.outputRootsAbs(m);
       shared = this.loaded.manifest.mappings.some(
         (other) =>
-          other !== m && roots(other).some((r) => mine.some((own) => own.startsWith(r) || r.startsWith(own))),
+          other !== m && this.outputRootsAbs(other).some((r) => mine.some((own) => foldersOverlap(own, r))),
       );
       this.sharedRoots.set(m, shared);
     }
@@ -582,7 +573,7 @@ export class SyncSession {
       this.events.emit('file:skipped', { mapping: m.name, file: relPath, reason: 'unsupported', message });
       return undefined;
     }
-    const known = this.state.knownFile(m.name, relPath);
+    const known = this.state.getFile(m.name, relPath);
     const prev = known && known.size === st.size && known.mtime_ms === st.mtimeMs ? known : undefined;
     const isVerified = prev !== undefined && prev.verified === this.signatureOf(m, ext);
     let sha: string;
@@ -761,6 +752,15 @@ export class SyncSession {
     });
   }
 
+  /** The names in an output folder (relative to the manifest folder); null when it cannot be read. */
+  private readOutputDir(dir: string): string[] | null {
+    try {
+      return fs.readdirSync(path.join(this.loaded.dir, dir));
+    } catch {
+      return null;
+    }
+  }
+
   /** Absolute path of a rendered output (relative to the manifest folder). */
   private absOf(output: string): string {
     return path.join(this.loaded.dir, output);
@@ -782,11 +782,8 @@ export class SyncSession {
     const dir = slash === -1 ? '' : output.slice(0, slash);
     let names = this.dirListing.get(dir);
     if (names === undefined) {
-      try {
-        names = new Set(fs.readdirSync(path.join(this.loaded.dir, dir)));
-      } catch {
-        names = null;
-      }
+      const listed = this.readOutputDir(dir);
+      names = listed && new Set(listed);
       this.dirListing.set(dir, names);
     }
     return names !== null && names.has(output.slice(slash + 1));
@@ -829,10 +826,7 @@ export class SyncSession {
     if (!flags) {
       flags = m.targets.map((t) => {
         const root = path.join(this.loaded.dir, outputRoot(this.patternOf(m, t)));
-        const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
-        return this.sourceRoots().some(
-          (r) => root === r.abs || root.startsWith(r.prefix) || r.abs.startsWith(rootPrefix),
-        );
+        return this.sourceRoots().some((r) => foldersOverlap(root, r.abs));
       });
       this.rootOverlap.set(m, flags);
     }
@@ -1837,6 +1831,13 @@ export class SyncSession {
     this.events.emit('run:summary', s);
     return s;
   }
+}
+
+/** Two absolute folders are the same or one lies inside the other. */
+function foldersOverlap(a: string, b: string): boolean {
+  const inside = (child: string, parent: string) =>
+    child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+  return a === b || inside(a, b) || inside(b, a);
 }
 
 function isAbort(err: unknown): boolean {
