@@ -16,7 +16,6 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { stringify } from 'yaml';
 import { silentLogger } from '../src/log/logger.js';
 import { loadManifest } from '../src/manifest/load.js';
 import { openState } from '../src/state/store.js';
@@ -26,7 +25,7 @@ import { benchSize } from './lib/options.js';
 import { sampleRss } from './lib/rss.js';
 import { medianMs, timed } from './lib/timing.js';
 import { commandExists, RSYNC_MISSING } from './lib/tools.js';
-import { makeTree, withTempDir } from './lib/tree.js';
+import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
 
 const FILES = benchSize(100_000, 10_000, 'LOCSYNC_BENCH_NOOP_FILES');
@@ -100,15 +99,7 @@ export async function run(): Promise<BenchResult[]> {
   return withTempDir('sync-noop', async (dir) => {
     process.stderr.write(`sync-noop: generating ${FILES} files\n`);
     await makeTree(path.join(dir, 'src'), FILES);
-    const manifestPath = path.join(dir, 'pipeline.yaml');
-    fs.writeFileSync(
-      manifestPath,
-      stringify({
-        version: 1,
-        service: { url: 'http://127.0.0.1:9' },
-        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
-      }),
-    );
+    const manifestPath = writeDocsManifest(dir, { url: 'http://127.0.0.1:9' });
     process.stderr.write('sync-noop: seeding the state (first sync)\n');
     const seed = await syncOnce(manifestPath);
     if (seed.translated !== FILES) throw new Error(`seeding translated ${seed.translated} of ${FILES}`);

@@ -6,10 +6,8 @@
 // translateSeconds L and C workers; the sync runs with the default poll timing.
 //
 //   npx tsx bench/sync-throughput.ts    (LOCSYNC_BENCH_THROUGHPUT_DOCS overrides the document count)
-import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { stringify } from 'yaml';
 import { ServiceClient } from '../src/api/client.js';
 import { silentLogger } from '../src/log/logger.js';
 import { loadManifest } from '../src/manifest/load.js';
@@ -18,7 +16,7 @@ import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
 import { benchSize, isQuick } from './lib/options.js';
 import { timed } from './lib/timing.js';
-import { makeTree, withTempDir } from './lib/tree.js';
+import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
 
 const KEY = 'bench-throughput-key-0123';
@@ -42,15 +40,11 @@ async function measure(latencySeconds: number, docs: number): Promise<Measure> {
     });
     try {
       await makeTree(path.join(dir, 'src'), docs);
-      const manifestPath = path.join(dir, 'pipeline.yaml');
-      fs.writeFileSync(
-        manifestPath,
-        stringify({
-          version: 1,
-          service: { url: service.url, concurrency: C, requests_per_second: 1000 },
-          mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
-        }),
-      );
+      const manifestPath = writeDocsManifest(dir, {
+        url: service.url,
+        concurrency: C,
+        requests_per_second: 1000,
+      });
       const loaded = await loadManifest(manifestPath);
       const state = openState(loaded.statePath);
       const client = new ServiceClient({

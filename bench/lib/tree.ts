@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { stringify } from 'yaml';
 
 // Temp folders and generated file trees for benchmarks. Every benchmark builds its own data and
 // removes it, also when it fails.
@@ -53,4 +54,21 @@ export async function makeTree(root: string, count: number, opts: TreeOptions = 
     );
   }
   return rels;
+}
+
+/**
+ * Writes `dir/pipeline.yaml`: one mapping `docs` from `dir/src` to `out/{lang}/{path}`, target de,
+ * with the given service section. Returns its path.
+ */
+export function writeDocsManifest(dir: string, service: Record<string, unknown>): string {
+  const manifestPath = path.join(dir, 'pipeline.yaml');
+  fs.writeFileSync(
+    manifestPath,
+    stringify({
+      version: 1,
+      service,
+      mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
+    }),
+  );
+  return manifestPath;
 }
