@@ -24,6 +24,7 @@ const CHILD = path.join(BENCH_DIR, 'lib', 'child.ts');
 const ORDER = [
   'sync-noop',
   'sync-throughput',
+  'bad-day',
   'client-memory',
   'service-status',
   'watch-idle',

@@ -20,7 +20,7 @@ import { silentLogger } from '../src/log/logger.js';
 import { loadManifest } from '../src/manifest/load.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
-import type { DocumentClient } from '../src/sync/session.js';
+import type { DocumentClient } from '../src/sync/run/job-driver.js';
 import { benchSize } from './lib/options.js';
 import { sampleRss } from './lib/rss.js';
 import { medianMs, timed } from './lib/timing.js';

@@ -6,17 +6,15 @@
 // translateSeconds L and C workers; the sync runs with the default poll timing.
 //
 //   npx tsx bench/sync-throughput.ts    (LOCSYNC_BENCH_THROUGHPUT_DOCS overrides the document count)
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ServiceClient } from '../src/api/client.js';
 import { silentLogger } from '../src/log/logger.js';
-import { loadManifest } from '../src/manifest/load.js';
 import { startService } from '../src/service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
 import { benchSize, isQuick } from './lib/options.js';
 import { timed } from './lib/timing.js';
-import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
+import { benchClient, docsProject } from './lib/docs-project.js';
+import { withTempDir } from './lib/tree.js';
 import type { BenchResult } from './types.js';
 
 const KEY = 'bench-throughput-key-0123';
@@ -39,19 +37,9 @@ async function measure(latencySeconds: number, docs: number): Promise<Measure> {
       maxUndownloaded: 1000,
     });
     try {
-      await makeTree(path.join(dir, 'src'), docs);
-      const manifestPath = writeDocsManifest(dir, {
-        url: service.url,
-        concurrency: C,
-        requests_per_second: 1000,
-      });
-      const loaded = await loadManifest(manifestPath);
+      const loaded = await docsProject(dir, docs, service.url, C);
       const state = openState(loaded.statePath);
-      const client = new ServiceClient({
-        baseUrl: service.url,
-        apiKey: KEY,
-        rateLimit: { requestsPerSecond: 1000, concurrency: C * 2 },
-      });
+      const client = benchClient(service.url, KEY, C);
       const { value: summary, ms } = await timed(() =>
         runSync({ loaded, connection: { client }, state, logger: silentLogger() }),
       );

@@ -4,16 +4,16 @@
 
 import { randomUUID } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import got, { RequestError, TimeoutError, type Got, type Method, type Progress, type Response } from 'got';
 import PQueue from 'p-queue';
 import { silentLogger, type Logger } from '../log/logger.js';
-import { registerSecret } from '../log/secrets.js';
+import { redactUrl, registerSecret } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
+import { PartFile } from '../util/part-file.js';
 import { VERSION } from '../version.js';
 import {
   AuthError,
@@ -109,6 +109,14 @@ interface JsonCall {
   searchParams?: Record<string, string | number | boolean>;
 }
 
+/** A call made by an endpoint module built on this client (e.g. ./glossaries.ts). */
+export interface ServiceCall extends JsonCall {
+  /** How it may be repeated (default idempotent); see ./retry.ts. */
+  kind?: Exclude<CallKind, 'upload'>;
+  /** Accept header; with it the answer is returned as text, not parsed as JSON. */
+  accept?: string;
+}
+
 export class ServiceClient {
   readonly baseUrl: string;
   readonly plan: 'pro' | 'free';
@@ -128,10 +136,12 @@ export class ServiceClient {
     try {
       base = new URL(opts.baseUrl);
     } catch {
-      throw new ConfigError(`The service URL "${opts.baseUrl}" is not a valid URL.`);
+      throw new ConfigError(`The service URL "${redactUrl(opts.baseUrl)}" is not a valid URL.`);
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-      throw new ConfigError(`The service URL "${opts.baseUrl}" must start with http:// or https://.`);
+      throw new ConfigError(
+        `The service URL "${redactUrl(opts.baseUrl)}" must start with http:// or https://.`,
+      );
     }
     registerSecret(opts.apiKey);
     this.baseUrl = base.href.replace(/\/+$/, '');
@@ -242,12 +252,17 @@ export class ServiceClient {
     await this.styleCall({ method: 'DELETE', path: `/v3/style_rules/${seg(id)}` });
   }
 
-  addCustomInstruction(id: string, input: CustomInstructionInput): Promise<StyleRuleList> {
-    return this.styleCall({
+  /**
+   * Our spec answers the whole list after adding an instruction; the real service answers the new
+   * instruction alone, and then the list is read.
+   */
+  async addCustomInstruction(id: string, input: CustomInstructionInput): Promise<StyleRuleList> {
+    const answer = await this.styleCall<StyleRuleList | CustomInstruction>({
       method: 'POST',
       path: `/v3/style_rules/${seg(id)}/custom_instructions`,
       json: input,
     });
+    return 'style_id' in answer ? answer : this.getStyleRules(id);
   }
 
   getCustomInstruction(id: string, iid: string): Promise<CustomInstruction> {
@@ -342,6 +357,20 @@ export class ServiceClient {
     );
   }
 
+  /**
+   * One call with this client's rate limit, retry rules and typed errors, for endpoint modules
+   * (./glossaries.ts). A `create` call the service may have taken throws UploadMaybeAcceptedError.
+   */
+  request<T>(call: ServiceCall, opts: CallOptions = {}): Promise<T> {
+    return this.withRetries<T>(call.method, call.path, call.kind ?? 'idempotent', opts.signal, () =>
+      this.sendJson<T>(call.method, call.path, {
+        ...(call.json !== undefined ? { json: call.json } : {}),
+        ...(call.searchParams !== undefined ? { searchParams: call.searchParams } : {}),
+        ...(call.accept !== undefined ? { accept: call.accept } : {}),
+      }),
+    );
+  }
+
   // ---- Plumbing ----
 
   private requirePro(call: { method: string; path: string }): void {
@@ -394,16 +423,25 @@ export class ServiceClient {
       searchParams?: Record<string, string | number | boolean>;
       agent?: { http: http.Agent; https: https.Agent };
       timeout?: StreamingTimeouts;
+      /** Answer wanted as text of this type (not JSON). */
+      accept?: string;
     },
   ): Promise<Attempt<T>> {
+    const { accept, ...options } = extra;
     let res: Response<string>;
     try {
-      res = await this.got(this.url(path), { method, responseType: 'text', ...extra });
+      res = await this.got(this.url(path), {
+        method,
+        responseType: 'text',
+        ...options,
+        ...(accept ? { headers: { accept } } : {}),
+      });
     } catch (err) {
       return networkFailure(method, path, err);
     }
     const status = res.statusCode;
     if (status >= 200 && status < 300) {
+      if (accept) return { ok: true, value: res.body as T };
       if (status === 204 || res.body.trim() === '') return { ok: true, value: undefined as T };
       try {
         return { ok: true, value: JSON.parse(res.body) as T };
@@ -422,9 +460,7 @@ export class ServiceClient {
   ): Promise<Attempt<{ bytes: number }>> {
     // The temp file is made before asking: a download is once-only, so a local problem (missing
     // folder, no permission) must surface before the service hands the document over.
-    const tmp = join(dirname(destPath), `.${basename(destPath)}.${randomUUID().slice(0, 8)}.locsync-part`);
-    const fh = await open(tmp, 'wx');
-    let renamed = false;
+    const part = await PartFile.open(destPath, randomUUID().slice(0, 8), { exclusive: true });
     const stream = this.got.stream(this.url(path), {
       method,
       json: { document_key: key },
@@ -454,7 +490,7 @@ export class ServiceClient {
         for await (const chunk of stream) {
           const buf = chunk as Buffer;
           bytes += buf.length;
-          await fh.write(buf);
+          await part.handle.write(buf);
         }
       } catch (err) {
         if (isFsError(err)) throw err;
@@ -470,18 +506,11 @@ export class ServiceClient {
           }),
         );
       }
-      await fh.sync();
-      await fh.close();
-      await rename(tmp, destPath);
-      renamed = true;
-      await syncDir(dirname(destPath));
+      await part.commit();
       return { ok: true, value: { bytes } };
     } finally {
-      if (!renamed) {
-        stream.destroy();
-        await fh.close().catch(() => undefined);
-        await unlink(tmp).catch(() => undefined);
-      }
+      stream.destroy();
+      await part.discard();
     }
   }
 
@@ -522,7 +551,9 @@ export class ServiceClient {
               attempts: attempt,
               cause,
             },
-            `${reason} after the document was sent: the service may have accepted (and will bill) it; not retried`,
+            kind === 'upload'
+              ? `${reason} after the document was sent: the service may have accepted (and will bill) it; not retried`
+              : `${reason} after the request was sent: the service may have made it; not retried`,
           );
         }
         throw r.error(attempt);
@@ -670,17 +701,4 @@ function isFsError(err: unknown): boolean {
     typeof (err as { syscall?: unknown }).syscall === 'string' &&
     ['open', 'write', 'fsync', 'rename', 'close'].includes((err as { syscall: string }).syscall)
   );
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // Some filesystems refuse fsync on a directory; the rename itself is done.
-  }
 }

@@ -23,8 +23,10 @@ export const DEFAULT_RETRY: RetrySettings = {
  * How a call may be repeated.
  * - `idempotent`: reads, PUT/PATCH/DELETE, and the POSTs that only read (document status, download).
  * - `upload`: billed; repeated only when the service surely did not take the document.
+ * - `create`: makes something on the service (a glossary); repeated only when the service surely
+ *   did not take the request, as an upload, since a repeat could make it twice.
  */
-export type CallKind = 'idempotent' | 'upload';
+export type CallKind = 'idempotent' | 'upload' | 'create';
 
 /** What one attempt ended with, when it did not succeed. */
 export type AttemptFailure =
@@ -67,8 +69,9 @@ export type RetryDecision =
   { retry: true } | { retry: false; /** an upload the service may have accepted */ maybeAccepted: boolean };
 
 export function decideRetry(kind: CallKind, failure: AttemptFailure): RetryDecision {
+  const careful = kind !== 'idempotent';
   if (failure.type === 'status') {
-    if (kind === 'upload') {
+    if (careful) {
       if (UPLOAD_SAFE_STATUSES.has(failure.status)) return { retry: true };
       if (failure.status >= 500) {
         // Answered before the whole body left: the service cannot have the document.
@@ -81,9 +84,9 @@ export function decideRetry(kind: CallKind, failure: AttemptFailure): RetryDecis
     return RETRY_STATUSES.has(failure.status) ? { retry: true } : { retry: false, maybeAccepted: false };
   }
   if (!RETRY_NETWORK_CODES.has(failure.code)) {
-    return { retry: false, maybeAccepted: kind === 'upload' && failure.bodySent };
+    return { retry: false, maybeAccepted: careful && failure.bodySent };
   }
-  if (kind === 'upload') {
+  if (careful) {
     // A document whose bytes never all left this machine cannot have been accepted.
     if (failure.neverConnected || !failure.bodySent) return { retry: true };
     return { retry: false, maybeAccepted: true };

@@ -162,7 +162,13 @@ export type DocumentStatus =
   | { document_id: string; status: 'queued' }
   | { document_id: string; status: 'translating'; seconds_remaining?: number }
   | { document_id: string; status: 'done'; billed_characters: number }
-  | { document_id: string; status: 'error'; message: string };
+  | {
+      document_id: string;
+      status: 'error';
+      message: string;
+      /** The real service's name for `message`. */
+      error_message?: string;
+    };
 
 /** Error body of failed calls (design.md). */
 export interface ServiceErrorBody {

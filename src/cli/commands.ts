@@ -23,6 +23,29 @@ export function lazyAction<K extends string>(
   };
 }
 
+/** `--drift <policy>`: a one-off drift policy for the style lists and glossaries of one run. */
+const DRIFT_OPTION = () =>
+  new Option(
+    '--drift <policy>',
+    'for this run, style lists and glossaries changed on the service: fail, overwrite (make them match the YAML) or adopt (write them into the YAML)',
+  ).choices(['fail', 'overwrite', 'adopt']);
+
+/** `locsync glossaries pull | apply`. */
+export function registerGlossaries(program: Command): void {
+  const glossaries = program
+    .command('glossaries')
+    .description('glossaries: apply the YAML and its CSV/TSV files to the service, or pull them');
+  glossaries
+    .command('pull')
+    .description(
+      "write the service's glossaries (also ones made elsewhere) as CSV files, one per language pair",
+    )
+    .option(...CONFIG_OPTION)
+    .option('--out <dir>', 'folder for the files (default: glossaries/ beside the manifest)')
+    .option('--format <format>', 'csv or tsv', 'csv')
+    .action(lazyAction(() => import('./glossaries.js'), 'glossariesPullAction'));
+}
+
 /** `locsync serve`: the local service (src/service) until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
   program
@@ -45,10 +68,17 @@ export function registerServe(program: Command): void {
       'translated documents waiting for download before uploads answer 429 (default 100)',
     )
     .option(
+      '--character-limit <n>',
+      'characters per billing period (GET /v2/usage); beyond it translations answer 456 (default: no limit)',
+    )
+    .option(
       '--faults <json>',
       'faults to inject: a JSON FaultSpec or array, or @file (see docs/local-service.md)',
     )
-    .option('--log-level <level>', 'log requests at this level (info, debug ...); default: silent')
+    .addHelpText(
+      'after',
+      '\nThe global --log-level logs the requests (info, debug ...); without it the service logs nothing.',
+    )
     .action(lazyAction(() => import('./serve.js'), 'serveAction'));
 }
 
@@ -56,7 +86,9 @@ export function registerServe(program: Command): void {
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('write a commented starter manifest (pipeline.yaml) in the current folder; asks nothing')
+    .description(
+      'write a commented starter manifest (pipeline.yaml) in the current folder, and .gitignore lines for the state and the outputs; asks nothing',
+    )
     .option('--source <dir>', 'folder of documents to translate, relative to the manifest', 'docs')
     .option('--targets <langs>', 'target languages, comma-separated', 'de,fr')
     .option(
@@ -66,6 +98,7 @@ export function registerInit(program: Command): void {
     )
     .option('-c, --config <file>', 'manifest to write', 'pipeline.yaml')
     .option('--force', 'overwrite an existing manifest')
+    .option('--json', 'print what was written as JSON')
     .addHelpText(
       'after',
       `
@@ -97,8 +130,16 @@ export function registerPlan(program: Command): void {
       'show what sync would do: style list changes (+ create, ~ update, -/+ replace, - delete), drift, files',
     )
     .option(...CONFIG_OPTION)
-    .option('--detailed-exitcode', 'exit 0 when nothing would change, 2 when changes are pending, 1 on error')
+    .option(
+      '--detailed-exitcode',
+      'exit 0 when nothing would change, 3 when changes are pending (2 configuration error, 1 other error)',
+    )
     .option('--json', 'print the plan as JSON')
+    .option(
+      '--out <file>',
+      'also save the plan to this file (also -out, as terraform spells it); `sync --plan <file>` carries it out',
+    )
+    .addOption(DRIFT_OPTION())
     .action(lazyAction(() => import('./plan.js'), 'planAction'));
 }
 
@@ -106,12 +147,18 @@ export function registerPlan(program: Command): void {
 export function registerStyles(program: Command): void {
   const styles = program
     .command('styles')
-    .description('style lists: apply the YAML to the service, or pull them');
+    .description('style lists and glossaries: apply the YAML to the service; pull style lists');
   styles
     .command('apply')
-    .description("make the service's style lists match the YAML (exit 1 on drift under policy fail)")
+    .description(
+      "make the service's style lists and glossaries match the YAML: shows the plan, asks before deleting (exit 1 on drift under policy fail)",
+    )
     .option(...CONFIG_OPTION)
-    .option('--only <key...>', 'only these style lists (keys of style_lists)')
+    .option('--only <key...>', 'only these style lists or glossaries (keys of style_lists, glossaries)')
+    .addOption(DRIFT_OPTION())
+    .option('-n, --dry-run', 'show the plan; change nothing')
+    .option('-y, --yes', 'delete without asking (needed off a terminal when the plan deletes)')
+    .option('--json', 'print the plan and what was applied as JSON')
     .action(lazyAction(() => import('./styles.js'), 'stylesApplyAction'));
   styles
     .command('pull')
@@ -126,16 +173,26 @@ export function registerSync(program: Command): void {
   program
     .command('sync')
     .description(
-      'translate what changed: style lists first, then every new or changed document (exit 0 all done, 1 some failed, 2 configuration error)',
+      'translate what changed: style lists first, then every new or changed document (exit 0 all done, 1 some failed, 2 configuration error, 4 locked, 5 budget reached, 130 interrupted)',
     )
     .option(...CONFIG_OPTION)
-    .option('-n, --dry-run', 'show what would be done; upload nothing, write nothing')
+    .option('-n, --dry-run', 'print the priced plan (as `plan` does); upload nothing, write nothing')
     .option('--only <mapping...>', 'work on these mappings only')
     .option(
       '--retranslate <what>',
-      '"stale": re-translate outputs made with an older version of their style list (billed)',
+      'billed again: stale (style list, glossary or settings changed), style, settings, or all; without a terminal only with --yes',
     )
+    .option(
+      '--plan <file>',
+      'carry out exactly the plan saved by `plan -out <file>`; refused (exit 2) if anything moved on',
+    )
+    .option(
+      '--max-billed <characters>',
+      'this run may bill at most this many characters (replaces budget.per_run)',
+    )
+    .option('--yes', 'confirm an option that re-bills existing outputs (needed without a terminal)')
     .option('--json', 'print the summary as JSON on stdout')
+    .addOption(DRIFT_OPTION())
     .action(lazyAction(() => import('./sync.js'), 'syncAction'));
 }
 
@@ -144,7 +201,7 @@ export function registerWatch(program: Command): void {
   program
     .command('watch')
     .description(
-      'keep running: translate documents as they arrive or change (same rules as sync); SIGINT/SIGTERM stop it within watch.shutdown seconds (exit 0), 1 on an internal error, 2 on a configuration error',
+      'keep running: translate documents as they arrive or change (same rules as sync); SIGINT/SIGTERM stop it within watch.shutdown seconds (exit 0), 1 on an internal error, 2 on a configuration error, 4 when another locsync holds the state',
     )
     .option(...CONFIG_OPTION)
     .action(lazyAction(() => import('./watch.js'), 'watchAction'));
@@ -191,20 +248,115 @@ export function registerReport(program: Command): void {
       '--no-count',
       'do not count the real characters of minimum-billed documents (read from their unchanged source files)',
     )
+    .option('--json', 'print the report as JSON (the same as --format json)')
     .addOption(
-      new Option('--format <format>', 'output format').choices(['table', 'csv', 'json']).default('table'),
+      new Option('--format <format>', 'output format (html: a self-contained page with charts)')
+        .choices(['table', 'csv', 'json', 'html'])
+        .default('table'),
     )
+    .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .addHelpText(
       'after',
       `
 Examples:
   $ locsync report                               billed characters per target language
   $ locsync report --by month --since 2026-01    per month this year
-  $ locsync report --by mapping --format csv > billing.csv
+  $ locsync report --by mapping --format csv -o billing.csv
+  $ locsync report --json | jq .total.billed_characters
+  $ locsync report --format html -o report.html   charts by month and language, the minimums' share
 
 Documents reused from identical translations (copies, renames) and unchanged files cost nothing and
 are counted as "reused". pptx/docx/doc/xlsx/pdf documents are billed at least 50,000 characters each:
 "at minimum" counts those billed exactly the minimum.`,
     )
     .action(lazyAction(() => import('./report.js'), 'reportAction'));
+}
+
+/** `locsync state ...`: the state itself (each subcommand's action in its own src/cli/state-*.ts). */
+export function registerState(program: Command): void {
+  const state = program
+    .command('state')
+    .description(
+      'the state (SQLite file or PostgreSQL database): check, back up, adopt outputs, schema, move between backends',
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ locsync state check                  SQLite's integrity check (exit 1 when damaged)
+  $ locsync state backup                 a consistent copy beside the state (safe while sync runs)
+  $ locsync state backup --out /backup/state.db
+  $ locsync state adopt                  a lost state: record the translations on disk, bill nothing
+  $ locsync state migrate                      create or update the schema of the manifest's state
+  $ PGPASSWORD=... locsync state migrate -c /srv/docs/pipeline.yaml --json
+  $ locsync state import .locsync/state.db     move a SQLite pipeline onto PostgreSQL (manifest: state: postgres://…)
+  $ locsync state export --to sqlite back.db   and back
+
+A PostgreSQL state (state: postgres://user@host:5432/db) is shared by several workers; see docs/postgres.md.
+sync keeps automatic backups beside a SQLite state (state_backups in the manifest).`,
+    );
+  state
+    .command('check')
+    .description("run SQLite's integrity check on the state file (read-only); exit 1 when it is damaged")
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the result as JSON')
+    .action(lazyAction(() => import('./state-check.js'), 'stateCheckAction'));
+  state
+    .command('backup')
+    .description(
+      "write a consistent copy of the state file with SQLite's online backup API (safe while sync runs)",
+    )
+    .option(...CONFIG_OPTION)
+    .option('--out <file>', 'where to write it (default: <state>.backup-<UTC time>-manual beside it)')
+    .action(lazyAction(() => import('./state-backup.js'), 'stateBackupAction'));
+  state
+    .command('adopt')
+    .description(
+      'after the state was lost or emptied: record each existing output newer than its source as done for the current settings (nothing billed); lists what it cannot vouch for',
+    )
+    .option(...CONFIG_OPTION)
+    .action(lazyAction(() => import('./state-adopt.js'), 'stateAdoptAction'));
+  state
+    .command('migrate')
+    .description(
+      "create or update the state's schema (sync and watch also do it; exit 1 when PostgreSQL cannot be reached)",
+    )
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the result as JSON')
+    .action(lazyAction(() => import('./state.js'), 'stateMigrateAction'));
+  state
+    .command('export')
+    .description(
+      'copy the PostgreSQL state (every job, with what was paid and the ids and keys of unfinished ones; files, runs, style lists) into a new SQLite state file',
+    )
+    .argument('<file>', 'the SQLite state file to write (must not exist)')
+    .requiredOption('--to <backend>', 'the backend of FILE: sqlite')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the counts as JSON')
+    .action(lazyAction(() => import('./state.js'), 'stateExportAction'));
+  state
+    .command('import')
+    .description("copy a SQLite state file into the manifest's PostgreSQL state (which must be empty)")
+    .argument('<file>', 'the SQLite state file to read')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the counts as JSON')
+    .action(lazyAction(() => import('./state.js'), 'stateImportAction'));
+}
+
+/** `locsync completion bash|zsh|fish`: a shell completion script on stdout. */
+export function registerCompletion(program: Command): void {
+  program
+    .command('completion')
+    .description('print a shell completion script (bash, zsh or fish)')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ locsync completion bash | sudo tee /etc/bash_completion.d/locsync
+  $ source <(locsync completion bash)                         this shell only
+  $ locsync completion zsh > "\${fpath[1]}/_locsync"
+  $ locsync completion fish > ~/.config/fish/completions/locsync.fish`,
+    )
+    .action(lazyAction(() => import('./completion.js'), 'completionAction'));
 }

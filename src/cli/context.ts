@@ -34,7 +34,7 @@ export function addGlobalOptions(program: Command): void {
     .addOption(
       new Option(
         '--log-level <level>',
-        'least important log lines shown (default: info, or $LOCSYNC_LOG_LEVEL)',
+        'least important log lines shown (default: warn under the live view on a terminal, info otherwise; or $LOCSYNC_LOG_LEVEL)',
       ).choices([...LOG_LEVELS]),
     )
     .option(
@@ -51,9 +51,12 @@ export function applyGlobalOptions(opts: Partial<GlobalOptions>): void {
     ...(opts.logFormat ? { logFormat: opts.logFormat } : {}),
     ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
   };
+  // Under a live view the terminal shows the view, warnings and errors; info lines only when asked
+  // for (--log-level info, $LOCSYNC_LOG_LEVEL) or without a terminal (files, journald, CI).
+  const level = current.logLevel ?? (!process.env.LOCSYNC_LOG_LEVEL && progressWanted() ? 'warn' : undefined);
   setLoggerDefaults({
     ...(current.logFormat ? { format: current.logFormat } : {}),
-    ...(current.logLevel ? { level: current.logLevel } : {}),
+    ...(level ? { level } : {}),
   });
 }
 

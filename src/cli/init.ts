@@ -11,6 +11,7 @@ interface InitOptions {
   output: string;
   file: string;
   force?: boolean;
+  json?: boolean;
 }
 
 /** Target languages from "de,fr" (lower-cased), each checked against the service's list. */
@@ -83,6 +84,32 @@ ${targets}
 `;
 }
 
+/**
+ * The folder every output lands in (the pattern's text before its first placeholder), or undefined
+ * when outputs go beside their sources (nothing to ignore as a whole).
+ */
+export function outputRoot(pattern: string): string | undefined {
+  const fixed = pattern.slice(0, pattern.indexOf('{') < 0 ? pattern.length : pattern.indexOf('{'));
+  const dir = fixed.slice(0, fixed.lastIndexOf('/') + 1);
+  return dir && !dir.startsWith('../') && !path.isAbsolute(dir) ? dir.replace(/^\.\//, '') : undefined;
+}
+
+/**
+ * Add the state folder and the output folder to the .gitignore beside the manifest (created when
+ * missing; lines already there are kept and not repeated). Returns the lines added.
+ */
+export function updateGitignore(dir: string, output: string): string[] {
+  const file = path.join(dir, '.gitignore');
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const have = new Set(existing.split(/\r?\n/).map((l) => l.trim().replace(/^\//, '')));
+  const root = outputRoot(output);
+  const wanted = ['.locsync/', ...(root ? [root] : [])].filter((l) => !have.has(l));
+  if (!wanted.length) return [];
+  const block = `# locsync: the state (SQLite, never shared) and the translated outputs it writes\n${wanted.map((l) => `/${l}`).join('\n')}\n`;
+  fs.writeFileSync(file, existing + (existing && !existing.endsWith('\n') ? '\n' : '') + block);
+  return wanted;
+}
+
 export async function initAction(opts: InitOptions & { config: string }): Promise<void> {
   const targets = parseTargets(opts.targets);
   const file = path.resolve(opts.config);
@@ -98,9 +125,28 @@ export async function initAction(opts: InitOptions & { config: string }): Promis
       `the flags make an invalid manifest, nothing written:\n${errors.map((e) => `  ${e.message}`).join('\n')}`,
     );
   }
+  const ignored = updateGitignore(path.dirname(file), opts.output);
+  const sourceMissing = !fs.existsSync(path.resolve(path.dirname(file), opts.source));
+  if (opts.json) {
+    process.stdout.write(
+      JSON.stringify(
+        {
+          manifest: file,
+          source: opts.source,
+          output: opts.output,
+          targets,
+          gitignore: ignored,
+          sourceMissing,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    return;
+  }
   const lines = [`Wrote ${opts.config}: ${opts.source}/ -> ${opts.output} for ${targets.join(', ')}.`];
-  if (!fs.existsSync(path.resolve(path.dirname(file), opts.source)))
-    lines.push(`Create the folder ${opts.source}/ and put documents in it.`);
+  if (ignored.length) lines.push(`Added to .gitignore: ${ignored.join(' ')}`);
+  if (sourceMissing) lines.push(`Create the folder ${opts.source}/ and put documents in it.`);
   lines.push(
     `Next: \`locsync plan -c ${opts.config}\` shows what would be translated; \`locsync sync -c ${opts.config}\` does it.`,
   );

@@ -1,14 +1,18 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, EXIT } from '../util/errors.js';
+import { ConfigError, EXIT, EXIT_CODES } from '../util/errors.js';
 import { scrub } from '../log/secrets.js';
+import { isStateDamage, lastOpenedState, StateDamagedError } from '../state/integrity.js';
 import { VERSION } from '../version.js';
 import {
+  registerCompletion,
   registerInit,
   registerPlan,
   registerReport,
   registerServe,
+  registerState,
   registerStatus,
+  registerGlossaries,
   registerStyles,
   registerSync,
   registerValidate,
@@ -18,10 +22,7 @@ import { addGlobalOptions } from './context.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
-  0  everything done (plan --detailed-exitcode: no changes pending)
-  1  some documents failed (the summary lists them; the next run retries them), or an internal error
-  2  usage or configuration error (the message names the file and line), or, for
-     plan --detailed-exitcode, changes pending
+${EXIT_CODES.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}
 
 Examples:
   $ locsync init --source docs --targets de,fr        write a starter pipeline.yaml
@@ -48,12 +49,19 @@ Exit codes: 0 valid, 2 invalid (each problem as file:line:column: message).`,
   plan: `
 Examples:
   $ locsync plan                             style list changes, files to translate, stale outputs
-  $ locsync plan --detailed-exitcode         in scripts: 0 nothing to do, 2 changes pending, 1 error
+  $ locsync plan --detailed-exitcode         in scripts: 0 nothing to do, 3 changes pending, 2 bad manifest
   $ locsync plan --json | jq '.files.toTranslate | length'`,
   styles: `
 Examples:
-  $ locsync styles apply                     make the service's style lists match the YAML
+  $ locsync styles apply                     make the service's style lists and glossaries match the YAML
+  $ locsync styles apply --dry-run --json    the plan only, for scripts
+  $ locsync styles apply --drift adopt --yes write changes made on the service into the YAML; delete without asking
   $ locsync styles pull                      write the service's lists as YAML files`,
+  glossaries: `
+Examples:
+  $ locsync glossaries pull                  write the service's glossaries as CSV files (glossaries/<key>.<pair>.csv)
+  $ locsync glossaries pull --format tsv --out terms
+  Apply them with locsync styles apply (or sync); see README "Terminology".`,
   sync: `
 Examples:
   $ locsync sync                             translate what changed (pipeline.yaml here)
@@ -62,7 +70,7 @@ Examples:
   $ locsync sync --retranslate stale         also re-translate outputs of changed style lists (billed)
 Ctrl-C stops uploading, finishes or records the documents in flight; run sync again to resume
 (a recorded upload is collected, never uploaded or paid twice).
-Exit codes: 0 all done, 1 some documents failed (retried next run; see locsync status), 2 configuration error.`,
+Exit codes: 0 all done, 1 some documents failed (retried next run; see locsync status), 2 configuration\nerror, 4 state locked by another locsync, 5 budget reached, 130 interrupted (run sync again to resume).`,
   watch: `
 Examples:
   $ locsync watch -c /srv/docs/pipeline.yaml       keep running (systemd: see docs/operations.md)
@@ -86,10 +94,13 @@ export function buildProgram(): Command {
   registerValidate(program);
   registerPlan(program);
   registerStyles(program);
+  registerGlossaries(program);
   registerSync(program);
   registerWatch(program);
   registerStatus(program);
   registerReport(program);
+  registerState(program);
+  registerCompletion(program);
   for (const cmd of program.commands) {
     const examples = EXAMPLES[cmd.name()];
     if (examples) cmd.addHelpText('after', examples);
@@ -97,11 +108,16 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** `plan -out plan.json` (terraform's spelling, one dash) is `--out`: commander would read `-o ut`. */
+function terraformStyleOut(arg: string): string {
+  return arg === '-out' || arg.startsWith('-out=') ? `-${arg}` : arg;
+}
+
 /** Run the CLI; resolves to the process exit code. */
 export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(argv.map(terraformStyleOut), { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -111,8 +127,11 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`locsync: ${scrub(err.format())}\n`);
       return EXIT.usage;
     }
-    const message = err instanceof Error ? err.message : String(err);
+    const shown = isStateDamage(err) ? new StateDamagedError(lastOpenedState() ?? 'state.db', err) : err;
+    const message = shown instanceof Error ? shown.message : String(shown);
     process.stderr.write(`locsync: ${scrub(message)}\n`);
+    // By name: src/state/lock.ts is not loaded by commands that take no lock.
+    if (err instanceof Error && err.name === 'LockedError') return EXIT.locked;
     if (process.env.LOCSYNC_DEBUG && err instanceof Error && err.stack)
       process.stderr.write(scrub(err.stack) + '\n');
     return EXIT.failed;

@@ -1,122 +1,14 @@
 import type { Logger } from '../log/logger.js';
 import { colorsAllowed } from '../log/logger.js';
 import { setLiveRegion } from '../log/terminal.js';
-import type { JobRef, SyncEvents } from '../sync/events.js';
+import type { SyncEvents } from '../sync/events.js';
+import { formatBytes, formatCount, formatDuration, formatPercent } from '../util/format.js';
+import { RunTracker, type InFlightJob, type JobPhase } from './run-tracker.js';
 
-// What a sync or watch run is doing, fed by its SyncEvents: counters, jobs in flight, billed
-// characters. On a terminal it is drawn as a live view under the log lines; on SIGINT/SIGTERM it
-// says what was left and how to resume (a log line when there is no terminal).
+// The live view of a sync or watch run on a terminal, drawn under the log lines from a RunTracker;
+// and on SIGINT/SIGTERM what was left and how to resume (a log line when there is no terminal).
 
-export type JobPhase = 'queued' | 'uploading' | 'waiting' | 'downloading';
-
-export interface InFlightJob {
-  ref: JobRef;
-  phase: JobPhase;
-  /** The service's own status while waiting (queued / translating). */
-  serviceStatus?: string;
-  /** Epoch ms when the job entered the pipeline this run / its current phase. */
-  since: number;
-  phaseSince: number;
-}
-
-export interface ProgressCounts {
-  scanned: number;
-  queued: number;
-  uploading: number;
-  waiting: number;
-  downloading: number;
-  done: number;
-  reused: number;
-  failed: number;
-  skipped: number;
-  billed: number;
-}
-
-/** Keeps the state of a run from its events (no output of its own). */
-export class RunTracker {
-  readonly jobs = new Map<number, InFlightJob>();
-  private readonly scannedBy = new Map<string, number>();
-  done = 0;
-  reused = 0;
-  failed = 0;
-  skipped = 0;
-  billed = 0;
-  uploadsStopped: string | undefined;
-  readonly startedAt: number;
-
-  constructor(
-    events: SyncEvents,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.startedAt = now();
-    events.on('scan:progress', (e) => this.scannedBy.set(e.mapping, e.files));
-    events.on('scan:done', (e) => this.scannedBy.set(e.mapping, e.files));
-    events.on('file:skipped', () => this.skipped++);
-    events.on('job:queued', (e) => this.set(e, 'queued'));
-    events.on('job:uploading', (e) => this.set(e, 'uploading'));
-    events.on('job:uploaded', (e) => this.set(e, 'waiting'));
-    events.on('job:translating', (e) => this.set(e, 'waiting', e.status));
-    events.on('job:downloading', (e) => this.set(e, 'downloading'));
-    events.on('job:lost', (e) => this.set(e, 'queued'));
-    events.on('job:done', (e) => {
-      this.jobs.delete(e.jobId);
-      this.done++;
-    });
-    events.on('job:reused', (e) => {
-      this.jobs.delete(e.jobId);
-      this.reused++;
-    });
-    events.on('job:failed', (e) => {
-      this.jobs.delete(e.jobId);
-      this.failed++;
-    });
-    events.on('billed', (e) => (this.billed += e.characters));
-    events.on('uploads:stopped', (e) => (this.uploadsStopped = e.reason));
-  }
-
-  private set(ref: JobRef, phase: JobPhase, serviceStatus?: string): void {
-    const t = this.now();
-    const prev = this.jobs.get(ref.jobId);
-    const samePhase = prev?.phase === phase;
-    this.jobs.set(ref.jobId, {
-      ref: { ...prev?.ref, ...ref },
-      phase,
-      ...(serviceStatus ? { serviceStatus } : {}),
-      since: prev?.since ?? t,
-      phaseSince: samePhase ? prev.phaseSince : t,
-    });
-  }
-
-  counts(): ProgressCounts {
-    const c: ProgressCounts = {
-      scanned: [...this.scannedBy.values()].reduce((a, b) => a + b, 0),
-      queued: 0,
-      uploading: 0,
-      waiting: 0,
-      downloading: 0,
-      done: this.done,
-      reused: this.reused,
-      failed: this.failed,
-      skipped: this.skipped,
-      billed: this.billed,
-    };
-    for (const j of this.jobs.values()) c[j.phase]++;
-    return c;
-  }
-
-  /** Jobs started (not just queued) in the pipeline, oldest first. */
-  inFlight(): InFlightJob[] {
-    return [...this.jobs.values()].filter((j) => j.phase !== 'queued').sort((a, b) => a.since - b.since);
-  }
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
+export { RunTracker };
 
 const PHASE_TEXT: Record<JobPhase, string> = {
   queued: 'queued',
@@ -136,19 +28,28 @@ function describeJob(j: InFlightJob, now: number): string {
   );
 }
 
-/** The lines of the live view. */
+/** The lines of the live view: totals per phase, then the jobs in flight for long. */
 export function renderProgress(
   t: RunTracker,
   opts: { now: number; longJobMs: number; maxJobLines: number; color: boolean },
 ): string[] {
-  const c = t.counts();
+  const c = t.totals();
   const bold = (s: string) => (opts.color ? `\x1b[1m${s}\x1b[22m` : s);
   const red = (s: string) => (opts.color && c.failed ? `\x1b[31m${s}\x1b[39m` : s);
+  const eta = t.etaMs();
+  const of = (n: number) => `${formatCount(n)}/${formatCount(c.total)}`;
+  const head = `${bold('locsync')} ${formatDuration(opts.now - t.startedAt)}  ${formatCount(c.scanned)} files`;
+  // Before the first unit of work is found there are no totals yet: say what is going on.
+  if (c.total === 0)
+    return [`${head}  ${t.scansDone ? 'nothing to translate' : 'checking style lists, scanning'}`];
   const lines = [
-    `${bold('locsync')} ${formatDuration(opts.now - t.startedAt)}  scanned ${c.scanned}  queued ${c.queued}  ` +
-      `uploading ${c.uploading}  waiting on the service ${c.waiting}  downloading ${c.downloading}`,
-    `  done ${c.done}  reused ${c.reused}  ${red(`failed ${c.failed}`)}  billed characters ${c.billed.toLocaleString('en-US')}` +
-      (t.uploadsStopped ? `  (uploads stopped)` : ''),
+    `${head}  upload ${of(c.uploaded + c.reused)}  translate ${of(c.translated + c.reused)}  ` +
+      `download ${of(c.downloaded + c.reused)}  ${formatPercent(t.finished(), c.total)}` +
+      (eta !== undefined ? `  ETA ${formatDuration(eta)}` : ''),
+    `  uploading ${c.uploading}  at the service ${c.atService}  downloading ${c.downloading}  ` +
+      `waiting ${formatCount(c.waiting)}  reused ${formatCount(c.reused)}  ${red(`failed ${formatCount(c.failed)}`)}`,
+    `  billed ${formatCount(c.billed)} characters  downloaded ${formatBytes(c.bytes)}` +
+      (t.uploadsStopped ? `  uploads stopped: ${t.uploadsStopped}` : ''),
   ];
   const long = t.inFlight().filter((j) => opts.now - j.since >= opts.longJobMs);
   for (const j of long.slice(0, opts.maxJobLines)) lines.push(`  ${describeJob(j, opts.now)}`);
@@ -165,7 +66,7 @@ export function leftoverReport(
   resumeCommand = 'sync',
 ): string[] {
   const inFlight = t.inFlight();
-  const queued = t.counts().queued;
+  const queued = t.totals().waiting;
   const lines = [
     `Stopping: no new uploads. ${inFlight.length} document(s) in flight` +
       (queued ? `, ${queued} queued and not started` : '') +
@@ -308,7 +209,7 @@ export function startRunView(args: {
             state: j.phase,
             waited_s: Math.round((Date.now() - j.phaseSince) / 1000),
           })),
-          not_started: tracker.counts().queued,
+          not_started: tracker.totals().waiting,
         },
         lines.join(' '),
       );

@@ -2,10 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { loadManifest } from '../manifest/load.js';
-import { countDocumentCharacters } from '../report/characters.js';
+import { requireSqliteState } from '../state/location.js';
+import { openCharacterCounter } from '../report/characters.js';
+import { costOf, formatBill, formatMoney, type BillingRate } from '../billing/money.js';
+import { formatRepeatedUploads } from '../report/format-repeated.js';
 import {
+  BILLING_COLUMNS,
+  billingByMonthAndLanguage,
   minimumJobsToCount,
+  repeatedUploads,
   billingReport,
+  type RepeatedUpload,
   type BillingReport,
   type BillingRow,
   type ReportBy,
@@ -13,24 +20,19 @@ import {
 import { openState } from '../state/store.js';
 import { ConfigError } from '../util/errors.js';
 
-type ReportFormat = 'table' | 'csv' | 'json';
+type ReportFormat = 'table' | 'csv' | 'json' | 'html';
 
 interface ReportOptions {
   config: string;
   since?: string;
   by: ReportBy;
   format: ReportFormat;
+  json?: boolean;
+  output?: string;
   count: boolean;
 }
 
-const COLUMNS: Array<{ key: keyof BillingRow; title: string }> = [
-  { key: 'documents', title: 'documents' },
-  { key: 'billed_characters', title: 'billed chars' },
-  { key: 'minimum_documents', title: 'at minimum' },
-  { key: 'minimum_billed_characters', title: 'billed at minimum' },
-  { key: 'minimum_added_characters', title: 'added by minimum' },
-  { key: 'reused_documents', title: 'reused (free)' },
-];
+const COLUMNS = BILLING_COLUMNS;
 
 /** `--since`: a date (YYYY-MM-DD) or a full ISO time; returns the ISO string compared with finished_at. */
 export function parseSince(value: string): string {
@@ -46,11 +48,28 @@ export function parseSince(value: string): string {
 
 const num = (n: number | null) => (n === null ? '?' : n.toLocaleString('en-US'));
 
-function formatTable(r: BillingReport): string {
-  const head = [r.by, ...COLUMNS.map((c) => c.title)];
+/** The report with what was billed in money (billing: of the manifest) and the repeated uploads. */
+interface PricedReport extends BillingReport {
+  currency?: string;
+  /** billed_characters of each row (and the total) in money, by row key. */
+  cost?: Record<string, number>;
+  possibly_billed_twice: RepeatedUpload[];
+}
+
+function priceReport(r: BillingReport, repeated: RepeatedUpload[], rate?: BillingRate): PricedReport {
+  if (!rate) return { ...r, possibly_billed_twice: repeated };
+  const cost = Object.fromEntries(
+    [...r.rows, r.total].map((row) => [row.key, costOf(row.billed_characters, rate)]),
+  );
+  return { ...r, currency: rate.currency, cost, possibly_billed_twice: repeated };
+}
+
+function formatTable(r: PricedReport, rate?: BillingRate): string {
+  const head = [r.by, ...COLUMNS.map((c) => c.title), ...(rate ? [rate.currency] : [])];
   const body = [...r.rows, r.total].map((row) => [
     row.key,
     ...COLUMNS.map((c) => num(row[c.key] as number | null)),
+    ...(rate ? [formatMoney(r.cost?.[row.key] ?? 0, rate.currency)] : []),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (cells: string[]) =>
@@ -60,7 +79,7 @@ function formatTable(r: BillingReport): string {
   const t = r.total;
   lines.push('');
   lines.push(
-    `${r.since ? `Since ${r.since}: ` : ''}${num(t.billed_characters)} characters billed for ${num(t.documents)} documents; ` +
+    `${r.since ? `Since ${r.since}: ` : ''}${formatBill(t.billed_characters, rate)} billed for ${num(t.documents)} documents; ` +
       `${num(t.reused_documents)} outputs reused from identical translations (not billed).`,
   );
   if (t.minimum_documents) {
@@ -76,6 +95,8 @@ function formatTable(r: BillingReport): string {
         ' Combining small documents into one file, or sending them as txt/html, avoids the minimum.',
     );
   }
+  const repeated = formatRepeatedUploads(r.possibly_billed_twice, rate);
+  if (repeated.length) lines.push('', ...repeated);
   return lines.join('\n');
 }
 
@@ -95,34 +116,63 @@ function formatCsv(r: BillingReport): string {
 export async function reportAction(opts: ReportOptions): Promise<void> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
   const loaded = await loadManifest(opts.config);
+  requireSqliteState(loaded, 'report');
   if (!fs.existsSync(loaded.statePath))
     throw new ConfigError(
       `no state file at ${loaded.statePath} yet: nothing was translated with ${opts.config}; run \`locsync sync -c ${opts.config}\` first`,
     );
   const state = openState(loaded.statePath);
-  let report: BillingReport;
+  const rate = loaded.manifest.billing;
+  let report: PricedReport;
+  let html: string | undefined;
   try {
     const counts = new Map<string, number>();
     if (opts.count) {
       const sources = new Map(
         loaded.manifest.mappings.map((m) => [m.name, path.resolve(loaded.dir, m.source)]),
       );
-      for (const j of minimumJobsToCount(state, since)) {
-        const dir = sources.get(j.mapping);
-        if (!dir || counts.has(j.sha256)) continue;
-        const n = await countDocumentCharacters(path.join(dir, j.rel_path));
-        if (n !== undefined) counts.set(j.sha256, n);
+      const toCount = minimumJobsToCount(state, since);
+      const counter = toCount.length ? await openCharacterCounter() : undefined;
+      try {
+        for (const j of toCount) {
+          const dir = sources.get(j.mapping);
+          if (!dir || counts.has(j.sha256)) continue;
+          const n = await counter?.count(path.join(dir, j.rel_path));
+          if (n !== undefined) counts.set(j.sha256, n);
+        }
+      } finally {
+        await counter?.close();
       }
     }
-    report = billingReport(state, { by: opts.by, counts, ...(since ? { since } : {}) });
+    report = priceReport(
+      billingReport(state, { by: opts.by, counts, ...(since ? { since } : {}) }),
+      repeatedUploads(state, since),
+      rate,
+    );
+    if (opts.format === 'html' && !opts.json) {
+      const { renderReportPage } = await import('../web/report-page.js');
+      const scope = { counts, ...(since ? { since } : {}) };
+      html = renderReportPage({
+        generatedAt: new Date().toISOString(),
+        pipeline: loaded.path,
+        byLanguage: billingReport(state, { by: 'language', ...scope }),
+        byMonthLanguage: billingByMonthAndLanguage(state, scope),
+      });
+    }
   } finally {
     state.close();
   }
+  const format: ReportFormat = opts.json ? 'json' : opts.format;
   const text =
-    opts.format === 'json'
-      ? JSON.stringify(report, null, 2)
-      : opts.format === 'csv'
-        ? formatCsv(report)
-        : formatTable(report);
-  process.stdout.write(text + '\n');
+    html !== undefined
+      ? html.trimEnd()
+      : format === 'json'
+        ? JSON.stringify(report, null, 2)
+        : format === 'csv'
+          ? formatCsv(report)
+          : formatTable(report, rate);
+  if (opts.output) {
+    fs.writeFileSync(opts.output, text + '\n');
+    process.stderr.write(`locsync: wrote the report to ${opts.output}\n`);
+  } else process.stdout.write(text + '\n');
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { registerSecret } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
 import { parseFaultList } from '../service/faults.js';
@@ -15,6 +16,7 @@ interface ServeFlags {
   translateSeconds?: string;
   workers?: string;
   maxUndownloaded?: string;
+  characterLimit?: string;
   faults?: string;
   logLevel?: string;
 }
@@ -51,7 +53,13 @@ export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process
     throw new ConfigError(`--plan must be pro or free (got '${flags.plan}')`);
   const authKey = flags.authKey ?? env.LOCSYNC_SERVE_KEY;
   registerSecret(authKey);
-  const o: ServiceOptions = { host: flags.host, port: num('port', flags.port, 0, true)!, plan: flags.plan };
+  // A long-running server loads its language detector at start: no request waits for it.
+  const o: ServiceOptions = {
+    host: flags.host,
+    port: num('port', flags.port, 0, true)!,
+    plan: flags.plan,
+    preloadDetection: true,
+  };
   if (authKey) o.authKey = authKey;
   if (flags.data) o.dataDir = flags.data;
   if (flags.phrasebook) o.phrasebookPath = flags.phrasebook;
@@ -63,13 +71,18 @@ export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process
   if (w !== undefined) o.workers = w;
   const m = num('max-undownloaded', flags.maxUndownloaded, 1, true);
   if (m !== undefined) o.maxUndownloaded = m;
+  const c = num('character-limit', flags.characterLimit, 1, true);
+  if (c !== undefined) o.characterLimit = c;
   if (flags.faults) o.faults = parseFaultsFlag(flags.faults);
   if (flags.logLevel) o.logLevel = flags.logLevel;
   return o;
 }
 
-export async function serveAction(flags: ServeFlags): Promise<void> {
-  const options = serveOptions(flags);
+export async function serveAction(flags: ServeFlags, cmd?: Command): Promise<void> {
+  // --log-level is the program's global flag (commander gives it to the program, wherever it is
+  // written): here it sets the request log of the service, which is silent without it.
+  const logLevel = flags.logLevel ?? cmd?.optsWithGlobals<{ logLevel?: string }>().logLevel;
+  const options = serveOptions({ ...flags, ...(logLevel ? { logLevel } : {}) });
   // Loaded here, not at start-up: the service and its engine are heavy for every other command.
   const { startService } = await import('../service/index.js');
   const service = await startService(options);

@@ -1,16 +1,19 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Connection } from '../api/connect.js';
-import type { StyleRuleList } from '../api/types.js';
+import type { Connection } from './connect.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
+import { requireSqliteState } from '../state/location.js';
 import { acquireLock } from '../state/lock.js';
 import { openState, type StateStore } from '../state/store.js';
-import { formatStylePlan } from '../styles/format.js';
-import { reconcileStyles } from '../styles/reconcile.js';
+import type { DriftPolicy } from '../manifest/types.js';
+import { countActions, formatStylePlan } from '../styles/format.js';
+import { countGlossaryActions, formatGlossaryPlan } from '../styles/glossary-format.js';
+import { hasTerminology, reconcileTerminology, type TerminologyPlan } from '../styles/terminology.js';
 import { writeStyleListFile } from '../styles/yaml-write.js';
-import { EXIT } from '../util/errors.js';
+import { ConfigError, EXIT } from '../util/errors.js';
+import { confirm } from './confirm.js';
 
 export interface StyleContext {
   loaded: LoadedManifest;
@@ -30,6 +33,7 @@ export async function withStyleContext<T>(
   fn: (ctx: StyleContext) => Promise<T>,
 ): Promise<T> {
   const loaded = await loadManifest(config);
+  requireSqliteState(loaded, opts.lock ?? 'plan or styles');
   const logger = createLogger();
   const state = openState(loaded.statePath);
   let lock: { release(): void } | undefined;
@@ -38,7 +42,7 @@ export async function withStyleContext<T>(
     if (opts.lock) lock = acquireLock(loaded.statePath, { logger, command: opts.lock });
     if (opts.connect(loaded, state)) {
       // Loaded on demand: it brings the embedded local service, which every other command can do without.
-      const { openConnection } = await import('../api/connect.js');
+      const { openConnection } = await import('./connect.js');
       connection = await openConnection(loaded, { logger, stateDir: path.dirname(loaded.statePath) });
     }
     return await fn({ loaded, state, logger, connection });
@@ -49,23 +53,64 @@ export async function withStyleContext<T>(
   }
 }
 
-/** Whether the style part needs the service: lists in the manifest, or applied lists to delete. */
+/**
+ * Whether the style part needs the service: style lists or glossaries in the manifest, or applied
+ * ones to delete.
+ */
 export function needsStyles(loaded: LoadedManifest, state: StateStore): boolean {
-  return Object.keys(loaded.styleLists).length > 0 || state.allStyles().length > 0;
+  return hasTerminology(loaded, state);
 }
 
-/** A file name for a list: its key when known, else its name made safe ("French docs" → french-docs). */
-function fileKey(list: StyleRuleList, keys: Map<string, string>, taken: Set<string>): string {
-  const known = keys.get(list.style_id);
+/** Style lists and glossaries, for people: both sections. */
+export function formatTerminologyPlan(plan: TerminologyPlan, verb: 'plan' | 'applied' = 'plan'): string {
+  return `${formatStylePlan(plan, verb)}\n\n${formatGlossaryPlan(plan.glossaries, verb)}`;
+}
+
+/** The plan as JSON: style lists as before, glossaries beside them, each with its counts. */
+export function terminologyJson(plan: TerminologyPlan): Record<string, unknown> {
+  const { glossaries, ...styles } = plan;
+  return {
+    styles: { ...styles, summary: countActions(styles) },
+    glossaries: { ...glossaries, summary: countGlossaryActions(glossaries) },
+  };
+}
+
+/** What applying the plan would delete on the service (replaced style lists lose their old list). */
+function deletions(plan: TerminologyPlan): string[] {
+  return [
+    ...plan.actions
+      .filter((a) => a.kind === 'delete' || a.kind === 'replace')
+      .map((a) => `style list '${a.key}' (style_id ${a.style_id})`),
+    ...plan.glossaries.actions
+      .filter((a) => a.kind === 'delete')
+      .map((a) => `glossary '${a.key}' (glossary_id ${a.glossary_id})`),
+  ];
+}
+
+function hasWork(plan: TerminologyPlan): boolean {
+  return plan.actions.length + plan.glossaries.actions.length > 0;
+}
+
+/**
+ * A file name for something pulled from the service: its key when known, else its name made safe
+ * ("French docs" → french-docs); made unique with the start of its id.
+ */
+export function fileKey(
+  item: { id: string; name: string },
+  keys: Map<string, string>,
+  taken: Set<string>,
+  fallback = 'style-list',
+): string {
+  const known = keys.get(item.id);
   let key =
     known ??
-    (list.name
+    (item.name
       .normalize('NFKD')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '') ||
-      'style-list');
-  if (taken.has(key)) key = `${key}-${list.style_id.slice(0, 8)}`;
+      fallback);
+  if (taken.has(key)) key = `${key}-${item.id.slice(0, 8)}`;
   taken.add(key);
   return key;
 }
@@ -80,7 +125,7 @@ async function pull(opts: { config: string; out?: string }): Promise<void> {
     const taken = new Set<string>();
     const unused: string[] = [];
     for (const list of lists) {
-      const key = fileKey(list, keys, taken);
+      const key = fileKey({ id: list.style_id, name: list.name }, keys, taken);
       const file = path.join(out, `${key}.yaml`);
       const what = await writeStyleListFile(file, list, {
         key,
@@ -101,24 +146,68 @@ async function pull(opts: { config: string; out?: string }): Promise<void> {
   });
 }
 
-export async function stylesApplyAction(opts: { config: string; only?: string[] }): Promise<void> {
+export interface ApplyOptions {
+  config: string;
+  only?: string[];
+  drift?: DriftPolicy;
+  dryRun?: boolean;
+  yes?: boolean;
+  json?: boolean;
+}
+
+export async function stylesApplyAction(opts: ApplyOptions): Promise<void> {
   await withStyleContext(
     opts.config,
-    { lock: 'styles apply', connect: needsStyles },
+    { lock: opts.dryRun ? undefined : 'styles apply', connect: needsStyles },
     async ({ loaded, state, logger, connection }) => {
       if (!connection) {
-        process.stdout.write('No style lists in the manifest and none applied before: nothing to do.\n');
+        if (opts.json) process.stdout.write(JSON.stringify({ applied: false, changes: false }) + '\n');
+        else
+          process.stdout.write(
+            'No style lists or glossaries in the manifest and none applied before: nothing to do.\n',
+          );
         return;
       }
-      const plan = await reconcileStyles({
+      const args = {
         loaded,
         client: connection.client,
         state,
-        apply: true,
         logger,
         ...(opts.only ? { only: opts.only } : {}),
-      });
-      process.stdout.write(formatStylePlan(plan, 'applied') + '\n');
+        ...(opts.drift ? { drift: opts.drift } : {}),
+      };
+      const planned = await reconcileTerminology({ ...args, apply: false });
+      const out = (applied: TerminologyPlan | undefined): void => {
+        if (opts.json)
+          process.stdout.write(
+            JSON.stringify(
+              { plan: terminologyJson(planned), applied: applied ? terminologyJson(applied) : null },
+              null,
+              2,
+            ) + '\n',
+          );
+      };
+      if (!opts.json) process.stdout.write(formatTerminologyPlan(planned) + '\n');
+      const failing = [...planned.drift, ...planned.glossaries.drift].filter((d) => d.policy === 'fail');
+      if (opts.dryRun || (!hasWork(planned) && failing.length === 0)) {
+        out(undefined);
+        if (!opts.json && opts.dryRun) process.stdout.write('\nDry run: nothing was changed.\n');
+        return;
+      }
+      const gone = deletions(planned);
+      if (gone.length && !opts.yes) {
+        const question = `Apply, deleting on the service: ${gone.join(', ')}?`;
+        if (!(await confirm(question))) {
+          throw new ConfigError(
+            process.stdin.isTTY
+              ? 'nothing was changed (not confirmed)'
+              : `applying would delete ${gone.join(', ')} on the service; off a terminal pass --yes to confirm (nothing was changed)`,
+          );
+        }
+      }
+      const applied = await reconcileTerminology({ ...args, apply: true });
+      if (opts.json) out(applied);
+      else process.stdout.write('\n' + formatTerminologyPlan(applied, 'applied') + '\n');
     },
   );
   process.exitCode = EXIT.ok;

@@ -1,22 +1,35 @@
 import path from 'node:path';
+import type { DriftPolicy } from '../manifest/types.js';
 import { AuthError } from '../api/errors.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
+import { autoBackup } from '../state/backup.js';
+import { requireSqliteState } from '../state/location.js';
 import { openLockedState } from '../state/lock.js';
-import { runSync } from '../sync/engine.js';
+import type { StateStore } from '../state/store.js';
+import { runSync, type SyncConnection } from '../sync/engine.js';
 import { createSyncEvents } from '../sync/events.js';
 import { formatSummary, type SyncSummary } from '../sync/summary.js';
-import type { SyncConnection } from '../sync/session.js';
+import { notifyRunEvents } from '../notify/run-notifications.js';
+import { webhookFromManifest } from '../notify/webhook.js';
 import { ConfigError, EXIT } from '../util/errors.js';
+import { parseRetranslate, requireYesOffTerminal } from '../sync/plan/retranslate.js';
 import { progressWanted } from './context.js';
+import { formatFiles } from './plan-text.js';
+import { gateRun, pricedPlan, RunRefused } from './sync-gate.js';
 import { startRunView } from './progress.js';
+import { onStopSignals } from './shutdown.js';
 
 interface SyncCliOptions {
   config: string;
   dryRun?: boolean;
   only?: string[];
   retranslate?: string;
+  drift?: DriftPolicy;
   json?: boolean;
+  plan?: string;
+  maxBilled?: string;
+  yes?: boolean;
 }
 
 type OpenConnection = (
@@ -25,8 +38,29 @@ type OpenConnection = (
 ) => Promise<SyncConnection & { close(): Promise<void> }>;
 
 async function openConnectionFn(): Promise<OpenConnection> {
-  const spec = '../api/connect.js';
+  const spec = './connect.js';
   return ((await import(spec)) as { openConnection: OpenConnection }).openConnection;
+}
+
+/** The automatic backup of the state before a sync changes it (state_backups in the manifest). */
+async function takeAutoBackup(loaded: LoadedManifest, state: StateStore, logger: Logger): Promise<void> {
+  try {
+    const written = await autoBackup(state.db, loaded.statePath, loaded.manifest.state_backups);
+    if (written) logger.info({ backup: written }, 'state backed up');
+  } catch (err) {
+    // A backup that cannot be written (disk full) must not stop the translations: said, not thrown.
+    logger.warn({ err, state: loaded.statePath }, 'automatic backup of the state failed');
+  }
+}
+
+/** `--max-billed N`: a whole number of characters. */
+function parseMaxBilled(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.replace(/[_,]/g, '')))
+    throw new ConfigError(
+      `--max-billed: "${value}" is not a number of characters (e.g. --max-billed 2000000)`,
+    );
+  return Number(value.replace(/[_,]/g, ''));
 }
 
 export async function syncAction(opts: SyncCliOptions): Promise<void> {
@@ -34,9 +68,14 @@ export async function syncAction(opts: SyncCliOptions): Promise<void> {
 }
 
 export async function syncCommand(opts: SyncCliOptions): Promise<number> {
-  if (opts.retranslate !== undefined && opts.retranslate !== 'stale')
-    throw new ConfigError(`--retranslate accepts only "stale" (got "${opts.retranslate}")`);
+  requireYesOffTerminal(parseRetranslate(opts.retranslate), {
+    ...(opts.yes ? { yes: true } : {}),
+    interactive: !!process.stdin.isTTY && !!process.stdout.isTTY,
+    option: `--retranslate ${opts.retranslate ?? ''}`,
+  });
+  const maxBilled = parseMaxBilled(opts.maxBilled);
   const loaded = await loadManifest(opts.config);
+  requireSqliteState(loaded, 'sync');
   const names = loaded.manifest.mappings.map((m) => m.name);
   const unknown = (opts.only ?? []).filter((n) => !names.includes(n));
   if (unknown.length)
@@ -46,30 +85,51 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
 
   const logger = createLogger();
   const { state, lock } = openLockedState(loaded.statePath, { logger, command: 'sync' });
+  if (!opts.dryRun) await takeAutoBackup(loaded, state, logger);
   const abort = new AbortController();
-  let signals = 0;
-  const onSignal = (sig: NodeJS.Signals) => {
-    signals++;
-    if (signals > 1) {
-      process.stderr.write(
-        `locsync: ${sig} again: exiting now; recorded uploads are collected by the next run\n`,
-      );
-      process.exit(130);
-    }
-    logger.warn(`${sig}: finishing documents in flight, no new uploads (press again to exit now)`);
-    abort.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = onStopSignals({
+    logger,
+    message: 'finishing documents in flight, no new uploads',
+    next: 'the next run',
+    stop: () => abort.abort(),
+  });
   const events = createSyncEvents();
+  const notifier = webhookFromManifest(loaded.manifest.notify, { pipeline: loaded.path, logger });
+  if (notifier) notifyRunEvents(events, notifier, 'sync');
   const view = startRunView({ events, logger, configPath: opts.config, progress: progressWanted() });
   let summary: SyncSummary | undefined;
   let code: number = EXIT.ok;
   let connection: Awaited<ReturnType<OpenConnection>> | undefined;
+  const options = {
+    ...(opts.only ? { only: opts.only } : {}),
+    ...(opts.retranslate ? { retranslate: opts.retranslate } : {}),
+    ...(opts.drift ? { drift: opts.drift } : {}),
+  };
   try {
     connection = await (
       await openConnectionFn()
     )(loaded, { logger, stateDir: path.dirname(loaded.statePath) });
+    if (opts.dryRun) {
+      // A dry run is the same plan, priced, printed as `plan` prints it: nothing uploaded or written.
+      const files = await pricedPlan({ loaded, state, connection, logger, options });
+      const text = opts.json
+        ? JSON.stringify({ files, price: files.price }, null, 2)
+        : formatFiles(files, loaded.manifest.billing);
+      process.stdout.write(text + '\n');
+      return EXIT.ok;
+    }
+    await gateRun({
+      loaded,
+      state,
+      connection,
+      logger,
+      options,
+      checks: {
+        ...(opts.plan ? { savedPlan: opts.plan } : {}),
+        ...(maxBilled !== undefined ? { maxBilled } : {}),
+        configArg: opts.config === 'pipeline.yaml' ? '' : ` -c ${opts.config}`,
+      },
+    });
     summary = await runSync({
       loaded,
       connection,
@@ -77,9 +137,7 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
       logger,
       events,
       options: {
-        dryRun: !!opts.dryRun,
-        ...(opts.only ? { only: opts.only } : {}),
-        ...(opts.retranslate === 'stale' ? { retranslate: 'stale' as const } : {}),
+        ...options,
         signal: abort.signal,
         stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
       },
@@ -87,7 +145,12 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
     code = summary.failed.length > 0 ? EXIT.failed : EXIT.ok;
   } catch (err) {
     summary = (err as { summary?: SyncSummary }).summary;
-    if (err instanceof AuthError && summary) {
+    if (err instanceof RunRefused) {
+      process.stderr.write(`locsync: ${err.message}\n`);
+      code = err.exitCode;
+      if (code === EXIT.budget)
+        notifier?.send('budget-reached', `locsync sync: a budget cap stopped the run: ${err.message}`);
+    } else if (err instanceof AuthError && summary) {
       process.stderr.write(
         `locsync: the service refused the API key (${err.message}); check $${loaded.manifest.service.key_env}\n`,
       );
@@ -97,8 +160,7 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
     }
   } finally {
     view.close();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signals.dispose();
     await connection?.close().catch(() => undefined);
     lock.release();
     state.close();

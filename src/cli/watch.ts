@@ -1,11 +1,15 @@
 import path from 'node:path';
-import { openConnection, type Connection } from '../api/connect.js';
+import { openConnection, type Connection } from './connect.js';
 import { createLogger } from '../log/logger.js';
 import { loadManifest } from '../manifest/load.js';
+import { notifyRunEvents } from '../notify/run-notifications.js';
+import { webhookFromManifest } from '../notify/webhook.js';
+import { requireSqliteState } from '../state/location.js';
 import { openLockedState } from '../state/lock.js';
 import { createWatchRunner, type WatchRunner } from '../watch/runner.js';
 import { progressWanted } from './context.js';
 import { startRunView, type RunView } from './progress.js';
+import { onStopSignals } from './shutdown.js';
 
 interface WatchCliOptions {
   config: string;
@@ -20,25 +24,17 @@ export async function watchAction(opts: WatchCliOptions): Promise<void> {
 
 export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   const loaded = await loadManifest(opts.config);
+  requireSqliteState(loaded, 'watch');
   const logger = createLogger();
   const { state, lock } = openLockedState(loaded.statePath, { logger, command: 'watch' });
   let runner: WatchRunner | undefined;
-  let signals = 0;
-  const onSignal = (sig: NodeJS.Signals) => {
-    signals++;
-    if (signals > 1 || !runner) {
-      process.stderr.write(
-        `locsync: ${sig} again: exiting now; recorded uploads are collected by the next start\n`,
-      );
-      process.exit(130);
-    }
-    logger.warn(
-      `${sig}: stopping: no new uploads, documents in flight get ${loaded.manifest.watch.shutdown}s to finish (press again to exit now)`,
-    );
-    void runner.stop();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = onStopSignals({
+    logger,
+    message: `stopping: no new uploads, documents in flight get ${loaded.manifest.watch.shutdown}s to finish`,
+    next: 'the next start',
+    stop: () => void runner?.stop(),
+    ready: () => runner !== undefined,
+  });
   let connection: Connection | undefined;
   let view: RunView | undefined;
   try {
@@ -48,6 +44,17 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
       onRetry: (info) => runner?.onRetry(info),
     });
     runner = createWatchRunner({ loaded, state, connection, logger });
+    const notifier = webhookFromManifest(loaded.manifest.notify, { pipeline: loaded.path, logger });
+    if (notifier) {
+      notifyRunEvents(runner.events, notifier, 'watch');
+      runner.on('manifest:rejected', (e) =>
+        notifier.send(
+          'manifest-rejected',
+          `locsync watch: the edit of ${loaded.path} was rejected; the previous manifest stays in force until it is fixed`,
+          { errors: e.errors },
+        ),
+      );
+    }
     view = startRunView({
       events: runner.events,
       logger,
@@ -64,8 +71,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
     return await runner.done;
   } finally {
     view?.close();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signals.dispose();
     await connection?.close().catch(() => undefined);
     lock.release();
     state.close();

@@ -68,6 +68,9 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
           colorize: colorsAllowed(dest),
           translateTime: 'SYS:HH:MM:ss',
           ignore: 'pid,hostname',
+          // One line per entry: a terminal shows the message and its fields together, and the
+          // live view below it stays in place.
+          singleLine: true,
         })
       : undefined;
   const stream: DestinationStream = {

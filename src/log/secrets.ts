@@ -20,3 +20,11 @@ export function scrub(text: string): string {
   }
   return out;
 }
+
+/**
+ * A URL as it may be shown: a password in it (https://user:secret@host) replaced by '***'. Text that
+ * is not a URL is cut at '@' the same way, so that a malformed one leaks nothing either.
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/:@\s]*):[^/@\s]*@/, '$1:***@');
+}

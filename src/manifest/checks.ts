@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FORMALITY_LANGUAGES } from '../api/types.js';
+import { redactUrl } from '../log/secrets.js';
 import type { ConfigError } from '../util/errors.js';
-import { isInside, isOutputPlaceholder, outputRoot, patternPlaceholders } from './paths.js';
-import { OUTPUT_PLACEHOLDERS, SOURCE_LANGUAGES, type Manifest, type Mapping, type Target } from './schema.js';
+import { checkOutputs, outputOverlapWarnings, outputUses } from './output-checks.js';
+import { isInside, patternPlaceholders } from './paths.js';
+import { SOURCE_LANGUAGES } from './schema.js';
+import { stateLocation } from '../state/location.js';
+import { checkPostgresUrl, isPostgresUrl } from '../state/postgres/url.js';
 import { didYouMean } from './suggest.js';
-import type { ResolvedStyleList } from './types.js';
-import { formatPath, type DataPath, type YamlSource } from './yaml-source.js';
+import type { CheckContext } from './types.js';
+import { formatPath, type DataPath } from './yaml-source.js';
 
 // Checks that need more than one field at a time (the schema checks each field on its own).
 
@@ -20,152 +24,10 @@ export function supportsFormality(lang: string): boolean {
   return (FORMALITY_LANGUAGES as readonly string[]).includes(lang.toUpperCase());
 }
 
-/** Placeholders whose presence makes each source file's output path different. */
-const FILE_PLACEHOLDERS = ['path', 'name', 'stem'];
 /** The only output_format that is a conversion (pdf → docx). */
 const CONVERSION_FORMATS = ['docx'];
 
-export interface StyleListSource {
-  source: YamlSource;
-  base: DataPath;
-}
-
-export interface CheckContext {
-  manifest: Manifest;
-  /** The manifest's YAML (positions). */
-  source: YamlSource;
-  /** Absolute folder of the manifest. */
-  dir: string;
-  styleLists: Record<string, ResolvedStyleList>;
-  styleSources: Record<string, StyleListSource>;
-}
-
-interface OutputUse {
-  mapping: Mapping;
-  mi: number;
-  target: Target;
-  ti: number;
-  pattern: string;
-  /** Where the pattern is written. */
-  at: DataPath;
-}
-
-/** Each (mapping, target) with the output pattern it uses. */
-function outputUses(manifest: Manifest): OutputUse[] {
-  return manifest.mappings.flatMap((mapping, mi) =>
-    mapping.targets.map((target, ti) => ({
-      mapping,
-      mi,
-      target,
-      ti,
-      pattern: target.output ?? mapping.output,
-      at:
-        target.output !== undefined ? ['mappings', mi, 'targets', ti, 'output'] : ['mappings', mi, 'output'],
-    })),
-  );
-}
-
-/** The pattern of a use with what is fixed per (mapping, target) filled in: {lang}, {LANG}, {mapping}. */
-function fixedPattern(use: OutputUse): string {
-  return use.pattern
-    .replaceAll('{lang}', use.target.lang)
-    .replaceAll('{LANG}', use.target.lang.toUpperCase())
-    .replaceAll('{mapping}', use.mapping.name);
-}
-
-/**
- * Two uses with the same key write the same files. {path} = {dir}/{name} and {name} =
- * {stem}.{ext} are expanded so equivalent spellings compare equal.
- */
-function collisionKey(use: OutputUse): string {
-  return path.posix.normalize(
-    fixedPattern(use).replaceAll('{path}', '{dir}/{name}').replaceAll('{name}', '{stem}.{ext}'),
-  );
-}
-
-function checkPattern(ctx: CheckContext, pattern: string, at: DataPath, errors: ConfigError[]): void {
-  const where = formatPath(at);
-  const names = patternPlaceholders(pattern);
-  const known = Object.keys(OUTPUT_PLACEHOLDERS);
-  for (const name of names.filter((n) => !isOutputPlaceholder(n))) {
-    errors.push(
-      ctx.source.errorAt(
-        at,
-        `${where}: unknown placeholder {${name}} in '${pattern}'${didYouMean(name, known)}; expected one of: ${known.map((k) => `{${k}}`).join(' ')}`,
-      ),
-    );
-  }
-  if (/[{}]/.test(pattern.replace(/\{[^{}]*\}/g, ''))) {
-    errors.push(ctx.source.errorAt(at, `${where}: unbalanced '{' or '}' in '${pattern}'`));
-  }
-  if (!names.some((n) => FILE_PLACEHOLDERS.includes(n))) {
-    errors.push(
-      ctx.source.errorAt(
-        at,
-        `${where}: '${pattern}' names no file placeholder, so every file would be written to the same path; use {path} (or {dir}/{stem}.{ext})`,
-      ),
-    );
-  }
-}
-
-function checkOutputs(ctx: CheckContext, errors: ConfigError[]): void {
-  const uses = outputUses(ctx.manifest);
-  const checked = new Set<string>();
-  for (const use of uses) {
-    const key = use.at.join('\0');
-    if (checked.has(key)) continue;
-    checked.add(key);
-    checkPattern(ctx, use.pattern, use.at, errors);
-  }
-
-  // Two uses writing the same paths.
-  const seen = new Map<string, OutputUse>();
-  for (const use of uses) {
-    const key = collisionKey(use);
-    const first = seen.get(key);
-    if (!first) {
-      seen.set(key, use);
-      continue;
-    }
-    const pos = ctx.source.position(first.at);
-    const names = patternPlaceholders(use.pattern);
-    let message: string;
-    if (first.mi === use.mi && first.target.lang === use.target.lang) {
-      message = `${formatPath(['mappings', use.mi, 'targets', use.ti, 'lang'])}: target '${use.target.lang}' appears twice in mapping '${use.mapping.name}' with the same output pattern; their outputs would overwrite each other`;
-    } else if (!names.includes('lang') && !names.includes('LANG') && first.mi === use.mi) {
-      message = `${formatPath(use.at)}: output pattern '${use.pattern}' has no {lang} or {LANG} but is used by several targets of mapping '${use.mapping.name}' (${first.target.lang}, ${use.target.lang}); their outputs would overwrite each other`;
-    } else {
-      message = `${formatPath(use.at)}: outputs of mapping '${use.mapping.name}' (${use.target.lang}) collide with those of mapping '${first.mapping.name}' (${first.target.lang}, line ${pos.line}): both write '${key}'; use different folders or add {mapping} to a pattern`;
-    }
-    errors.push(ctx.source.errorAt(use.at, message));
-  }
-
-  // The folder a target's outputs go to (content/de for content/{lang}/{path}) and the source
-  // folders must not contain each other: content/en → content/{lang}/{path} is fine.
-  const reported = new Set<string>();
-  for (const use of uses) {
-    const root = path.resolve(ctx.dir, outputRoot(fixedPattern(use)));
-    ctx.manifest.mappings.forEach((m) => {
-      const src = path.resolve(ctx.dir, m.source);
-      const rootRel = path.relative(ctx.dir, root) || '.';
-      let message: string | undefined;
-      let kind = '';
-      if (isInside(src, root)) {
-        kind = 'output-in-source';
-        message = `${formatPath(use.at)}: output folder '${rootRel}' of '${use.pattern}' is inside the source folder '${m.source}' of mapping '${m.name}'; translations would be read back as sources; put outputs outside every source folder`;
-      } else if (isInside(root, src)) {
-        kind = 'source-in-output';
-        message = `${formatPath(use.at)}: the source folder '${m.source}' of mapping '${m.name}' is inside the output folder '${rootRel}' of '${use.pattern}'; start the pattern with a folder of its own such as out/{lang}/{path}`;
-      }
-      // Once per pattern, mapping and kind (not once per target of the pattern).
-      const key = `${use.at.join('.')}|${m.name}|${kind}`;
-      if (message && !reported.has(key)) {
-        reported.add(key);
-        errors.push(ctx.source.errorAt(use.at, message));
-      }
-    });
-  }
-}
+export type { CheckContext, StyleListSource } from './types.js';
 
 function checkTargets(ctx: CheckContext, errors: ConfigError[]): void {
   const { manifest, source } = ctx;
@@ -300,6 +162,23 @@ function checkStyleLists(ctx: CheckContext, errors: ConfigError[]): void {
   }
 }
 
+/** A PostgreSQL `state:` URL is readable and holds no password; `postgres:` goes with such a URL only. */
+function checkStateUrl(ctx: CheckContext, errors: ConfigError[]): void {
+  const { manifest, source } = ctx;
+  if (isPostgresUrl(manifest.state)) {
+    const problem = checkPostgresUrl(manifest.state);
+    if (problem) errors.push(source.errorAt(['state'], problem));
+  } else if (manifest.postgres) {
+    errors.push(
+      source.errorAt(
+        ['postgres'],
+        `postgres: options of a PostgreSQL state, but state is the SQLite file '${manifest.state}'; set state: postgres://user@host:5432/database, or remove postgres:`,
+        { key: true },
+      ),
+    );
+  }
+}
+
 /** Files and folders the manifest names besides style lists: the phrasebook, the state file. */
 function checkPaths(ctx: CheckContext, errors: ConfigError[]): void {
   const { manifest, source, dir } = ctx;
@@ -316,8 +195,9 @@ function checkPaths(ctx: CheckContext, errors: ConfigError[]): void {
       ),
     );
   }
-  const state = path.resolve(dir, manifest.state);
-  const stateWritten = source.nodeAt(['state']).found;
+  checkStateUrl(ctx, errors);
+  const state = stateLocation(manifest, dir).statePath;
+  const stateWritten = source.nodeAt([manifest.postgres ? 'postgres' : 'state']).found;
   manifest.mappings.forEach((m, mi) => {
     if (isInside(path.resolve(dir, m.source), state)) {
       errors.push(
@@ -356,7 +236,8 @@ export function checkManifest(ctx: CheckContext): ConfigError[] {
 /**
  * Things that are allowed but probably not meant (validate shows them; loading does not fail):
  * a style list no target uses, a source folder that does not exist, a pattern that flattens
- * sub-folders ({name} or {stem} without {dir} or {path}).
+ * sub-folders ({name} or {stem} without {dir} or {path}), patterns of different targets that can
+ * render the same path for some files.
  */
 export function manifestWarnings(ctx: CheckContext): ConfigError[] {
   const { manifest, source } = ctx;
@@ -392,5 +273,13 @@ export function manifestWarnings(ctx: CheckContext): ConfigError[] {
         ),
       );
   });
+  if (manifest.service.url !== undefined && redactUrl(manifest.service.url) !== manifest.service.url)
+    warnings.push(
+      source.errorAt(
+        ['service', 'url'],
+        `service.url: the URL holds a password, and the manifest is a plain file (kept in git); locsync never prints it, but prefer a URL without one (the API key comes from service.key_env)`,
+      ),
+    );
+  warnings.push(...outputOverlapWarnings(ctx));
   return warnings;
 }

@@ -171,14 +171,39 @@ locsync records the \`style_id\`, the \`version\` and a hash of the rules (langu
 custom instructions: a rename alone does not make outputs stale) of each list after applying it. When the service's version differs
 later, someone changed the list elsewhere (drift), and the list's \`drift\` policy decides: \`fail\`
 (default: stop and show what changed), \`overwrite\` (make it match the YAML), \`adopt\` (write the
-service's state back into the YAML file, keeping its comments). A list deleted on the service is
+service's state back into the YAML file: only the adopted values change, every other byte stays).
+\`--drift fail|overwrite|adopt\` on \`plan\`, \`styles apply\` and \`sync\` chooses for one run. A list deleted on the service is
 created again. \`locsync styles pull [--out DIR]\` writes every list of the service, including ones
 made in the web UI, as one YAML file each, ready to commit and reference with \`file:\`; a file
 that exists is updated in place (comments kept). A list in the manifest with no record in the state
 is looked up on the service by name and language and taken over, so pulled lists are not created twice.
 
+## Glossaries
+
+\`glossaries.<key>\` holds entries per language pair (\`en-de\`, base languages: a de glossary serves
+de targets, pt serves pt-br): inline under \`entries:\` (source term: target term) or in CSV
+(\`source,target\`) or TSV (\`source<TAB>target\`) files under \`files:\`, relative to the manifest
+(\`files: { en-de: glossaries/terms.en-de.csv }\`). A target uses one by key (\`glossary: terms\`), which
+needs the mapping's \`source_lang\` and a dictionary for the pair (source_lang, target language);
+\`glossary_id\` keeps working for glossaries managed elsewhere. Validation names the file and line of
+a bad entry: an empty side, whitespace around a term, a control character, a source term given twice,
+a pair the service has no glossaries for.
+
+\`plan\` shows glossary changes next to the style lists: \`+\` create, \`~\` update (each changed
+dictionary replaced, with the counts of entries added, removed and changed), \`-\` delete, \`<\` adopt.
+The service keeps no version of a glossary: locsync records a hash of each dictionary as applied, and a
+remote hash that differs later is drift, handled by the glossary's \`drift\` policy (or \`--drift\`)
+like a style list's; \`adopt\` rewrites only the changed lines of the CSV/TSV files (or inline entries).
+A dictionary's entries are part of its targets' settings: editing them makes those outputs stale
+("glossary changed"; \`sync --retranslate stale\` re-translates them, billed); other pairs' outputs are
+not affected. \`locsync glossaries pull [--out DIR] [--format csv|tsv]\` writes every glossary of the
+service as one file per pair.
+
 \`locsync plan --detailed-exitcode\` exits 0 when nothing would change, 2 when changes (or drift) are
 pending and 1 on any error; \`--json\` prints \`{ styles: { actions, drift, styleIds, changedKeys,
-summary }, files, changes }\`. \`locsync styles apply [--only KEY...]\` applies the style part alone.
+summary }, glossaries: { actions, drift, glossaryIds, changedPairs, summary }, files, changes }\`.
+\`locsync styles apply [--only KEY...] [--drift POLICY] [--dry-run] [--yes] [--json]\` applies style lists
+and glossaries alone: it shows the plan, asks before deleting anything on the service (off a terminal
+it needs \`--yes\`), and \`--json\` prints \`{ plan, applied }\`.
 `;
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { redactUrl } from '../log/secrets.js';
 import type { ConfigError } from '../util/errors.js';
 import { didYouMean } from './suggest.js';
 import { formatPath, type DataPath, type YamlSource } from './yaml-source.js';
@@ -265,7 +266,9 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueCo
       }
       case 'invalid_format': {
         if (issue.format === 'url')
-          at(`${where}: expected a URL such as https://api.example.com, got ${quote(String(value))}`);
+          at(
+            `${where}: expected an http:// or https:// URL such as https://api.example.com, got ${quote(redactUrl(String(value)))}`,
+          );
         else if (last === 'key_env') at(`${where}: expected ${KEY_ENV_HINT}, got ${quote(String(value))}`);
         else at(`${where}: ${quote(String(value))} does not match ${issue.pattern ?? issue.format}`);
         break;

@@ -1,6 +1,9 @@
 import path from 'node:path';
+import { stateLocation } from '../state/location.js';
 import { ConfigError } from '../util/errors.js';
 import { checkManifest, manifestWarnings, type StyleListSource } from './checks.js';
+import { checkGlossaryTargets, glossaryWarnings } from './glossary-checks.js';
+import { loadGlossaries } from './glossary-load.js';
 import { issuesToErrors } from './issues.js';
 import { manifestSchema, styleListBodySchema, type Manifest, type StyleListBody } from './schema.js';
 import type { LoadedManifest, ResolvedStyleList } from './types.js';
@@ -153,10 +156,12 @@ export async function checkManifestFile(
   const { lists, sources } = await loadStyleLists(manifest, source, dir, errors);
   const ctx = { manifest, source, dir, styleLists: lists, styleSources: sources };
   errors.push(...checkManifest(ctx));
-  const warnings = sortErrors(manifestWarnings(ctx));
+  const glossaries = await loadGlossaries(manifest, source, dir, errors);
+  checkGlossaryTargets(manifest, source, glossaries, errors);
+  const warnings = sortErrors([...manifestWarnings(ctx), ...glossaryWarnings(manifest, source)]);
   if (errors.length) return { loaded: undefined, errors: sortErrors(errors), warnings };
   return {
-    loaded: { path: file, dir, manifest, styleLists: lists, statePath: path.resolve(dir, manifest.state) },
+    loaded: { path: file, dir, manifest, styleLists: lists, glossaries, ...stateLocation(manifest, dir) },
     errors: [],
     warnings,
   };

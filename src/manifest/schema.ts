@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FORMALITIES, RULE_CATEGORIES, STYLE_LANGUAGES, STYLE_LIMITS } from '../api/types.js';
+import { isCurrencyCode } from '../billing/money.js';
 
 // The manifest's single source of truth. The JSON Schema in schema/pipeline.schema.json is generated
 // from it (`npm run schema`); validation with file/line/column lives in ./load.ts.
@@ -149,6 +150,38 @@ export const styleListEntrySchema = z.union([
   styleListBodySchema,
 ]);
 
+/** "en-de": source and target language of one glossary dictionary (base languages only). */
+export const GLOSSARY_PAIR_PATTERN = /^([a-z]{2,3})-([a-z]{2,3})$/;
+const glossaryPair = z
+  .string()
+  .regex(GLOSSARY_PAIR_PATTERN, 'a language pair is written source-target, e.g. en-de');
+
+/** `glossaries.<key>`: terminology kept in git, reconciled with the service like style lists. */
+export const glossarySchema = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe("The glossary's name on the service (default: its key in glossaries)."),
+  drift: z
+    .enum(DRIFT_POLICIES)
+    .default('fail')
+    .describe(
+      "When the glossary's entries were changed on the service since locsync last applied them: fail (stop and show what changed), overwrite (make the service match), adopt (write the service's entries into the files or the manifest).",
+    ),
+  entries: z
+    .record(glossaryPair, z.record(z.string(), z.string()))
+    .default({})
+    .describe('Entries written in the manifest, per language pair (en-de): source term → target term.'),
+  files: z
+    .record(glossaryPair, z.string().min(1))
+    .default({})
+    .describe(
+      'Entries kept in files, per language pair (en-de): a .csv (source,target) or .tsv (source<TAB>target) file, relative to the manifest.',
+    ),
+});
+
 export const targetSchema = z.strictObject({
   lang: z.enum(TARGET_LANGUAGES).describe('Target language (lower-case).'),
   /** Key of an entry of `style_lists`. */
@@ -159,7 +192,16 @@ export const targetSchema = z.strictObject({
     .describe(
       'more/less only for DE, FR, IT, ES, NL, PL, PT-BR, PT-PT, JA, RU; prefer_more/prefer_less work everywhere.',
     ),
-  glossary_id: z.string().optional().describe("Glossary on the service; needs the mapping's source_lang."),
+  glossary_id: z
+    .string()
+    .optional()
+    .describe("Glossary made elsewhere, by its id on the service; needs the mapping's source_lang."),
+  glossary: z
+    .string()
+    .optional()
+    .describe(
+      "Key of a glossary in glossaries; needs the mapping's source_lang and a dictionary for its language pair.",
+    ),
   /** Output file extension (only pdf -> docx is a real conversion). */
   output_format: z
     .string()
@@ -193,7 +235,10 @@ export const mappingSchema = z.strictObject({
 
 export const serviceSchema = z.strictObject({
   /** Base URL of the service; omitted: the embedded local service. */
-  url: z.url().optional().describe('Base URL of the service; left out, the embedded local service is used.'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Base URL of the service (http:// or https://); left out, the embedded local service is used.'),
   plan: z
     .enum(['pro', 'free'])
     .default('pro')
@@ -277,16 +322,133 @@ export const watchSchema = z.strictObject({
     .describe('Serve /healthz and Prometheus /metrics while watching.'),
 });
 
+/** What a notification can be about (notify.webhook.events). */
+export const NOTIFY_EVENTS = [
+  'run-failed',
+  'run-interrupted',
+  'budget-reached',
+  'manifest-rejected',
+  'drift',
+] as const;
+
+export const notifySchema = z.strictObject({
+  webhook: z
+    .strictObject({
+      url: z
+        .url({ protocol: /^https?$/ })
+        .optional()
+        .describe('URL to POST a JSON message to (kept out of logs). Or url_env.'),
+      url_env: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .optional()
+        .describe('Environment variable holding the URL, for URLs that carry a token.'),
+      events: z
+        .array(z.enum(NOTIFY_EVENTS))
+        .min(1)
+        .default([...NOTIFY_EVENTS])
+        .describe('What to notify about (default: all).'),
+    })
+    .refine((w) => (w.url === undefined) !== (w.url_env === undefined), {
+      message: 'give the webhook either url or url_env (one of them)',
+    })
+    .describe(
+      'POST a JSON message on failed or interrupted runs, budget reached, rejected manifest edits, drift.',
+    ),
+});
+
+export const billingSchema = z.strictObject({
+  price_per_million: z
+    .number()
+    .nonnegative()
+    .describe("Price of one million billed characters (your plan's rate), e.g. 25."),
+  currency: z
+    .string()
+    .refine(isCurrencyCode, { message: 'expected an ISO 4217 currency code such as EUR, USD or JPY' })
+    .describe('ISO 4217 currency code of the price (EUR, USD, JPY ...).'),
+});
+
+const characterCap = z.number().int().min(0);
+export const budgetSchema = z.strictObject({
+  per_run: characterCap
+    .optional()
+    .describe(
+      'Characters one sync may bill. A run whose plan is over it uploads nothing (exit code "budget reached"); `sync --max-billed N` replaces it for one run.',
+    ),
+  per_month: characterCap
+    .optional()
+    .describe(
+      "Characters a calendar month (UTC) may bill, counted from the state's ledger of billed characters. A run that would go over it uploads nothing.",
+    ),
+});
+
+export const stateBackupsSchema = z.strictObject({
+  keep: z
+    .number()
+    .int()
+    .min(0)
+    .default(3)
+    .describe('Automatic backups of the state kept beside it (0: none).'),
+  interval_hours: z
+    .number()
+    .positive()
+    .default(24)
+    .describe('A sync takes a new backup when the newest one is older than this.'),
+});
+
+export const postgresSchema = z.strictObject({
+  /** Name of the environment variable holding the database password (never the password itself). */
+  password_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional()
+    .describe(
+      'Name of the environment variable holding the database password (default: PGPASSWORD); never the password itself.',
+    ),
+  /** Seconds a worker holds a unit of work without a heartbeat before another worker takes it over. */
+  lease_seconds: z
+    .number()
+    .min(5)
+    .max(3600)
+    .default(30)
+    .describe(
+      "Seconds a worker's claim on a document lasts without a heartbeat; after that another worker takes its jobs over.",
+    ),
+  /** Folder on this machine for the spool and the embedded service's jobs, relative to the manifest. */
+  local_dir: z
+    .string()
+    .default('.locsync')
+    .describe(
+      "Folder on this machine's local disk for the download spool and the embedded service's jobs, relative to the manifest.",
+    ),
+});
+
 export const manifestSchema = z.strictObject({
   version: z.literal(1).default(1).describe('Manifest format version.'),
   service: serviceSchema
     .default(serviceSchema.parse({}))
     .describe('The translation service and how to call it.'),
-  /** SQLite state file, relative to the manifest. */
+  /** SQLite state file, relative to the manifest; or a PostgreSQL URL (several workers). */
   state: z
     .string()
     .default('.locsync/state.db')
-    .describe('SQLite state file, relative to the manifest; must be on a local disk.'),
+    .describe(
+      'SQLite state file, relative to the manifest, on a local disk; or a PostgreSQL URL (postgres://user@host:5432/db?sslmode=require) shared by several workers, without password (PGPASSWORD or postgres.password_env).',
+    ),
+  postgres: postgresSchema
+    .optional()
+    .describe('Options of a PostgreSQL state (only when state is a postgres:// URL).'),
+  state_backups: stateBackupsSchema
+    .default(stateBackupsSchema.parse({}))
+    .describe(
+      'Automatic online backups of a SQLite state file, kept beside it as `<state>.backup-<time>` (mode 0600: they hold document keys).',
+    ),
+  billing: billingSchema
+    .optional()
+    .describe('Your rate: turns billed characters into money in plan, sync, status and report.'),
+  budget: budgetSchema
+    .optional()
+    .describe('Caps on billed characters; a run that would exceed one uploads nothing.'),
   on_source_delete: z
     .enum(['keep', 'delete'])
     .default('keep')
@@ -299,20 +461,31 @@ export const manifestSchema = z.strictObject({
     .default(3)
     .describe('Attempts per file and target, across runs, before a failing document is left alone.'),
   watch: watchSchema.default(watchSchema.parse({})).describe('Settings of locsync watch.'),
+  notify: notifySchema.optional().describe('Notifications to people or chat channels (optional).'),
   style_lists: z
     .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), styleListEntrySchema)
     .default({})
     .describe('Style lists by key: inline, or { file: path } for a list kept in its own file.'),
+  glossaries: z
+    .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), glossarySchema)
+    .default({})
+    .describe('Glossaries by key: entries per language pair, inline or in CSV/TSV files kept in git.'),
   mappings: z.array(mappingSchema).min(1).describe('Source folders and where their translations go.'),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ServiceConfig = z.infer<typeof serviceSchema>;
 export type WatchConfig = z.infer<typeof watchSchema>;
+export type NotifyConfig = z.infer<typeof notifySchema>;
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
+export type PostgresConfig = z.infer<typeof postgresSchema>;
 export type Mapping = z.infer<typeof mappingSchema>;
 export type Target = z.infer<typeof targetSchema>;
 export type StyleListBody = z.infer<typeof styleListBodySchema>;
 export type StyleListEntry = z.infer<typeof styleListEntrySchema>;
+export type Budget = z.infer<typeof budgetSchema>;
+export type StateBackups = z.infer<typeof stateBackupsSchema>;
+export type GlossaryBody = z.infer<typeof glossarySchema>;
 
 /** Placeholders of output path patterns. */
 export const OUTPUT_PLACEHOLDERS = {

@@ -1,5 +1,7 @@
 import type { ConfiguredRules, CustomInstructionInput, StyleLanguage } from '../api/types.js';
+import type { PostgresLocation } from '../state/location.js';
 import type { DRIFT_POLICIES, Manifest } from './schema.js';
+import type { DataPath, YamlSource } from './yaml-source.js';
 
 export type DriftPolicy = (typeof DRIFT_POLICIES)[number];
 
@@ -19,6 +21,30 @@ export interface ResolvedStyleList {
   yamlPath: Array<string | number>;
 }
 
+/** One language pair of a glossary of the manifest, with where its entries are written. */
+export interface ResolvedDictionary {
+  /** Base languages, lower-case (en, de). */
+  source_lang: string;
+  target_lang: string;
+  /** Source term → target term, in the order written. */
+  entries: Map<string, string>;
+  /** Absolute path of the file the entries are written in (the manifest for inline entries). */
+  file: string;
+  /** csv/tsv: a file of its own; yaml: inline in the manifest at `yamlPath`. */
+  format: 'csv' | 'tsv' | 'yaml';
+  yamlPath: Array<string | number>;
+}
+
+/** A glossary of the manifest (`glossaries.<key>`), its files read, defaults applied. */
+export interface ResolvedGlossary {
+  key: string;
+  /** Name on the service (`name`, or the key). */
+  name: string;
+  drift: DriftPolicy;
+  /** By pair, "en-de". */
+  dictionaries: Record<string, ResolvedDictionary>;
+}
+
 export interface LoadedManifest {
   /** Absolute path of the manifest. */
   path: string;
@@ -27,6 +53,28 @@ export interface LoadedManifest {
   /** The manifest, defaults applied. */
   manifest: Manifest;
   styleLists: Record<string, ResolvedStyleList>;
-  /** Absolute path of the SQLite state file. */
+  /** Glossaries by key (absent: none; manifests built by hand in tests). */
+  glossaries?: Record<string, ResolvedGlossary>;
+  /**
+   * Absolute path of the SQLite state file; with a PostgreSQL state, a path in the local folder
+   * (postgres.local_dir) whose folder holds the spool and the embedded service's jobs.
+   */
   statePath: string;
+  /** Set when `state:` is a PostgreSQL URL (several workers share it). */
+  postgres?: PostgresLocation;
+}
+
+export interface StyleListSource {
+  source: YamlSource;
+  base: DataPath;
+}
+
+export interface CheckContext {
+  manifest: Manifest;
+  /** The manifest's YAML (positions). */
+  source: YamlSource;
+  /** Absolute folder of the manifest. */
+  dir: string;
+  styleLists: Record<string, ResolvedStyleList>;
+  styleSources: Record<string, StyleListSource>;
 }

@@ -11,6 +11,8 @@ import {
   type Pair,
 } from 'yaml';
 import { ConfigError } from '../util/errors.js';
+import { MAX_EXPANDED_VALUES, yamlData, type YamlData } from './yaml-data.js';
+import { excerptAt, firstSyntaxMistake } from './yaml-syntax.js';
 
 // A YAML file parsed with positions: every path into its data maps back to file:line:column.
 
@@ -58,22 +60,41 @@ export class YamlSource {
     return new YamlSource(file, await readFile(file, 'utf8'));
   }
 
-  /** Syntax errors (with positions), e.g. bad indentation, duplicate keys, unclosed quotes. */
+  /**
+   * The first syntax mistake (bad indentation, a duplicate key, an unclosed quote or bracket), at
+   * the place to fix with the line shown; what the parser reports after it follows from it, so it
+   * is not listed. Empty when the file parses, unless its aliases expand to more data than any
+   * manifest has (an alias bomb).
+   */
   syntaxErrors(): ConfigError[] {
-    return this.doc.errors.map((e) => {
-      const pos = this.lineCounter.linePos(e.pos[0]);
-      const text = e.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '');
-      return new ConfigError(`YAML syntax error: ${text}`, {
+    const mistake = firstSyntaxMistake(this.text, this.lineCounter, this.doc.errors);
+    if (!mistake) {
+      const d = this.converted();
+      if (!('tooLarge' in d)) return [];
+      const at = this.positionOfOffset(d.tooLarge.at.range?.[0] ?? 0);
+      const message = `YAML aliases expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en-US')} values (an alias bomb?); write the values out or nest fewer aliases`;
+      return [new ConfigError(message, { file: this.file, line: at.line, column: at.column })];
+    }
+    const pos = this.lineCounter.linePos(mistake.offset);
+    const excerpt = excerptAt(this.text, this.lineCounter, mistake.offset);
+    return [
+      new ConfigError(`YAML syntax error: ${mistake.message}\n${excerpt}`, {
         file: this.file,
         line: pos.line,
         column: pos.col,
-      });
-    });
+      }),
+    ];
   }
 
-  /** The parsed data (aliases resolved). */
+  private dataCache: YamlData | undefined;
+  private converted(): YamlData {
+    return (this.dataCache ??= yamlData(this.doc));
+  }
+
+  /** The parsed data (aliases and merge keys resolved); undefined for an alias bomb (see syntaxErrors). */
   data(): unknown {
-    return this.doc.toJS({ maxAliasCount: 1000 });
+    const d = this.converted();
+    return 'data' in d ? d.data : undefined;
   }
 
   private positionOfOffset(offset: number): Position {

@@ -1,27 +1,45 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Engine } from '../service/engine/index.js';
 
 // The real service reports only billed characters, which for pptx/docx/doc/xlsx/pdf is at least
-// 50,000. To show what the minimum added, count the document's characters with locsync's own
-// document reader (the count the local service bills before its minimum): an estimate.
+// 50,000. To show what the minimum added, and to price a planned upload before it is made, count
+// the document's characters with locsync's own document reader (the count the local service bills
+// before its minimum): an estimate for the real service.
 
-/** Characters of translatable text in the document at `absPath`; undefined when it cannot be read. */
-export async function countDocumentCharacters(absPath: string): Promise<number | undefined> {
-  const ext = path.extname(absPath).slice(1).toLowerCase();
+/** Counts the characters of many documents with one engine and one scratch folder. */
+export interface CharacterCounter {
+  /** Characters of translatable text in the document at `absPath`; undefined when it cannot be read. */
+  count(absPath: string): Promise<number | undefined>;
+  /** Removes the scratch folder. */
+  close(): Promise<void>;
+}
+
+export async function openCharacterCounter(): Promise<CharacterCounter> {
   const { createEngine } = await import('../service/engine/index.js');
+  const engine: Engine = createEngine();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-count-'));
-  try {
-    const outExt = ext === 'doc' ? 'docx' : ext;
-    const result = await createEngine().translateDocument(
-      { path: absPath, ext, filename: path.basename(absPath) },
-      { path: path.join(dir, `count.${outExt}`), ext: outExt },
-      { targetLang: 'de' },
-    );
-    return result.characters;
-  } catch {
-    return undefined;
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
+  let n = 0;
+  return {
+    async count(absPath) {
+      const ext = path.extname(absPath).slice(1).toLowerCase();
+      // The engine reads a document by translating it: the translation goes to the scratch folder.
+      const outExt = ext === 'doc' ? 'docx' : ext;
+      const out = path.join(dir, `count-${++n}.${outExt}`);
+      try {
+        const result = await engine.translateDocument(
+          { path: absPath, ext, filename: path.basename(absPath) },
+          { path: out, ext: outExt },
+          { targetLang: 'de' },
+        );
+        return result.characters;
+      } catch {
+        return undefined;
+      } finally {
+        await fs.rm(out, { force: true });
+      }
+    },
+    close: () => fs.rm(dir, { recursive: true, force: true }),
+  };
 }

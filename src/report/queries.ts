@@ -1,14 +1,8 @@
-import path from 'node:path';
-import { MINIMUM_BILLED_CHARACTERS, MINIMUM_BILLED_EXTENSIONS } from '../api/types.js';
+import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
+import { hasMinimum } from '../billing/price.js';
 import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
 
 // Read-only questions to state.db for `locsync status` and `locsync report`.
-
-/** Documents whose input format is billed at least MINIMUM_BILLED_CHARACTERS. */
-export function hasMinimum(relPath: string): boolean {
-  const ext = path.extname(relPath).slice(1).toLowerCase();
-  return (MINIMUM_BILLED_EXTENSIONS as readonly string[]).includes(ext);
-}
 
 export type ReportBy = 'language' | 'mapping' | 'month';
 export const REPORT_BY: readonly ReportBy[] = ['language', 'mapping', 'month'];
@@ -93,6 +87,16 @@ function mergeRow(into: BillingRow, r: BillingRow): void {
   into.reused_documents += r.reused_documents;
 }
 
+/** The columns of a billing table (text, HTML), in order, with their headings. */
+export const BILLING_COLUMNS: ReadonlyArray<{ key: keyof BillingRow; title: string }> = [
+  { key: 'documents', title: 'documents' },
+  { key: 'billed_characters', title: 'billed chars' },
+  { key: 'minimum_documents', title: 'at minimum' },
+  { key: 'minimum_billed_characters', title: 'billed at minimum' },
+  { key: 'minimum_added_characters', title: 'added by minimum' },
+  { key: 'reused_documents', title: 'reused (free)' },
+];
+
 export interface BillingReport {
   by: ReportBy;
   /** ISO date of the first day counted, if limited. */
@@ -101,54 +105,76 @@ export interface BillingReport {
   total: BillingRow;
 }
 
-/** Billed characters and documents of the done jobs (finished at or after `since`), grouped. */
-export function billingReport(
+/** The done jobs (finished at or after `since`) added up in one row per key. */
+function groupJobs(
   state: StateStore,
-  opts: { by: ReportBy; since?: string; counts?: CharacterCounts },
-): BillingReport {
+  opts: { since?: string; counts?: CharacterCounts },
+  keyOf: (j: BilledJob) => string,
+): BillingRow[] {
   const sql =
     `SELECT mapping, rel_path, sha256, target_lang, billed_characters, source_characters, finished_at, reused_from
      FROM jobs WHERE status = 'done'` + (opts.since ? ' AND finished_at >= ?' : '');
   const stmt = state.db.prepare<unknown[], BilledJob>(sql);
   const rows = new Map<string, BillingRow>();
   for (const j of stmt.iterate(...(opts.since ? [opts.since] : []))) {
-    const key =
-      opts.by === 'language'
-        ? j.target_lang
-        : opts.by === 'mapping'
-          ? j.mapping
-          : (j.finished_at ?? '').slice(0, 7) || 'unknown';
+    const key = keyOf(j);
     let row = rows.get(key);
     if (!row) rows.set(key, (row = emptyRow(key)));
     addJob(row, j, opts.counts ?? new Map());
   }
-  const sorted = [...rows.values()].sort((a, b) => a.key.localeCompare(b.key));
+  return [...rows.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
+const monthOf = (j: BilledJob) => (j.finished_at ?? '').slice(0, 7) || 'unknown';
+
+/** Billed characters and documents of the done jobs (finished at or after `since`), grouped. */
+export function billingReport(
+  state: StateStore,
+  opts: { by: ReportBy; since?: string; counts?: CharacterCounts },
+): BillingReport {
+  const sorted = groupJobs(state, opts, (j) =>
+    opts.by === 'language' ? j.target_lang : opts.by === 'mapping' ? j.mapping : monthOf(j),
+  );
   const total = emptyRow('total');
   for (const r of sorted) mergeRow(total, r);
   return { by: opts.by, since: opts.since ?? null, rows: sorted, total };
 }
 
-/** Jobs started and not finished: uploads in progress or recorded, waiting for the service. */
-export function jobsInFlight(state: StateStore): JobRecord[] {
-  return state.db
-    .prepare<[], JobRecord>(
-      `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded') AND (upload_started_at IS NOT NULL OR document_id IS NOT NULL)
-       ORDER BY COALESCE(upload_started_at, created_at)`,
-    )
-    .all();
+/** One row per month and target language (the HTML report's chart), months in order. */
+export function billingByMonthAndLanguage(
+  state: StateStore,
+  opts: { since?: string; counts?: CharacterCounts } = {},
+): Array<BillingRow & { month: string; language: string }> {
+  return groupJobs(state, opts, (j) => `${monthOf(j)} ${j.target_lang}`).map((r) => {
+    const [month = '', language = ''] = r.key.split(' ');
+    return { ...r, month, language };
+  });
 }
 
-/** Jobs whose last attempt failed (including recorded documents whose status check or download failed). */
-export function failedJobs(state: StateStore): JobRecord[] {
-  return state.db
-    .prepare<[], JobRecord>(
-      `SELECT * FROM jobs WHERE (status = 'failed' OR (status IN ('pending', 'uploaded') AND error IS NOT NULL))
+/** Jobs started and not finished: uploads in progress or recorded, waiting for the service (any backend's SQL). */
+export const JOBS_IN_FLIGHT_SQL = `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded') AND (upload_started_at IS NOT NULL OR document_id IS NOT NULL)
+       ORDER BY COALESCE(upload_started_at, created_at)`;
+
+/**
+ * Jobs whose last attempt failed (including recorded documents whose status check or download
+ * failed) and whose output was not made since (any backend's SQL; then isReportedFailure).
+ */
+export const FAILED_JOBS_SQL = `SELECT * FROM jobs WHERE (status = 'failed' OR (status IN ('pending', 'uploaded') AND error IS NOT NULL))
          AND NOT EXISTS (SELECT 1 FROM jobs d WHERE d.status = 'done' AND d.id > jobs.id AND d.mapping = jobs.mapping
            AND d.rel_path = jobs.rel_path AND d.target_lang = jobs.target_lang)
-       ORDER BY updated_at DESC`,
-    )
-    .all()
-    .filter((j) => j.error_kind !== 'lost-download' || j.status === 'failed');
+       ORDER BY updated_at DESC`;
+
+/** A lost download waiting for its new upload is not a failure to show. */
+export function isReportedFailure(j: JobRecord): boolean {
+  return j.error_kind !== 'lost-download' || j.status === 'failed';
+}
+
+export function jobsInFlight(state: StateStore): JobRecord[] {
+  return state.db.prepare<[], JobRecord>(JOBS_IN_FLIGHT_SQL).all();
+}
+
+export function failedJobs(state: StateStore): JobRecord[] {
+  return state.db.prepare<[], JobRecord>(FAILED_JOBS_SQL).all().filter(isReportedFailure);
 }
 
 export function recentRuns(state: StateStore, limit: number): RunRecord[] {
@@ -172,4 +198,53 @@ export function minimumJobsToCount(
     )
     .all(MINIMUM_BILLED_CHARACTERS, ...(since ? [since] : []));
   return rows.filter((r) => hasMinimum(r.rel_path));
+}
+
+/**
+ * A document whose upload was repeated after the service may already have accepted (and billed) an
+ * earlier one: the earlier answer was lost (maybe-accepted), a crash hid it (unconfirmed), or the
+ * translation was lost before its download (a service that bills on translation billed it).
+ */
+export interface RepeatedUpload {
+  mapping: string;
+  file: string;
+  target: string;
+  output: string;
+  status: string;
+  /** Uploads whose answer was lost or hidden by a crash (each may have been billed). */
+  unconfirmed_uploads: number;
+  /** Translations lost before their download (uploaded again). */
+  lost_downloads: number;
+  /** Characters one translation of it bills (the recorded billed count, or the counted source). */
+  characters: number | null;
+  /** At most what the repeats may have billed on top: characters x (unconfirmed + lost). */
+  possibly_extra_characters: number | null;
+  finished_at: string | null;
+}
+
+/** Documents whose upload was repeated after a possibly billed one (since `since`, when given). */
+export function repeatedUploads(state: StateStore, since?: string): RepeatedUpload[] {
+  const rows = state.db
+    .prepare<unknown[], JobRecord>(
+      `SELECT * FROM jobs WHERE (unconfirmed_uploads > 0 OR lost_downloads > 0)` +
+        (since ? ' AND COALESCE(finished_at, updated_at) >= ?' : '') +
+        ' ORDER BY COALESCE(finished_at, updated_at) DESC',
+    )
+    .all(...(since ? [since] : []));
+  return rows.map((j) => {
+    const characters = j.billed_characters ?? j.source_characters;
+    const repeats = j.unconfirmed_uploads + j.lost_downloads;
+    return {
+      mapping: j.mapping,
+      file: j.rel_path,
+      target: j.target_lang,
+      output: j.output_path,
+      status: j.status,
+      unconfirmed_uploads: j.unconfirmed_uploads,
+      lost_downloads: j.lost_downloads,
+      characters,
+      possibly_extra_characters: characters === null ? null : characters * repeats,
+      finished_at: j.finished_at,
+    };
+  });
 }

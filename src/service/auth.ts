@@ -1,4 +1,5 @@
-// `Authorization: Service-Auth-Key <key>` (spec section 5), compared in constant time.
+// `Authorization: Service-Auth-Key <key>` (spec section 5), and the real service's word
+// `DeepL-Auth-Key` as its alias; keys are compared in constant time.
 import { timingSafeEqual } from 'node:crypto';
 import { AUTH_SCHEME } from '../api/types.js';
 
@@ -9,10 +10,12 @@ export function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The key of an `Authorization: Service-Auth-Key <key>` header, or '' when absent/another scheme. */
+const SCHEMES = [AUTH_SCHEME.toLowerCase(), 'deepl-auth-key'];
+
+/** The key of an `Authorization: <scheme> <key>` header, or '' when absent or another scheme. */
 export function authKeyOf(header: string | undefined): string {
   const m = /^\s*(\S+)\s+(.+?)\s*$/.exec(header ?? '');
-  return m && m[1]!.toLowerCase() === AUTH_SCHEME.toLowerCase() ? m[2]! : '';
+  return m && SCHEMES.includes(m[1]!.toLowerCase()) ? m[2]! : '';
 }
 
 /** A request's key is accepted: non-empty, and equal to the configured one when there is one. */

@@ -3,10 +3,13 @@ import { finished } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { RequestLogEntry } from './types.js';
 import type { RequestFault } from './faults.js';
+import type { MockSession } from './mock-sessions.js';
 
 export interface RequestContext {
   entry: RequestLogEntry & { finished: boolean };
   fault: RequestFault;
+  /** The official mock's session the request belongs to (mock-server-session header). */
+  session?: MockSession;
 }
 
 const contexts = new WeakMap<object, RequestContext>();

@@ -14,11 +14,14 @@ import { dropConnection, getContext } from './context.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { ABSURD_SECONDS_REMAINING, FAULT_DOCUMENT_MESSAGE, type FaultBook } from './faults.js';
 import type { DocumentFiles, SavedUpload } from './files.js';
+import { resolveGlossary } from './glossaries.js';
 import { parseFormality, parseSourceLang, parseTargetLang } from './languages.js';
 import type { Scheduler } from './scheduler.js';
 import type { JobRow, Store } from './store.js';
 import { resolveStyle } from './translate.js';
 import { isObject } from './validate.js';
+import { MockSessions } from './mock-sessions.js';
+import { checkDocument, type UsageAccount } from './usage.js';
 
 const MB = 1024 * 1024;
 
@@ -65,6 +68,10 @@ export interface DocumentRoutesOptions {
   plan: 'pro' | 'free';
   uploadLimits: Record<string, number>;
   maxUndownloaded: number;
+  /** The usage account of a request (a mock session's, else the service's). */
+  accountOf: (req: FastifyRequest) => UsageAccount;
+  /** Where an accepted document's account is kept until it is charged (when done). */
+  documentAccounts: Map<string, UsageAccount>;
 }
 
 function extensionOf(filename: string): string {
@@ -103,6 +110,8 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
         { 'Retry-After': '1' },
       );
     const ctx = getContext(req);
+    const account = o.accountOf(req);
+    checkDocument(account);
     const fields: Record<string, string> = {};
     let saved: SavedUpload | undefined;
     let partFilename = '';
@@ -137,7 +146,7 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
       const ext = extensionOf(filename);
       if (!(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext))
         throw badRequest(
-          `File type not supported: '${ext ? '.' + ext : filename}' (supported: ${DOCUMENT_EXTENSIONS.join(', ')}).`,
+          `Invalid file data or file extension not supported: '${ext ? '.' + ext : filename}' (supported: ${DOCUMENT_EXTENSIONS.join(', ')}).`,
           'unsupported_file_type',
         );
       if (saved.bytes > limitFor(ext)) throw new ApiError(413, 'file_too_large', tooLarge(ext)(saved.bytes));
@@ -154,13 +163,15 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
           );
         outExt = of;
       }
-      if (fields.glossary_id && !sourceLang)
-        throw badRequest('glossary_id requires source_lang.', 'glossary_requires_source_lang');
+      const glossary = resolveGlossary(store.glossaries, fields.glossary_id, sourceLang, targetLang);
       const style = resolveStyle(store, o.plan, fields.style_id, targetLang);
 
       const fault = ctx?.fault ?? {};
+      const session = ctx?.session;
       const failInjected =
-        fault.errorDocument || faults.takeErrorDocument(req.method, req.url.split('?')[0]!);
+        fault.errorDocument ||
+        faults.takeErrorDocument(req.method, req.url.split('?')[0]!) ||
+        (session !== undefined && MockSessions.takeDocFailure(session));
       const now = Date.now();
       const job: JobRow = {
         document_id: randomBytes(16).toString('hex').toUpperCase(),
@@ -173,10 +184,12 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
         ...(sourceLang ? { source_lang: sourceLang } : {}),
         ...(formality ? { formality } : {}),
         ...(style ? { style } : {}),
+        ...(glossary ? { glossary } : {}),
         bytes: saved.bytes,
         sha256: saved.sha256,
         created_at: now,
-        queued_until: now + scheduler.queueMs,
+        queued_until: now + (session?.docQueueMs ?? scheduler.queueMs),
+        ...(session?.docTranslateMs !== undefined ? { translate_ms: session.docTranslateMs } : {}),
         ...(failInjected ? { fail_message: FAULT_DOCUMENT_MESSAGE } : {}),
         absurd_eta: Boolean(fault.absurdEta),
         downloaded: false,
@@ -184,6 +197,7 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
       await rename(saved.path, files.inputPath(job));
       saved = undefined;
       store.insertJob(job);
+      o.documentAccounts.set(job.document_id, account);
       scheduler.enqueue(job);
       if (ctx?.entry.upload) ctx.entry.upload.document_id = job.document_id;
       if (ctx) ctx.entry.documentId = job.document_id;
@@ -279,10 +293,12 @@ function statusOf(job: JobRow, absurd: boolean): DocumentStatus {
     case 'done':
       return { document_id: job.document_id, status: 'done', billed_characters: job.billed_characters ?? 0 };
     case 'error':
+      // `message` (our spec) and `error_message` (the real service's name) say the same.
       return {
         document_id: job.document_id,
         status: 'error',
         message: job.message ?? 'The document could not be translated.',
+        error_message: job.message ?? 'The document could not be translated.',
       };
   }
 }

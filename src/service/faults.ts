@@ -43,6 +43,7 @@ export function parseFaultSpec(value: unknown): FaultSpec {
     'latencyMs',
     'errorDocuments',
     'absurdSecondsRemaining',
+    'probability',
   ];
   for (const k of Object.keys(v))
     if (!known.includes(k))
@@ -58,6 +59,9 @@ export function parseFaultSpec(value: unknown): FaultSpec {
   int('drop', 0, 1e9);
   int('latencyMs', 0, 600_000);
   int('errorDocuments', 0, 1e9);
+  const p = v.probability;
+  if (p !== undefined && (typeof p !== 'number' || !(p >= 0 && p <= 1)))
+    throw badRequest("Fault field 'probability' must be a number from 0 to 1.", 'invalid_fault');
   for (const k of ['dropAfterBody', 'absurdSecondsRemaining'])
     if (v[k] !== undefined && typeof v[k] !== 'boolean')
       throw badRequest(`Fault field '${k}' must be a boolean.`, 'invalid_fault');
@@ -170,6 +174,8 @@ export class FaultBook {
     const f: RequestFault = {};
     for (const a of this.active) {
       if (!matches(a.spec, method, path)) continue;
+      // A bad day, not a fixed script: the fault touches each matching request with this chance.
+      if (a.spec.probability !== undefined && Math.random() >= a.spec.probability) continue;
       if (a.spec.latencyMs) f.latencyMs = (f.latencyMs ?? 0) + a.spec.latencyMs;
       if (a.spec.absurdSecondsRemaining) f.absurdEta = true;
       if (f.status === undefined && f.drop === undefined) {

@@ -4,13 +4,18 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import multipart from '@fastify/multipart';
 import { AUTH_SCHEME } from '../api/types.js';
 import { createLogger } from '../log/logger.js';
 import { createEngine } from './engine/index.js';
 import { isAuthorized } from './auth.js';
-import { discardBody, dropConnection, getContext, setContext } from './context.js';
+import { discardBody, dropConnection, getContext, setContext, type RequestContext } from './context.js';
 import { registerControl } from './control.js';
 import { DEFAULT_UPLOAD_LIMITS, registerDocuments } from './documents.js';
 import { ApiError } from './errors.js';
@@ -24,11 +29,22 @@ import {
 } from './faults.js';
 import { DocumentFiles } from './files.js';
 import { RequestLog } from './request-log.js';
+import { registerGlossariesV2 } from './glossaries-v2.js';
+import { registerGlossariesV3 } from './glossaries-v3.js';
+import { MockSessions } from './mock-sessions.js';
+import { registerLanguages } from './languages-route.js';
 import { Scheduler } from './scheduler.js';
 import { Store } from './store.js';
 import { registerStyleRules } from './style-rules.js';
 import { registerTranslate } from './translate.js';
 import type { RunningService, ServiceOptions } from './types.js';
+import {
+  chargeDocument,
+  newAccount,
+  registerUsage,
+  UNLIMITED_CHARACTERS,
+  type UsageAccount,
+} from './usage.js';
 
 export type { RunningService, ServiceOptions, FaultSpec, RequestLogEntry } from './types.js';
 
@@ -66,10 +82,20 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   await files.removeStrayParts();
   const store = new Store(dbFile);
   const engine =
-    opts.engine ?? createEngine(opts.phrasebookPath ? { phrasebookPath: opts.phrasebookPath } : {});
+    opts.engine ??
+    createEngine({
+      ...(opts.phrasebookPath ? { phrasebookPath: opts.phrasebookPath } : {}),
+      ...(opts.preloadDetection ? { preloadDetection: true } : {}),
+    });
   const faults = new FaultBook();
   faults.add(...(opts.faults ?? []));
   const log = new RequestLog();
+  const sessions = new MockSessions();
+  const serviceAccount = newAccount({ characterLimit: opts.characterLimit ?? UNLIMITED_CHARACTERS });
+  const accountOf = (req: FastifyRequest): UsageAccount =>
+    getContext(req)?.session?.account ?? serviceAccount;
+  // Usage of each document is charged when it is done, to the account of its upload.
+  const documentAccounts = new Map<string, UsageAccount>();
   const logger =
     opts.logLevel && opts.logLevel !== 'silent' ? createLogger({ level: opts.logLevel }) : undefined;
   const scheduler = new Scheduler({
@@ -79,6 +105,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     queueMs: Math.max(0, (opts.queueSeconds ?? 1) * 1000),
     translateMs: Math.max(0, (opts.translateSeconds ?? 2) * 1000),
     workers: Math.max(1, opts.workers ?? 4),
+    onDone: (job) => {
+      chargeDocument(documentAccounts.get(job.document_id) ?? serviceAccount, job.billed_characters ?? 0);
+      documentAccounts.delete(job.document_id);
+    },
     onError: (err, job) =>
       logger?.warn({ document_id: job.document_id, err: String(err) }, 'document translation failed'),
   });
@@ -122,7 +152,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       return;
     }
     const entry = log.start(req.method, path);
-    const ctx = { entry, fault: {} as RequestFault };
+    const ctx: RequestContext = { entry, fault: {} as RequestFault };
     setContext(req, ctx);
     // 'finish': the whole answer went to the socket (before the client can have read it);
     // 'close' without 'finish': the connection was dropped, status 0.
@@ -136,6 +166,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     const header = req.headers[FAULT_HEADER];
     const fromHeader = typeof header === 'string' && header ? parseFaultHeader(header) : {};
     ctx.fault = mergeFaults(faults.forRequest(req.method, path), fromHeader);
+    const session = sessions.forRequest(req.headers);
+    if (session) {
+      ctx.session = session;
+      const taken = MockSessions.takeRequestFault(session);
+      if (taken.drop) ctx.fault.drop = 'before-body';
+      else if (taken.status !== undefined) ctx.fault.status ??= taken.status;
+    }
     const described = describeFault(ctx.fault);
     if (described) entry.fault = described;
     if (ctx.fault.latencyMs) await sleep(ctx.fault.latencyMs);
@@ -190,7 +227,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   );
 
   registerStyleRules(app, store, plan);
-  registerTranslate(app, store, engine, plan);
+  registerTranslate(app, { store, engine, plan, accountOf });
+  registerUsage(app, accountOf);
+  registerLanguages(app);
+  registerGlossariesV2(app, store.glossaries);
+  registerGlossariesV3(app, store.glossaries);
   registerDocuments(app, {
     store,
     files,
@@ -199,6 +240,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     plan,
     uploadLimits: uploadLimits(opts.uploadLimits),
     maxUndownloaded: opts.maxUndownloaded ?? DEFAULT_MAX_UNDOWNLOADED,
+    accountOf,
+    documentAccounts,
   });
   registerControl(app, { log, faults, store, plan });
 

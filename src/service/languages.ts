@@ -78,6 +78,14 @@ export function parseSourceLang(value: unknown, field = 'source_lang'): string |
   return value.toLowerCase();
 }
 
+/** Whether `more`/`less` formality is available for a target language (any case). */
+export function supportsFormality(targetLang: string): boolean {
+  const upper = targetLang.toUpperCase();
+  return (FORMALITY_LANGUAGES as readonly string[]).some(
+    (l) => l === upper || (!l.includes('-') && l === baseLanguage(upper).toUpperCase()),
+  );
+}
+
 /**
  * Validates formality against the target language (document spec 4.1): more/less only on the
  * languages that support it; prefer_* anywhere (default formality applies where unsupported).
@@ -92,10 +100,7 @@ export function parseFormality(value: unknown, targetLang: string): Formality | 
   const f = value as Formality;
   if (f === 'more' || f === 'less') {
     const upper = targetLang.toUpperCase();
-    const supported = (FORMALITY_LANGUAGES as readonly string[]).some(
-      (l) => l === upper || (!l.includes('-') && l === baseLanguage(upper).toUpperCase()),
-    );
-    if (!supported)
+    if (!supportsFormality(upper))
       throw badRequest(
         `'formality' is not supported for target language ${upper}; use prefer_more or prefer_less to fall back to the default formality.`,
         'formality_not_supported',

@@ -24,6 +24,15 @@ export interface SchedulerOptions {
   translateMs: number;
   workers: number;
   onError?: (err: unknown, job: JobRow) => void;
+  /** A document is done (billed_characters set): usage is charged here. */
+  onDone?: (job: JobRow) => void;
+}
+
+function checkLanguagesDiffer(source: string, target: string): void {
+  if (baseLanguage(source) === baseLanguage(target))
+    throw new Error(
+      `Source and target language are equal (${source.toUpperCase()} -> ${target.toUpperCase()}).`,
+    );
 }
 
 /** Billed characters of a finished document: the engine's count, at least 50,000 for office/pdf. */
@@ -85,15 +94,12 @@ export class Scheduler {
     const started = Date.now();
     job.status = 'translating';
     job.started_at = started;
-    job.translate_until = started + this.o.translateMs;
+    job.translate_until = started + (job.translate_ms ?? this.o.translateMs);
     store.updateJob(job);
     const output = files.outputPath(job);
     try {
       if (job.fail_message) throw new Error(job.fail_message);
-      if (job.source_lang && baseLanguage(job.source_lang) === baseLanguage(job.target_lang))
-        throw new Error(
-          `Source and target language are equal (${job.source_lang.toUpperCase()} -> ${job.target_lang.toUpperCase()}).`,
-        );
+      if (job.source_lang) checkLanguagesDiffer(job.source_lang, job.target_lang);
       const result = await Promise.resolve().then(() =>
         engine.translateDocument(
           { path: files.inputPath(job), ext: job.ext, filename: job.filename },
@@ -103,16 +109,22 @@ export class Scheduler {
             ...(job.source_lang ? { sourceLang: job.source_lang } : {}),
             ...(job.formality ? { formality: job.formality } : {}),
             ...(job.style ? { style: job.style } : {}),
+            ...(job.glossary ? { glossary: job.glossary } : {}),
           },
           signal,
         ),
       );
+      // Without source_lang the engine tells the language it found: the real service refuses the
+      // document then too.
+      if (!job.source_lang && result.detectedSourceLang)
+        checkLanguagesDiffer(result.detectedSourceLang, job.target_lang);
       const left = job.translate_until - Date.now();
       if (left > 0) await sleep(left, undefined, { signal });
       if (signal.aborted) return; // closing: the job stays `translating` and resumes after a restart
       job.status = 'done';
       job.billed_characters = billedCharacters(job.ext, Math.max(0, Math.round(result.characters)));
       store.updateJob(job);
+      this.o.onDone?.(job);
     } catch (err) {
       if (signal.aborted || this.closed) return;
       this.o.onError?.(err, job);

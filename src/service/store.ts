@@ -1,5 +1,6 @@
 // The local service's state: style rule lists and document jobs in SQLite (better-sqlite3).
 // In memory (":memory:") by default; a file under dataDir when the service persists.
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type {
   ConfiguredRules,
@@ -9,6 +10,8 @@ import type {
   StyleLanguage,
 } from '../api/types.js';
 import type { EngineStyle } from './engine/types.js';
+import type { GlossaryTerms } from './glossary-entries.js';
+import { GlossaryStore } from './glossary-store.js';
 
 export interface StyleRow {
   style_id: string;
@@ -32,6 +35,10 @@ export interface JobRow {
   source_lang?: string;
   formality?: Formality;
   style?: EngineStyle;
+  /** Entries of the glossary dictionary given with the upload (taken at upload time). */
+  glossary?: GlossaryTerms;
+  /** Time this document spends translating, ms, when not the scheduler's (a mock session's). */
+  translate_ms?: number;
   bytes: number;
   sha256: string;
   created_at: number;
@@ -59,10 +66,15 @@ interface StyleDbRow {
   custom_instructions: string;
 }
 
-type JobDbRow = Omit<JobRow, 'style' | 'absurd_eta' | 'downloaded' | 'source_lang' | 'formality'> & {
+type JobDbRow = Omit<
+  JobRow,
+  'style' | 'glossary' | 'translate_ms' | 'absurd_eta' | 'downloaded' | 'source_lang' | 'formality'
+> & {
   source_lang: string | null;
   formality: string | null;
   style: string | null;
+  glossary: string | null;
+  translate_ms: number | null;
   started_at: number | null;
   translate_until: number | null;
   billed_characters: number | null;
@@ -96,6 +108,8 @@ CREATE TABLE IF NOT EXISTS documents (
   source_lang TEXT,
   formality TEXT,
   style TEXT,
+  glossary TEXT,
+  translate_ms INTEGER,
   bytes INTEGER NOT NULL,
   sha256 TEXT NOT NULL,
   created_at INTEGER NOT NULL,
@@ -111,6 +125,12 @@ CREATE TABLE IF NOT EXISTS documents (
 CREATE INDEX IF NOT EXISTS documents_status ON documents(status, downloaded);
 `;
 
+/** Columns added to `documents` after its first version, with their types. */
+const ADDED_JOB_COLUMNS: Array<[string, string]> = [
+  ['glossary', 'TEXT'],
+  ['translate_ms', 'INTEGER'],
+];
+
 const JOB_COLUMNS = [
   'document_id',
   'document_key',
@@ -122,6 +142,8 @@ const JOB_COLUMNS = [
   'source_lang',
   'formality',
   'style',
+  'glossary',
+  'translate_ms',
   'bytes',
   'sha256',
   'created_at',
@@ -167,6 +189,8 @@ function jobFromDb(r: JobDbRow): JobRow {
   if (r.source_lang !== null) job.source_lang = r.source_lang;
   if (r.formality !== null) job.formality = r.formality as Formality;
   if (r.style !== null) job.style = JSON.parse(r.style) as EngineStyle;
+  if (r.glossary !== null) job.glossary = JSON.parse(r.glossary) as GlossaryTerms;
+  if (r.translate_ms !== null) job.translate_ms = r.translate_ms;
   if (r.started_at !== null) job.started_at = r.started_at;
   if (r.translate_until !== null) job.translate_until = r.translate_until;
   if (r.billed_characters !== null) job.billed_characters = r.billed_characters;
@@ -187,6 +211,8 @@ function jobToDb(j: JobRow): Record<(typeof JOB_COLUMNS)[number], string | numbe
     source_lang: j.source_lang ?? null,
     formality: j.formality ?? null,
     style: j.style ? JSON.stringify(j.style) : null,
+    glossary: j.glossary ? JSON.stringify(j.glossary) : null,
+    translate_ms: j.translate_ms ?? null,
     bytes: j.bytes,
     sha256: j.sha256,
     created_at: j.created_at,
@@ -201,18 +227,37 @@ function jobToDb(j: JobRow): Record<(typeof JOB_COLUMNS)[number], string | numbe
   };
 }
 
+/**
+ * The database holds document keys: it, and the WAL and shared-memory files SQLite makes beside it
+ * (they take the database file's mode), are readable by the owner only, also when an older version
+ * or a wide umask left them open.
+ */
+function restrictToOwner(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+}
+
 export class Store {
   private readonly db: Database.Database;
   private readonly stmts;
+  readonly glossaries: GlossaryStore;
 
   /** `file` is a path, or ":memory:". */
   constructor(file: string) {
+    if (file !== ':memory:') restrictToOwner(file);
     this.db = new Database(file);
     if (file !== ':memory:') {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
     }
     this.db.exec(SCHEMA);
+    // A database written by an older version gets the newer columns (CREATE TABLE left it as it was).
+    const columns = new Set(
+      (this.db.pragma('table_info(documents)') as Array<{ name: string }>).map((c) => c.name),
+    );
+    for (const [name, type] of ADDED_JOB_COLUMNS)
+      if (!columns.has(name)) this.db.exec(`ALTER TABLE documents ADD COLUMN ${name} ${type}`);
+    this.glossaries = new GlossaryStore(this.db);
     const cols = JOB_COLUMNS.join(', ');
     const params = JOB_COLUMNS.map((c) => '@' + c).join(', ');
     const sets = JOB_COLUMNS.filter((c) => c !== 'document_id')

@@ -1,14 +1,20 @@
-// POST /v2/translate (style-rules spec endpoint 10, response shape of the real service).
-import type { FastifyInstance } from 'fastify';
-import type { TranslateTextResponse } from '../api/types.js';
-import type { Engine, EngineStyle } from './engine/types.js';
+// POST /v2/translate (style-rules spec endpoint 10; what the spec leaves open follows the real
+// service's public reference: per-text detection and billed_characters, model_type_used,
+// split_sentences, tag_handling with ignore_tags / translate="no", glossary_id, usage).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Engine, EngineStyle, TranslateOptions } from './engine/types.js';
 import { ApiError, badRequest, notFound } from './errors.js';
+import { resolveGlossary } from './glossaries.js';
 import { baseLanguage, parseFormality, parseSourceLang, parseTargetLang } from './languages.js';
 import type { Store } from './store.js';
-import { objectBody } from './validate.js';
+import { checkCharacters, type UsageAccount } from './usage.js';
+import { objectBody, type Obj } from './validate.js';
 
 export const MAX_TEXTS = 50;
 const MODEL_TYPES = ['quality_optimized', 'prefer_quality_optimized', 'latency_optimized'];
+const SPLIT_SENTENCES = ['0', '1', 'nonewlines'];
+const TAG_HANDLING = ['xml', 'html'];
+const TAG_HANDLING_VERSIONS = ['v1', 'v2'];
 
 /**
  * Resolves a style_id given with a translation or an upload: the list must exist (404) and its
@@ -38,13 +44,46 @@ export function resolveStyle(
   return { configured_rules: style.configured_rules, custom_instructions: style.custom_instructions };
 }
 
-export function registerTranslate(
-  app: FastifyInstance,
-  store: Store,
-  engine: Engine,
-  plan: 'pro' | 'free',
-): void {
-  app.post('/v2/translate', async (req) => {
+/** An optional parameter that must be one of `allowed` (its name is in the error, as the real service's). */
+function oneOf(o: Obj, field: string, allowed: readonly string[]): string | undefined {
+  const v = o[field];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || !allowed.includes(v))
+    throw badRequest(
+      `Value for '${field}' not supported: ${String(v)} (one of ${allowed.join(', ')}).`,
+      'invalid_value',
+    );
+  return v;
+}
+
+/** A list of tag names: an array, or a comma-separated string (form bodies). */
+function tagList(v: unknown, field: string): string[] {
+  if (v === undefined || v === null || v === '') return [];
+  const items = Array.isArray(v) ? v : [v];
+  if (items.some((x) => typeof x !== 'string'))
+    throw badRequest(`Parameter '${field}' must be a list of tag names.`, 'invalid_type');
+  return (items as string[])
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+function isTrue(v: unknown): boolean {
+  return v === true || v === 'true' || v === '1';
+}
+
+export interface TranslateRoutesOptions {
+  store: Store;
+  engine: Engine;
+  plan: 'pro' | 'free';
+  accountOf: (req: FastifyRequest) => UsageAccount;
+}
+
+export function registerTranslate(app: FastifyInstance, r: TranslateRoutesOptions): void {
+  const { store, engine, plan } = r;
+  // The official mock serves the same endpoint at /v2/translate_secondary too (its client's tests
+  // check that a request path can be overridden).
+  const handler = async (req: FastifyRequest) => {
     const o = objectBody(req.body);
     let text = o.text;
     if (typeof text === 'string') text = [text]; // form-encoded bodies with a single text
@@ -55,40 +94,57 @@ export function registerTranslate(
     if (text.length === 0) throw badRequest("Parameter 'text' must not be empty.", 'invalid_value');
     if (text.length > MAX_TEXTS)
       throw badRequest(`At most ${MAX_TEXTS} texts per request.`, 'too_many_texts');
+    const texts = text as string[];
     const targetLang = parseTargetLang(o.target_lang);
     const sourceLang = parseSourceLang(o.source_lang);
     const formality = parseFormality(o.formality, targetLang);
-    if (
-      o.model_type !== undefined &&
-      (typeof o.model_type !== 'string' || !MODEL_TYPES.includes(o.model_type))
-    )
-      throw badRequest(
-        `Value for 'model_type' not supported (one of ${MODEL_TYPES.join(', ')}).`,
-        'invalid_value',
-      );
+    const modelType = oneOf(o, 'model_type', MODEL_TYPES);
+    oneOf(o, 'split_sentences', SPLIT_SENTENCES);
+    const tagHandling = oneOf(o, 'tag_handling', TAG_HANDLING) as 'xml' | 'html' | undefined;
+    oneOf(o, 'tag_handling_version', TAG_HANDLING_VERSIONS);
+    const ignoreTags = tagList(o.ignore_tags, 'ignore_tags');
     const hasStyle = o.style_id !== undefined && o.style_id !== null && o.style_id !== '';
-    if (hasStyle && o.model_type === 'latency_optimized')
+    if (hasStyle && modelType === 'latency_optimized')
       throw badRequest(
         "style_id cannot be combined with model_type 'latency_optimized' (style rules use quality_optimized).",
         'style_needs_quality_model',
       );
     const style = resolveStyle(store, plan, o.style_id, targetLang);
-    const result = engine.translateTexts(text as string[], {
+    const glossary = resolveGlossary(store.glossaries, o.glossary_id, sourceLang, targetLang);
+    const account = r.accountOf(req);
+    const characters = texts.reduce((n, t) => n + [...t].length, 0);
+    checkCharacters(account, characters);
+
+    const base: TranslateOptions = {
       targetLang,
-      ...(sourceLang ? { sourceLang } : {}),
       ...(formality ? { formality } : {}),
       ...(style ? { style } : {}),
-    });
-    const detected = result.detectedSourceLang.toUpperCase();
-    const response: TranslateTextResponse & { billed_characters?: number } = {
-      translations: result.texts.map((t) => ({ detected_source_language: detected, text: t })),
+      ...(glossary ? { glossary } : {}),
+      ...(tagHandling ? { tagHandling, ignoreTags } : {}),
     };
-    if (
-      o.show_billed_characters === true ||
-      o.show_billed_characters === 'true' ||
-      o.show_billed_characters === '1'
-    )
-      response.billed_characters = result.billedCharacters;
-    return response;
-  });
+    // Each text has its own source language when none is given (as the real service).
+    const sources = await Promise.all(
+      texts.map(async (t) => sourceLang ?? (engine.detectLanguage ? await engine.detectLanguage(t) : 'en')),
+    );
+    const translations = texts.map((t, i) => {
+      const result = engine.translateTexts([t], { ...base, sourceLang: sources[i]! });
+      const item: {
+        detected_source_language: string;
+        text: string;
+        billed_characters?: number;
+        model_type_used?: string;
+      } = {
+        detected_source_language: result.detectedSourceLang.toUpperCase(),
+        text: result.texts[0] ?? '',
+      };
+      if (isTrue(o.show_billed_characters)) item.billed_characters = result.billedCharacters;
+      if (modelType)
+        item.model_type_used = modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized';
+      return item;
+    });
+    account.characterCount += characters;
+    return { translations };
+  };
+  app.post('/v2/translate', handler);
+  app.post('/v2/translate_secondary', handler);
 }

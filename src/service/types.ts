@@ -21,6 +21,8 @@ export interface FaultSpec {
   errorDocuments?: number;
   /** Translating documents report seconds_remaining = 2^27. */
   absurdSecondsRemaining?: boolean;
+  /** Each matching request is affected with this chance (0..1; counts are used only when it is). */
+  probability?: number;
 }
 
 export interface RequestLogEntry {
@@ -45,11 +47,15 @@ export interface ServiceOptions {
   /** Persist lists, jobs and files under this folder (SQLite + files); default: in memory + temp files. */
   dataDir?: string;
   phrasebookPath?: string;
+  /** Load the language detector at start rather than on the first request without source_lang (`locsync serve`). */
+  preloadDetection?: boolean;
   /** Scheduler: time a document waits queued / takes translating, seconds. */
   queueSeconds?: number;
   translateSeconds?: number;
   /** Documents translated concurrently. */
   workers?: number;
+  /** Characters per billing period (GET /v2/usage); translations beyond it answer 456. Default: 10^12, no limit in practice. */
+  characterLimit?: number;
   /** Documents done and not yet downloaded before uploads answer 429 (default 100). */
   maxUndownloaded?: number;
   /**

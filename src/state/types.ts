@@ -1,5 +1,113 @@
-// Contracts of the state store shared by the sync engine (src/sync) and the style reconciler
-// (src/styles). The store itself (src/state/store.ts) implements them.
+// The state interface: what the sync engine (src/sync) and the style reconciler (src/styles) need to
+// remember between runs. The SQLite backend (src/state/sqlite) implements it; a second backend
+// (PostgreSQL, several machines) implements the same interface. Every call returns a Promise so that
+// an asynchronous client can stand behind it; reads the no-op scan makes per file come in bulk (one
+// call per mapping), so a remote backend is not asked 100,000 times.
+
+/** Job statuses. pending: recorded before upload (no id yet); uploaded: id+key recorded; done; failed. */
+export type JobStatus = 'pending' | 'uploaded' | 'done' | 'failed';
+
+export interface FileRecord {
+  mapping: string;
+  rel_path: string;
+  size: number;
+  mtime_ms: number;
+  sha256: string;
+  seen_at: string;
+  /**
+   * Set when a scan found every output of this content up to date (latest done job of each output made
+   * from this very file, with this sha256 and settings): the settings signature it was checked with.
+   * Cleared when the file's content changes or a done job is recorded for one of its outputs (see
+   * JobLedger.done). A later scan with the same size, mtime and signature needs no job lookup at all.
+   */
+  verified: number | null;
+}
+
+/**
+ * What a scan needs of every recorded file of a mapping, as read in bulk: size, mtime and verified
+ * mark, no sha256 (a file whose mark matches needs no content at all; see FileInventory.filesOf).
+ */
+export type ListedFile = readonly [relPath: string, size: number, mtimeMs: number, verified: number | null];
+
+export interface JobRecord {
+  id: number;
+  mapping: string;
+  rel_path: string;
+  sha256: string;
+  target_lang: string;
+  /** Settings fingerprint including the applied style list content. */
+  fingerprint: string;
+  /** The same settings without the style list content: equal base + different fingerprint = stale. */
+  base_fingerprint: string;
+  /** Output path relative to the manifest folder ('/' separators). */
+  output_path: string;
+  status: JobStatus;
+  document_id: string | null;
+  document_key: string | null;
+  attempts: number;
+  billed_characters: number | null;
+  source_characters: number | null;
+  error: string | null;
+  /** Machine-readable kind of the last error (job-error, maybe-accepted, quota, lost-download ...). */
+  error_kind: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  /** Set when the upload started (pending) — so a crash in the upload window can be reported. */
+  upload_started_at: string | null;
+  /** Epoch ms at which the download started (a crash after the rename is recognised by the mtime). */
+  download_started_ms: number | null;
+  run_id: number | null;
+  /** Job whose output was copied instead of uploading again. */
+  reused_from: number | null;
+  /** Times this job's document had to be uploaded again after a lost download. */
+  lost_downloads: number;
+  /** JSON of the UploadDocumentRequest (no secrets). */
+  request: string | null;
+  /** Times this job was uploaded again because a crash hid whether the previous upload arrived. */
+  unconfirmed_uploads: number;
+}
+
+/** See FileInventory.mappingSnapshot. */
+export interface MappingSnapshot {
+  /** Digest of the source listing: every file's path, size, mtime and settings signature. */
+  digest: string;
+  /** The output folders of the mapping's outputs (relative to the manifest folder). */
+  outputDirs: string[];
+  /** Digest of the names in those folders when every output was there. */
+  outputsDigest: string;
+}
+
+/** The columns of a done job that the planner keeps in memory. */
+export type DoneIndexRow = Pick<
+  JobRecord,
+  'id' | 'sha256' | 'fingerprint' | 'base_fingerprint' | 'output_path' | 'mapping' | 'rel_path'
+>;
+
+export interface RunRecord {
+  id: number;
+  started_at: string;
+  finished_at: string | null;
+  command: string;
+  status: 'running' | 'ok' | 'failed' | 'interrupted' | 'crashed';
+  pid: number;
+  counts: Record<string, number> | null;
+  billed_characters: number;
+  /** Why the run stopped early or failed (see RunStopReason); null when it completed. */
+  reason: RunStopReason | null;
+}
+
+export type NewJob = Pick<
+  JobRecord,
+  | 'mapping'
+  | 'rel_path'
+  | 'sha256'
+  | 'target_lang'
+  | 'fingerprint'
+  | 'base_fingerprint'
+  | 'output_path'
+  | 'run_id'
+> & { source_characters?: number | null; request?: string | null };
 
 /** What the reconciler last applied to the service for one style list of the manifest. */
 export interface AppliedStyle {
@@ -21,4 +129,145 @@ export interface StyleStateStore {
   setStyle(rec: AppliedStyle): void;
   deleteStyle(key: string): void;
   allStyles(): AppliedStyle[];
+}
+
+/** How a run ended, and why when it did not complete (status, report). */
+export type RunStatus = 'running' | 'ok' | 'failed' | 'interrupted' | 'crashed';
+
+/** Why a run stopped before its work was done (none: it completed). Interrupted is not failed. */
+export type RunStopReason =
+  | 'documents-failed' // the run went through; some documents failed
+  | 'drift' // a style list was changed on the service by someone else
+  | 'auth' // the service refused the API key
+  | 'quota' // the account's character quota is used up
+  | 'budget' // the plan would exceed the budget
+  | 'lock' // another process holds the state
+  | 'signal' // stopped by SIGINT/SIGTERM (interrupted)
+  | 'config' // the manifest or the options are wrong
+  | 'internal'; // an unexpected error
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'running' | 'crashed'>;
+  reason?: RunStopReason;
+}
+
+/** What a failure does to a job's row (see JobLedger.failed). */
+export interface JobFailure {
+  /** Machine-readable kind (job-error, maybe-accepted, quota, auth, rejected, transient, output, stopped). */
+  kind: string;
+  error: string;
+  /**
+   * The document on the service is still collectable (a status check or download that failed): the
+   * row keeps its id, key and status, and the next run resumes it. Otherwise the row becomes failed
+   * and its key is dropped (a finished document's key is of no more use).
+   */
+  keepDocument: boolean;
+  /** Whether this failure uses up an attempt of max_attempts (not: quota, auth, stopped, transient). */
+  countsAttempt: boolean;
+}
+
+/**
+ * The job rows, and their only writer. Every transition is named after what happened and answers
+ * the fresh record. Record before acting: `created` before the upload is attempted, `uploadStarted`
+ * right before it, `uploaded` the moment it answers, `downloading` before the download, `done` once
+ * the output is in place.
+ */
+export interface JobLedger {
+  get(id: number): Promise<JobRecord | undefined>;
+  /** Jobs not done: pending, uploaded (id+key kept: resume), failed (retried up to max_attempts). */
+  open(): Promise<JobRecord[]>;
+  /** The latest done job of one output path: what the output holds. */
+  latestDoneOf(outputPath: string): Promise<DoneIndexRow | undefined>;
+  /** Every done job, few columns, oldest first, streamed (the bulk read of a busy scan). */
+  doneIndex(): AsyncIterable<DoneIndexRow>;
+  /** Done jobs of one content and settings fingerprint, oldest first (reuse donors). */
+  doneWithContent(sha256: string, fingerprint: string): Promise<Array<{ id: number; output_path: string }>>;
+  /** Done jobs of one source file (on_source_delete: delete). */
+  doneOfSource(mapping: string, relPath: string): Promise<JobRecord[]>;
+
+  /** A new job (status pending), recorded before anything is sent. */
+  created(job: NewJob): Promise<JobRecord>;
+  /** A recorded open job taken up by this run (its request as planned now). */
+  takenUp(job: JobRecord, runId: number, request: string): Promise<JobRecord>;
+  /** An earlier run stopped between sending this job's upload and recording its answer. */
+  unconfirmedUpload(job: JobRecord): Promise<JobRecord>;
+  /** An output copied from an identical translation: a new job, done at once, nothing billed. */
+  reused(job: NewJob, fromJobId: number): Promise<JobRecord>;
+  /**
+   * The upload is about to be sent: the attempt is counted (not for a re-upload after a lost
+   * download, which is not the document's fault), id, key and earlier errors are cleared.
+   */
+  uploadStarted(job: JobRecord, runId: number, reupload?: 'lost-download'): Promise<JobRecord>;
+  /** The upload answered: id and key recorded at once. */
+  uploaded(job: JobRecord, documentId: string, documentKey: string): Promise<JobRecord>;
+  /** The translation is done and billed: the download starts now (epoch ms). */
+  downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord>;
+  /** The output is in place. */
+  done(job: JobRecord, billedCharacters: number): Promise<JobRecord>;
+  /** The document is gone from the service before it was downloaded: it must be uploaded again. */
+  lostDownload(job: JobRecord): Promise<JobRecord>;
+  failed(job: JobRecord, failure: JobFailure): Promise<JobRecord>;
+  /**
+   * The source changed before this job's upload: closed unsent. A row that never led to an upload is
+   * removed (undefined); one with earlier attempts keeps its history, marked superseded.
+   */
+  superseded(job: JobRecord, error: string): Promise<JobRecord | undefined>;
+}
+
+/** The source files seen, their content, and the no-op fast paths' marks. */
+export interface FileInventory {
+  get(mapping: string, relPath: string): Promise<FileRecord | undefined>;
+  /** Every recorded file of a mapping, by relative path, without content hashes (the bulk read). */
+  listed(mapping: string): Promise<Map<string, ListedFile>>;
+  /** The recorded sha256 of every file of a mapping, by relative path (when many are needed). */
+  contents(mapping: string): Promise<Map<string, string>>;
+  /** A file was hashed: recorded (its verified mark and its mapping's snapshot are void). */
+  put(rec: Omit<FileRecord, 'seen_at' | 'verified'>): Promise<void>;
+  /** A source is gone. */
+  remove(mapping: string, relPath: string): Promise<void>;
+  /** These files' outputs were all found up to date under the settings signature `sig`. */
+  verify(mapping: string, files: Array<{ relPath: string; sig: number }>): Promise<void>;
+  snapshot(mapping: string): Promise<MappingSnapshot | undefined>;
+  setSnapshot(mapping: string, snap: MappingSnapshot, files: number): Promise<void>;
+}
+
+export interface RunLog {
+  /** Record a run; runs left running by a process that died are marked crashed. */
+  start(command: string): Promise<number>;
+  finish(id: number, outcome: RunOutcome, counts: Record<string, number>, billed: number): Promise<void>;
+}
+
+/** The state a sync works with. */
+export interface SyncState {
+  /** Where the state lives, for messages (a file path, a database name). */
+  readonly location: string;
+  readonly jobs: JobLedger;
+  readonly files: FileInventory;
+  readonly runs: RunLog;
+  /** What the reconciler last applied for a style list (its content hash makes outputs stale). */
+  appliedStyle(key: string): Promise<AppliedStyle | undefined>;
+  /** What the reconciler last applied for a glossary (its hash per language pair makes outputs stale). */
+  appliedGlossary(key: string): Promise<AppliedGlossary | undefined>;
+}
+
+/** What the reconciler last applied to the service for one glossary of the manifest. */
+export interface AppliedGlossary {
+  /** Key of the glossary in the manifest's `glossaries`. */
+  key: string;
+  glossary_id: string;
+  name: string;
+  /**
+   * sha256 of each dictionary's entries as applied, by pair ("en-de"). The service keeps no version
+   * of a glossary: drift is a remote hash that differs from this one.
+   */
+  hashes: Record<string, string>;
+  /** ISO 8601 time of the apply. */
+  applied_at: string;
+}
+
+export interface GlossaryStateStore {
+  getGlossary(key: string): AppliedGlossary | undefined;
+  setGlossary(rec: AppliedGlossary): void;
+  deleteGlossary(key: string): void;
+  allGlossaries(): AppliedGlossary[];
 }

@@ -7,6 +7,10 @@ import {
   type StylePlan,
 } from './reconcile.js';
 
+/** Under a drift listed with policy fail. */
+export const DRIFT_FAIL_HINT =
+  '        apply stops here: run with --drift overwrite or --drift adopt, set the drift policy, or edit the YAML to match';
+
 // Style plans for people: terraform-like symbols, one block per list, drift on its own, a summary.
 
 export type StyleCounts = Record<StyleActionKind, number>;
@@ -57,19 +61,23 @@ function actionLines(a: StyleAction, verb: 'plan' | 'applied'): string[] {
   ];
 }
 
+/** What to say when there is nothing to do (drift is not "matching"). */
+function nothingToDo(drift: number): string {
+  return drift
+    ? '  nothing to change from the YAML; changed on the service (see Drift below)'
+    : '  no changes: the service matches the YAML';
+}
+
 /** The style part of `locsync plan` (and of `styles apply`'s report). */
 export function formatStylePlan(plan: StylePlan, verb: 'plan' | 'applied' = 'plan'): string {
   const lines: string[] = ['Style lists:'];
-  if (plan.actions.length === 0) lines.push('  no changes: the service matches the YAML');
+  if (plan.actions.length === 0) lines.push(nothingToDo(plan.drift.length));
   for (const a of plan.actions) lines.push(...actionLines(a, verb));
   if (plan.drift.length) {
     lines.push('', 'Drift (changed on the service since locsync last applied it):');
     for (const d of plan.drift) {
       lines.push(`  !   ${driftHeadline(d)}`, ...d.changes.map((c) => `        ${describeChange(c)}`));
-      if (d.policy === 'fail')
-        lines.push(
-          "        apply stops here: set drift to 'overwrite' or 'adopt', or edit the YAML to match",
-        );
+      if (d.policy === 'fail') lines.push(DRIFT_FAIL_HINT);
     }
   }
   lines.push('', summaryLine(countActions(plan), verb));

@@ -77,7 +77,7 @@ export class DriftError extends Error {
           `  ${driftHeadline(d)}`,
           ...d.changes.map((c) => `      ${describeChange(c)}`),
         ]),
-        "Set the list's drift policy to 'overwrite' (make the service match the YAML) or 'adopt' (write the service's state into the YAML), or edit the YAML to match and run again.",
+        "Run again with --drift overwrite (make the service match the YAML) or --drift adopt (write the service's state into the YAML), set the list's drift policy, or edit the YAML to match.",
       ].join('\n'),
     );
     this.name = 'DriftError';
@@ -96,6 +96,8 @@ export interface ReconcileArgs {
   apply: boolean;
   /** Only these list keys. */
   only?: string[];
+  /** A one-off drift policy for this run, instead of each list's own. */
+  drift?: DriftPolicy;
   logger?: Logger;
 }
 
@@ -217,18 +219,19 @@ class Reconciler {
     const have = remoteContent(d.remote);
     const changes = diffContent(have, want);
     const drifted = applied !== undefined && d.remote.version !== applied.version;
+    const policy = this.args.drift ?? desired.drift;
     if (drifted && changes.length > 0) {
       d.drift = {
         key,
         style_id: d.remote.style_id,
-        policy: desired.drift,
+        policy,
         appliedVersion: applied.version,
         remoteVersion: d.remote.version,
         changes: diffContent(want, have),
         yamlChanged: contentHash(want) !== applied.hash,
       };
-      if (desired.drift === 'fail') return d;
-      if (desired.drift === 'adopt') {
+      if (policy === 'fail') return d;
+      if (policy === 'adopt') {
         d.action = {
           kind: 'adopt',
           key,

@@ -1,89 +1,83 @@
 import { chmod, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Document, isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from 'yaml';
+import { Document, isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
 import type { StyleRuleList } from '../api/types.js';
 import type { ResolvedStyleList } from '../manifest/types.js';
 import { YamlSource } from '../manifest/yaml-source.js';
 import { remoteContent, type StyleContent } from './content.js';
+import { mapIn, seqIn, YamlTextEditor } from './yaml-text-edit.js';
 
 // Writing style lists back into YAML: `drift: adopt` edits the list where it is written (its own
-// file or inline in the manifest) in place with yaml's Document API, so comments and the order of
-// what stays are kept; `styles pull` writes new files or updates existing ones the same way.
-
-/** Set a scalar in place (a scalar node keeps its comments), or add the key at the end. */
-function setValue(doc: Document, map: YAMLMap, key: string, value: string): void {
-  const node = map.get(key, true);
-  if (isScalar(node)) {
-    if (node.value !== value) node.value = value;
-  } else map.set(doc.createNode(key), doc.createNode(value));
-}
-
-function mapAt(doc: Document, parent: YAMLMap, key: string): YAMLMap {
-  const node = parent.get(key, true);
-  if (isMap(node)) return node as YAMLMap;
-  const created = doc.createNode({}) as YAMLMap;
-  parent.set(doc.createNode(key), created);
-  return created;
-}
+// file or inline in the manifest) at the places in the text its values came from, so everything else
+// stays byte for byte; `styles pull` writes new files or updates existing ones the same way.
 
 function keyOf(pair: { key: unknown }): string {
   return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
 }
 
-/** Make the list mapping `list` hold `content`, touching only what differs. */
-export function writeContent(doc: Document, list: YAMLMap, content: StyleContent, key: string): void {
-  if (content.name !== key || list.has('name')) setValue(doc, list, 'name', content.name);
-  setValue(doc, list, 'language', content.language);
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  return map.items.find((p) => keyOf(p) === key) as Pair | undefined;
+}
+
+/** Make the mapping `node` hold `wanted` (one level of string values): only what differs is edited. */
+function writeStringMap(ed: YamlTextEditor, node: YAMLMap, wanted: Record<string, string>): void {
+  const keep = node.items.filter((p) => keyOf(p) in wanted);
+  if (keep.length === 0 && Object.keys(wanted).length === 0) return ed.emptyMap(node);
+  for (const pair of node.items) if (!(keyOf(pair) in wanted)) ed.removePair(node, pair as Pair);
+  for (const [k, v] of Object.entries(wanted)) ed.setValue(node, k, v);
+}
+
+/** Make the list mapping `list` hold `content`, editing only what differs (see ./yaml-text-edit.ts). */
+export function writeContent(ed: YamlTextEditor, list: YAMLMap, content: StyleContent, key: string): void {
+  if (content.name !== key || list.has('name')) ed.setValue(list, 'name', content.name);
+  ed.setValue(list, 'language', content.language);
 
   // configured_rules: category → rule → option.
-  const rulesWanted = Object.entries(content.configured_rules);
-  if (rulesWanted.length > 0 || isMap(list.get('configured_rules', true))) {
-    const rules = mapAt(doc, list, 'configured_rules');
-    for (const pair of [...rules.items]) {
-      if (!content.configured_rules[keyOf(pair) as keyof StyleContent['configured_rules']])
-        rules.delete(pair.key);
+  const rulesWanted = Object.entries(content.configured_rules).filter(([, r]) => r && Object.keys(r).length);
+  const rules = mapIn(list.get('configured_rules', true));
+  if (!rules) {
+    if (rulesWanted.length) ed.addPair(list, 'configured_rules', Object.fromEntries(rulesWanted));
+  } else if (rulesWanted.length === 0) {
+    ed.removePair(list, pairOf(list, 'configured_rules')!);
+  } else {
+    for (const pair of rules.items) {
+      if (!rulesWanted.some(([cat]) => cat === keyOf(pair))) ed.removePair(rules, pair as Pair);
     }
     for (const [cat, wanted] of rulesWanted) {
-      const catMap = mapAt(doc, rules, cat);
-      for (const pair of [...catMap.items]) if (!(keyOf(pair) in (wanted ?? {}))) catMap.delete(pair.key);
-      for (const [rule, option] of Object.entries(wanted ?? {})) setValue(doc, catMap, rule, option);
+      const catMap = mapIn(rules.get(cat, true));
+      if (catMap) writeStringMap(ed, catMap, wanted!);
+      else ed.addPair(rules, cat, wanted);
     }
-    if (rules.items.length === 0) list.delete('configured_rules');
   }
 
   // custom_instructions, matched by label.
   const wanted = new Map(content.custom_instructions.map((i) => [i.label, i]));
-  const seqNode = list.get('custom_instructions', true);
-  if (!isSeq(seqNode)) {
+  const seq = seqIn(list.get('custom_instructions', true));
+  if (!seq) {
     if (content.custom_instructions.length > 0)
-      list.set(doc.createNode('custom_instructions'), doc.createNode(content.custom_instructions));
+      ed.addPair(list, 'custom_instructions', content.custom_instructions);
     return;
   }
-  const seq = seqNode as YAMLSeq;
+  if (content.custom_instructions.length === 0) {
+    ed.removePair(list, pairOf(list, 'custom_instructions')!);
+    return;
+  }
   const present = new Set<string>();
-  for (let i = seq.items.length - 1; i >= 0; i--) {
-    const item = seq.items[i];
+  seq.items.forEach((item, i) => {
     const label = isMap(item) ? item.get('label') : undefined;
     const w = typeof label === 'string' ? wanted.get(label) : undefined;
-    if (!w || present.has(w.label)) {
-      seq.delete(i);
-      continue;
-    }
+    if (!w || present.has(w.label)) return ed.removeItem(seq, i);
     present.add(w.label);
-  }
-  for (const item of seq.items) {
-    if (!isMap(item)) continue;
-    const w = wanted.get(String(item.get('label')))!;
-    setValue(doc, item as YAMLMap, 'prompt', w.prompt);
-    if (w.source_language) setValue(doc, item as YAMLMap, 'source_language', w.source_language);
-    else item.delete('source_language');
-  }
-  for (const w of content.custom_instructions) if (!present.has(w.label)) seq.add(doc.createNode(w));
-  if (seq.items.length === 0) list.delete('custom_instructions');
+    const map = item as YAMLMap;
+    ed.setValue(map, 'prompt', w.prompt);
+    if (w.source_language) ed.setValue(map, 'source_language', w.source_language);
+    else if (map.has('source_language')) ed.removePair(map, pairOf(map, 'source_language')!);
+  });
+  for (const w of content.custom_instructions) if (!present.has(w.label)) ed.addItem(seq, w);
 }
 
 /** Write a file through a temp file and a rename, keeping the mode of the file it replaces. */
-async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string): Promise<void> {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const mode = await stat(file).then(
     (s) => s.mode & 0o777,
@@ -99,8 +93,9 @@ export async function adoptIntoYaml(list: ResolvedStyleList, remote: StyleRuleLi
   const source = await YamlSource.read(list.file);
   const node = list.yamlPath.length ? source.doc.getIn(list.yamlPath, true) : source.doc.contents;
   if (!isMap(node)) throw new Error(`style list '${list.key}' is not a mapping in ${list.file}`);
-  writeContent(source.doc, node as YAMLMap, remoteContent(remote), list.key);
-  await writeAtomically(list.file, source.doc.toString());
+  const ed = new YamlTextEditor(source.text);
+  writeContent(ed, node as YAMLMap, remoteContent(remote), list.key);
+  await writeAtomically(list.file, ed.result());
 }
 
 /**
@@ -120,8 +115,9 @@ export async function writeStyleListFile(
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   if (source && isMap(source.doc.contents)) {
-    writeContent(source.doc, source.doc.contents as YAMLMap, content, '');
-    const text = source.doc.toString();
+    const ed = new YamlTextEditor(source.text);
+    writeContent(ed, source.doc.contents as YAMLMap, content, '');
+    const text = ed.result();
     if (text === source.text) return 'unchanged';
     await writeAtomically(file, text);
     return 'updated';

@@ -1,78 +1,60 @@
-import type { Logger } from '../log/logger.js';
-import { silentLogger } from '../log/logger.js';
-import type { LoadedManifest } from '../manifest/types.js';
-import type { StateStore } from '../state/store.js';
-import type { SyncEvents } from './events.js';
-import {
-  createSyncSession,
-  type ReconcileFn,
-  type StylePlanLike,
-  type SyncConnection,
-  type SyncOptions,
-  type SyncPlan,
-} from './session.js';
+import { silentLogger, type Logger } from '../log/logger.js';
+import type { TerminologyPlan } from '../styles/terminology.js';
+import { createSyncEvents, type SyncEvents } from './events.js';
+import type { Plan } from './plan/types.js';
+import { groupPlan, type SyncPlan } from './plan/view.js';
+import { SyncRun, openPlanner, reconcileForPlan, type SyncRunArgs } from './sync-run.js';
 import type { SyncSummary } from './summary.js';
 
-export type { SyncOptions, SyncPlan, SyncConnection } from './session.js';
+export type { SyncConnection, SyncOptions, ReconcileFn, RunState } from './sync-run.js';
 export type { SyncSummary } from './summary.js';
+export type { SyncPlan } from './plan/view.js';
 
-export interface RunSyncArgs {
-  loaded: LoadedManifest;
-  connection: SyncConnection;
-  state: StateStore;
-  options?: SyncOptions;
-  logger: Logger;
-  events?: SyncEvents;
-  reconcile?: ReconcileFn;
-}
+export type RunSyncArgs = SyncRunArgs & { connection: NonNullable<SyncRunArgs['connection']> };
 
 /**
- * One sync pass: style lists first, then recorded uploads resumed, then every mapping scanned and
- * its work done; removed sources handled last. Resolves to the summary (the run is recorded in
- * state.db's runs table). An AuthError or an internal error is thrown after the run is recorded.
+ * One `sync`: style lists applied, then the plan made (recorded uploads resumed, every mapping
+ * scanned, removed sources last) and carried out. Resolves to the summary (the run is recorded in the
+ * runs table). An AuthError or an internal error is thrown after the run is recorded.
  */
 export async function runSync(args: RunSyncArgs): Promise<SyncSummary> {
-  const session = createSyncSession(args);
+  const run = await SyncRun.open(args);
   try {
-    await session.reconcileStyles();
-    session.enqueuePending();
-    await session.scanAll();
-    await session.drain();
+    await run.reconcileStyles();
+    await run.scanAll();
+    await run.drain();
   } catch (err) {
-    await session.stop({ deadlineMs: 0 }).catch(() => undefined);
-    session.finish('failed');
+    await run.stop({ deadlineMs: 0 }).catch(() => undefined);
+    await run.finish('failed');
     throw err;
   }
-  const summary = session.finish();
-  const fatal = session.fatalError();
+  const summary = await run.finish();
+  const fatal = run.fatalError();
   if (fatal) throw Object.assign(fatal, { summary });
   return summary;
 }
 
-export interface PlanSyncArgs {
-  loaded: LoadedManifest;
-  state: StateStore;
-  /** The style reconciler's dry-run answer: style ids, and lists whose change makes outputs stale. */
-  styles?: StylePlanLike;
-  options?: Pick<SyncOptions, 'only' | 'retranslate'>;
+export interface PlanSyncArgs extends Omit<SyncRunArgs, 'logger' | 'events'> {
   logger?: Logger;
+  events?: SyncEvents;
 }
 
 /**
- * What `sync` would do, without uploading or writing anything (not even file hashes): files to
- * translate, outputs to reuse (copies), recorded uploads to resume, stale outputs, unchanged units,
- * unsupported files, outputs to delete.
+ * What `sync` would do, by the same sequence without carrying anything out (nothing uploaded,
+ * nothing written, not even file hashes): style lists compared (not applied) when connected, then
+ * the plan.
  */
+export async function makePlan(
+  args: PlanSyncArgs,
+): Promise<{ plan: Plan; styles: TerminologyPlan | undefined }> {
+  const full: SyncRunArgs = { ...args, logger: args.logger ?? silentLogger() };
+  const planner = await openPlanner(full, args.events ?? createSyncEvents());
+  const styles = await reconcileForPlan(full, planner, false);
+  const { plan } = await planner.plan();
+  return { plan, styles };
+}
+
+/** The plan of makePlan, grouped by what its actions do (status shows its stale and skipped parts). */
 export async function planSync(args: PlanSyncArgs): Promise<SyncPlan> {
-  const session = createSyncSession({
-    loaded: args.loaded,
-    state: args.state,
-    logger: args.logger ?? silentLogger(),
-    options: { ...args.options, dryRun: true },
-  });
-  if (args.styles) session.useStylePlan(args.styles);
-  session.enqueuePending();
-  await session.scanAll();
-  await session.drain();
-  return session.plan();
+  return groupPlan((await makePlan(args)).plan);
 }

@@ -1,6 +1,21 @@
-import type { FailureKind } from './events.js';
+import { printable } from '../log/printable.js';
+import { formatCount, formatDuration } from '../util/format.js';
 
 // What a sync run did, for the closing summary, `--json`, the runs table and the report command.
+
+/** Why a (file, target) failed (in the summary, the job:failed event and the job's error_kind). */
+export type FailureKind =
+  | 'job-error' // the service reported status error
+  | 'maybe-accepted' // upload failed after the body was sent: may be billed
+  | 'quota' // 456
+  | 'auth' // 401/403
+  | 'rejected' // 400/413...: the service refused the upload
+  | 'transient' // 429/5xx/network after every retry; resumes next run
+  | 'output' // writing the output failed
+  | 'collision'
+  | 'path-escape'
+  | 'gave-up'
+  | 'stopped'; // the run was stopped before this job finished
 
 export interface FailedItem {
   mapping: string;
@@ -35,7 +50,7 @@ export interface SyncSummary {
   reused: number;
   /** (file, target) units already up to date. */
   unchanged: number;
-  /** Outputs made with an older version of their style list, left as they are. */
+  /** Outputs made with an older version of their style list or glossary, left as they are. */
   stale: number;
   /** Stale outputs re-translated because of --retranslate stale. */
   retranslated: number;
@@ -106,18 +121,23 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
 /** Human-readable closing summary (stdout of `locsync sync`). */
 export function formatSummary(s: SyncSummary): string {
   const lines: string[] = [];
-  const verb = s.dryRun ? 'would translate' : 'translated';
+  const n = formatCount;
+  // Files and outputs are different units: one source file has an output per target language.
   lines.push(
-    `${s.dryRun ? 'Dry run: ' : ''}${s.files} files: ${verb} ${s.translated}` +
-      (s.resumed ? ` (${s.resumed} resumed)` : '') +
-      `, reused ${s.reused}, unchanged ${s.unchanged}, stale ${s.stale}` +
-      (s.retranslated ? ` (${s.retranslated} re-translated)` : '') +
-      `, unsupported ${s.unsupported.length}, failed ${s.failed.length}`,
+    `${s.dryRun ? 'Dry run: ' : ''}${n(s.files)} source files; outputs: ` +
+      `${n(s.translated)} ${s.dryRun ? 'to translate' : 'translated'}` +
+      (s.resumed ? ` (${n(s.resumed)} resumed)` : '') +
+      `, ${n(s.reused)} reused, ${n(s.unchanged)} unchanged, ${n(s.stale)} stale` +
+      (s.retranslated ? ` (${n(s.retranslated)} re-translated)` : '') +
+      `, ${n(s.failed.length)} failed` +
+      (s.unsupported.length ? `; ${n(s.unsupported.length)} files unsupported` : ''),
   );
-  lines.push(`Billed characters: ${s.billedCharacters} (${s.uploads} uploads)`);
+  lines.push(
+    `Billed: ${n(s.billedCharacters)} characters for ${n(s.uploads)} uploads, in ${formatDuration(s.durationMs)}`,
+  );
   if (s.stale && !s.retranslated)
     lines.push(
-      `${s.stale} outputs were made with an older version of their style list; run with --retranslate stale to re-translate them (billed).`,
+      `${s.stale} outputs were made with an older version of their style list or glossary; run with --retranslate stale to re-translate them (billed).`,
     );
   if (s.stoppedReason) lines.push(`Uploads stopped: ${s.stoppedReason}`);
   for (const f of s.failed)
@@ -135,5 +155,6 @@ export function formatSummary(s: SyncSummary): string {
   for (const u of s.unsupported) lines.push(`  unsupported: ${u.mapping}/${u.file} (${u.message})`);
   for (const k of s.skipped) lines.push(`  skipped: ${k.mapping}/${k.file}: ${k.message}`);
   for (const d of s.deletedOutputs) lines.push(`  deleted output: ${d}`);
-  return lines.join('\n');
+  // File names and messages come from outside: each entry stays one line.
+  return lines.map(printable).join('\n');
 }

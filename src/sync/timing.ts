@@ -1,6 +1,9 @@
 // Poll timing. Status polls start around 1 s and grow ×1.5 up to a cap (~15 s). The service's
-// seconds_remaining is only a hint: clamped between the minimum and the cap, so an absurd value
-// (2^27) never delays a poll beyond the cap. Overridable for tests (options or LOCSYNC_POLL_* env).
+// seconds_remaining is only a hint: a plausible one is followed (clamped between the minimum and the
+// cap), so that on a calm service a slot is free the moment its document is done. A hint beyond any
+// plausible job (the real service answers 2^27 at times) or one that did not come true is ignored:
+// polling then goes on as without a hint, rather than waiting out the cap on a number that means
+// nothing. Overridable for tests (options or LOCSYNC_POLL_* env).
 
 export interface PollTiming {
   /** Delay before the first status poll after an upload, ms. */
@@ -16,6 +19,8 @@ export interface PollTiming {
    * early. Every ms here is a ms a pool slot waits after the document is done.
    */
   hintSlackMs: number;
+  /** A seconds_remaining above this is not an estimate (no document takes an hour): ignored. */
+  maxHintSeconds: number;
 }
 
 export const DEFAULT_POLL: PollTiming = {
@@ -24,6 +29,7 @@ export const DEFAULT_POLL: PollTiming = {
   maxMs: 15_000,
   minMs: 250,
   hintSlackMs: 5,
+  maxHintSeconds: 3600,
 };
 
 /** DEFAULT_POLL overridden by LOCSYNC_POLL_INITIAL_MS / _MAX_MS / _MIN_MS / _FACTOR and `over`. */
@@ -52,9 +58,10 @@ export function pollTiming(over: Partial<PollTiming> = {}, env: NodeJS.ProcessEn
 }
 
 /**
- * The delay before the next poll: the last delay grown ×factor, or the service's seconds_remaining
- * hint clamped to [minMs, maxMs]. A hint that did not come true (the previous wait was already hinted
- * and the new hint is not longer) is ignored, so a stuck estimate backs off like no estimate.
+ * The delay before the next poll: the service's seconds_remaining hint clamped to [minMs, maxMs], or
+ * else the last delay grown ×factor. The hint is ignored when it is absurd (above maxHintSeconds, not
+ * a number, negative) or when the previous wait already followed a hint and the document is still not
+ * done: that hint did not come true, so this one is not trusted either.
  */
 export function nextPollDelay(
   t: PollTiming,
@@ -63,9 +70,16 @@ export function nextPollDelay(
   previousWasHint = false,
 ): { delayMs: number; hinted: boolean } {
   const grown = Math.min(t.maxMs, Math.max(t.minMs, previousMs * t.factor));
-  if (secondsRemaining === undefined || !Number.isFinite(secondsRemaining) || secondsRemaining < 0)
+  if (
+    previousWasHint ||
+    secondsRemaining === undefined ||
+    !Number.isFinite(secondsRemaining) ||
+    secondsRemaining < 0 ||
+    secondsRemaining > t.maxHintSeconds
+  )
     return { delayMs: grown, hinted: false };
-  const hint = Math.min(t.maxMs, Math.max(t.minMs, secondsRemaining * 1000 + t.hintSlackMs));
-  if (previousWasHint && hint <= previousMs) return { delayMs: grown, hinted: false };
-  return { delayMs: hint, hinted: true };
+  return {
+    delayMs: Math.min(t.maxMs, Math.max(t.minMs, secondsRemaining * 1000 + t.hintSlackMs)),
+    hinted: true,
+  };
 }

@@ -2,12 +2,17 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { WatchConfig } from '../manifest/schema.js';
 
-// Watches the manifest and the style list files it references; calls back (debounced) on any change.
+// Watches the manifest and the style list and glossary files it references; calls back (debounced) on any change.
 // Editors often save by writing a new file and renaming it over the old one: chokidar's `atomic`
 // handling and the debounce turn that into one call.
 
 export function manifestFiles(loaded: LoadedManifest): string[] {
-  return [...new Set([loaded.path, ...Object.values(loaded.styleLists).map((l) => l.file)])].sort();
+  const glossaryFiles = Object.values(loaded.glossaries ?? {}).flatMap((g) =>
+    Object.values(g.dictionaries).map((d) => d.file),
+  );
+  return [
+    ...new Set([loaded.path, ...Object.values(loaded.styleLists).map((l) => l.file), ...glossaryFiles]),
+  ].sort();
 }
 
 export interface ManifestWatcher {

@@ -44,8 +44,8 @@ export class PendingFiles {
   /** Change the stability window (a manifest edit); pending files are kept. */
   setWindow(windowMs: number): void {
     this.windowMs = windowMs;
-    // chokidar reports a rename's new name only after awaitWriteFinish (one window); the old name's
-    // deletion comes at once. It waits two windows and a margin so that the new name is seen first.
+    // A rename's new name must be handed over before the old name's deletion (reuse, not upload):
+    // the new name waits one window for its stability check, so a deletion waits two and a margin.
     this.unlinkDelayMs = 2 * windowMs + 1000;
     this.maxUnlinkWaitMs = Math.max(10_000, windowMs * 10);
   }

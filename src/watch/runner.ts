@@ -6,24 +6,20 @@ import { checkManifestFile } from '../manifest/load.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { StateStore } from '../state/store.js';
 import { createSyncEvents, type SyncEvents } from '../sync/events.js';
-import {
-  createSyncSession,
-  type ReconcileFn,
-  type SyncConnection,
-  type SyncSession,
-} from '../sync/session.js';
+import { SyncRun, type ReconcileFn, type SyncConnection } from '../sync/sync-run.js';
 import type { PollTiming } from '../sync/timing.js';
 import { manifestFiles, watchManifestFiles, type ManifestWatcher } from './manifest-watch.js';
 import { WatchMetrics, startMetricsServer, type MetricsServer } from './metrics.js';
 import { PendingFiles, type PendingEntry } from './pending.js';
 import { locate, watchedSources, type WatchedSource } from './sources.js';
+import { recordedFiles } from './recorded.js';
 import { startSourceWatcher, type SourceWatcher } from './watcher.js';
 
-// `locsync watch`: the sync engine kept running. One SyncSession at a time does the work (the same
-// classification, reuse, on_source_delete and recorded uploads as `sync`); file events go through a
-// pending set (coalesced by path, stability-checked) into session.scanFile. A periodic rescan and an
-// applied manifest edit start a fresh session once the current one has drained (its run is recorded
-// and its in-memory lists are dropped, so memory stays bounded over months).
+// `locsync watch`: the run sequence of `sync` kept open. One SyncRun at a time does the work (the
+// same planner, executor, on_source_delete and recorded uploads as `sync`); file events go through a
+// pending set (coalesced by path, stability-checked) into run.scanFile. A periodic rescan and an
+// applied manifest edit start a fresh run once the current one has drained (its run is recorded and
+// its in-memory lists are dropped, so memory stays bounded over months).
 
 export interface WatchEventMap {
   /** The watcher is up: initial scan done, events flowing. */
@@ -59,12 +55,13 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   private readonly connection: SyncConnection;
   private readonly logger: Logger;
   private readonly opts: Pick<WatchArgs, 'poll' | 'reconcile'>;
-  private session!: SyncSession;
+  private session!: SyncRun;
   private sources: WatchedSource[] = [];
   private readonly pending: PendingFiles;
   private readonly handOver: PendingEntry[] = [];
   private handingOver = 0;
   private readonly removals = new Set<Promise<void>>();
+  private removalChain: Promise<void> = Promise.resolve();
   private sourceWatcher: SourceWatcher | undefined;
   private manifestWatcher: ManifestWatcher | undefined;
   private metricsServer: MetricsServer | undefined;
@@ -87,7 +84,10 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     this.logger = args.logger;
     this.opts = { poll: args.poll, reconcile: args.reconcile };
     this.pending = new PendingFiles(this.windowMs());
-    this.metrics = new WatchMetrics({ queueDepth: () => this.queueDepth() });
+    this.metrics = new WatchMetrics(
+      { queueDepth: () => this.queueDepth(), watches: () => this.sourceWatcher?.watches() ?? 0 },
+      { processMetrics: this.loaded.manifest.watch.metrics !== undefined },
+    );
     this.metrics.observe(this.events);
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
@@ -112,8 +112,8 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     return this.loaded.manifest.watch.stability * 1000;
   }
 
-  private newSession(): SyncSession {
-    return createSyncSession({
+  private newSession(): Promise<SyncRun> {
+    return SyncRun.open({
       loaded: this.loaded,
       connection: this.connection,
       state: this.state,
@@ -135,12 +135,24 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   async start(): Promise<void> {
     const w = this.loaded.manifest.watch;
     if (w.metrics) {
-      this.metricsServer = await startMetricsServer(this.metrics, w.metrics);
-      this.logger.info({ url: this.metricsServer.url }, 'serving /healthz and /metrics');
+      // The status page for people beside /healthz and /metrics (loaded only when served).
+      const [{ createStatusPage }, { RunTracker }] = await Promise.all([
+        import('../web/status-page.js'),
+        import('../cli/run-tracker.js'),
+      ]);
+      const page = createStatusPage({
+        state: this.state,
+        manifest: () => this.loaded,
+        tracker: new RunTracker(this.events),
+        health: () => this.metrics.healthz(),
+      });
+      this.metricsServer = await startMetricsServer(this.metrics, w.metrics, (req, res) =>
+        page.handle(req, res),
+      );
+      this.logger.info({ url: this.metricsServer.url }, 'serving the status page (/), /healthz and /metrics');
     }
-    this.session = this.newSession();
+    this.session = await this.newSession();
     await this.session.reconcileStyles();
-    this.session.enqueuePending();
     await this.startSourceWatcher();
     this.manifestWatcher = watchManifestFiles(manifestFiles(this.loaded), w, () => void this.reload());
     await this.session.scanAll();
@@ -161,7 +173,13 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     const sw = startSourceWatcher(
       this.sources,
       this.loaded.manifest.watch,
-      (abs, kind) => this.onFileEvent(abs, kind),
+      {
+        file: (abs, kind) => this.onFileEvent(abs, kind),
+        problems: (list) => this.metrics.setWatcherProblems(list),
+        // Native events missed everything while the folder was away.
+        rootBack: () => void this.rotate('periodic'),
+      },
+      { recorded: (mapping) => recordedFiles(this.state, mapping) },
       this.logger,
     );
     this.sourceWatcher = sw;
@@ -181,7 +199,10 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   private kick(): void {
     if (this.tickTimer || this.stopping || this.paused) return;
     if (this.pending.size === 0 && this.handOver.length === 0) return;
-    const every = Math.min(1000, Math.max(50, this.windowMs() / 4));
+    // Often enough that a file is handed over soon after its window ends; less often the more files
+    // are pending (each sweep stats every one of them): a burst of thousands once a second.
+    const base = Math.min(250, Math.max(50, this.windowMs() / 8));
+    const every = Math.min(1000, base + this.pending.size / 2);
     this.tickTimer = setTimeout(() => {
       this.tickTimer = undefined;
       this.sweep();
@@ -241,8 +262,14 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
 
   private removeSource(e: PendingEntry): void {
     if (!this.hasMapping(e.mapping)) return;
-    const p = this.session
-      .fileRemoved(e.mapping, e.relPath)
+    // An unmounted share makes every file look deleted: nothing is removed while its folder is away
+    // (the rescan once it is back decides).
+    const root = this.sources.find((s) => s.mapping === e.mapping)?.root;
+    if (root && this.sourceWatcher && !this.sourceWatcher.trusts(root)) return;
+    // One deletion at a time, in the order they came (a folder of 5,000 files gone is 5,000 of them:
+    // the engine is not asked 5,000 things at once).
+    const p = this.removalChain
+      .then(() => this.session.fileRemoved(e.mapping, e.relPath))
       .catch((err: Error) =>
         this.logger.error(
           { mapping: e.mapping, file: e.relPath, err: err.message },
@@ -254,6 +281,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
         this.maybeIdle();
       });
     this.removals.add(p);
+    this.removalChain = p;
   }
 
   private maybeIdle(): void {
@@ -302,12 +330,12 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
         await Promise.all([...this.removals]);
         await this.session.drain();
         if (this.stopping) return;
-        this.session.finish();
+        await this.session.finish();
         const sourcesBefore = JSON.stringify(watchedSources(this.loaded).map((s) => [s.root, s.skipDirs]));
         const watchBefore = JSON.stringify(this.loaded.manifest.watch);
         if (next) this.loaded = next;
         this.emit('rescan', { reason });
-        this.session = this.newSession();
+        this.session = await this.newSession();
         try {
           await this.session.reconcileStyles();
         } catch (err) {
@@ -317,7 +345,6 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
           );
           if (err instanceof AuthError) throw err;
         }
-        this.session.enqueuePending();
         if (next) {
           const sourcesAfter = JSON.stringify(watchedSources(this.loaded).map((s) => [s.root, s.skipDirs]));
           const watchAfter = JSON.stringify(this.loaded.manifest.watch);
@@ -357,6 +384,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
           { file: e.file, line: e.line, column: e.column },
           `manifest edit not applied (the previous manifest keeps running): ${e.format()}`,
         );
+      this.metrics.setManifestRejected(lines[0]?.split('\n')[0]);
       this.emit('manifest:rejected', { errors: lines });
       return;
     }
@@ -364,9 +392,11 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     if (next.statePath !== old.statePath) {
       const msg = `${next.path}: the state file changed (${old.statePath} → ${next.statePath}): restart locsync watch to use it; the edit is not applied`;
       this.logger.error(msg);
+      this.metrics.setManifestRejected(msg);
       this.emit('manifest:rejected', { errors: [msg] });
       return;
     }
+    this.metrics.setManifestRejected(undefined);
     if (JSON.stringify(next.manifest.service) !== JSON.stringify(old.manifest.service))
       this.logger.warn('service settings changed: they apply after a restart of locsync watch');
     const mappings = changedMappings(old, next);
@@ -405,7 +435,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       this.logger.warn(
         'the shutdown deadline passed with uploads still in progress: their jobs are recorded as started; the next start checks them (an upload whose answer was never recorded may be uploaded again)',
       );
-    const summary = this.session?.finish('interrupted');
+    const summary = await this.session?.finish('interrupted');
     await this.metricsServer?.close();
     const code = this.fatal ? (this.fatal instanceof AuthError ? 2 : 1) : 0;
     if (summary)
@@ -418,13 +448,17 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   }
 }
 
-/** Mappings whose definition or style lists differ between two manifests (new mappings included). */
+/** Mappings whose definition, style lists or glossaries differ between two manifests (new mappings included). */
 export function changedMappings(old: LoadedManifest, next: LoadedManifest): string[] {
   const describe = (l: LoadedManifest, name: string) => {
     const m = l.manifest.mappings.find((x) => x.name === name);
     if (!m) return undefined;
     const lists = m.targets.map((t) => (t.style ? l.styleLists[t.style] : null));
-    return JSON.stringify([m, lists, l.manifest.max_attempts]);
+    const glossaries = m.targets.map((t) => {
+      const g = t.glossary ? l.glossaries?.[t.glossary] : undefined;
+      return g ? Object.entries(g.dictionaries).map(([p, d]) => [p, [...d.entries]]) : null;
+    });
+    return JSON.stringify([m, lists, glossaries, l.manifest.max_attempts]);
   };
   return next.manifest.mappings
     .map((m) => m.name)

@@ -2,7 +2,7 @@ import path from 'node:path';
 import micromatch from 'micromatch';
 import { outputRoot } from '../manifest/paths.js';
 import type { LoadedManifest } from '../manifest/types.js';
-import { DEFAULT_IGNORES } from '../sync/scan.js';
+import { DEFAULT_IGNORES } from '../sync/plan/list-sources.js';
 
 // Which files of the watched folders are sources of which mapping (the same include/exclude and
 // default ignores as the scan), and which folders are never watched (output roots and the state
@@ -16,6 +16,9 @@ export interface WatchedSource {
   accepts(relPath: string): boolean;
   /** Absolute folders inside root that are not sources (output roots, state folder). */
   skipDirs: string[];
+  /** The mapping's include patterns, and what its listing ignores (exclude, skipDirs as globs). */
+  include: string[];
+  ignore: string[];
 }
 
 export interface SourceRef {
@@ -46,8 +49,14 @@ export function watchedSources(loaded: LoadedManifest): WatchedSource[] {
       root,
       accepts: (rel) => (everything || included(rel)) && !ignored(rel),
       skipDirs,
+      include: m.include,
+      ignore: [...m.exclude, ...skipDirs.map((d) => `${toRel(root, d)}/**`)],
     };
   });
+}
+
+function toRel(root: string, abs: string): string {
+  return path.relative(root, abs).split(path.sep).join('/');
 }
 
 /** The mappings an absolute path is a source of (several mappings may share a folder). */
@@ -56,7 +65,7 @@ export function locate(sources: WatchedSource[], abs: string): SourceRef[] {
   for (const s of sources) {
     if (!inside(s.root, abs) || abs === s.root) continue;
     if (s.skipDirs.some((d) => inside(d, abs))) continue;
-    const relPath = path.relative(s.root, abs).split(path.sep).join('/');
+    const relPath = toRel(s.root, abs);
     if (relPath.split('/').some((seg) => seg.startsWith('.'))) continue;
     if (s.accepts(relPath)) out.push({ mapping: s.mapping, relPath });
   }
@@ -78,4 +87,23 @@ export function unwatched(sources: WatchedSource[], abs: string): boolean {
           .some((seg) => seg.startsWith('.'))
       ),
   );
+}
+
+/**
+ * The recorded source files (absolute paths) of every mapping at or below `absDir`: what a folder
+ * that went away held (`recorded(mapping)`: the relative paths the state knows).
+ */
+export function recordedUnder(
+  sources: WatchedSource[],
+  absDir: string,
+  recorded: (mapping: string) => Iterable<string>,
+): string[] {
+  const out: string[] = [];
+  for (const s of sources) {
+    if (!inside(s.root, absDir)) continue;
+    const prefix = absDir === s.root ? '' : `${toRel(s.root, absDir)}/`;
+    for (const rel of recorded(s.mapping))
+      if (rel.startsWith(prefix)) out.push(path.join(s.root, ...rel.split('/')));
+  }
+  return out;
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-// Is a file complete? chokidar's awaitWriteFinish waits until its size stops changing; on top of
-// that a file must keep its size and mtime for the stability window, and no editor may hold it open.
+// Is a file complete? It must keep its size and mtime for the stability window (by our looks and by
+// its mtime), and no editor may hold it open.
 
 /** What one look at a file saw. */
 export interface Observation {

@@ -1,53 +1,145 @@
-import { watch, type FSWatcher } from 'chokidar';
+import path from 'node:path';
 import type { Logger } from '../log/logger.js';
 import type { WatchConfig } from '../manifest/schema.js';
-import { unwatched, type WatchedSource } from './sources.js';
+import { isDefaultIgnored } from '../sync/plan/list-sources.js';
+import { FolderWatcher } from './folder-watcher.js';
+import { FolderPoller, type PolledFile } from './poller.js';
+import { SourceRoots } from './source-roots.js';
+import { recordedUnder, unwatched, type WatchedSource } from './sources.js';
 
-// chokidar over the source folders of every mapping: native events, or polling for network shares
-// (watch.poll). Write-finish detection (awaitWriteFinish) holds add/change events until a file's size
-// has stopped changing for the stability window; the pending set then checks it once more.
+// The source folders of every mapping, watched: native events with one watch per folder, or a
+// periodic listing for network shares (watch.poll). Either way events are paths for the pending set
+// (which waits for the stability window); what may make events or deletions untrustworthy (watch
+// limit reached, a source folder unmounted) is kept as a list of problems for /healthz.
 
 export type FileEventKind = 'change' | 'unlink';
 
+export interface SourceEvents {
+  file(abs: string, kind: FileEventKind): void;
+  /** The problems changed (empty: healthy again). */
+  problems(list: string[]): void;
+  /** A source folder that was missing is back: events were missed meanwhile, rescan. */
+  rootBack(root: string): void;
+}
+
+export interface SourceState {
+  /** The relative paths recorded in the state for a mapping's files, with size and mtime. */
+  recorded(mapping: string): PolledFile[];
+}
+
 export interface SourceWatcher {
-  /** Resolves once the initial walk is done and events flow. */
+  /** Resolves once every folder is watched (native) or the poller is scheduled. */
   ready: Promise<void>;
+  /** Native watches held (one per folder; 0 when polling). */
+  watches(): number;
+  /** Whether deletions under this source folder can be believed now (it is there). */
+  trusts(root: string): boolean;
   close(): Promise<void>;
+}
+
+/** How often the source folders are looked at (native events do not say that a share is back). */
+const ROOT_CHECK_MS = 2000;
+
+class Problems {
+  private readonly byKey = new Map<string, string>();
+  constructor(
+    private readonly logger: Logger,
+    private readonly report: (list: string[]) => void,
+  ) {}
+  set(key: string, problem: string | undefined): void {
+    if (this.byKey.get(key) === problem) return;
+    if (problem) {
+      this.byKey.set(key, problem);
+      this.logger.error(problem);
+    } else {
+      if (!this.byKey.delete(key)) return;
+      this.logger.info({ resolved: key }, 'watcher problem resolved');
+    }
+    this.report([...this.byKey.values()]);
+  }
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
 }
 
 export function startSourceWatcher(
   sources: WatchedSource[],
   cfg: WatchConfig,
-  onEvent: (absPath: string, kind: FileEventKind) => void,
+  on: SourceEvents,
+  state: SourceState,
   logger: Logger,
 ): SourceWatcher {
-  const roots = [...new Set(sources.map((s) => s.root))];
-  const stabilityMs = Math.max(50, cfg.stability * 1000);
-  const intervalMs = Math.max(50, cfg.interval * 1000);
-  const w: FSWatcher = watch(roots, {
-    ignoreInitial: true,
-    persistent: true,
-    followSymlinks: true,
-    usePolling: cfg.poll,
-    interval: intervalMs,
-    binaryInterval: intervalMs,
-    awaitWriteFinish: {
-      stabilityThreshold: stabilityMs,
-      pollInterval: Math.max(25, Math.min(stabilityMs / 4, cfg.poll ? intervalMs : 250)),
+  const rootList = [...new Set(sources.map((s) => s.root))];
+  const roots = new SourceRoots(rootList);
+  const problems = new Problems(logger, on.problems);
+  const rootKey = (r: string) => `root:${r}`;
+  const trusts = (root: string) => {
+    const why = roots.missing(root);
+    problems.set(rootKey(root), why);
+    return why === undefined;
+  };
+
+  if (cfg.poll) {
+    const poller = new FolderPoller(sources, cfg.interval * 1000, roots, state.recorded, {
+      file: on.file,
+      rootState: (root, problem) => problems.set(rootKey(root), problem),
+    });
+    poller.start();
+    return {
+      ready: Promise.resolve(),
+      watches: () => 0,
+      trusts,
+      close: () => poller.close(),
+    };
+  }
+
+  const skip = (dir: string) => unwatched(sources, dir) || isDefaultIgnored(path.basename(dir));
+  const fw: FolderWatcher = new FolderWatcher(skip, {
+    path: (abs) => on.file(abs, 'change'),
+    folderAdded: (_dir, files) => {
+      for (const f of files) on.file(f, 'change');
     },
-    ignored: (p: string) => unwatched(sources, p),
+    folderRemoved: (dir) => {
+      if (rootList.includes(dir)) {
+        checkRoots();
+        return;
+      }
+      const known = (m: string) => state.recorded(m).map((f) => f.relPath);
+      for (const f of recordedUnder(sources, dir, known)) on.file(f, 'unlink');
+    },
+    lost: (reason) => problems.set(`lost:${reason}`, reason),
   });
-  w.on('add', (p) => onEvent(p, 'change'));
-  w.on('change', (p) => onEvent(p, 'change'));
-  w.on('unlink', (p) => onEvent(p, 'unlink'));
-  w.on('error', (err) => {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOSPC')
-      logger.error(
-        'the system limit of watched folders is reached (fs.inotify.max_user_watches): events are missed until the next rescan; raise the limit or set watch.poll: true',
-      );
-    else logger.warn({ err: e.message }, 'file watcher error');
-  });
-  const ready = new Promise<void>((resolve) => w.once('ready', () => resolve()));
-  return { ready, close: () => w.close() };
+  // The source folders are looked at every few seconds (a stat each): one that went away (moved,
+  // unmounted) holds deletions; one that is back, or mounted again (another device: the watches
+  // of the old mount are dead), is watched afresh and rescanned.
+  const watchedDevice = new Map<string, number | undefined>();
+  const checkRoots = () => {
+    for (const r of rootList) {
+      const away = !trusts(r);
+      const dev = away ? undefined : roots.deviceOf(r);
+      const before = watchedDevice.get(r);
+      if (dev === before) continue;
+      watchedDevice.set(r, dev);
+      fw.removeTree(r);
+      if (dev !== undefined) void fw.addTree(r).then(() => on.rootBack(r));
+    }
+  };
+  const rootTimer = setInterval(checkRoots, ROOT_CHECK_MS);
+  rootTimer.unref();
+  const ready = (async () => {
+    for (const r of rootList) {
+      const dev = trusts(r) ? roots.deviceOf(r) : undefined;
+      watchedDevice.set(r, dev);
+      if (dev !== undefined) await fw.addTree(r);
+    }
+  })();
+  return {
+    ready,
+    watches: () => fw.size,
+    trusts,
+    close: async () => {
+      clearInterval(rootTimer);
+      fw.close();
+    },
+  };
 }

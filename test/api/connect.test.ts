@@ -4,7 +4,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openConnection } from '../../src/api/connect.js';
+import { openConnection } from '../../src/cli/connect.js';
 import { AuthError } from '../../src/api/errors.js';
 import { loadManifest } from '../../src/manifest/load.js';
 import { ConfigError } from '../../src/util/errors.js';

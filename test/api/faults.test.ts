@@ -203,7 +203,12 @@ describe('document status and download', () => {
     svc.addFaults({ errorDocuments: 1 });
     const doc = await client.uploadDocument(src, { target_lang: 'DE' });
     const status = await waitForDocument(client, doc);
-    expect(status).toEqual({ document_id: doc.document_id, status: 'error', message: expect.any(String) });
+    expect(status).toEqual({
+      document_id: doc.document_id,
+      status: 'error',
+      message: expect.any(String),
+      error_message: expect.any(String),
+    });
     if (status.status === 'error') expect(status.message.length).toBeGreaterThan(0);
   });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTargets } from '../../src/cli/init.js';
+import { outputRoot, parseTargets } from '../../src/cli/init.js';
 import { buildProgram, run } from '../../src/cli/main.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { runCli } from '../helpers/cli.js';
@@ -62,6 +62,9 @@ describe('locsync init', () => {
     expect(written).toContain('source: "manuals"');
     expect(written).toMatch(/- lang: de\n\s+- lang: ja/);
     expect(r.stdout).toContain('Create the folder manuals/');
+    // The state and the outputs are kept out of git.
+    expect(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8')).toMatch(/^\/\.locsync\/\n\/out\/$/m);
+    expect(r.stdout).toContain('Added to .gitignore: .locsync/ out/');
 
     const v = await runCli(['validate', '--json'], { cwd: dir });
     expect(v.code).toBe(0);
@@ -72,6 +75,23 @@ describe('locsync init', () => {
     expect(again.stderr).toMatch(/pipeline\.yaml already exists; not overwritten \(use --force/);
     expect(fs.readFileSync(file, 'utf8')).toBe(written);
   }, 60_000);
+
+  it('--json says what was written; an existing .gitignore keeps its lines and gets none twice', async () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-init-json-'));
+    try {
+      fs.writeFileSync(path.join(d, '.gitignore'), 'node_modules/\n/.locsync/');
+      const r = await runCli(['init', '--json', '--output', 'translated/{lang}/{path}'], { cwd: d });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ targets: ['de', 'fr'], gitignore: ['translated/'] });
+      expect(fs.readFileSync(path.join(d, '.gitignore'), 'utf8')).toBe(
+        'node_modules/\n/.locsync/\n# locsync: the state (SQLite, never shared) and the translated outputs it writes\n/translated/\n',
+      );
+      expect(outputRoot('{dir}/{stem}.{lang}.{ext}')).toBeUndefined();
+      expect(outputRoot('./out/{lang}/{path}')).toBe('out/');
+    } finally {
+      fs.rmSync(d, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it('a misspelt target language is refused with a suggestion', () => {
     expect(() => parseTargets('de,frr')).toThrow(ConfigError);

@@ -56,6 +56,10 @@ describe('sync, status and report as cron sees them', () => {
   it('pretty logs off a terminal are readable lines without colours', () => {
     expect(second.stderr).toMatch(/INFO.*translated/);
     expect(() => jsonLines(second.stderr)).toThrow();
+    // One line per entry: the message and its fields together.
+    for (const l of second.stderr.split('\n').filter(Boolean))
+      expect(l).toMatch(/^\[\d\d:\d\d:\d\d\] (DEBUG|INFO|WARN|ERROR): /);
+    expect(second.stderr).toMatch(/INFO: translated \{.*"mapping":"docs".*"target":"(de|fr)"/);
   });
 
   it('no output in either log format contains the API key or a document key', () => {
@@ -95,13 +99,19 @@ describe('sync, status and report as cron sees them', () => {
     expect(added!).toBeGreaterThan(docxDone * (MIN - 100));
     expect(added!).toBeLessThan(docxDone * MIN);
 
-    const csv = await p.cli(['report', '--format', 'csv', '--by', 'month']);
-    const rows = csv.stdout.trim().split('\n');
+    // --json as every other command spells it: the same report.
+    const json = await p.cli(['report', '--json', '--by', 'language']);
+    expect(JSON.parse(json.stdout)).toEqual(report);
+
+    const csvFile = path.join(p.dir, 'billing.csv');
+    const csv = await p.cli(['report', '--format', 'csv', '--by', 'month', '-o', csvFile]);
+    expect(csv.stdout).toBe('');
+    const rows = fs.readFileSync(csvFile, 'utf8').trim().split('\n');
     expect(rows[0]).toMatch(/^month,documents,billed_characters,/);
     const total = rows.at(-1)!.split(',');
     expect(total[0]).toBe('total');
     expect(Number(total[2])).toBe(billedByService);
-  }, 60_000);
+  }, 180_000);
 
   it('report refuses a bad --since with the fix', async () => {
     const r = await p.cli(['report', '--since', 'last week']);
@@ -122,8 +132,24 @@ describe('sync, status and report as cron sees them', () => {
         gave_up: boolean;
       }>;
       stale: unknown[];
+      progress: Array<{
+        mapping: string;
+        target: string;
+        outputs: number;
+        upToDate: number;
+        failed: number;
+        percent: number;
+      }>;
     };
     expect(r.code).toBe(1);
+    // 5 source files in 2 languages; the given-up document is failed in its language only.
+    expect(status.progress.map((x) => [x.mapping, x.target, x.outputs])).toEqual([
+      ['docs', 'de', 5],
+      ['docs', 'fr', 5],
+    ]);
+    expect(status.progress.reduce((n, x) => n + x.failed, 0)).toBe(1);
+    expect(status.progress.reduce((n, x) => n + x.upToDate, 0)).toBe(9);
+    expect(status.progress.map((x) => x.percent).sort()).toEqual([100, 80]);
     expect(status.runs).toHaveLength(2);
     expect(status.runs[1]!.billed_characters).toBe(
       (JSON.parse(first.stdout) as { billedCharacters: number }).billedCharacters,
@@ -135,6 +161,10 @@ describe('sync, status and report as cron sees them', () => {
       gave_up: true,
     });
     expect(status.failures[0]!.advice).toMatch(/check that the file opens/);
+    const withScan = await p.cli(['status']);
+    expect(withScan.stdout).toMatch(
+      /Progress by language:\n\s+mapping\s+language\s+outputs\s+up to date\s+stale\s+pending\s+failed\s+done\n\s+docs\s+de\s+5\s+/,
+    );
     const text = await p.cli(['status', '--no-scan']);
     expect(text.stdout).toContain(FAULT_DOCUMENT_MESSAGE);
     expect(text.stdout).toMatch(/\(gave up\).*\n\s+what to do: /);

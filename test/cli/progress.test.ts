@@ -1,4 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { FAST_POLL_ENV, jsonLines, KEY_ENV, OPS_KEY, opsProject, type OpsProject } from './ops-fixture.js';
@@ -34,6 +37,26 @@ function runScript(
   });
 }
 
+/**
+ * The lines left on the terminal once the program ended: what the live view erased (cursor up N,
+ * clear to the end) is taken away again, as the terminal does.
+ */
+function finalScreen(out: string): string[] {
+  const lines: string[] = [];
+  for (const raw of out.replace(/\r\n/g, '\n').split('\n')) {
+    let line = raw;
+    for (;;) {
+      const m = new RegExp(`\r?${ESC}\\[(\\d+)A${ESC}\\[0J`).exec(line);
+      if (!m) break;
+      lines.splice(lines.length - Number(m[1]), Number(m[1]));
+      line = line.slice(m.index + m[0].length);
+    }
+    lines.push(line);
+  }
+  while (lines.length && lines.at(-1)!.trim() === '') lines.pop();
+  return lines;
+}
+
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...FAST_POLL_ENV, [KEY_ENV]: OPS_KEY, ...extra };
   delete env.CI;
@@ -66,17 +89,52 @@ describe('progress view and Ctrl-C', () => {
       const out = r.stdout;
       expect(r.code).toBe(0);
       // The view: its counters, redrawn in place (cursor up + clear), and a line per long job.
+      // Totals per phase out of the 4 outputs (2 files x 2 languages), and the bytes and billing.
+      expect(out).toMatch(/2 files +upload \d\/4 +translate \d\/4 +download \d\/4 +\d+%/);
       expect(out).toMatch(
-        /scanned \d+ +queued \d+ +uploading \d+ +waiting on the service \d+ +downloading \d+/,
+        /uploading \d +at the service \d +downloading \d +waiting \d +reused 0 +.*failed 0/,
       );
-      expect(out).toMatch(/done \d+ +reused \d+ +.*failed \d+.*billed characters/);
+      expect(out).toMatch(/billed [\d,]+ characters +downloaded \d+ B/);
       expect(out).toMatch(new RegExp(`${ESC}\\[\\d+A${ESC}\\[0J`));
       expect(out).toMatch(/docs\/a\.txt -> (de|fr): (waiting on the service|uploading|downloading)/);
       // Then the summary, the view erased and the cursor shown again.
-      expect(out).toMatch(/2 files: translated 4/);
+      expect(out).toMatch(/2 source files; outputs: 4 translated, 0 reused, 0 unchanged, 0 stale, 0 failed/);
+      expect(out).toMatch(/Billed: [\d,]+ characters for 4 uploads, in \d+s/);
       expect(out).toContain('\x1b[?25h');
     },
     120_000,
+  );
+
+  it.skipIf(!HAS_SCRIPT)(
+    "the samples' sync fits in under 40 lines at the default log level, log lines one line each",
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-samples-'));
+      try {
+        fs.cpSync(path.join(ROOT, 'samples'), path.join(dir, 'samples'), { recursive: true });
+        // Everything the example manifest refers to beside the samples.
+        for (const d of ['styles', 'glossaries'])
+          if (fs.existsSync(path.join(ROOT, d)))
+            fs.cpSync(path.join(ROOT, d), path.join(dir, d), { recursive: true });
+        fs.copyFileSync(path.join(ROOT, 'pipeline.example.yaml'), path.join(dir, 'pipeline.yaml'));
+        const cmd = `stty cols 100 rows 40; ${[process.execPath, '--import', TSX, MAIN, 'sync'].map(shellQuote).join(' ')}`;
+        const r = await runScript(cmd, dir, childEnv({}));
+        expect(r.code).toBe(0);
+        const screen = finalScreen(r.stdout);
+        expect(screen.length).toBeLessThan(40);
+        expect(screen.join('\n')).toMatch(/14 source files; outputs: 42 translated/);
+        // Every number of the summary is formatted.
+        expect(screen.join('\n')).toMatch(/Billed: \d{3},\d{3} characters for 42 uploads/);
+        // While it ran, the view was redrawn in place and never wider than the terminal.
+        const frames = r.stdout
+          .split(/\r?\n/)
+          .map((l) => l.replace(new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]`, 'g'), ''));
+        expect(frames.filter((l) => /upload \d+\/42/.test(l)).length).toBeGreaterThan(0);
+        for (const l of frames) expect(l.replace(/\r/g, '').length).toBeLessThanOrEqual(100);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    180_000,
   );
 
   it('Ctrl-C without a terminal logs the jobs in flight and how to resume; the rerun uploads nothing twice', async () => {

@@ -87,10 +87,38 @@ describe('phrasebook and pseudo-localisation', () => {
     expect(r.texts[2]).toBe('');
     expect(r.billedCharacters).toBe(7);
     expect(r.detectedSourceLang).toBe('en');
-    expect(engine.translateTexts(['Grüße aus München'], { targetLang: 'en' }).detectedSourceLang).toBe('de');
     expect(engine.translateTexts(['x'], { targetLang: 'en', sourceLang: 'fr' }).detectedSourceLang).toBe(
       'fr',
     );
+  });
+
+  it('detects the language of texts without a source language (eld, then the script)', async () => {
+    const engine = createEngine();
+    const cases: Array<[string, string]> = [
+      ['Grüße aus München, wie geht es dir heute?', 'de'],
+      ['The artist was awarded a prize.', 'en'],
+      ['Le chat dort sur le canapé depuis ce matin.', 'fr'],
+      ['El perro come en la cocina todos los días.', 'es'],
+      ['<p>Ceci est une <b>phrase</b> en français.</p>', 'fr'],
+      ['これは日本語の文です。', 'ja'],
+      ['Это предложение на русском языке.', 'ru'],
+      ['42 — 17', 'en'],
+    ];
+    for (const [text, lang] of cases) expect(await engine.detectLanguage!(text), text).toBe(lang);
+  });
+
+  it('knows the language of a phrasebook segment from the phrasebook', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'locsync-detect-'));
+    const path = join(dir, 'book.tsv');
+    await writeFile(
+      path,
+      'source\ten\tde\tfr\nproton beam\tproton beam\tProtonenstrahl\tfaisceau de protons\n',
+    );
+    const engine = createEngine({ phrasebookPath: path });
+    expect(await engine.detectLanguage!('Protonenstrahl')).toBe('de');
+    expect(await engine.detectLanguage!('faisceau de protons')).toBe('fr');
+    expect(await engine.detectLanguage!('proton beam')).toBe('en');
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('keeps run boundaries: a segment in pieces comes back in as many pieces', () => {

@@ -23,6 +23,36 @@ describe('docx, pptx, xlsx', () => {
     expect(doc).toMatch(/<w:b\/>[\s\S]*?<w:t[^>]*>Willkommen bei locsync\.<\/w:t>/);
   });
 
+  it('pptx and docx say the target language: run properties, document defaults', async () => {
+    const pptx = await readZip((await w.translate(join(SAMPLES, 'office', 'slides.pptx'), 'ja')).out);
+    const langs = (xml: string | undefined): string[] =>
+      [...(xml ?? '').matchAll(/\slang="([^"]*)"/g)].map((m) => m[1] as string);
+    const slide = langs(pptx.get('ppt/slides/slide1.xml')?.toString('utf8'));
+    expect(slide.length).toBeGreaterThan(0);
+    expect(new Set(slide)).toEqual(new Set(['ja']));
+    expect(langs(pptx.get('ppt/slideMasters/slideMaster1.xml')?.toString('utf8'))).toEqual(['ja']);
+
+    const input = await w.file(
+      'lang.docx',
+      await makeZip([
+        ['[Content_Types].xml', '<Types/>'],
+        [
+          'word/document.xml',
+          '<w:document xmlns:w="w"><w:body><w:p><w:r><w:rPr><w:i/><w:lang w:val="en-US" w:eastAsia="en-US"/></w:rPr><w:t>Hello there</w:t></w:r></w:p></w:body></w:document>',
+        ],
+        [
+          'word/styles.xml',
+          '<w:styles xmlns:w="w"><w:docDefaults><w:rPrDefault><w:rPr><w:lang w:val="en-US"/></w:rPr></w:rPrDefault></w:docDefaults></w:styles>',
+        ],
+      ]),
+    );
+    const docx = await readZip((await w.translate(input, 'pt-br')).out);
+    const doc = docx.get('word/document.xml')?.toString('utf8') ?? '';
+    expect(doc).toContain('<w:lang w:val="pt-BR" w:eastAsia="en-US"/>');
+    expect(doc).toContain('<w:i/>');
+    expect(docx.get('word/styles.xml')?.toString('utf8')).toContain('<w:lang w:val="pt-BR"/>');
+  });
+
   it('xlsx: formulas, numbers and cached values are never translated', async () => {
     const src = join(SAMPLES, 'office', 'status.xlsx');
     const { out } = await w.translate(src, 'de', { style: STYLE_24H_CURLY });

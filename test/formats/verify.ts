@@ -95,9 +95,18 @@ export async function verifyHtml(src: string, out: string, lang: string): Promis
     if (untouched.has(block.tag) || !block.translate) expect(r).toBe(block.text);
     else expect(checkSegment(block.text, r, lang), `<${block.tag}> #${i}`).toBeUndefined();
   });
+  // the document's language is the target's: <html lang>, added when the source had none; the
+  // <html> tag's other attributes stay (its attributes come first in the shapes)
+  const htmlAttrs = async (file: string) =>
+    (parse(await text(file)).childNodes.find((c) => c.nodeName === 'html') as T.Element).attrs;
+  const [srcHtml, outHtml] = [await htmlAttrs(src), await htmlAttrs(out)];
+  expect(outHtml).toContainEqual({ name: 'lang', value: lang });
+  expect(outHtml.filter((x) => x.name !== 'lang')).toEqual(srcHtml.filter((x) => x.name !== 'lang'));
+  const aAttrs = a.attrs.slice(srcHtml.length);
+  const bAttrs = b.attrs.slice(outHtml.length);
   const attrs = new Set(['title', 'alt', 'placeholder']);
-  a.attrs.forEach((attr, i) => {
-    const r = b.attrs[i] as { name: string; value: string };
+  aAttrs.forEach((attr, i) => {
+    const r = bAttrs[i] as { name: string; value: string };
     expect(r.name).toBe(attr.name);
     if (attrs.has(attr.name))
       expect(checkSegment(attr.value, r.value, lang), `${attr.name}=`).toBeUndefined();

@@ -10,7 +10,7 @@ import { extractPdf } from '../../src/service/formats/pdf.js';
 import { startService } from '../../src/service/index.js';
 import type { FaultSpec, RequestLogEntry, RunningService, ServiceOptions } from '../../src/service/types.js';
 import { openState } from '../../src/state/store.js';
-import { PART_SUFFIX } from '../../src/sync/outputs.js';
+import { PART_SUFFIX } from '../../src/util/part-file.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
 import { readZip } from '../formats/zip-helpers.js';
 

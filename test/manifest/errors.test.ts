@@ -340,7 +340,10 @@ describe('manifest errors name the file, line and column and say what is expecte
   });
 
   it('a service url that is not a URL, and a key_env that is not a variable name', async () => {
-    await expectOneError(`service:\n  url: api.example #<\n${mapping('      - lang: de')}`, 'expected a URL');
+    await expectOneError(
+      `service:\n  url: api.example #<\n${mapping('      - lang: de')}`,
+      'expected an http:// or https:// URL',
+    );
     await expectOneError(
       `service:\n  key_env: 'sk-live-123' #<\n${mapping('      - lang: de')}`,
       'expected the name of an environment variable',

@@ -1,19 +1,10 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkManifestFile, loadManifest, ManifestError } from '../../src/manifest/load.js';
 import { ROOT } from '../helpers/cli.js';
-import { MINIMAL, tempProject } from './project.js';
+import { MINIMAL, projectsOfEachTest } from './project.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((c) => c()));
-});
-
-async function project(files: Record<string, string>): Promise<string> {
-  const p = await tempProject(files);
-  cleanups.push(p.remove);
-  return p.dir;
-}
+const project = projectsOfEachTest();
 
 describe('loadManifest', () => {
   it('loads the example manifest with its style list file and applies defaults', async () => {

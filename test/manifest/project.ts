@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,3 +24,19 @@ export const MINIMAL = `mappings:
     targets:
       - lang: de
 `;
+
+/**
+ * A `project(files)` for one test file: a temp folder per call (its path returned), each removed
+ * after the test that made it.
+ */
+export function projectsOfEachTest(): (files: Record<string, string>) => Promise<string> {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    await Promise.all(cleanups.splice(0).map((c) => c()));
+  });
+  return async (files) => {
+    const p = await tempProject(files);
+    cleanups.push(p.remove);
+    return p.dir;
+  };
+}

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { billingReport, failedJobs, jobsInFlight, minimumJobsToCount } from '../../src/report/queries.js';
+import {
+  billingReport,
+  failedJobs,
+  jobsInFlight,
+  minimumJobsToCount,
+  repeatedUploads,
+} from '../../src/report/queries.js';
 import { openState, type JobRecord, type StateStore } from '../../src/state/store.js';
 
 // The billing and status queries over a real state.db written through the store's own API.
@@ -133,5 +139,30 @@ describe('status queries', () => {
     const failed = job('d.txt', 'fr', { status: 'failed', error: 'quota', error_kind: 'quota', attempts: 1 });
     expect(jobsInFlight(state).map((j) => j.id)).toEqual([waiting.id]);
     expect(failedJobs(state).map((j) => j.id)).toEqual([failed.id]);
+  });
+});
+
+describe('repeatedUploads', () => {
+  it('keeps a document whose upload was repeated in view after the retry succeeded, with what it may have cost', () => {
+    job('plain.txt', 'de', done(100, '2026-02-01T10:00:00Z'));
+    job('retried.txt', 'de', done(2_000, '2026-02-02T10:00:00Z', { unconfirmed_uploads: 1 }));
+    job(
+      'lost.docx',
+      'fr',
+      done(50_000, '2026-02-03T10:00:00Z', { lost_downloads: 1, unconfirmed_uploads: 1 }),
+    );
+    job('waiting.txt', 'de', { status: 'failed', unconfirmed_uploads: 1, source_characters: 300 });
+
+    const rows = repeatedUploads(state);
+    expect(rows.map((r) => [r.file, r.possibly_extra_characters])).toEqual(
+      expect.arrayContaining([
+        ['retried.txt', 2_000],
+        ['lost.docx', 100_000],
+        ['waiting.txt', 300],
+      ]),
+    );
+    expect(rows).toHaveLength(3);
+    expect(repeatedUploads(state, '2026-02-03T00:00:00Z').map((r) => r.file)).toContain('lost.docx');
+    expect(repeatedUploads(state, '2026-02-03T00:00:00Z').map((r) => r.file)).not.toContain('retried.txt');
   });
 });

@@ -94,6 +94,7 @@ describe('document lifecycle', () => {
       document_id: d.document_id,
       status: 'error',
       message: 'corrupt zip: no central directory',
+      error_message: 'corrupt zip: no central directory',
     });
     const dl = await download(s, d.document_id, d.document_key);
     expect(dl.status).toBe(400);
@@ -257,14 +258,23 @@ describe('document upload rules', () => {
     }
   });
 
-  it('glossary_id requires source_lang', async () => {
+  it('glossary_id requires source_lang and a glossary that exists', async () => {
     const s = await start({ engine: stubEngine() });
     const r = await upload(s, 'a.txt', 'x', { target_lang: 'DE', glossary_id: 'g1' });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('glossary_requires_source_lang');
-    expect(
-      (await upload(s, 'a.txt', 'x', { target_lang: 'DE', source_lang: 'EN', glossary_id: 'g1' })).status,
-    ).toBe(200);
+    const malformed = await upload(s, 'a.txt', 'x', {
+      target_lang: 'DE',
+      source_lang: 'EN',
+      glossary_id: 'g1',
+    });
+    expect(malformed.body.code).toBe('invalid_glossary_id');
+    const unknown = await upload(s, 'a.txt', 'x', {
+      target_lang: 'DE',
+      source_lang: 'EN',
+      glossary_id: '96ab91fd-e715-41a1-adeb-5d701f84a483',
+    });
+    expect(unknown.status).toBe(404);
   });
 
   it('ignores model_type and enable_beta_languages', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,6 +82,27 @@ describe('persistence (dataDir)', () => {
     // the job keeps its original queue time (2 s after upload), not the new service's 0
     expect((await status(b, id, key)).body.status).toBe('queued');
     expect((await waitFinished(b, id, key)).status).toBe('done');
+  });
+
+  it('keeps its database (document keys) readable by its owner only, also one left open before', async () => {
+    const dir = await dataDir();
+    const old = process.umask(0o022);
+    try {
+      await writeFile(join(dir, 'service.db-wal'), '');
+      await chmod(join(dir, 'service.db-wal'), 0o644);
+      const a = await start({ dataDir: dir, engine: stubEngine() });
+      await translateDocument(a, 'a.txt', 'Hello', { target_lang: 'DE', source_lang: 'EN' });
+      await a.close();
+      const names = (await readdir(dir)).filter((n) => n.startsWith('service.db'));
+      expect(names).toContain('service.db');
+      for (const n of names) expect(((await stat(join(dir, n))).mode & 0o777).toString(8), n).toBe('600');
+      await chmod(join(dir, 'service.db'), 0o644);
+      const b = await start({ dataDir: dir, engine: stubEngine() });
+      expect(((await stat(join(dir, 'service.db'))).mode & 0o777).toString(8)).toBe('600');
+      await b.close();
+    } finally {
+      process.umask(old);
+    }
   });
 
   it('in memory by default: a second service shares nothing', async () => {

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AUTH, call, start } from './helpers.js';
 
 type Translated = {
-  translations: Array<{ detected_source_language: string; text: string }>;
-  billed_characters?: number;
+  translations: Array<{ detected_source_language: string; text: string; billed_characters?: number }>;
 };
 type Err = { message: string; code: string };
 
@@ -27,13 +26,13 @@ describe('POST /v2/translate', () => {
       expect(typeof t.text).toBe('string');
     }
     expect(r.body.translations[0]!.text).not.toBe('Hello');
-    expect(r.body).not.toHaveProperty('billed_characters');
+    expect(r.body.translations[0]).not.toHaveProperty('billed_characters');
     const billed = await call<Translated>(s, 'POST', '/v2/translate', {
       text: ['Hello'],
       target_lang: 'de',
       show_billed_characters: true,
     });
-    expect(billed.body.billed_characters).toBe(5);
+    expect(billed.body.translations[0]!.billed_characters).toBe(5);
     expect(billed.body.translations[0]!.detected_source_language).toMatch(/^[A-Z-]+$/);
   });
 

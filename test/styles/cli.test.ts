@@ -58,12 +58,12 @@ afterAll(async () => {
 });
 
 describe('locsync plan / styles apply / styles pull', () => {
-  it('plan --detailed-exitcode: 2 with changes pending, 0 after styles apply, 1 on error', async () => {
+  it('plan --detailed-exitcode: 3 with changes pending, 0 after styles apply, 2 on a manifest error', async () => {
     await writeManifest(lists('use_curly_quotation_marks') + rest(svc.url));
     const mark = svc.requests().length;
     const pending = await cli('plan', '--detailed-exitcode');
     expect(pending.stderr).not.toContain('locsync:');
-    expect(pending.code).toBe(2);
+    expect(pending.code).toBe(3);
     expect(pending.stdout).toContain('+   de-docs "German docs" (de) will be created');
     expect(pending.stdout).toContain('Plan: 1 to create, 0 to update, 0 to replace.');
     expect(pending.stdout).toContain('Files: 0 to translate');
@@ -79,7 +79,7 @@ describe('locsync plan / styles apply / styles pull', () => {
 
     await writeManifest(lists('use_straight_quotation_marks') + rest(svc.url));
     const json = await cli('plan', '--detailed-exitcode', '--json');
-    expect(json.code).toBe(2);
+    expect(json.code).toBe(3);
     const parsed = JSON.parse(json.stdout) as {
       changes: boolean;
       styles: { actions: Array<{ kind: string; key: string }>; summary: Record<string, number> };
@@ -94,7 +94,7 @@ describe('locsync plan / styles apply / styles pull', () => {
       lists('use_straight_quotation_marks').replace('language', 'langauge') + rest(svc.url),
     );
     const broken = await cli('plan', '--detailed-exitcode');
-    expect(broken.code).toBe(1);
+    expect(broken.code).toBe(2);
     expect(broken.stderr).toContain(`${manifest}:4:5: unknown key 'langauge'`);
   });
 
@@ -105,7 +105,7 @@ describe('locsync plan / styles apply / styles pull', () => {
     await other.patchStyleRules(id, { configured_rules: { numbers: { thousands_separator: 'do_not_use' } } });
 
     const plan = await cli('plan', '--detailed-exitcode');
-    expect(plan.code).toBe(2);
+    expect(plan.code).toBe(3);
     expect(plan.stdout).toMatch(
       /Drift \(changed on the service since locsync last applied it\):\n {2}! {3}de-docs: version \d+ → \d+/,
     );

@@ -8,9 +8,10 @@ import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
 import { startService } from '../../src/service/index.js';
 import type { RequestLogEntry, RunningService, ServiceOptions } from '../../src/service/types.js';
 import { openState, type StateStore } from '../../src/state/store.js';
-import { runSync } from '../../src/sync/engine.js';
+import { makePlan, runSync, type SyncOptions } from '../../src/sync/engine.js';
 import { createSyncEvents, type SyncEvents } from '../../src/sync/events.js';
-import type { DocumentClient, SyncOptions } from '../../src/sync/session.js';
+import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import { summaryOfPlan } from '../../src/sync/plan/view.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
 
 // A sync playground: a temp folder with a manifest and sources, the local service on 127.0.0.1
@@ -27,8 +28,14 @@ export interface Fixture {
   write(rel: string, content: string | Buffer): void;
   read(rel: string): string;
   exists(rel: string): boolean;
+  /** `dryRun`: the plan only, summarised as `sync --dry-run` does. */
   sync(
-    opts?: SyncOptions & { client?: DocumentClient; events?: SyncEvents; edit?: (l: LoadedManifest) => void },
+    opts?: SyncOptions & {
+      client?: DocumentClient;
+      events?: SyncEvents;
+      edit?: (l: LoadedManifest) => void;
+      dryRun?: boolean;
+    },
   ): Promise<SyncSummary>;
   load(): Promise<LoadedManifest>;
   openState(): StateStore;
@@ -113,7 +120,11 @@ export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture>
       o.edit?.(loaded);
       const state = openState(loaded.statePath);
       try {
-        const { client: c, events, edit: _edit, ...options } = o;
+        const { client: c, events, edit: _edit, dryRun, ...options } = o;
+        if (dryRun) {
+          const { plan } = await makePlan({ loaded, connection: { client: c ?? client() }, state, options });
+          return summaryOfPlan(plan, 0);
+        }
         return await runSync({
           loaded,
           connection: { client: c ?? client() },

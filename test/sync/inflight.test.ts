@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openState, type StateStore } from '../../src/state/store.js';
 import { createSyncEvents, type SyncEvents } from '../../src/sync/events.js';
-import { createSyncSession, type SyncSession } from '../../src/sync/session.js';
+import { SyncRun } from '../../src/sync/sync-run.js';
 import { FAST_POLL, createFixture, type Fixture } from './fixture.js';
 
 // The engine, not its callers, guarantees that a (content, settings) unit in flight in a session is
@@ -31,10 +31,10 @@ async function openSession(
   f: Fixture,
   events: SyncEvents,
   limits: { concurrency?: number; maxUndownloaded?: number } = {},
-): Promise<SyncSession> {
+): Promise<SyncRun> {
   const loaded = await f.load();
   state = openState(loaded.statePath);
-  return createSyncSession({
+  return SyncRun.open({
     loaded,
     connection: { client: f.client() },
     state,
@@ -67,7 +67,7 @@ describe('sync session: work in flight', () => {
     await session.scanAll();
     await session.scanFile('docs', 'a.txt');
     await session.drain();
-    const s = session.finish();
+    const s = await session.finish();
     expect(fx.uploads().map((u) => u.filename)).toEqual(['a.txt']);
     expect(s.uploads).toBe(1);
     expect(s.failed).toEqual([]);
@@ -94,7 +94,7 @@ describe('sync session: work in flight', () => {
     });
     await session.scanAll();
     await session.drain();
-    const s = session.finish();
+    const s = await session.finish();
     expect(replaced).toBe(true);
     expect(s.failed).toEqual([]);
     const mine = fx.uploads().filter((u) => u.filename === 'a.txt');
@@ -140,7 +140,7 @@ describe('sync session: work in flight', () => {
     });
     await session.scanFile('docs', 'a.txt');
     await session.drain();
-    const s = session.finish();
+    const s = await session.finish();
     expect(queuedRow).toBeDefined();
     expect(s.failed).toEqual([]);
     expect(

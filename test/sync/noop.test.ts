@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { createSyncEvents } from '../../src/sync/events.js';
-import { createSyncSession } from '../../src/sync/session.js';
+import { SyncRun } from '../../src/sync/sync-run.js';
 import { createFixture, FAST_POLL, houseStyleManifest, setHouseStyle, type Fixture } from './fixture.js';
 
 // The no-op fast paths (a file's verified mark, a mapping's listing snapshot) must never hide work:
@@ -95,7 +94,7 @@ describe('no-op fast paths', () => {
     expect(uploaded(fx, mark)).toEqual([]);
   });
 
-  it('an output overwritten by another source (sync --only) is noticed by the next full run', async () => {
+  it('an output is never overwritten by another source, also when that mapping runs alone (sync --only)', async () => {
     fx = await createFixture({
       files: { 'x.txt': 'From the docs folder.\n', 'y.txt': 'Why.\n' },
       manifest: {
@@ -121,18 +120,18 @@ describe('no-op fast paths', () => {
     expect(state.mappingSnapshot('docs')).toBeDefined();
     state.close();
 
-    // Alone, mapping "other" owns the output and writes its own translation there.
-    await fx.sync({ only: ['other'] });
-    expect(fx.read('out/de/x.txt')).not.toBe(ours);
-
-    // The next full run must not trust what docs recorded before: its translation is written back.
+    // Alone, mapping "other" still finds the output made by docs/x.txt: a collision, not overwritten.
     const mark = fx.mark();
-    const s = await fx.sync();
-    expect(uploaded(fx, mark)).toEqual(['x.txt:DE']);
-    const docsX = createHash('sha256').update('From the docs folder.\n').digest('hex');
-    expect(fx.uploads(mark)[0]?.sha256).toBe(docsX);
+    const alone = await fx.sync({ only: ['other'] });
+    expect(alone.failed.map((f) => `${f.mapping}/${f.file}:${f.kind}`)).toEqual(['other/x.txt:collision']);
     expect(fx.read('out/de/x.txt')).toBe(ours);
-    expect(s.unchanged).toBe(3);
+
+    // Nothing is uploaded back and forth: the next full run finds every output as it was.
+    const s = await fx.sync();
+    expect(uploaded(fx, mark)).toEqual([]);
+    expect(fx.read('out/de/x.txt')).toBe(ours);
+    expect(s.unchanged).toBe(4);
+    expect(s.failed.map((f) => `${f.mapping}/${f.file}:${f.kind}`)).toEqual(['other/x.txt:collision']);
   });
 });
 
@@ -151,7 +150,7 @@ describe('a mapping skipped by its snapshot', () => {
     const events = createSyncEvents();
     const scanned: number[] = [];
     events.on('scan:done', (e) => scanned.push(e.files));
-    const session = createSyncSession({
+    const session = await SyncRun.open({
       loaded,
       connection: { client: fx.client() },
       state,
@@ -172,7 +171,7 @@ describe('a mapping skipped by its snapshot', () => {
       expect(failed).toEqual(['b/x.txt:collision']);
       expect(fx.uploads(mark)).toEqual([]);
     } finally {
-      session.finish();
+      await session.finish();
       state.close();
     }
   });

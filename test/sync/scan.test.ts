@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import micromatch from 'micromatch';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_IGNORES, isDefaultIgnored, listSourceFiles } from '../../src/sync/scan.js';
+import { DEFAULT_IGNORES, isDefaultIgnored, listSourceFiles } from '../../src/sync/plan/list-sources.js';
 
 let dir: string;
 beforeEach(() => {

@@ -10,16 +10,23 @@ describe('poll timing', () => {
     expect(seen.slice(0, 3)).toEqual([1000, 1500, 2250]);
     expect(Math.max(...seen)).toBe(t.maxMs);
   });
-  it('follows seconds_remaining as a hint, clamped to the cap (2^27 never delays beyond it)', () => {
-    expect(nextPollDelay(t, 1000, 3).delayMs).toBe(3000 + t.hintSlackMs);
-    expect(nextPollDelay(t, 1000, 2 ** 27).delayMs).toBe(t.maxMs);
+  it('follows a plausible seconds_remaining as a hint, clamped to [min, cap]', () => {
+    expect(nextPollDelay(t, 1000, 3)).toEqual({ delayMs: 3000 + t.hintSlackMs, hinted: true });
     expect(nextPollDelay(t, 1000, 0).delayMs).toBe(t.minMs);
+    expect(nextPollDelay(t, 1000, 1800)).toEqual({ delayMs: t.maxMs, hinted: true });
   });
-  it('backs off when a hint did not come true', () => {
+  it('ignores an absurd seconds_remaining (2^27, over an hour, negative, NaN): polls as without a hint', () => {
+    for (const absurd of [2 ** 27, 3601, -1, Number.NaN, Infinity])
+      expect(nextPollDelay(t, 1000, absurd)).toEqual(nextPollDelay(t, 1000));
+    expect(nextPollDelay(t, 1000, 2 ** 27)).toEqual({ delayMs: 1500, hinted: false });
+  });
+  it('ignores the next hint when a hint did not come true (the document is still not done)', () => {
     const first = nextPollDelay(t, 1000, 1);
     expect(first.hinted).toBe(true);
-    const second = nextPollDelay(t, first.delayMs, 1, first.hinted);
-    expect(second.delayMs).toBeGreaterThan(first.delayMs);
+    for (const again of [1, 2, 10]) {
+      const second = nextPollDelay(t, first.delayMs, again, first.hinted);
+      expect(second).toEqual({ delayMs: first.delayMs * t.factor, hinted: false });
+    }
   });
   it('takes overrides from the environment (tests)', () => {
     const e = pollTiming(

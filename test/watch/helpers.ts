@@ -79,3 +79,20 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs = 20_
 }
 
 export const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
+
+/** inotify watches held by this process (Linux; 0 elsewhere). */
+export function inotifyWatches(): number {
+  let n = 0;
+  if (!fs.existsSync('/proc/self/fdinfo')) return 0;
+  for (const fd of fs.readdirSync('/proc/self/fdinfo')) {
+    try {
+      n += fs
+        .readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('inotify wd:')).length;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return n;
+}

@@ -45,6 +45,41 @@ describe('locsync watch: manifest edits', () => {
   });
 });
 
+describe('locsync watch: health after manifest edits', () => {
+  it('a rejected edit turns /healthz non-200 with the reason, a good edit back to ok', async () => {
+    w = await startWatchFixture({
+      manifest: () => ({ watch: { metrics: { host: '127.0.0.1', port: 0 } } }),
+    });
+    const { fx, runner } = w;
+    const url = runner.metricsUrl!;
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const good = fs.readFileSync(fx.manifestPath, 'utf8');
+    // An unclosed quote: one syntax error, at its line.
+    const broken = good.replace(/^(\s+)source: src$/m, '$1source: "src');
+    expect(broken).not.toBe(good);
+    const line = broken.split('\n').findIndex((l) => l.includes('"src')) + 1;
+    const rejected = new Promise<{ errors: string[] }>((resolve) =>
+      runner.once('manifest:rejected', resolve),
+    );
+    fs.writeFileSync(fx.manifestPath, broken);
+    const { errors } = await rejected;
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`${fx.manifestPath}:${line}:`);
+    const res = await fetch(`${url}/healthz`);
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { status: string; problem: string; manifest_rejected: string };
+    expect(body.status).toBe('degraded');
+    expect(body.problem).toContain(`manifest edit rejected: ${fx.manifestPath}:${line}:`);
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^locsync_manifest_rejected 1$/m);
+
+    const applied = new Promise((resolve) => runner.once('manifest:applied', resolve));
+    fs.writeFileSync(fx.manifestPath, good.replace('stability: 0.4', 'stability: 0.5'));
+    await applied;
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^locsync_manifest_rejected 0$/m);
+  });
+});
+
 describe('locsync watch: watched folders follow the manifest', () => {
   it('a mapping added by an edit is scanned and its folder watched', async () => {
     w = await startWatchFixture();

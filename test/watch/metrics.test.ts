@@ -23,8 +23,14 @@ describe('locsync watch: /healthz and /metrics', () => {
     const text = await (await fetch(`${url}/metrics`)).text();
     expect(text).toMatch(/^locsync_uploads_total 2$/m);
     expect(text).toMatch(/^locsync_jobs_total\{status="done"\} 2$/m);
-    const billed = Number(/^locsync_billed_characters_total (\d+)/m.exec(text)?.[1]);
-    expect(billed).toBeGreaterThan(0);
+    // Billed characters by mapping and target language.
+    for (const lang of ['de', 'fr']) {
+      const re = new RegExp(
+        `^locsync_billed_characters_total\\{mapping="docs",lang="${lang}"\\} (\\d+)$`,
+        'm',
+      );
+      expect(Number(re.exec(text)?.[1])).toBeGreaterThan(0);
+    }
     const healthy = (await (await fetch(`${url}/healthz`)).json()) as { last_successful_poll: string | null };
     expect(healthy.last_successful_poll).not.toBeNull();
 

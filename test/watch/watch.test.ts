@@ -2,25 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sha256, startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
+import { inotifyWatches, sha256, startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
 
 let w: WatchFixture | undefined;
 
-/** inotify watches held by this process. */
-function inotifyWatches(): number {
-  let n = 0;
-  for (const fd of fs.readdirSync('/proc/self/fdinfo')) {
-    try {
-      n += fs
-        .readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
-        .split('\n')
-        .filter((l) => l.startsWith('inotify wd:')).length;
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return n;
-}
 afterEach(async () => {
   await w?.close();
   w = undefined;
@@ -56,13 +41,14 @@ describe('locsync watch', () => {
     const { fx } = w;
     const names = Array.from({ length: 1000 }, (_, i) => `burst/f${String(i).padStart(4, '0')}.txt`);
     for (const [i, n] of names.entries()) fx.write(`src/${n}`, `Document ${i} of the burst.\n`);
-    await waitFor('1,000 outputs', () => names.every((n) => fx.exists(`out/de/${n}`)), 90_000);
+    // Throughput-bound (1,000 uploads through the local service): generous on a busy machine.
+    await waitFor('1,000 outputs', () => names.every((n) => fx.exists(`out/de/${n}`)), 240_000);
     await w.runner.settle();
     const uploads = fx.uploads();
     expect(uploads).toHaveLength(1000);
     expect(new Set(uploads.map((u) => u.sha256)).size).toBe(1000);
     expect(w.runner.queueDepth()).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('reuses the output on a rename and applies on_source_delete: delete', async () => {
     w = await startWatchFixture({
@@ -217,6 +203,15 @@ describe('locsync watch', () => {
       'polled output',
       () => fx.exists('out/de/polled/p.txt') && fx.exists('out/fr/polled/p.txt'),
     );
+    await w.runner.settle();
+    const mark = fx.mark();
+    const before = ['de', 'fr'].map((l) => fx.read(`out/${l}/polled/p.txt`));
+    fs.writeFileSync(path.join(fx.src, 'polled/p.txt'), 'Edited, found by polling.\n');
+    await waitFor('the edit translated', () =>
+      ['de', 'fr'].every((l, i) => fx.read(`out/${l}/polled/p.txt`) !== before[i]),
+    );
+    await w.runner.settle();
+    expect(fx.uploads(mark).map((u) => u.filename)).toEqual(['p.txt', 'p.txt']);
     fs.rmSync(path.join(fx.src, 'polled/p.txt'));
     await waitFor('deletion seen by polling', () => w!.state.getFile('docs', 'polled/p.txt') === undefined);
   });

@@ -1,20 +1,20 @@
-// The local service's translation engine: phrasebook, pseudo-localisation and style rules
+// The local service's translation engine: phrasebook, glossary, pseudo-localisation and style rules
 // (docs/engine.md), over every document format in ../formats.
-import type { Engine, EngineOptions, TranslateOptions } from './types.js';
+import type { Engine, EngineOptions } from './types.js';
 import { Phrasebook } from './phrasebook.js';
-import { createTranslator, detectLanguage } from './translator.js';
+import { createTranslator } from './translator.js';
+import { detectLanguage, languageByScript, preloadDetector } from './detect.js';
 import { DEFAULT_LIMITS, translateFile } from '../formats/index.js';
-
-function sourceLanguage(opts: TranslateOptions, sample: () => string): string {
-  return opts.sourceLang?.toLowerCase() || detectLanguage(sample());
-}
 
 export function createEngine(opts: EngineOptions = {}): Engine {
   const phrasebook = opts.phrasebookPath ? Phrasebook.load(opts.phrasebookPath) : undefined;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  if (opts.preloadDetection) preloadDetector();
   return {
+    // The API layer detects the language of each text first (detectLanguage, asynchronous);
+    // without a source here, the script decides.
     translateTexts(texts, topts) {
-      const source = sourceLanguage(topts, () => texts.join('\n').slice(0, 10_000));
+      const source = topts.sourceLang?.toLowerCase() || languageByScript(texts.join('\n').slice(0, 10_000));
       const translator = createTranslator(phrasebook, topts, source);
       const out = texts.map((t) => translator.translateText(t));
       return {
@@ -23,10 +23,15 @@ export function createEngine(opts: EngineOptions = {}): Engine {
         billedCharacters: texts.reduce((n, t) => n + [...t].length, 0),
       };
     },
+    detectLanguage: (text) => detectLanguage(text, phrasebook),
     async translateDocument(input, output, topts, signal) {
       const translator = createTranslator(phrasebook, topts, topts.sourceLang?.toLowerCase() || 'en');
       await translateFile(input, output, { translator, limits, ...(signal ? { signal } : {}) });
-      return { characters: translator.characters };
+      if (topts.sourceLang || !translator.sample.trim()) return { characters: translator.characters };
+      return {
+        characters: translator.characters,
+        detectedSourceLang: await detectLanguage(translator.sample, phrasebook),
+      };
     },
   };
 }

@@ -15,9 +15,14 @@ interface MaskToken {
   boundary?: boolean;
 }
 
+/** A matcher other than a regular expression: replaces every match it finds (String#replace protocol). */
+export interface Matcher {
+  [Symbol.replace](text: string, replacer: (match: string) => string): string;
+}
+
 /** A rule that protects every match of `pattern`; `replace` may substitute the protected text. */
 export interface ProtectRule {
-  pattern: RegExp; // must have the g flag
+  pattern: RegExp | Matcher; // a RegExp must have the g flag
   replace?: (match: string) => string;
 }
 
@@ -91,7 +96,7 @@ export const STRUCTURAL_RULES: readonly ProtectRule[] = [
   // inline markup: tags, comments, character references
   {
     pattern:
-      /<!--[\s\S]*?-->|<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>|&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);/g,
+      /<!--[\s\S]*?-->|<![A-Za-z][^<>]*>|<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>|&(?:#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);/g,
   },
   // URLs (trailing sentence punctuation is not part of them)
   {

@@ -27,6 +27,7 @@ export class Phrasebook {
     let langs = this.entries.get(key);
     if (!langs) this.entries.set(key, (langs = new Map()));
     langs.set(lang.toLowerCase(), translation);
+    this.reverseIndex = undefined;
   }
 
   /** Translation of `segment` into `lang` (exact code first, then its base language, e.g. pt-br -> pt). */
@@ -35,6 +36,26 @@ export class Phrasebook {
     if (!langs) return undefined;
     const l = lang.toLowerCase();
     return langs.get(l) ?? langs.get(l.split('-')[0] as string);
+  }
+
+  /** The language of a known segment: the first language whose translation is the segment itself. */
+  languageOf(segment: string): string | undefined {
+    return this.reverse().get(phraseKey(segment));
+  }
+
+  private reverseIndex?: Map<string, string>;
+
+  /** Every translation's text -> its language (the first language that has that text). */
+  private reverse(): Map<string, string> {
+    if (this.reverseIndex) return this.reverseIndex;
+    const index = new Map<string, string>();
+    for (const langs of this.entries.values())
+      for (const [lang, text] of langs) {
+        const key = phraseKey(text);
+        if (!index.has(key)) index.set(key, lang.split('-')[0] as string);
+      }
+    this.reverseIndex = index;
+    return index;
   }
 
   static load(path: string): Phrasebook {

@@ -7,6 +7,8 @@ import { pseudoLocalise } from './pseudo.js';
 import type { Phrasebook } from './phrasebook.js';
 import { compileStyle, type TextTransform } from './style.js';
 import { parseInstructions, termProtectRules } from './instructions.js';
+import { glossaryRule } from './glossary.js';
+import { untranslatedElementRules } from './untranslated.js';
 
 export interface SegmentTranslator {
   /**
@@ -20,18 +22,8 @@ export interface SegmentTranslator {
   readonly targetLang: string;
   /** Source characters (code points, fixed pieces excluded) of the non-blank segments translated so far. */
   readonly characters: number;
-}
-
-/** Guesses the source language from its script and a few letters; English when nothing stands out. */
-export function detectLanguage(text: string): string {
-  if (/[\u3040-\u30FF]/.test(text)) return 'ja';
-  if (/[\uAC00-\uD7AF]/.test(text)) return 'ko';
-  if (/[\u4E00-\u9FFF]/.test(text)) return 'zh';
-  if (/[\u0400-\u04FF]/.test(text)) return 'ru';
-  if (/[äöüß]/i.test(text)) return 'de';
-  if (/[àâçéèêëîïôœùûÿ]/i.test(text)) return 'fr';
-  if (/[ñ¿¡]/i.test(text)) return 'es';
-  return 'en';
+  /** The first few thousand characters of source text translated (for language detection). */
+  readonly sample: string;
 }
 
 function codePoints(s: string): number {
@@ -57,6 +49,7 @@ function distribute(pieces: readonly string[], translation: string): string[] {
 }
 
 const CACHE_LIMIT = 20_000;
+const SAMPLE_LENGTH = 4_000;
 
 export function createTranslator(
   phrasebook: Phrasebook | undefined,
@@ -66,9 +59,18 @@ export function createTranslator(
   const lang = opts.targetLang.toLowerCase();
   const style: TextTransform | undefined = compileStyle(opts.style?.configured_rules, lang);
   const terms = parseInstructions(opts.style?.custom_instructions ?? [], sourceLang);
-  const pseudoRules: ProtectRule[] = [...STRUCTURAL_RULES, ...termProtectRules(terms), TIME_RULE];
+  const glossary = glossaryRule(opts.glossary);
+  const untranslated = untranslatedElementRules(opts);
+  const pseudoRules: ProtectRule[] = [
+    ...untranslated,
+    ...STRUCTURAL_RULES,
+    ...(glossary ? [glossary] : []),
+    ...termProtectRules(terms),
+    TIME_RULE,
+  ];
   const cache = new Map<string, string[]>();
   let characters = 0;
+  let sample = '';
 
   const applyStyle = (pieces: string[], fixed?: readonly boolean[]): string[] => {
     if (!style) return pieces;
@@ -97,6 +99,7 @@ export function createTranslator(
     const joined = pieces.join('');
     if (pieces.every((p, i) => fixed?.[i] || p.trim() === '')) return [...pieces];
     characters += pieces.reduce((n, p, i) => n + (fixed?.[i] ? 0 : codePoints(p)), 0);
+    if (sample.length < SAMPLE_LENGTH) sample += pieces.filter((_, i) => !fixed?.[i]).join('') + '\n';
     const key = pieces.map((p, i) => (fixed?.[i] ? `\u0001${p}` : p)).join('\u0000');
     const cached = cache.get(key);
     if (cached) return [...cached];
@@ -111,6 +114,9 @@ export function createTranslator(
     targetLang: lang,
     get characters() {
       return characters;
+    },
+    get sample() {
+      return sample;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ConfiguredRules, CustomInstruction, Formality } from '../../api/types.js';
+import type { GlossaryTerms } from '../glossary-entries.js';
 
 // Contract between the local service's API layer (src/service) and its translation engine and
 // document formats (src/service/engine, src/service/formats).
@@ -15,6 +16,11 @@ export interface TranslateOptions {
   targetLang: string;
   formality?: Formality;
   style?: EngineStyle;
+  /** Glossary entries (source term -> target term) of the pair translated. */
+  glossary?: GlossaryTerms;
+  /** Text translation with markup: elements named in ignoreTags (xml and html) and, for html, elements with translate="no" are kept as they are. */
+  tagHandling?: 'xml' | 'html';
+  ignoreTags?: string[];
 }
 
 export interface TextResult {
@@ -43,6 +49,8 @@ export interface DocumentOutput {
 export interface DocumentResult {
   /** Billed characters before the 50,000 minimum (the API layer applies the minimum). */
   characters: number;
+  /** Lower-case language of the document's text, when no source language was given. */
+  detectedSourceLang?: string;
 }
 
 /** Thrown for input the engine cannot translate (corrupt, mislabelled, bomb): the job ends in `error`. */
@@ -55,6 +63,8 @@ export class DocumentFormatError extends Error {
 
 export interface Engine {
   translateTexts(texts: string[], opts: TranslateOptions): TextResult;
+  /** Lower-case language of a text (for requests without source_lang); engines without it: English. */
+  detectLanguage?(text: string): Promise<string>;
   translateDocument(
     input: DocumentInput,
     output: DocumentOutput,
@@ -68,6 +78,8 @@ export interface EngineOptions {
   phrasebookPath?: string;
   /** Bounds against hostile documents (zip bombs); defaults in src/service/formats/context.ts. */
   limits?: Partial<EngineLimits>;
+  /** Load the language detector at start (a long-running server) instead of on first need. */
+  preloadDetection?: boolean;
 }
 
 export interface EngineLimits {

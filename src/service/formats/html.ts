@@ -7,9 +7,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import type { FormatHandler } from './context.js';
-import { checkAborted } from './context.js';
+import { checkAborted, languageTag } from './context.js';
 import { canEncode, decodeText, encodeText } from './text-encoding.js';
-import { applySplices, type Splice } from './xml.js';
+import { applySplices, setAttribute, type Splice } from './xml.js';
 
 const SKIP_ELEMENTS = new Set([
   'script',
@@ -181,6 +181,20 @@ export const translateHtml: FormatHandler = async (input, output, ctx) => {
   visit(doc, top);
   flush(top);
 
+  // The document's language becomes the target's (<html lang>), unless a translated attribute of
+  // the <html> tag itself is being replaced.
+  const html = doc.childNodes.find((c) => 'tagName' in c && c.tagName === 'html') as T.Element | undefined;
+  const tagLoc = html?.sourceCodeLocation?.startTag;
+  if (tagLoc && !replacements.some((r) => r.start < tagLoc.endOffset && r.end > tagLoc.startOffset))
+    replacements.push({
+      start: tagLoc.startOffset,
+      end: tagLoc.endOffset,
+      text: setAttribute(
+        source.slice(tagLoc.startOffset, tagLoc.endOffset),
+        'lang',
+        languageTag(ctx.translator.targetLang),
+      ),
+    });
   const out = applySplices(source, replacements);
   await writeFile(output.path, encodeText(out, decoded));
 };

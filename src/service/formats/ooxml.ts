@@ -2,7 +2,7 @@
 // paragraph (a paragraph is one segment, its runs are its pieces, so run formatting is kept); every
 // other part of the package is copied with the same uncompressed content.
 import type { FormatContext, FormatHandler } from './context.js';
-import { checkAborted } from './context.js';
+import { checkAborted, languageTag } from './context.js';
 import { DocumentFormatError } from '../engine/types.js';
 import { rewriteZip, type ZipRewrite } from './zip.js';
 import {
@@ -27,6 +27,24 @@ export interface PartRules {
   skip: ReadonlySet<string>;
   /** Add xml:space="preserve" to a text element whose new text starts or ends with whitespace. */
   preserveSpace: boolean;
+  /** How the part says which language its text is in: it is set to the target language. */
+  language?: 'word' | 'drawing';
+}
+
+const DRAWING_RUN_PROPERTIES = new Set(['rPr', 'endParaRPr', 'defRPr']);
+
+/** The tag with its language set to `tag` (Word's <w:lang w:val>, DrawingML's lang of run properties). */
+function withLanguage(
+  xml: string,
+  name: string,
+  language: PartRules['language'],
+  tag: string,
+): string | undefined {
+  if (language === 'word' && name === 'lang' && attribute(xml, 'w:val') !== undefined)
+    return setAttribute(xml, 'w:val', tag);
+  if (language === 'drawing' && DRAWING_RUN_PROPERTIES.has(name) && attribute(xml, 'lang') !== undefined)
+    return setAttribute(xml, 'lang', tag);
+  return undefined;
 }
 
 interface Piece {
@@ -67,10 +85,15 @@ export function translatePart(xml: string, rules: PartRules, ctx: FormatContext,
       }
     });
   };
+  const target = languageTag(ctx.translator.targetLang);
   for (const t of tokenize(xml, what)) {
     if (t.kind === 'open') {
-      if (t.selfClosing) continue;
       const name = localName(t.name);
+      if (rules.language) {
+        const tag = withLanguage(xml.slice(t.start, t.end), name, rules.language, target);
+        if (tag !== undefined) splices.push({ start: t.start, end: t.end, text: tag });
+      }
+      if (t.selfClosing) continue;
       if (rules.skip.has(name)) skipDepth++;
       else if (rules.paragraph.has(name)) frames.push([]);
       else if (rules.text.has(name) && frames.length > 0 && skipDepth === 0)
@@ -94,8 +117,23 @@ export function translatePart(xml: string, rules: PartRules, ctx: FormatContext,
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
-const WORD: PartRules = { paragraph: set('p'), text: set('t'), skip: set(), preserveSpace: true };
-const DRAWING: PartRules = { paragraph: set('p'), text: set('t'), skip: set(), preserveSpace: false };
+const WORD: PartRules = {
+  paragraph: set('p'),
+  text: set('t'),
+  skip: set(),
+  preserveSpace: true,
+  language: 'word',
+};
+const DRAWING: PartRules = {
+  paragraph: set('p'),
+  text: set('t'),
+  skip: set(),
+  preserveSpace: false,
+  language: 'drawing',
+};
+/** Parts whose text is not translated but whose default language is the document's. */
+const WORD_DEFAULTS: PartRules = { ...WORD, paragraph: set(), text: set() };
+const DRAWING_DEFAULTS: PartRules = { ...DRAWING, paragraph: set(), text: set() };
 const SHARED_STRINGS: PartRules = {
   paragraph: set('si'),
   text: set('t'),
@@ -126,12 +164,21 @@ const KINDS: Record<'docx' | 'pptx' | 'xlsx', PackageKind> = {
   docx: {
     what: 'Word document (.docx)',
     mainPart: 'word/document.xml',
-    parts: [[/^word\/(?:document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml$/, WORD]],
+    parts: [
+      [/^word\/(?:document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml$/, WORD],
+      [/^word\/styles\.xml$/, WORD_DEFAULTS],
+    ],
   },
   pptx: {
     what: 'PowerPoint presentation (.pptx)',
     mainPart: 'ppt/presentation.xml',
-    parts: [[/^ppt\/(?:slides\/slide\d+|notesSlides\/notesSlide\d+|diagrams\/data\d+)\.xml$/, DRAWING]],
+    parts: [
+      [/^ppt\/(?:slides\/slide\d+|notesSlides\/notesSlide\d+|diagrams\/data\d+)\.xml$/, DRAWING],
+      [
+        /^ppt\/(?:presentation|slideMasters\/slideMaster\d+|slideLayouts\/slideLayout\d+)\.xml$/,
+        DRAWING_DEFAULTS,
+      ],
+    ],
   },
   xlsx: {
     what: 'Excel workbook (.xlsx)',

@@ -1,0 +1,75 @@
+import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
+import { formatBill, formatCharacters, type BillingRate } from './money.js';
+import type { PlanPrice, PriceTotals } from './plan-price.js';
+import { isUncountedFormat, type UploadPrice } from './price.js';
+
+// The price of a plan as people read it: one clause per planned upload, and the totals per target
+// language, mapping and reason, with the stale outputs' re-translation priced apart.
+
+/** Words for the reasons of a plan (the JSON keeps the codes). */
+const REASON_WORDS: Record<string, string> = {
+  'settings-changed': 'settings changed',
+  'output-missing': 'output missing',
+  'lost-download': 'lost download',
+  style: 'style list changed',
+  settings: 'settings changed',
+};
+export function reasonWords(reason: string): string {
+  return REASON_WORDS[reason] ?? reason;
+}
+
+/** "1,234 characters" / "50,000 characters (1,234 + 48,766 minimum)" / "0 characters (image)". */
+export function formatUploadPrice(file: string, p: UploadPrice, rate?: BillingRate): string {
+  const bill = formatBill(p.billed, rate);
+  if (p.characters === null)
+    return p.billed > 0 ? `at least ${bill} (not counted: minimum)` : 'characters unknown (not counted)';
+  if (p.minimumAdded > 0)
+    return `${bill}: ${formatCharacters(p.characters)} + ${formatCharacters(p.minimumAdded)} minimum`;
+  if (isUncountedFormat(file)) return `${bill} (image)`;
+  return bill;
+}
+
+function totalsLine(t: PriceTotals, rate?: BillingRate): string {
+  const parts = [`${t.documents} upload${t.documents === 1 ? '' : 's'}, ${formatBill(t.billed, rate)}`];
+  if (t.minimum_added > 0)
+    parts.push(
+      `${formatCharacters(t.minimum_added)} of them added by the ${formatCharacters(MINIMUM_BILLED_CHARACTERS)}-character minimum`,
+    );
+  if (t.uncounted > 0) parts.push(`${t.uncounted} not counted (priced at their minimum)`);
+  return parts.join('; ');
+}
+
+function groupLine(
+  title: string,
+  group: Record<string, PriceTotals>,
+  rate?: BillingRate,
+  words = false,
+): string {
+  const keys = Object.keys(group).sort();
+  return `  by ${title}: ${keys
+    .map((k) => `${words ? reasonWords(k) : k} ${formatBill((group[k] as PriceTotals).billed, rate)}`)
+    .join(' · ')}`;
+}
+
+/** The "Cost" section of `plan` (and `sync --dry-run`). */
+export function formatPlanPrice(price: PlanPrice, rate?: BillingRate): string[] {
+  const lines = [`Billed by this plan: ${totalsLine(price.total, rate)}`];
+  if (price.total.documents > 0) {
+    lines.push(groupLine('target', price.by_target, rate));
+    lines.push(groupLine('mapping', price.by_mapping, rate));
+    lines.push(groupLine('reason', price.by_reason, rate, true));
+  }
+  if (price.stale.documents > 0) {
+    const how = Object.keys(price.stale_by_reason)
+      .sort()
+      .map(
+        (k) =>
+          `${reasonWords(k)}: ${(price.stale_by_reason[k] as PriceTotals).documents} (${formatBill((price.stale_by_reason[k] as PriceTotals).billed, rate)}; \`--retranslate ${k}\`)`,
+      )
+      .join(', ');
+    lines.push(
+      `Not billed unless asked: ${price.stale.documents} stale output${price.stale.documents === 1 ? '' : 's'} would bill ${formatBill(price.stale.billed, rate)} to re-translate (${how}; \`--retranslate stale\` for all).`,
+    );
+  }
+  return lines;
+}

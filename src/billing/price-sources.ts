@@ -1,0 +1,36 @@
+import path from 'node:path';
+import type { LoadedManifest } from '../manifest/types.js';
+import { openCharacterCounter } from '../report/characters.js';
+import { pricePlan, type PlanPrice, type PriceableAction } from './plan-price.js';
+import { isUncountedFormat, type UploadPrice } from './price.js';
+
+// The price of a plan's uploads from the source files on disk: each source's characters counted
+// with locsync's document reader (../report/characters.ts), at the manifest's rate (billing:).
+
+/**
+ * Prices `actions` (translate and stale ones) of a plan made from `loaded`. Images and formats whose
+ * count cannot change the price are not read.
+ */
+export async function priceFromSources(
+  loaded: LoadedManifest,
+  actions: readonly PriceableAction[],
+): Promise<{ prices: Array<UploadPrice | undefined>; price: PlanPrice }> {
+  const sourceDirs = new Map(
+    loaded.manifest.mappings.map((m) => [m.name, path.resolve(loaded.dir, m.source)]),
+  );
+  const needsCount = actions.some((a) => a.kind === 'translate' || a.kind === 'stale');
+  const counter = needsCount ? await openCharacterCounter() : undefined;
+  try {
+    return await pricePlan(
+      actions,
+      async (ref) => {
+        if (isUncountedFormat(ref.file)) return 0;
+        const dir = sourceDirs.get(ref.mapping);
+        return dir && counter ? counter.count(path.join(dir, ref.file)) : undefined;
+      },
+      loaded.manifest.billing,
+    );
+  } finally {
+    await counter?.close();
+  }
+}

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { MINIMUM_BILLED_CHARACTERS, MINIMUM_BILLED_EXTENSIONS } from '../api/types.js';
+
+// What one planned upload will bill, as the service bills it: the source's characters, at least
+// MINIMUM_BILLED_CHARACTERS for pptx/docx/doc/xlsx/pdf (the minimum shown apart), images nothing
+// (their text is not counted). Pure: the character count comes from ./count.ts.
+
+/** Image formats: translated without a character count, billed 0. */
+const FREE_EXTENSIONS: readonly string[] = ['png', 'jpg', 'jpeg'];
+
+export interface UploadPrice {
+  /** Characters of the document as the service counts them; null when they could not be counted. */
+  characters: number | null;
+  /** Characters the 50,000 minimum adds over the real count (0 for other formats). */
+  minimumAdded: number;
+  /**
+   * What the upload bills: characters + minimumAdded. A document whose characters could not be
+   * counted bills at least the minimum of its format (0 for formats without one): a lower bound.
+   */
+  billed: number;
+}
+
+function extensionOf(file: string): string {
+  return path.extname(file).slice(1).toLowerCase();
+}
+
+/** Whether this file's format is translated without a character count (images): billed 0. */
+export function isUncountedFormat(file: string): boolean {
+  return FREE_EXTENSIONS.includes(extensionOf(file));
+}
+
+/** Whether documents of this file's format are billed at least MINIMUM_BILLED_CHARACTERS. */
+export function hasMinimum(file: string): boolean {
+  return (MINIMUM_BILLED_EXTENSIONS as readonly string[]).includes(extensionOf(file));
+}
+
+/** The price of uploading `file` (its name decides the format) whose text has `characters`. */
+export function priceUpload(file: string, characters: number | null): UploadPrice {
+  if (isUncountedFormat(file)) return { characters: 0, minimumAdded: 0, billed: 0 };
+  const floor = hasMinimum(file) ? MINIMUM_BILLED_CHARACTERS : 0;
+  if (characters === null) return { characters: null, minimumAdded: 0, billed: floor };
+  const minimumAdded = Math.max(0, floor - characters);
+  return { characters, minimumAdded, billed: characters + minimumAdded };
+}

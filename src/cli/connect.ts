@@ -1,0 +1,112 @@
+// The composition root of the service: the connection a command works with, a ServiceClient for the
+// manifest's service or, when the manifest names no url, the embedded local service and a client for
+// it. It lives with the CLI so that no lower layer depends on the manifest loader or the local service.
+
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import type { Logger } from '../log/logger.js';
+import { redactUrl, registerSecret } from '../log/secrets.js';
+import type { LoadedManifest } from '../manifest/load.js';
+import type { Manifest } from '../manifest/schema.js';
+import type { RunningService } from '../service/types.js';
+import { ConfigError } from '../util/errors.js';
+import { ServiceClient, type ClientOptions } from '../api/client.js';
+
+/** What openConnection reads of a loaded manifest (src/manifest/load.ts). */
+export type ConnectManifest = Pick<LoadedManifest, 'path' | 'dir' | 'manifest'>;
+
+export interface Connection {
+  client: ServiceClient;
+  /** The embedded local service, when the manifest names no service url. */
+  embedded: RunningService | undefined;
+  /** Closes the client's connections and stops the embedded service, if any. */
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Where the API key is looked up (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Folder of the state file: the embedded service keeps its jobs in `<stateDir>/service`. */
+  stateDir: string;
+  /** Called before each retry of a request (metrics of `locsync watch`). */
+  onRetry?: ClientOptions['onRetry'];
+}
+
+/** The client settings of the manifest's `service` section (seconds become milliseconds). */
+export function clientSettings(
+  service: Manifest['service'],
+): Omit<ClientOptions, 'baseUrl' | 'apiKey' | 'logger' | 'onRetry'> {
+  return {
+    authScheme: service.auth_scheme,
+    plan: service.plan,
+    timeouts: {
+      connectMs: service.timeouts.connect * 1000,
+      responseMs: service.timeouts.response * 1000,
+      idleMs: service.timeouts.idle * 1000,
+    },
+    retry: { maxAttempts: service.retry.max_attempts, maxWaitMs: service.retry.max_wait * 1000 },
+    rateLimit: { requestsPerSecond: service.requests_per_second, concurrency: service.concurrency },
+  };
+}
+
+export async function openConnection(loaded: ConnectManifest, opts: ConnectOptions): Promise<Connection> {
+  const service = loaded.manifest.service;
+  const settings = clientSettings(service);
+  const logger = {
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+  };
+
+  if (service.url !== undefined) {
+    // A password in the URL (a proxy's, say) is a secret like the key: scrubbed from every line.
+    registerSecret(urlPassword(service.url));
+    const env = opts.env ?? process.env;
+    const apiKey = env[service.key_env];
+    if (apiKey === undefined || apiKey.trim() === '') {
+      throw new ConfigError(
+        `The API key is missing: set the environment variable ${service.key_env} ` +
+          `(named by service.key_env) to the key of ${redactUrl(service.url)}. The key is never read from the manifest.`,
+        { file: loaded.path },
+      );
+    }
+    const client = new ServiceClient({ ...settings, ...logger, baseUrl: service.url, apiKey: apiKey.trim() });
+    return { client, embedded: undefined, close: async () => client.close() };
+  }
+
+  const authKey = randomBytes(24).toString('base64url');
+  registerSecret(authKey);
+  const local = service.local;
+  // Loaded only here: the local service and its engine are heavy (parsers, fonts, fastify), and every
+  // command with a service url would otherwise pay for them at start.
+  const { startService } = await import('../service/index.js');
+  const embedded = await startService({
+    host: '127.0.0.1',
+    port: 0,
+    authKey,
+    plan: service.plan,
+    dataDir: join(opts.stateDir, 'service'),
+    ...(local.phrasebook !== undefined ? { phrasebookPath: resolve(loaded.dir, local.phrasebook) } : {}),
+    queueSeconds: local.queue_seconds,
+    translateSeconds: local.translate_seconds,
+    workers: service.concurrency,
+    maxUndownloaded: service.max_undownloaded,
+  });
+  const client = new ServiceClient({ ...settings, ...logger, baseUrl: embedded.url, apiKey: authKey });
+  return {
+    client,
+    embedded,
+    close: async () => {
+      client.close();
+      await embedded.close();
+    },
+  };
+}
+
+function urlPassword(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}

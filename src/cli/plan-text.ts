@@ -1,0 +1,87 @@
+import { printable } from '../log/printable.js';
+import { formatPlanPrice, formatUploadPrice, reasonWords } from '../billing/format-price.js';
+import type { BillingRate } from '../billing/money.js';
+import type { PlanPrice, PriceableAction } from '../billing/plan-price.js';
+import { priceFromSources } from '../billing/price-sources.js';
+import type { UploadPrice } from '../billing/price.js';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { SyncPlan } from '../sync/engine.js';
+
+// The file part of a plan as `plan` and `sync --dry-run` print it (one text for both), with the
+// price of every upload and the totals.
+
+/** Lines shown per category of files in text output (--json has them all). */
+const MAX_FILE_LINES = 50;
+
+/** A plan's file part with the price of each upload (and of re-translating each stale output). */
+export interface PricedFiles extends SyncPlan {
+  toTranslate: Array<SyncPlan['toTranslate'][number] & { price: UploadPrice }>;
+  stale: Array<SyncPlan['stale'][number] & { price: UploadPrice }>;
+  price: PlanPrice;
+}
+
+/** The uploads of a grouped plan, and its stale outputs, as the pricing reads them. */
+function priceable(files: SyncPlan): PriceableAction[] {
+  return [
+    ...files.toTranslate.map((t) => ({ kind: 'translate', ref: t, reason: t.why })),
+    ...files.stale.map((s) => ({ kind: 'stale', ref: s, reason: s.reason })),
+  ];
+}
+
+/** Prices every upload of `files` from the source files (see src/billing/price-sources.ts). */
+export async function priceFiles(loaded: LoadedManifest, files: SyncPlan): Promise<PricedFiles> {
+  const { prices, price } = await priceFromSources(loaded, priceable(files));
+  const n = files.toTranslate.length;
+  return {
+    ...files,
+    toTranslate: files.toTranslate.map((t, i) => ({ ...t, price: prices[i] as UploadPrice })),
+    stale: files.stale.map((s, i) => ({ ...s, price: prices[n + i] as UploadPrice })),
+    price,
+  };
+}
+
+function section<T>(title: string, items: T[], line: (item: T) => string): string[] {
+  if (!items.length) return [];
+  const shown = items.slice(0, MAX_FILE_LINES).map((i) => `  ${line(i)}`);
+  if (items.length > MAX_FILE_LINES)
+    shown.push(`  ... and ${items.length - MAX_FILE_LINES} more (--json lists all)`);
+  return [`${title}:`, ...shown];
+}
+
+/** The file part of a plan, priced. */
+export function formatFiles(p: PricedFiles, rate?: BillingRate): string {
+  const lines = [
+    ...section(
+      'Files to translate (billed)',
+      p.toTranslate,
+      (i) =>
+        `+ ${i.file} → ${i.output} (${i.target}, ${reasonWords(i.why)}): ${formatUploadPrice(i.file, i.price, rate)}`,
+    ),
+    ...section(
+      'Outputs to copy from identical translations (not billed)',
+      p.toReuse,
+      (i) => `= ${i.output} ← ${i.from}`,
+    ),
+    ...section(
+      'Uploads to resume (accepted earlier; billed when collected)',
+      p.toResume,
+      (i) => `> ${i.file} → ${i.output} (${i.target})`,
+    ),
+    ...section(
+      'Stale outputs (kept as they are; `sync --retranslate stale` re-translates them, billed)',
+      p.stale,
+      (i) =>
+        `* ${i.output} (${i.because ?? reasonWords(i.reason)}): re-translating bills ${formatUploadPrice(i.file, i.price, rate)}`,
+    ),
+    ...section('Outputs to delete (source deleted)', p.toDelete, (f) => `- ${f}`),
+    ...section('Given up after repeated failures', p.gaveUp, (i) => `x ${i.file} (${i.target})`),
+    ...section('Unsupported files', p.unsupported, (s) => `? ${s.file}: ${s.message}`),
+  ];
+  const summary =
+    `Files: ${p.toTranslate.length} to translate, ${p.toReuse.length} to reuse, ${p.toResume.length} to resume, ` +
+    `${p.stale.length} stale, ${p.toDelete.length} to delete, ${p.unchanged} unchanged.`;
+  // File names come from outside: each entry stays one line.
+  return [...lines, ...(lines.length ? [''] : []), summary, ...formatPlanPrice(p.price, rate)]
+    .map(printable)
+    .join('\n');
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { StateStore } from '../state/store.js';
+import {
+  planDifferences,
+  readSavedPlan,
+  SAVED_PLAN_FORMAT,
+  SAVED_PLAN_VERSION,
+  sha256Text,
+  writeSavedPlan,
+} from '../sync/plan/saved.js';
+import type { Plan } from '../sync/plan/types.js';
+import { ConfigError } from '../util/errors.js';
+import type { PricedFiles } from './plan-text.js';
+
+// `plan -out plan.json` and `sync --plan plan.json`: the saved plan holds the planned actions (each
+// with its source's content hash and settings fingerprint), their prices and a token of the state;
+// sync plans again and carries the plan out only while nothing of that moved on.
+
+interface SavedPlanBody {
+  actions: Plan['actions'];
+  inputs: Plan['inputs'];
+  files: PricedFiles;
+}
+
+/** What the state holds of jobs: changes whenever any job is recorded, updated or removed. */
+function stateToken(state: StateStore): string {
+  const r = state.db
+    .prepare('SELECT COUNT(*) AS n, MAX(id) AS id, MAX(updated_at) AS at FROM jobs')
+    .get() as { n: number; id: number | null; at: string | null };
+  return `${r.n}|${r.id ?? 0}|${r.at ?? ''}`;
+}
+
+/** Writes the plan for `sync --plan`. */
+export function saveFilesPlan(
+  file: string,
+  loaded: LoadedManifest,
+  state: StateStore,
+  plan: Plan,
+  files: PricedFiles,
+): void {
+  writeSavedPlan<SavedPlanBody>(file, {
+    format: SAVED_PLAN_FORMAT,
+    version: SAVED_PLAN_VERSION,
+    created_at: new Date().toISOString(),
+    manifest: { path: loaded.path, sha256: sha256Text(fs.readFileSync(loaded.path)) },
+    state_token: stateToken(state),
+    plan: { actions: plan.actions, inputs: plan.inputs, files },
+  });
+}
+
+/**
+ * Before `sync --plan file` uploads anything: the plan made now must be the saved one. Throws a
+ * ConfigError (exit 2) listing what changed: sources, settings, the state, or the actions.
+ */
+export function checkSavedPlan(file: string, loaded: LoadedManifest, state: StateStore, fresh: Plan): void {
+  const saved = readSavedPlan<SavedPlanBody>(file);
+  const changes: string[] = [];
+  if (path.resolve(saved.manifest.path) !== loaded.path)
+    changes.push(`the plan was made for ${saved.manifest.path}, not ${loaded.path}`);
+  if (saved.state_token !== stateToken(state))
+    changes.push('the state moved on: jobs were recorded since (another sync or watch ran)');
+  changes.push(...planDifferences(saved.plan.actions, fresh.actions));
+  if (changes.length)
+    throw new ConfigError(
+      `--plan ${file}: the plan made ${saved.created_at} is out of date, nothing was uploaded:\n` +
+        changes.map((c) => `  ${c}`).join('\n') +
+        `\nMake a new one: locsync plan -out ${file}`,
+    );
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createLogger } from '../log/logger.js';
+import { loadManifest } from '../manifest/load.js';
+import { openLockedState } from '../state/lock.js';
+import { makePlan } from '../sync/engine.js';
+import { recordObservations } from '../sync/sync-run.js';
+import { decideAdoption } from '../sync/plan/adoptable.js';
+import type { TranslateAction } from '../sync/plan/types.js';
+import { EXIT } from '../util/errors.js';
+
+interface StateAdoptOptions {
+  config: string;
+}
+
+function mtimeMs(file: string): number | undefined {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `locsync state adopt`: after the state was lost or emptied, each existing output written after its
+ * source last changed is recorded as done for the current settings (billing nothing); what cannot be
+ * vouched for is listed and left to the next sync.
+ */
+export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
+  const loaded = await loadManifest(opts.config);
+  const logger = createLogger();
+  const { state, lock } = openLockedState(loaded.statePath, { logger, command: 'state adopt' });
+  try {
+    const { plan } = await makePlan({ loaded, state, logger });
+    const uploads = plan.actions.filter((a): a is TranslateAction => a.kind === 'translate');
+    const decision = decideAdoption(uploads, (a) => ({
+      source: mtimeMs(path.join(loaded.dir, a.source.path)),
+      output: mtimeMs(path.join(loaded.dir, a.ref.output)),
+    }));
+    const runId = await state.runs.start('state adopt');
+    // The sources' hashes as the plan read them (what a following scan compares with).
+    await recordObservations(state, plan.observations);
+    for (const a of decision.adopt) {
+      const job = await state.jobs.created({
+        mapping: a.ref.mapping,
+        rel_path: a.ref.file,
+        sha256: a.source.sha256,
+        target_lang: a.ref.target,
+        fingerprint: a.settings.fingerprint,
+        base_fingerprint: a.settings.baseFingerprint,
+        output_path: a.ref.output,
+        run_id: runId,
+        request: JSON.stringify(a.settings.request),
+      });
+      await state.jobs.done(job, 0);
+    }
+    await state.runs.finish(runId, { status: 'ok' }, { adopted: decision.adopt.length }, 0);
+    const lines = [
+      `Adopted ${decision.adopt.length} outputs: recorded as done for the current settings, nothing billed.`,
+    ];
+    if (decision.notVouched.length) {
+      lines.push(
+        `Not adopted (${decision.notVouched.length}; the next sync translates them, billed — see locsync plan):`,
+      );
+      for (const n of decision.notVouched)
+        lines.push(`  ${n.action.ref.mapping}/${n.action.ref.file} -> ${n.action.ref.target}: ${n.why}`);
+    }
+    process.stdout.write(lines.join('\n') + '\n');
+    process.exitCode = EXIT.ok;
+  } finally {
+    lock.release();
+    state.close();
+  }
+}

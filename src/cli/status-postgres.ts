@@ -1,0 +1,100 @@
+import type { LoadedManifest } from '../manifest/types.js';
+import { FAILED_JOBS_SQL, isReportedFailure, JOBS_IN_FLIGHT_SQL } from '../report/queries.js';
+import { schemaVersion } from '../state/postgres/migrations.js';
+import { PostgresState } from '../state/postgres/store.js';
+import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
+import type { JobRecord } from '../state/types.js';
+import { EXIT } from '../util/errors.js';
+import { formatDuration } from '../util/format.js';
+import type { StatusData, StatusOptions, StatusView } from './status.js';
+
+// `locsync status` on a PostgreSQL state: the same runs, jobs in flight and failures as on SQLite,
+// and the workers sharing the pipeline (host, pid, last heartbeat, jobs held), dead ones flagged.
+// (No scan for stale outputs here: that needs the planner on this backend.)
+
+type WorkerLine = Pick<
+  WorkerStatus,
+  'id' | 'host' | 'pid' | 'command' | 'version' | 'started_at' | 'heartbeat_at' | 'jobs_held' | 'stopped_at'
+> & { state: 'alive' | 'dead' | 'stopped'; heartbeat_age_s: number };
+
+function workerLine(w: WorkerStatus): WorkerLine {
+  const state = w.stopped_at ? 'stopped' : w.alive ? 'alive' : 'dead';
+  return {
+    id: w.id,
+    host: w.host,
+    pid: w.pid,
+    command: w.command,
+    version: w.version,
+    started_at: w.started_at,
+    heartbeat_at: w.heartbeat_at,
+    heartbeat_age_s: Math.round(w.heartbeat_age_s * 10) / 10,
+    jobs_held: w.jobs_held,
+    stopped_at: w.stopped_at,
+    state,
+  };
+}
+
+function formatWorkers(workers: WorkerLine[]): string {
+  if (!workers.length) return 'Workers: none has run yet';
+  const out = [`Workers (${workers.filter((w) => w.state === 'alive').length} alive):`];
+  for (const w of workers) {
+    const beat = `last heartbeat ${formatDuration(w.heartbeat_age_s * 1000)} ago`;
+    const flag =
+      w.state === 'dead'
+        ? `DEAD (no heartbeat for its lease; its ${w.jobs_held ? 'jobs are taken over by the others' : 'work is free'})`
+        : w.state;
+    out.push(`  ${w.host} pid ${w.pid} ${w.command}: ${flag}, ${beat}, ${w.jobs_held} job(s) held`);
+  }
+  return out.join('\n');
+}
+
+/** `view`: status.ts's row builders and text layout, shared by both backends. */
+export async function postgresStatus(
+  opts: StatusOptions,
+  loaded: LoadedManifest,
+  view: StatusView,
+): Promise<void> {
+  const { inFlightRow, failureRow, formatStatus } = view;
+  const pgLoc = loaded.postgres!;
+  const now = Date.now();
+  const state = await PostgresState.open(
+    { url: pgLoc.url, ...(pgLoc.passwordEnv ? { passwordEnv: pgLoc.passwordEnv } : {}) },
+    { migrate: false, connections: 2 },
+  );
+  try {
+    if ((await schemaVersion(state.pool)) === 0) {
+      const msg = `No state yet in ${state.location}: \`locsync state migrate -c ${opts.config}\` or \`locsync sync -c ${opts.config}\` creates it.`;
+      process.stdout.write(
+        opts.json ? JSON.stringify({ state: state.location, runs: [] }, null, 2) + '\n' : msg + '\n',
+      );
+      process.exitCode = EXIT.ok;
+      return;
+    }
+    const runs = await state.runs.recent(Math.max(1, Number(opts.runs) || 5));
+    const inFlight = (await state.pool.query<JobRecord>(JOBS_IN_FLIGHT_SQL)).rows.map((j) =>
+      inFlightRow(j, now),
+    );
+    const failures = (await state.pool.query<JobRecord>(FAILED_JOBS_SQL)).rows
+      .filter(isReportedFailure)
+      .map((j) => failureRow(j, loaded, opts.config));
+    const workers = (await listWorkers(state.pool)).map(workerLine);
+    const data: StatusData & { workers: WorkerLine[] } = {
+      state: state.location,
+      runs,
+      inFlight,
+      failures,
+      stale: null,
+      gaveUp: null,
+      skipped: null,
+      workers,
+    };
+    if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
+    else process.stdout.write(formatStatus(data, opts.config, now) + '\n\n' + formatWorkers(workers) + '\n');
+    const last = runs[0]?.status;
+    const dead = workers.some((w) => w.state === 'dead');
+    process.exitCode =
+      failures.length || dead || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;
+  } finally {
+    await state.close();
+  }
+}

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkBudget, describeExceeded, type BudgetCaps } from '../billing/budget.js';
+import { billedThisMonth } from '../billing/ledger.js';
+import { formatBill, formatCharacters } from '../billing/money.js';
+import type { Logger } from '../log/logger.js';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { StateStore } from '../state/store.js';
+import { makePlan, type SyncConnection, type SyncOptions } from '../sync/engine.js';
+import type { Plan } from '../sync/plan/types.js';
+import { unrecordedOutputs, unrecordedOutputsMessage } from '../sync/plan/unrecorded-outputs.js';
+import { groupPlan } from '../sync/plan/view.js';
+import { EXIT } from '../util/errors.js';
+import { priceFiles, type PricedFiles } from './plan-text.js';
+import { checkSavedPlan } from './saved-plan.js';
+
+// Before a sync uploads anything: the plan, priced, must be within the budget caps, must not pay
+// again for outputs an empty state does not know, and, with --plan, must be the saved one.
+
+/** A run refused before any upload: its message, and the exit code. */
+export class RunRefused extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'RunRefused';
+  }
+}
+
+export interface GateChecks {
+  /** `--plan <file>`. */
+  savedPlan?: string;
+  /** `--max-billed N`. */
+  maxBilled?: number;
+  /** How the user names the manifest (` -c file` when not the default), for the messages. */
+  configArg: string;
+}
+
+interface PlanArgs {
+  loaded: LoadedManifest;
+  state: StateStore;
+  connection: SyncConnection;
+  logger: Logger;
+  options: Pick<SyncOptions, 'only' | 'retranslate'>;
+}
+
+export function budgetCaps(loaded: LoadedManifest, maxBilled?: number): BudgetCaps {
+  const b = loaded.manifest.budget;
+  return {
+    ...(b?.per_run !== undefined ? { perRun: b.per_run } : {}),
+    ...(b?.per_month !== undefined ? { perMonth: b.per_month } : {}),
+    ...(maxBilled !== undefined ? { maxBilled } : {}),
+  };
+}
+
+function stateHasDoneJobs(state: StateStore): boolean {
+  return state.db.prepare(`SELECT 1 FROM jobs WHERE status = 'done' LIMIT 1`).get() !== undefined;
+}
+
+/** The plan as `plan` makes it (style lists compared, not applied), and its file part priced. */
+export async function pricedPlan(args: PlanArgs): Promise<PricedFiles & { plan: Plan }> {
+  const { plan } = await makePlan({
+    loaded: args.loaded,
+    state: args.state,
+    logger: args.logger,
+    connection: args.connection,
+    options: args.options,
+  });
+  return { ...(await priceFiles(args.loaded, groupPlan(plan))), plan };
+}
+
+/**
+ * Plans (when something must be checked), prices and checks the run; throws RunRefused when it must
+ * not upload (or a ConfigError from the saved plan's check).
+ */
+export async function gateRun(args: PlanArgs & { checks: GateChecks }): Promise<void> {
+  const { loaded, state, checks } = args;
+  const caps = budgetCaps(loaded, checks.maxBilled);
+  const known = stateHasDoneJobs(state);
+  if (known && !checks.savedPlan && Object.keys(caps).length === 0) return;
+  const files = await pricedPlan(args);
+
+  const unrecorded = unrecordedOutputs(
+    files.plan.actions.filter((a) => a.kind === 'translate'),
+    known,
+    (output) => fs.existsSync(path.join(loaded.dir, output)),
+  );
+  if (unrecorded.length)
+    throw new RunRefused(
+      unrecordedOutputsMessage(unrecorded, loaded.statePath, checks.configArg),
+      EXIT.usage,
+    );
+
+  if (checks.savedPlan) checkSavedPlan(checks.savedPlan, loaded, state, files.plan);
+
+  const rate = loaded.manifest.billing;
+  const exceeded = checkBudget(files.price.total.billed, caps, billedThisMonth(state));
+  if (exceeded.length)
+    throw new RunRefused(
+      [
+        `the plan bills ${formatBill(files.price.total.billed, rate)} for ${files.price.total.documents} uploads; nothing was uploaded:`,
+        ...describeExceeded(exceeded, formatCharacters).map((l) => `  ${l}`),
+        `  (see what it would upload: locsync plan${checks.configArg})`,
+      ].join('\n'),
+      EXIT.budget,
+    );
+}

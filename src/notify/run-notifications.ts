@@ -1,0 +1,46 @@
+import type { SyncEvents } from '../sync/events.js';
+import type { WebhookNotifier } from './webhook.js';
+
+// Which moments of a sync or watch run are worth a message, read from its events: the run ended
+// with failed documents, it was interrupted, uploads stopped because the budget was reached.
+
+/** Send the run's notifications through `notifier` while `events` flow. */
+export function notifyRunEvents(events: SyncEvents, notifier: WebhookNotifier, command: string): void {
+  let stopped: string | undefined;
+  events.on('run:start', () => (stopped = undefined));
+  events.on('uploads:stopped', (e) => {
+    stopped = e.reason;
+    if (/budget/i.test(e.reason))
+      notifier.send('budget-reached', `locsync ${command}: uploads stopped: ${e.reason}`, {
+        reason: e.reason,
+      });
+  });
+  events.on('run:summary', (s) => {
+    if (s.dryRun) return;
+    if (stopped !== undefined && /stopped \(signal\)|interrupt/i.test(stopped)) {
+      notifier.send(
+        'run-interrupted',
+        `locsync ${command} run #${s.runId} was interrupted; run it again to resume (nothing is paid twice)`,
+        { run: s.runId, reason: stopped },
+      );
+      return;
+    }
+    if (s.failed.length)
+      notifier.send(
+        'run-failed',
+        `locsync ${command} run #${s.runId}: ${s.failed.length} document(s) failed; see locsync status for what to do`,
+        {
+          run: s.runId,
+          failed: s.failed.slice(0, 20).map((f) => ({
+            mapping: f.mapping,
+            file: f.file,
+            target: f.target,
+            kind: f.kind,
+            error: f.error,
+            will_retry: f.willRetry,
+          })),
+          ...(stopped ? { reason: stopped } : {}),
+        },
+      );
+  });
+}

@@ -1,0 +1,151 @@
+import type { LoadedManifest } from '../manifest/load.js';
+import { pidAlive } from '../state/lock.js';
+import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
+import type { SyncPlan } from '../sync/engine.js';
+import { adviceFor } from './advice.js';
+import { languageProgress, type LanguageProgress } from './language-progress.js';
+import { billedThisMonth } from '../billing/ledger.js';
+import type { Spending } from './format-spending.js';
+import { failedJobs, jobsInFlight, recentRuns, repeatedUploads, type RepeatedUpload } from './queries.js';
+
+// What `locsync status` and the status page show, read from an open state (no call to the
+// service): the last runs, jobs in flight, failures with what to do, and, from a scan of the
+// source folders, stale outputs and the progress per language.
+
+export interface StatusData {
+  state: string;
+  runs: RunRecord[];
+  inFlight: Array<{
+    mapping: string;
+    file: string;
+    target: string;
+    document_id: string | null;
+    state: string;
+    since: string | null;
+    waited_seconds: number | null;
+  }>;
+  failures: Array<{
+    mapping: string;
+    file: string;
+    target: string;
+    document_id: string | null;
+    kind: string | null;
+    message: string | null;
+    attempts: number;
+    gave_up: boolean;
+    advice: string;
+  }>;
+  stale: SyncPlan['stale'] | null;
+  /** What this calendar month (UTC) billed, against the monthly budget and in money when set. */
+  /** SQLite state only (a PostgreSQL status has its own queries). */
+  spending?: Spending;
+  possibly_billed_twice?: RepeatedUpload[];
+  /** Per mapping and target language: up to date, stale, pending, failed (null without a scan). */
+  progress?: LanguageProgress[] | null;
+  gaveUp: SyncPlan['gaveUp'] | null;
+  skipped: SyncPlan['skipped'] | null;
+}
+
+/** A run left 'running' by a process that is gone crashed (the next run records it so too). */
+function runStatus(r: RunRecord): RunRecord['status'] {
+  return r.status === 'running' && !pidAlive(r.pid) ? 'crashed' : r.status;
+}
+
+function inFlightState(j: JobRecord): string {
+  if (j.document_id) return `uploaded as ${j.document_id}, waiting on the service`;
+  return 'upload started, answer not recorded (crash or in progress)';
+}
+
+/** A job in flight as status shows it. */
+export function inFlightRow(j: JobRecord, now: number): StatusData['inFlight'][number] {
+  const since = j.upload_started_at ?? j.updated_at;
+  return {
+    mapping: j.mapping,
+    file: j.rel_path,
+    target: j.target_lang,
+    document_id: j.document_id,
+    state: inFlightState(j),
+    since,
+    waited_seconds: since ? Math.round((now - Date.parse(since)) / 1000) : null,
+  };
+}
+
+/** A failed job as status shows it, with what to do. */
+export function failureRow(
+  j: JobRecord,
+  loaded: LoadedManifest,
+  cfg: string,
+): StatusData['failures'][number] {
+  return {
+    mapping: j.mapping,
+    file: j.rel_path,
+    target: j.target_lang,
+    document_id: j.document_id,
+    kind: j.error_kind,
+    message: j.error,
+    attempts: j.attempts,
+    gave_up: j.status === 'failed' && j.attempts >= loaded.manifest.max_attempts,
+    advice: adviceFor(j.error_kind, loaded, j.attempts, cfg),
+  };
+}
+
+/** The scan's answer: the plan and how many supported files each mapping has. */
+export interface ScanResult {
+  plan: SyncPlan;
+  files: Map<string, number>;
+}
+
+/** Scan the source folders as `plan` does (nothing written): stale outputs and progress. */
+export async function scanForStatus(loaded: LoadedManifest, state: StateStore): Promise<ScanResult> {
+  // The sync engine (session, style reconciler, queues) is loaded only for the scan.
+  const [{ planSync }, { createSyncEvents }, { silentLogger }] = await Promise.all([
+    import('../sync/engine.js'),
+    import('../sync/events.js'),
+    import('../log/logger.js'),
+  ]);
+  const events = createSyncEvents();
+  const files = new Map<string, number>();
+  events.on('scan:done', (e) => files.set(e.mapping, e.files));
+  const plan = await planSync({ loaded, state, logger: silentLogger(), events });
+  return { plan, files };
+}
+
+export function collectStatus(
+  state: StateStore,
+  loaded: LoadedManifest,
+  opts: { runs: number; config: string; now: number; scan?: ScanResult },
+): StatusData {
+  const { now, scan } = opts;
+  const runs = recentRuns(state, Math.max(1, opts.runs)).map((r) => ({ ...r, status: runStatus(r) }));
+  const inFlight = jobsInFlight(state).map((j) => inFlightRow(j, now));
+  const failures = failedJobs(state).map((j) => failureRow(j, loaded, opts.config));
+  const progress = scan
+    ? languageProgress(
+        scan.plan,
+        loaded.manifest.mappings.map((m) => ({
+          name: m.name,
+          targets: m.targets.map((t) => t.lang),
+          files: scan.files.get(m.name) ?? 0,
+        })),
+      )
+    : null;
+  return {
+    state: loaded.statePath,
+    runs,
+    inFlight,
+    failures,
+    stale: scan?.plan.stale ?? null,
+    spending: {
+      month: new Date(now).toISOString().slice(0, 7),
+      billed_characters: billedThisMonth(state, new Date(now)),
+      ...(loaded.manifest.budget?.per_month !== undefined
+        ? { budget_per_month: loaded.manifest.budget.per_month }
+        : {}),
+      ...(loaded.manifest.billing ? { billing: loaded.manifest.billing } : {}),
+    },
+    possibly_billed_twice: repeatedUploads(state),
+    progress,
+    gaveUp: scan?.plan.gaveUp ?? null,
+    skipped: scan?.plan.skipped ?? null,
+  };
+}

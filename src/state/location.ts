@@ -1,0 +1,49 @@
+import path from 'node:path';
+import type { Manifest } from '../manifest/schema.js';
+import { ConfigError } from '../util/errors.js';
+import { isPostgresUrl } from './postgres/url.js';
+
+// Where a manifest's state lives: a SQLite file on this machine (the default), or a PostgreSQL
+// database shared by several workers. Either way a local folder holds what must stay on this
+// machine (the download spool, the embedded service's jobs): statePath's folder.
+
+export interface PostgresLocation {
+  /** postgres://… as written in the manifest (no password). */
+  url: string;
+  passwordEnv?: string;
+  leaseSeconds: number;
+}
+
+export interface StateLocation {
+  /**
+   * SQLite: the state file. PostgreSQL: a path in the local folder (postgres.local_dir) whose
+   * folder holds the spool and the embedded service's jobs; no SQLite file is made there.
+   */
+  statePath: string;
+  postgres?: PostgresLocation;
+}
+
+export function stateLocation(manifest: Manifest, dir: string): StateLocation {
+  if (!isPostgresUrl(manifest.state)) return { statePath: path.resolve(dir, manifest.state) };
+  const opts = manifest.postgres;
+  return {
+    statePath: path.resolve(dir, opts?.local_dir ?? '.locsync', 'state.db'),
+    postgres: {
+      url: manifest.state,
+      ...(opts?.password_env ? { passwordEnv: opts.password_env } : {}),
+      leaseSeconds: opts?.lease_seconds ?? 30,
+    },
+  };
+}
+
+/** For commands that work on a SQLite state only: a clear error naming the command otherwise. */
+export function requireSqliteState(
+  loaded: { path: string; postgres?: PostgresLocation },
+  command: string,
+): void {
+  if (loaded.postgres)
+    throw new ConfigError(
+      `${loaded.path}: \`locsync ${command}\` does not run on a PostgreSQL state yet (state: ${loaded.postgres.url}); ` +
+        `use a SQLite state file for it`,
+    );
+}

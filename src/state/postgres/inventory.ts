@@ -1,0 +1,89 @@
+import type pg from 'pg';
+import type { FileInventory, FileRecord, ListedFile, MappingSnapshot } from '../types.js';
+import { groupBySignature } from '../transitions.js';
+import { inTransaction } from './tx.js';
+
+// The file inventory on PostgreSQL: the sources seen, their content, and the no-op fast paths'
+// marks. Bulk reads are one query per mapping in array row mode (no object per row).
+
+export class PgFileInventory implements FileInventory {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async get(mapping: string, relPath: string): Promise<FileRecord | undefined> {
+    const r = await this.pool.query<FileRecord>('SELECT * FROM files WHERE mapping = $1 AND rel_path = $2', [
+      mapping,
+      relPath,
+    ]);
+    return r.rows[0];
+  }
+
+  async listed(mapping: string): Promise<Map<string, ListedFile>> {
+    const r = await this.pool.query<[string, number, number, number | null]>({
+      text: 'SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = $1',
+      values: [mapping],
+      rowMode: 'array',
+    });
+    const out = new Map<string, ListedFile>();
+    for (const row of r.rows) out.set(row[0], row);
+    return out;
+  }
+
+  async contents(mapping: string): Promise<Map<string, string>> {
+    const r = await this.pool.query<[string, string]>({
+      text: 'SELECT rel_path, sha256 FROM files WHERE mapping = $1',
+      values: [mapping],
+      rowMode: 'array',
+    });
+    return new Map(r.rows);
+  }
+
+  async put(rec: Omit<FileRecord, 'seen_at' | 'verified'>): Promise<void> {
+    await inTransaction(this.pool, async (c) => {
+      await c.query(
+        `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at) VALUES ($1, $2, $3, $4, $5, now())
+         ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+           sha256 = excluded.sha256, seen_at = excluded.seen_at, verified = NULL`,
+        [rec.mapping, rec.rel_path, rec.size, rec.mtime_ms, rec.sha256],
+      );
+      await c.query('DELETE FROM snapshots WHERE mapping = $1', [rec.mapping]);
+    });
+  }
+
+  async remove(mapping: string, relPath: string): Promise<void> {
+    await inTransaction(this.pool, async (c) => {
+      await c.query('DELETE FROM files WHERE mapping = $1 AND rel_path = $2', [mapping, relPath]);
+      await c.query('DELETE FROM snapshots WHERE mapping = $1', [mapping]);
+    });
+  }
+
+  async verify(mapping: string, files: Array<{ relPath: string; sig: number }>): Promise<void> {
+    if (files.length === 0) return;
+    const bySig = groupBySignature(files);
+    await inTransaction(this.pool, async (c) => {
+      for (const [sig, rels] of bySig)
+        await c.query('UPDATE files SET verified = $1 WHERE mapping = $2 AND rel_path = ANY($3::text[])', [
+          sig,
+          mapping,
+          rels,
+        ]);
+    });
+  }
+
+  async snapshot(mapping: string): Promise<MappingSnapshot | undefined> {
+    const r = await this.pool.query<{ digest: string; output_dirs: string[]; outputs_digest: string }>(
+      'SELECT digest, output_dirs, outputs_digest FROM snapshots WHERE mapping = $1',
+      [mapping],
+    );
+    const row = r.rows[0];
+    return row && { digest: row.digest, outputDirs: row.output_dirs, outputsDigest: row.outputs_digest };
+  }
+
+  async setSnapshot(mapping: string, snap: MappingSnapshot, files: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, files, taken_at) VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT (mapping) DO UPDATE SET digest = excluded.digest, output_dirs = excluded.output_dirs,
+         outputs_digest = excluded.outputs_digest, files = excluded.files, taken_at = excluded.taken_at`,
+      [mapping, snap.digest, JSON.stringify(snap.outputDirs), snap.outputsDigest, files],
+    );
+  }
+}

@@ -1,0 +1,184 @@
+import type pg from 'pg';
+
+// The account's limits held for all workers together (the manifest's concurrency,
+// max_undownloaded and requests_per_second are the account's, not one process's):
+//  - places: numbered rows of limit_slots per kind; taking one is an UPDATE of a free row picked
+//    with FOR UPDATE SKIP LOCKED, so workers never wait on each other's transactions. A place held
+//    by a dead worker frees itself when its lease runs out (the heartbeat renews live ones).
+//  - requests: one token bucket row, refilled by the database clock; a 429/529 seen by any worker
+//    sets paused_until, and every worker's next request waits for it.
+// A place given back while this process has waiters goes straight to the next of them (no round
+// trip, no wake-up delay); a process with no waiters gives it back to the table.
+
+export type PlaceKind = 'in_flight' | 'undownloaded';
+
+export interface GlobalLimitsOptions {
+  workerId: string;
+  /** Places of each kind (the account's limits). */
+  places: Record<PlaceKind, number>;
+  requestsPerSecond: number;
+  leaseSeconds: number;
+  /** How often a waiter looks for a free place in the table (ms); default 100. */
+  pollMs?: number;
+}
+
+export interface Place {
+  kind: PlaceKind;
+  slot: number;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+export class GlobalLimits {
+  private readonly pool: pg.Pool;
+  private readonly opts: Required<GlobalLimitsOptions>;
+  private readonly waiters: Record<PlaceKind, Array<(p: Place) => void>> = {
+    in_flight: [],
+    undownloaded: [],
+  };
+
+  constructor(pool: pg.Pool, opts: GlobalLimitsOptions) {
+    this.pool = pool;
+    this.opts = { pollMs: 100, ...opts };
+  }
+
+  /** Create the rows for the configured limits (idempotent; several workers may run it at once). */
+  async prepare(): Promise<void> {
+    for (const [kind, n] of Object.entries(this.opts.places))
+      await this.pool.query(
+        `INSERT INTO limit_slots (kind, slot) SELECT $1, s FROM generate_series(0, $2 - 1) s ON CONFLICT DO NOTHING`,
+        [kind, n],
+      );
+    await this.pool.query(
+      `INSERT INTO rate_buckets (name, tokens, refilled_at, paused_until) VALUES ('account', $1, clock_timestamp(), 'epoch')
+       ON CONFLICT DO NOTHING`,
+      [this.burst()],
+    );
+  }
+
+  /** Take a place of `kind`, waiting until one is free anywhere (or `signal` aborts). */
+  async acquire(kind: PlaceKind, signal?: AbortSignal): Promise<Place> {
+    for (;;) {
+      const got = await this.tryAcquire(kind);
+      if (got) return got;
+      // Wait for a place given back by this process, or poll the table for one given back elsewhere.
+      const handed = await new Promise<Place | undefined>((resolve, reject) => {
+        const waiter = (p: Place) => {
+          clearTimeout(t);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(p);
+        };
+        const drop = () => {
+          const list = this.waiters[kind];
+          const i = list.indexOf(waiter);
+          if (i >= 0) list.splice(i, 1);
+        };
+        const t = setTimeout(
+          () => {
+            drop();
+            signal?.removeEventListener('abort', onAbort);
+            resolve(undefined);
+          },
+          this.opts.pollMs * (0.5 + Math.random()),
+        );
+        const onAbort = () => {
+          clearTimeout(t);
+          drop();
+          reject(signal?.reason as Error);
+        };
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiters[kind].push(waiter);
+      });
+      if (handed) return handed;
+    }
+  }
+
+  /** One attempt at a free place (no wait). */
+  async tryAcquire(kind: PlaceKind): Promise<Place | undefined> {
+    const r = await this.pool.query<{ slot: number }>(
+      `UPDATE limit_slots l SET worker_id = $1, held_until = clock_timestamp() + make_interval(secs => $4)
+       FROM (SELECT kind, slot FROM limit_slots
+             WHERE kind = $2 AND slot < $3 AND (worker_id IS NULL OR held_until < clock_timestamp())
+             ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED) free
+       WHERE l.kind = free.kind AND l.slot = free.slot
+       RETURNING l.slot`,
+      [this.opts.workerId, kind, this.opts.places[kind], this.opts.leaseSeconds],
+    );
+    const row = r.rows[0];
+    return row ? { kind, slot: row.slot } : undefined;
+  }
+
+  /** Give a place back: to this process's next waiter, else to the table. */
+  async release(place: Place): Promise<void> {
+    const next = this.waiters[place.kind].shift();
+    if (next) return next(place);
+    await this.pool.query(
+      'UPDATE limit_slots SET worker_id = NULL, held_until = NULL WHERE kind = $1 AND slot = $2 AND worker_id = $3',
+      [place.kind, place.slot, this.opts.workerId],
+    );
+  }
+
+  /** Places of `kind` held now by live holders, across all workers. */
+  async inUse(kind: PlaceKind): Promise<number> {
+    const r = await this.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM limit_slots WHERE kind = $1 AND worker_id IS NOT NULL AND held_until > clock_timestamp()`,
+      [kind],
+    );
+    return r.rows[0]?.n ?? 0;
+  }
+
+  private burst(): number {
+    return Math.max(1, this.opts.requestsPerSecond);
+  }
+
+  /** Wait for the account's next request token (requests_per_second over all workers, pauses honoured). */
+  async takeToken(signal?: AbortSignal): Promise<void> {
+    const rate = this.opts.requestsPerSecond;
+    const cap = this.burst();
+    const level = `LEAST($2::float8, tokens + extract(epoch FROM clock_timestamp() - refilled_at) * $3::float8)`;
+    for (;;) {
+      const r = await this.pool.query<{ took: boolean; wait_ms: number }>(
+        `WITH b AS (SELECT ${level} AS level, paused_until FROM rate_buckets WHERE name = $1 FOR UPDATE),
+         upd AS (
+           UPDATE rate_buckets SET tokens = b.level - 1, refilled_at = clock_timestamp()
+           FROM b WHERE name = $1 AND b.level >= 1 AND b.paused_until <= clock_timestamp()
+           RETURNING 1)
+         SELECT EXISTS (SELECT 1 FROM upd) AS took,
+           GREATEST(extract(epoch FROM b.paused_until - clock_timestamp()) * 1000,
+                    (1 - b.level) / $3::float8 * 1000, 1)::float8 AS wait_ms
+         FROM b`,
+        ['account', cap, rate],
+      );
+      const row = r.rows[0];
+      if (!row) {
+        await this.prepare();
+        continue;
+      }
+      if (row.took) return;
+      await sleep(Math.min(row.wait_ms, 60_000), signal);
+    }
+  }
+
+  /** The service said slow down (429/529): every worker waits `ms` before its next request. */
+  async pause(ms: number): Promise<void> {
+    await this.pool.query(
+      `UPDATE rate_buckets SET tokens = 0, refilled_at = clock_timestamp(),
+         paused_until = GREATEST(paused_until, clock_timestamp() + make_interval(secs => $2::float8 / 1000))
+       WHERE name = $1`,
+      ['account', ms],
+    );
+  }
+}

@@ -1,0 +1,131 @@
+import type pg from 'pg';
+import type { Logger } from '../../log/logger.js';
+import type { AppliedGlossary, AppliedStyle, SyncState } from '../types.js';
+import { withAdvisoryLock } from './advisory.js';
+import { createPool, describeConnectError, isUnreachable, type PostgresStateConfig } from './connect.js';
+import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
+import { PgFileInventory } from './inventory.js';
+import { PgJobLedger } from './ledger.js';
+import { GlobalLimits } from './limits.js';
+import { ADVISORY, migrate } from './migrations.js';
+import { PgRunLog, PgStyleState } from './runs.js';
+import { displayUrl } from './url.js';
+import { registerWorker, stopWorker } from './workers.js';
+
+// The PostgreSQL state: the state interface (job ledger, file inventory, run log) shared by any
+// number of workers on any machines. Opened as a worker (sync, watch) it registers in the workers
+// table and beats; opened without (status, report, state export) it only reads.
+
+/** Lease of a worker's units and places when the manifest says nothing (seconds). */
+export const DEFAULT_LEASE_SECONDS = 30;
+
+export interface OpenPostgresOptions {
+  /** Register as a worker running this command (sync, watch); without it the state is read only. */
+  worker?: { command: string; leaseSeconds?: number };
+  /** Apply missing migrations first (default true). */
+  migrate?: boolean;
+  logger?: Logger;
+  heartbeat?: HeartbeatEvents;
+  /** Connections of the pool (default 10). */
+  connections?: number;
+}
+
+export class PostgresState implements SyncState {
+  readonly location: string;
+  readonly jobs: PgJobLedger;
+  readonly files: PgFileInventory;
+  readonly runs: PgRunLog;
+  readonly styles: PgStyleState;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    url: string,
+    readonly workerId: string | undefined,
+    readonly leaseSeconds: number,
+    private readonly heartbeat: Heartbeat | undefined,
+  ) {
+    this.location = displayUrl(url);
+    const worker = workerId ? { id: workerId, leaseSeconds } : undefined;
+    this.jobs = new PgJobLedger(pool, worker);
+    this.files = new PgFileInventory(pool);
+    this.runs = new PgRunLog(pool, workerId);
+    this.styles = new PgStyleState(pool);
+  }
+
+  /** Connect (a clear error naming the URL without password when the server cannot be reached). */
+  static async open(cfg: PostgresStateConfig, opts: OpenPostgresOptions = {}): Promise<PostgresState> {
+    const pool = createPool(cfg, { max: opts.connections ?? 10 });
+    try {
+      if (opts.migrate !== false) await migrate(pool, cfg.url);
+      const leaseSeconds = opts.worker?.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+      const workerId = opts.worker
+        ? await registerWorker(pool, { command: opts.worker.command, leaseSeconds })
+        : undefined;
+      const heartbeat = workerId
+        ? new Heartbeat(pool, workerId, leaseSeconds, opts.heartbeat, opts.logger)
+        : undefined;
+      heartbeat?.start();
+      const state = new PostgresState(pool, cfg.url, workerId, leaseSeconds, heartbeat);
+      // A reader without migrations may find no schema yet (status before the first run).
+      if (opts.migrate !== false) await state.styles.load();
+      return state;
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      if (isUnreachable(err) || (err as { code?: string }).code === '28P01')
+        throw new Error(describeConnectError(cfg.url, err), { cause: err });
+      throw err;
+    }
+  }
+
+  async appliedStyle(key: string): Promise<AppliedStyle | undefined> {
+    return this.styles.getStyle(key);
+  }
+
+  async appliedGlossary(key: string): Promise<AppliedGlossary | undefined> {
+    const r = await this.pool.query<AppliedGlossary>(
+      'SELECT key, glossary_id, name, hashes, applied_at FROM glossaries WHERE key = $1',
+      [key],
+    );
+    return r.rows[0];
+  }
+
+  /** The database does not answer the heartbeat now: start no upload. */
+  get paused(): boolean {
+    return this.heartbeat?.paused ?? false;
+  }
+
+  /** The account's limits for all workers together (a worker only). */
+  limits(opts: { concurrency: number; maxUndownloaded: number; requestsPerSecond: number }): GlobalLimits {
+    if (!this.workerId) throw new Error('the account limits need a worker (open the state with `worker`)');
+    return new GlobalLimits(this.pool, {
+      workerId: this.workerId,
+      places: { in_flight: opts.concurrency, undownloaded: opts.maxUndownloaded },
+      requestsPerSecond: opts.requestsPerSecond,
+      leaseSeconds: this.leaseSeconds,
+    });
+  }
+
+  /**
+   * Reconcile style lists one worker at a time: the others wait, then read what it recorded (their
+   * own reconcile then finds nothing to change).
+   */
+  async stylesExclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return withAdvisoryLock(this.pool, ADVISORY.styles, async () => {
+      await this.styles.load();
+      const result = await fn();
+      await this.styles.flush();
+      return result;
+    });
+  }
+
+  /** Leave cleanly: the worker is marked stopped and what it holds is given back; the pool closes. */
+  async close(): Promise<void> {
+    this.heartbeat?.stop();
+    try {
+      await this.styles.flush();
+      if (this.workerId) await stopWorker(this.pool, this.workerId);
+    } finally {
+      await this.pool.end().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import type { FileInventory, FileRecord, ListedFile, MappingSnapshot, RunLog, RunOutcome } from '../types.js';
+
+// The file inventory and the run log on SQLite: the state interface's asynchronous calls, answered
+// by the store's synchronous statements.
+
+/** The statements of the SQLite store behind the file inventory. */
+export interface FileRows {
+  getFile(mapping: string, relPath: string): FileRecord | undefined;
+  filesOf(mapping: string): Map<string, ListedFile>;
+  shasOf(mapping: string): Map<string, string>;
+  putFile(rec: Omit<FileRecord, 'seen_at' | 'verified'>): void;
+  deleteFile(mapping: string, relPath: string): void;
+  verifyFiles(mapping: string, files: Array<{ relPath: string; sig: number }>): void;
+  mappingSnapshot(mapping: string): MappingSnapshot | undefined;
+  setMappingSnapshot(mapping: string, snap: MappingSnapshot, files: number): void;
+}
+
+export class SqliteFileInventory implements FileInventory {
+  constructor(private readonly rows: FileRows) {}
+  async get(mapping: string, relPath: string): Promise<FileRecord | undefined> {
+    return this.rows.getFile(mapping, relPath);
+  }
+  async listed(mapping: string): Promise<Map<string, ListedFile>> {
+    return this.rows.filesOf(mapping);
+  }
+  async contents(mapping: string): Promise<Map<string, string>> {
+    return this.rows.shasOf(mapping);
+  }
+  async put(rec: Omit<FileRecord, 'seen_at' | 'verified'>): Promise<void> {
+    this.rows.putFile(rec);
+  }
+  async remove(mapping: string, relPath: string): Promise<void> {
+    this.rows.deleteFile(mapping, relPath);
+  }
+  async verify(mapping: string, files: Array<{ relPath: string; sig: number }>): Promise<void> {
+    this.rows.verifyFiles(mapping, files);
+  }
+  async snapshot(mapping: string): Promise<MappingSnapshot | undefined> {
+    return this.rows.mappingSnapshot(mapping);
+  }
+  async setSnapshot(mapping: string, snap: MappingSnapshot, files: number): Promise<void> {
+    this.rows.setMappingSnapshot(mapping, snap, files);
+  }
+}
+
+/** The statements of the SQLite store behind the run log. */
+export interface RunRows {
+  startRun(command: string): number;
+  finishRun(
+    id: number,
+    status: RunOutcome['status'],
+    counts: Record<string, number>,
+    billed: number,
+    reason?: RunOutcome['reason'],
+  ): void;
+}
+
+export class SqliteRunLog implements RunLog {
+  constructor(private readonly rows: RunRows) {}
+  async start(command: string): Promise<number> {
+    return this.rows.startRun(command);
+  }
+  async finish(
+    id: number,
+    outcome: RunOutcome,
+    counts: Record<string, number>,
+    billed: number,
+  ): Promise<void> {
+    this.rows.finishRun(id, outcome.status, counts, billed, outcome.reason);
+  }
+}

@@ -1,0 +1,102 @@
+import { transitions } from '../transitions.js';
+import type { DoneIndexRow, JobFailure, JobLedger, JobRecord, NewJob } from '../types.js';
+
+// The job ledger on SQLite: the only writer of job rows. Each transition is one update of the row
+// (better-sqlite3 is synchronous: the row is written when the call returns, before any await of the
+// caller), then the fresh row is read back.
+
+/** The rows of state.db's jobs table this ledger reads and writes (the SQLite store has them). */
+export interface JobRows {
+  getJob(id: number): JobRecord | undefined;
+  createJob(job: NewJob): JobRecord;
+  updateJob(id: number, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): void;
+  deleteJob(id: number): void;
+  openJobs(): JobRecord[];
+  latestDoneOf(outputPath: string): DoneIndexRow | undefined;
+  iterateDoneIndex(): IterableIterator<DoneIndexRow>;
+  doneWithContent(sha256: string, fingerprint: string): Array<{ id: number; output_path: string }>;
+  doneJobsOfSource(mapping: string, relPath: string): JobRecord[];
+  transaction<T>(fn: () => T): T;
+}
+
+export class SqliteJobLedger implements JobLedger {
+  constructor(private readonly rows: JobRows) {}
+
+  private fresh(id: number): JobRecord {
+    const job = this.rows.getJob(id);
+    if (!job) throw new Error(`job ${id} is not in the state any more`);
+    return job;
+  }
+
+  private write(job: JobRecord, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): JobRecord {
+    this.rows.updateJob(job.id, fields);
+    return this.fresh(job.id);
+  }
+
+  async get(id: number): Promise<JobRecord | undefined> {
+    return this.rows.getJob(id);
+  }
+  async open(): Promise<JobRecord[]> {
+    return this.rows.openJobs();
+  }
+  async latestDoneOf(outputPath: string): Promise<DoneIndexRow | undefined> {
+    return this.rows.latestDoneOf(outputPath);
+  }
+  async *doneIndex(): AsyncIterable<DoneIndexRow> {
+    // Read in one go: a statement left open across the caller's awaits would make every other
+    // statement on this connection fail (better-sqlite3 allows one running query at a time).
+    const rows = [...this.rows.iterateDoneIndex()];
+    yield* rows;
+  }
+  async doneWithContent(
+    sha256: string,
+    fingerprint: string,
+  ): Promise<Array<{ id: number; output_path: string }>> {
+    return this.rows.doneWithContent(sha256, fingerprint);
+  }
+  async doneOfSource(mapping: string, relPath: string): Promise<JobRecord[]> {
+    return this.rows.doneJobsOfSource(mapping, relPath);
+  }
+
+  async created(job: NewJob): Promise<JobRecord> {
+    return this.rows.createJob(job);
+  }
+  async takenUp(job: JobRecord, runId: number, request: string): Promise<JobRecord> {
+    return this.write(job, transitions.takenUp(job, runId, request));
+  }
+  async unconfirmedUpload(job: JobRecord): Promise<JobRecord> {
+    return this.write(job, transitions.unconfirmedUpload(job));
+  }
+  async reused(job: NewJob, fromJobId: number): Promise<JobRecord> {
+    const id = this.rows.transaction(() => {
+      const created = this.rows.createJob(job);
+      this.rows.updateJob(created.id, transitions.reused(fromJobId));
+      return created.id;
+    });
+    return this.fresh(id);
+  }
+  async uploadStarted(job: JobRecord, runId: number, reupload?: 'lost-download'): Promise<JobRecord> {
+    return this.write(job, transitions.uploadStarted(job, runId, reupload));
+  }
+  async uploaded(job: JobRecord, documentId: string, documentKey: string): Promise<JobRecord> {
+    return this.write(job, transitions.uploaded(documentId, documentKey));
+  }
+  async downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
+    return this.write(job, transitions.downloading(billedCharacters, startedMs));
+  }
+  async done(job: JobRecord, billedCharacters: number): Promise<JobRecord> {
+    return this.write(job, transitions.done(billedCharacters));
+  }
+  async lostDownload(job: JobRecord): Promise<JobRecord> {
+    return this.write(job, transitions.lostDownload(job));
+  }
+  async failed(job: JobRecord, f: JobFailure): Promise<JobRecord> {
+    return this.write(job, transitions.failed(job, f));
+  }
+  async superseded(job: JobRecord, error: string): Promise<JobRecord | undefined> {
+    const fields = transitions.superseded(job, error);
+    if (fields) return this.write(job, fields);
+    this.rows.deleteJob(job.id);
+    return undefined;
+  }
+}

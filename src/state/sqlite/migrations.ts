@@ -1,0 +1,93 @@
+// The schema of state.db as versioned migrations (PRAGMA user_version): add new ones at the end only.
+
+export const MIGRATIONS: string[] = [
+  // 1: initial schema
+  `
+  CREATE TABLE files (
+    mapping TEXT NOT NULL,
+    rel_path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    sha256 TEXT NOT NULL,
+    seen_at TEXT NOT NULL,
+    PRIMARY KEY (mapping, rel_path)
+  );
+  CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    mapping TEXT NOT NULL,
+    rel_path TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    target_lang TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    base_fingerprint TEXT NOT NULL,
+    output_path TEXT NOT NULL,
+    status TEXT NOT NULL,
+    document_id TEXT,
+    document_key TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    billed_characters INTEGER,
+    source_characters INTEGER,
+    error TEXT,
+    error_kind TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT,
+    upload_started_at TEXT,
+    download_started_ms REAL,
+    run_id INTEGER,
+    reused_from INTEGER,
+    lost_downloads INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX jobs_content ON jobs (sha256, fingerprint, status);
+  CREATE INDEX jobs_output ON jobs (output_path, status);
+  CREATE INDEX jobs_status ON jobs (status);
+  CREATE INDEX jobs_source ON jobs (mapping, rel_path, target_lang);
+  CREATE TABLE style_lists (
+    key TEXT PRIMARY KEY,
+    style_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    language TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  );
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    command TEXT NOT NULL,
+    status TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    counts TEXT,
+    billed_characters INTEGER NOT NULL DEFAULT 0
+  );
+  `,
+  // 2: the upload request of a job (settings as sent, no secrets), to resume or re-upload it alone
+  `ALTER TABLE jobs ADD COLUMN request TEXT;`,
+  // 3: uploads repeated because a crash hid whether the previous one arrived (reported, may be billed twice)
+  `ALTER TABLE jobs ADD COLUMN unconfirmed_uploads INTEGER NOT NULL DEFAULT 0;`,
+  // 4: the no-op fast paths: a file whose outputs were all found up to date (FileRecord.verified), and
+  // a mapping whose every file was (snapshots: a digest of its listing, see mappingSnapshot)
+  `ALTER TABLE files ADD COLUMN verified INTEGER;
+   CREATE TABLE snapshots (
+     mapping TEXT PRIMARY KEY,
+     digest TEXT NOT NULL,
+     output_dirs TEXT NOT NULL,
+     outputs_digest TEXT NOT NULL,
+     files INTEGER NOT NULL,
+     taken_at TEXT NOT NULL
+   );`,
+  // 5: why a run stopped early or failed (RunStopReason)
+  `ALTER TABLE runs ADD COLUMN reason TEXT;`,
+  // 6: glossaries of the manifest as last applied (hash per language pair: drift and staleness)
+  `CREATE TABLE glossaries (
+     key TEXT PRIMARY KEY,
+     glossary_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     hashes TEXT NOT NULL,
+     applied_at TEXT NOT NULL
+   );`,
+];
+
+/** Schema version this code writes (number of migrations). */
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,83 @@
+import type { JobFailure, JobRecord } from './types.js';
+
+// What the backends write, decided once for all of them: the fields each named transition of the
+// job ledger sets (a pure function of the row and the event), and the grouping of verified marks.
+
+export type JobFields = Partial<Omit<JobRecord, 'id' | 'created_at'>>;
+
+const now = () => new Date().toISOString();
+
+export const transitions = {
+  takenUp: (_job: JobRecord, runId: number, request: string): JobFields => ({ request, run_id: runId }),
+  unconfirmedUpload: (job: JobRecord): JobFields => ({ unconfirmed_uploads: job.unconfirmed_uploads + 1 }),
+  reused: (fromJobId: number): JobFields => ({
+    status: 'done',
+    reused_from: fromJobId,
+    billed_characters: 0,
+    finished_at: now(),
+  }),
+  uploadStarted: (job: JobRecord, runId: number, reupload?: 'lost-download'): JobFields => ({
+    status: 'pending',
+    attempts: job.attempts + (reupload === 'lost-download' ? 0 : 1),
+    document_id: null,
+    document_key: null,
+    upload_started_at: now(),
+    download_started_ms: null,
+    error: null,
+    error_kind: null,
+    run_id: runId,
+  }),
+  uploaded: (documentId: string, documentKey: string): JobFields => ({
+    status: 'uploaded',
+    document_id: documentId,
+    document_key: documentKey,
+  }),
+  downloading: (billedCharacters: number, startedMs: number): JobFields => ({
+    billed_characters: billedCharacters,
+    download_started_ms: startedMs,
+  }),
+  done: (billedCharacters: number): JobFields => ({
+    status: 'done',
+    billed_characters: billedCharacters,
+    finished_at: now(),
+    error: null,
+    error_kind: null,
+  }),
+  lostDownload: (job: JobRecord): JobFields => ({
+    status: 'pending',
+    document_id: null,
+    document_key: null,
+    download_started_ms: null,
+    lost_downloads: job.lost_downloads + 1,
+    error: `lost download of document ${job.document_id ?? ''}`,
+    error_kind: 'lost-download',
+  }),
+  failed: (job: JobRecord, f: JobFailure): JobFields => ({
+    ...(f.keepDocument ? {} : { status: 'failed' as const, document_key: null }),
+    // An upload whose answer was lost may have been accepted and billed: counted for good, so that
+    // report and status still show it after the retry succeeds.
+    ...(f.kind === 'maybe-accepted' ? { unconfirmed_uploads: job.unconfirmed_uploads + 1 } : {}),
+    error: f.error,
+    error_kind: f.kind,
+    ...(f.countsAttempt ? {} : { attempts: Math.max(0, job.attempts - 1) }),
+  }),
+  /** undefined: the row never led to an upload and is removed. */
+  superseded: (job: JobRecord, error: string): JobFields | undefined =>
+    job.attempts === 0 && !job.upload_started_at && !job.document_id
+      ? undefined
+      : { status: 'failed', document_key: null, error, error_kind: 'superseded' },
+};
+
+/**
+ * Verified marks grouped by settings signature: one statement per signature (a mapping has a
+ * handful), not one per file (the first scan after a run with much work marks 100,000s of files).
+ */
+export function groupBySignature(files: Array<{ relPath: string; sig: number }>): Map<number, string[]> {
+  const bySig = new Map<number, string[]>();
+  for (const f of files) {
+    const rels = bySig.get(f.sig);
+    if (rels) rels.push(f.relPath);
+    else bySig.set(f.sig, [f.relPath]);
+  }
+  return bySig;
+}

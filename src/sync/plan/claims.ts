@@ -1,0 +1,72 @@
+import type { FoundFile } from './list-sources.js';
+import type { Mapping } from '../../manifest/schema.js';
+import { extOf } from './fingerprint.js';
+import type { TargetSettings } from './settings.js';
+
+// Who claims each output path: the first (mapping, file, target) that renders to it. A second source
+// rendering to the same path is a collision and never overwrites it; a deleted source's outputs are
+// only removed while no live source claims them.
+
+export class OutputClaims {
+  /** output → `mapping\0file\0target index` */
+  private readonly owner = new Map<string, string>();
+  /** Mappings whose outputs a no-op scan did not claim yet (claimed when later work needs it). */
+  private readonly unclaimed = new Map<string, { m: Mapping; files: FoundFile[] }>();
+
+  constructor(private readonly settings: () => TargetSettings) {}
+
+  static key(mapping: string, relPath: string, ti: number): string {
+    return `${mapping}\0${relPath}\0${ti}`;
+  }
+
+  /** Claim `output` for `key`; answers the other claimant ("mapping/file") when it is taken. */
+  claim(output: string, key: string): string | undefined {
+    this.claimSkipped();
+    const owner = this.owner.get(output);
+    if (owner !== undefined && owner !== key) {
+      const [om, of] = owner.split('\0');
+      return `${om}/${of}`;
+    }
+    this.owner.set(output, key);
+    return undefined;
+  }
+
+  /** Whether a live source other than (mapping, relPath) claims `output`. */
+  claimedByOther(output: string, mapping: string, relPath: string): boolean {
+    this.claimSkipped();
+    const owner = this.owner.get(output);
+    return owner !== undefined && !owner.startsWith(`${mapping}\0${relPath}\0`);
+  }
+
+  /** A source is gone: its claims end. */
+  release(mapping: string, relPath: string): void {
+    const prefix = `${mapping}\0${relPath}\0`;
+    for (const [out, owner] of this.owner) if (owner.startsWith(prefix)) this.owner.delete(out);
+  }
+
+  /** A mapping's scan took the no-op fast path: its outputs are claimed only when needed. */
+  defer(m: Mapping, files: FoundFile[]): void {
+    this.unclaimed.set(m.name, { m, files });
+  }
+
+  private claimSkipped(): void {
+    if (this.unclaimed.size === 0) return;
+    const skipped = [...this.unclaimed.values()];
+    this.unclaimed.clear();
+    const settings = this.settings();
+    for (const { m, files } of skipped) {
+      for (const f of files) {
+        const ext = extOf(f.relPath);
+        for (let ti = 0; ti < m.targets.length; ti++) {
+          let output: string;
+          try {
+            output = settings.outputOf(m, ti, f.relPath, ext);
+          } catch {
+            continue; // rendered when the snapshot was taken: cannot happen
+          }
+          if (!this.owner.has(output)) this.owner.set(output, OutputClaims.key(m.name, f.relPath, ti));
+        }
+      }
+    }
+  }
+}

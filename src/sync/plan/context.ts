@@ -1,0 +1,30 @@
+import type { Logger } from '../../log/logger.js';
+import type { LoadedManifest } from '../../manifest/types.js';
+import type { SyncState } from '../../state/types.js';
+import type { SyncEvents } from '../events.js';
+import type { OutputClaims } from './claims.js';
+import type { ManifestFolders } from './folders.js';
+import type { OutputIndex } from './output-index.js';
+import type { OutputListing } from './output-listing.js';
+import type { TargetSettings } from './settings.js';
+import type { RetranslateScope } from './retranslate.js';
+
+/** What the planning steps share for one run. */
+export interface PlanContext {
+  readonly loaded: LoadedManifest;
+  readonly state: SyncState;
+  readonly logger: Logger;
+  readonly events: SyncEvents;
+  readonly folders: ManifestFolders;
+  readonly index: OutputIndex;
+  readonly claims: OutputClaims;
+  settings: TargetSettings;
+  /** --retranslate: which existing outputs are translated again. */
+  readonly retranslate: ReadonlySet<RetranslateScope>;
+  /** Whether an output has work in flight (its units are decided after it). */
+  busy(output: string): boolean;
+  /** Whether no work is in flight at all. */
+  idle(): boolean;
+  /** During a mapping's scan: its output folders listed once each. */
+  listing: OutputListing | undefined;
+}

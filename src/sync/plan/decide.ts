@@ -1,0 +1,70 @@
+import type { RetranslateScope } from './retranslate.js';
+import type { StaleReason, TranslateReason } from './types.js';
+
+// The decision: what one (source file, target) needs, from the facts about it. Pure: every fact is
+// looked up before (src/sync/plan/planner.ts) and the answer is data. Order matters: an output that
+// holds this content with these settings is done; a recorded job for this content is continued
+// before anything is uploaded anew; an identical translation elsewhere is copied before one is bought.
+
+export interface UnitFacts {
+  sha256: string;
+  /** Settings fingerprint including the style list content. */
+  fingerprint: string;
+  /** The same without the style list content. */
+  baseFingerprint: string;
+  /** The latest done job of the output path: what the output holds. */
+  done: { id: number; sha256: string; fingerprint: string; base_fingerprint: string } | undefined;
+  outputExists: boolean;
+  /** The open (not done) job recorded for the output path. */
+  open:
+    | {
+        id: number;
+        sha256: string;
+        fingerprint: string;
+        status: string;
+        document_id: string | null;
+        attempts: number;
+      }
+    | undefined;
+  /** Another existing output holding a translation of this content with these settings. */
+  donor: { output: string; jobId: number } | undefined;
+  maxAttempts: number;
+  /**
+   * Which existing outputs are translated again (--retranslate): stale by their style list (style),
+   * by other settings (settings), or every output (all). Empty: none, nothing re-billed.
+   */
+  retranslate: ReadonlySet<RetranslateScope>;
+}
+
+export type Decision =
+  | { kind: 'unchanged' }
+  | { kind: 'stale'; reason: StaleReason }
+  | { kind: 'reuse'; from: string; fromJobId: number }
+  | { kind: 'resume'; jobId: number }
+  | { kind: 'gave-up'; jobId: number }
+  | { kind: 'translate'; reason: TranslateReason; jobId?: number };
+
+/** What a (file, target) needs. */
+export function decide(f: UnitFacts): Decision {
+  const { done, open } = f;
+  const holdsThis = done !== undefined && done.sha256 === f.sha256 && done.fingerprint === f.fingerprint;
+  if (holdsThis && f.outputExists)
+    return f.retranslate.has('all') ? { kind: 'translate', reason: 'requested' } : { kind: 'unchanged' };
+  if (open && open.sha256 === f.sha256 && open.fingerprint === f.fingerprint) {
+    if (open.status === 'uploaded' && open.document_id) return { kind: 'resume', jobId: open.id };
+    if (open.status === 'failed' && open.attempts >= f.maxAttempts)
+      return { kind: 'gave-up', jobId: open.id };
+    return { kind: 'translate', reason: 'retry', jobId: open.id };
+  }
+  if (f.donor) return { kind: 'reuse', from: f.donor.output, fromJobId: f.donor.jobId };
+  // This content translated with other settings: kept, and re-translated (billed) only on request.
+  if (done && f.outputExists && done.sha256 === f.sha256 && done.fingerprint !== f.fingerprint) {
+    const why: StaleReason = done.base_fingerprint === f.baseFingerprint ? 'style' : 'settings';
+    if (f.retranslate.has(why) || f.retranslate.has('all'))
+      return { kind: 'translate', reason: why === 'style' ? 'stale' : 'settings-changed' };
+    return { kind: 'stale', reason: why };
+  }
+  if (holdsThis) return { kind: 'translate', reason: 'output-missing' };
+  if (!done) return { kind: 'translate', reason: 'new' };
+  return { kind: 'translate', reason: done.sha256 === f.sha256 ? 'settings-changed' : 'changed' };
+}

@@ -1,0 +1,101 @@
+import path from 'node:path';
+import type { Mapping } from '../../manifest/schema.js';
+import { outputRoot } from '../../manifest/paths.js';
+import type { LoadedManifest } from '../../manifest/types.js';
+import { outputPattern } from './settings.js';
+
+// Where a manifest's folders lie and how they overlap: source folders, output roots, and the checks
+// that keep outputs out of source folders. Computed once per mapping.
+
+interface SourceRoot {
+  name: string;
+  abs: string;
+  prefix: string;
+}
+
+/** Two absolute folders are the same or one lies inside the other. */
+export function foldersOverlap(a: string, b: string): boolean {
+  const inside = (child: string, parent: string) =>
+    child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+  return a === b || inside(a, b) || inside(b, a);
+}
+
+export class ManifestFolders {
+  private sourceRootsCache: SourceRoot[] | undefined;
+  private readonly rootOverlap = new Map<Mapping, boolean[]>();
+  private readonly sharedRoots = new Map<Mapping, boolean>();
+
+  constructor(private readonly loaded: LoadedManifest) {}
+
+  /** The manifest's folder: outputs are relative to it. */
+  get base(): string {
+    return this.loaded.dir;
+  }
+
+  sourceOf(m: Mapping): string {
+    return path.resolve(this.loaded.dir, m.source);
+  }
+
+  /** Absolute path of an output (relative to the manifest folder, or absolute): as the writer resolves it. */
+  abs(output: string): string {
+    return path.resolve(this.loaded.dir, output);
+  }
+
+  /** Absolute output root of each target of a mapping. */
+  outputRoots(m: Mapping): string[] {
+    return m.targets.map((t) => path.resolve(this.loaded.dir, outputRoot(outputPattern(m, t))));
+  }
+
+  /** Output folders inside the source folder, as patterns to leave out of the scan. */
+  outputsInsideSource(m: Mapping): string[] {
+    const src = this.sourceOf(m);
+    const inside: string[] = [];
+    for (const root of this.outputRoots(m)) {
+      const rel = path.relative(src, root);
+      if (rel && !rel.startsWith('..') && !path.isAbsolute(rel))
+        inside.push(`${rel.split(path.sep).join('/')}/**`);
+    }
+    return inside;
+  }
+
+  private sourceRoots(): SourceRoot[] {
+    this.sourceRootsCache ??= this.loaded.manifest.mappings.map((mm) => {
+      const abs = this.sourceOf(mm);
+      return { name: mm.name, abs, prefix: abs + path.sep };
+    });
+    return this.sourceRootsCache;
+  }
+
+  /** The mapping whose source folder an absolute path lies in. */
+  sourceRootOf(abs: string): string | undefined {
+    for (const r of this.sourceRoots()) if (abs === r.abs || abs.startsWith(r.prefix)) return r.name;
+    return undefined;
+  }
+
+  /**
+   * Whether outputs of (mapping, target) may land in a source folder: only when the target's output
+   * root and some source folder overlap (every rendered output lies inside its root).
+   */
+  mayLandInSource(m: Mapping, ti: number): boolean {
+    let flags = this.rootOverlap.get(m);
+    if (!flags) {
+      flags = this.outputRoots(m).map((root) => this.sourceRoots().some((r) => foldersOverlap(root, r.abs)));
+      this.rootOverlap.set(m, flags);
+    }
+    return flags[ti] ?? true;
+  }
+
+  /** Whether an output root of this mapping overlaps one of another mapping (outputs could collide). */
+  sharesOutputRoots(m: Mapping): boolean {
+    let shared = this.sharedRoots.get(m);
+    if (shared === undefined) {
+      const mine = this.outputRoots(m);
+      shared = this.loaded.manifest.mappings.some(
+        (other) =>
+          other !== m && this.outputRoots(other).some((r) => mine.some((own) => foldersOverlap(own, r))),
+      );
+      this.sharedRoots.set(m, shared);
+    }
+    return shared;
+  }
+}

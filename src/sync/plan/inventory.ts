@@ -1,0 +1,285 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Mapping } from '../../manifest/schema.js';
+import type { PlanBuilder } from './builder.js';
+import type { PlanContext } from './context.js';
+import { extOf } from './fingerprint.js';
+import { isSupportedExtension, listSourceFiles, sha256File, type FoundFile } from './list-sources.js';
+import { OutputListing, listingDigest, outputsDigest } from './output-listing.js';
+import { POINT_LOOKUPS_BEFORE_INDEX } from './output-index.js';
+import { preflight, PREFLIGHT_HEAD_BYTES } from './preflight.js';
+import { planFileTargets } from './units.js';
+
+// Taking stock of a mapping's sources: list, skip what cannot be translated, hash what is new or
+// changed (size+mtime fast path, sha256 decides), and take the no-op fast paths (a listing equal to
+// the mapping's snapshot, a file's verified mark) before any per-output look. What was observed
+// (hashes, marks, snapshots) goes into the plan for `sync` to record.
+
+const unsupportedMessage = (ext: string) =>
+  ext ? `.${ext} files are not translated by the service` : 'no file extension';
+
+/** Plan one mapping: every file found, in path order; sources gone are kept for planRemovals. */
+export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping): Promise<void> {
+  const src = ctx.folders.sourceOf(m);
+  ctx.events.emit('scan:start', { mapping: m.name });
+  // Output folders inside the source folder are not sources.
+  const listed = await listSourceFiles(src, m.include, [...m.exclude, ...ctx.folders.outputsInsideSource(m)]);
+  for (const u of listed.unsupported)
+    b.unsupported({ mapping: m.name, file: u.relPath, reason: 'unsupported', message: u.message });
+  for (const p of listed.problems)
+    b.skipped({ mapping: m.name, file: p.relPath, reason: p.reason, message: p.message });
+
+  // The no-op fast paths: the listing is the one recorded when every output was found up to date.
+  const signature = (mm: Mapping, ext: string) => ctx.settings.signature(mm, ext);
+  const digest = listed.problems.length === 0 ? listingDigest(m, listed.files, signature) : undefined;
+  const snap = digest !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
+  // --retranslate all looks at every output: no fast path vouches for one.
+  const everyOutput = ctx.retranslate.has('all');
+  if (snap !== undefined && digest === snap.digest && !everyOutput) {
+    // The output folders list the same names as then: every output is there. Nothing is in flight
+    // that could change one, and no other mapping can claim one: nothing to look at per file. The
+    // outputs are claimed (collisions) only if later work needs it.
+    if (
+      ctx.idle() &&
+      !ctx.folders.sharesOutputRoots(m) &&
+      outputsDigest(ctx.loaded.dir, snap.outputDirs) === snap.outputsDigest
+    ) {
+      const n = listed.files.length;
+      b.plan.files += n;
+      b.plan.unchanged += n * m.targets.length;
+      ctx.claims.defer(m, listed.files);
+      ctx.events.emit('scan:done', { mapping: m.name, files: n, hashed: 0, bytesHashed: 0 });
+      return;
+    }
+    ctx.listing = new OutputListing(ctx.loaded.dir);
+    for (let i = 0; i < listed.files.length; i++) {
+      if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed: 0 });
+      b.plan.files++;
+      await planFileTargets(ctx, b, m, {
+        file: listed.files[i] as FoundFile,
+        sha256: undefined,
+        verified: true,
+      });
+    }
+    ctx.listing = undefined;
+    ctx.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed: 0, bytesHashed: 0 });
+    return; // same listing: no source is gone
+  }
+
+  const known = await ctx.state.files.listed(m.name);
+  let hashed = 0;
+  let bytesHashed = 0;
+  let count = 0;
+  // A file with its recorded size and mtime and a verified mark for the current settings needs
+  // nothing else (its content is read from the state only if an output needs work); one without
+  // the mark needs its recorded content; any other file is hashed.
+  const files = listed.files;
+  const hashes = new Array<string | undefined>(files.length);
+  const verified = new Uint8Array(files.length);
+  const toHash: number[] = [];
+  const recorded: number[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i] as FoundFile;
+    const prev = known.get(f.relPath);
+    if (!prev || prev[1] !== f.size || prev[2] !== f.mtimeMs) toHash.push(i);
+    else if (!everyOutput && prev[3] === ctx.settings.signature(m, extOf(f.relPath))) verified[i] = 1;
+    else recorded.push(i);
+  }
+  // By index when few, in one read when many (the first scan after a run with much work).
+  const shas =
+    recorded.length > POINT_LOOKUPS_BEFORE_INDEX ? await ctx.state.files.contents(m.name) : undefined;
+  for (const i of recorded) {
+    const rel = (files[i] as FoundFile).relPath;
+    hashes[i] = shas ? shas.get(rel) : (await ctx.state.files.get(m.name, rel))?.sha256;
+  }
+  // Hash a few files at once; planning below stays in path order.
+  await mapLimit(toHash, 8, async (i) => {
+    const f = files[i] as FoundFile;
+    try {
+      const sha = await sha256File(f.absPath);
+      hashed++;
+      bytesHashed += f.size;
+      b.plan.observations.hashed.push({
+        mapping: m.name,
+        file: f.relPath,
+        size: f.size,
+        mtimeMs: f.mtimeMs,
+        sha256: sha,
+      });
+      hashes[i] = sha;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      b.skipped({
+        mapping: m.name,
+        file: f.relPath,
+        reason: 'unreadable',
+        message: `cannot be read: ${code}`,
+      });
+    } finally {
+      if (++count % 500 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: count, hashed });
+    }
+  });
+  ctx.listing = new OutputListing(ctx.loaded.dir);
+  const toVerify: Array<{ relPath: string; sig: number }> = [];
+  let fresh = 0;
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i] as FoundFile;
+    known.delete(f.relPath); // what is left in `known` afterwards is gone
+    if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed });
+    const isVerified = verified[i] === 1;
+    const sha = hashes[i];
+    if (sha === undefined && !isVerified) continue; // could not be read (reported)
+    b.plan.files++;
+    if (!isVerified && skippedBeforeUpload(b, m, f)) continue;
+    if (await planFileTargets(ctx, b, m, { file: f, sha256: sha, verified: isVerified })) {
+      fresh++;
+      if (!isVerified)
+        toVerify.push({ relPath: f.relPath, sig: ctx.settings.signature(m, extOf(f.relPath)) });
+    }
+  }
+  const outputListings = ctx.listing.dirs;
+  ctx.listing = undefined;
+  if (toVerify.length) b.plan.observations.verified.push({ mapping: m.name, files: toVerify });
+  b.plan.hashed += hashed;
+  ctx.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
+  // Sources gone since the last run (their outputs are handled after the work: a rename reuses the
+  // old output first). A source folder that cannot be read, or that is suddenly empty (a share not
+  // mounted), removes nothing: outputs are not deleted on a guess.
+  const gone = [...known.keys()];
+  const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => p.relPath);
+  if (blind.includes('.') || (listed.files.length === 0 && gone.length > 0)) {
+    if (gone.length)
+      ctx.logger.warn(
+        { mapping: m.name, source: src, files_known: known.size },
+        'the source folder is unreadable or empty: deleted sources are not processed this run',
+      );
+  } else {
+    for (const relPath of gone) {
+      if (blind.some((p) => relPath === p || relPath.startsWith(p + '/'))) continue;
+      b.gone.push({ mapping: m, relPath });
+    }
+  }
+  // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
+  if (digest !== undefined && fresh === files.length && gone.length === 0) {
+    const outputDirs = [...outputListings.keys()].sort();
+    b.plan.observations.snapshots.push({
+      mapping: m.name,
+      files: files.length,
+      digest,
+      outputDirs,
+      outputsDigest: outputsDigest(ctx.loaded.dir, outputDirs, outputListings),
+    });
+  }
+}
+
+/**
+ * Plan one source file by path (watch events, a re-plan): stat, hash unless size+mtime match its
+ * record, and plan every target or only the one rendering to `onlyOutput`. 'gone' when it does not exist.
+ */
+export async function planPath(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  m: Mapping,
+  relPath: string,
+  onlyOutput?: string,
+): Promise<'gone' | undefined> {
+  const abs = path.join(ctx.folders.sourceOf(m), relPath);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return 'gone';
+  }
+  if (!st.isFile()) return undefined;
+  const ext = extOf(relPath);
+  if (!isSupportedExtension(ext)) {
+    b.unsupported({
+      mapping: m.name,
+      file: relPath,
+      reason: 'unsupported',
+      message: unsupportedMessage(ext),
+    });
+    return undefined;
+  }
+  const known = await ctx.state.files.get(m.name, relPath);
+  const prev = known && known.size === st.size && known.mtime_ms === st.mtimeMs ? known : undefined;
+  const isVerified =
+    prev !== undefined && !ctx.retranslate.has('all') && prev.verified === ctx.settings.signature(m, ext);
+  let sha: string;
+  if (prev) sha = prev.sha256;
+  else {
+    try {
+      sha = await sha256File(abs);
+    } catch (err) {
+      b.skipped({
+        mapping: m.name,
+        file: relPath,
+        reason: 'unreadable',
+        message: `cannot be read: ${(err as Error).message}`,
+      });
+      return undefined;
+    }
+    b.plan.hashed++;
+    b.plan.observations.hashed.push({
+      mapping: m.name,
+      file: relPath,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      sha256: sha,
+    });
+  }
+  b.plan.files++;
+  const f = { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs };
+  if (!isVerified && skippedBeforeUpload(b, m, f)) return undefined;
+  if (
+    (await planFileTargets(ctx, b, m, { file: f, sha256: sha, verified: isVerified }, onlyOutput)) &&
+    !isVerified
+  )
+    b.plan.observations.verified.push({
+      mapping: m.name,
+      files: [{ relPath, sig: ctx.settings.signature(m, ext) }],
+    });
+  return undefined;
+}
+
+/**
+ * Pre-flight of a file that may be uploaded (not verified up to date): an empty file, or one whose
+ * first bytes contradict its extension, is skipped with the reason and never uploaded (each upload
+ * may be billed, and the service would fail it once per target and run). True when skipped.
+ */
+function skippedBeforeUpload(
+  b: PlanBuilder,
+  m: Mapping,
+  f: { relPath: string; absPath: string; size: number },
+): boolean {
+  let head: Buffer;
+  try {
+    const fd = fs.openSync(f.absPath, 'r');
+    try {
+      head = Buffer.alloc(Math.min(f.size, PREFLIGHT_HEAD_BYTES));
+      head = head.subarray(0, fs.readSync(fd, head, 0, head.length, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false; // unreadable now: the upload reports it
+  }
+  const verdict = preflight(extOf(f.relPath), f.size, head);
+  if (verdict.ok) return false;
+  b.skipped({ mapping: m.name, file: f.relPath, reason: 'broken-content', message: verdict.reason });
+  return true;
+}
+
+/** Map with at most `limit` calls in flight; results in input order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

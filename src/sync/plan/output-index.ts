@@ -1,0 +1,131 @@
+import type { DoneIndexRow, JobLedger, JobRecord } from '../../state/types.js';
+import { contentKey } from './types.js';
+
+// What the ledger says about each output, as the planner needs it: the latest done job of an output
+// (what the file on disk holds), outputs holding a translation of a content (reuse donors), and the
+// open job of an output. Kept in memory for one run and updated by the executor as jobs change, so
+// that a decision made later in the run sees the work done before it.
+
+/** What the planner keeps of the latest done job of an output path. */
+export type DoneEntry = Pick<
+  DoneIndexRow,
+  'id' | 'sha256' | 'fingerprint' | 'base_fingerprint' | 'mapping' | 'rel_path'
+>;
+
+/**
+ * Outputs looked up one by one (by index) before the whole done index is loaded: a run where few files
+ * changed never reads every done job; one where many did reads them once.
+ */
+export const POINT_LOOKUPS_BEFORE_INDEX = 2000;
+
+export class OutputIndex {
+  private latestDone: Map<string, DoneEntry> | undefined;
+  private pointLookups = 0;
+  private loading: Promise<void> | undefined;
+  private readonly doneWhileLoading: DoneIndexRow[] = [];
+  /** content key → outputs whose latest done job has that content (a string for one, an array for copies). */
+  private readonly byContent = new Map<string, string | string[]>();
+  private byContentBuilt = false;
+  private readonly openByOutput = new Map<string, JobRecord>();
+
+  private constructor(private readonly ledger: JobLedger) {}
+
+  static async load(ledger: JobLedger): Promise<OutputIndex> {
+    const index = new OutputIndex(ledger);
+    for (const job of await ledger.open()) index.openByOutput.set(job.output_path, job);
+    return index;
+  }
+
+  /** The latest done job of an output: by index, or from the whole done index once loaded. */
+  async doneOf(output: string): Promise<DoneEntry | undefined> {
+    if (this.latestDone === undefined && ++this.pointLookups > POINT_LOOKUPS_BEFORE_INDEX)
+      await (this.loading ??= this.loadAll());
+    return this.latestDone ? this.latestDone.get(output) : this.ledger.latestDoneOf(output);
+  }
+
+  /** Load every done job once; jobs that become done meanwhile are applied after it. */
+  private async loadAll(): Promise<void> {
+    const all = new Map<string, DoneEntry>();
+    for await (const row of this.ledger.doneIndex()) all.set(row.output_path, row);
+    this.latestDone = all;
+    for (const row of this.doneWhileLoading.splice(0)) this.jobDone(row);
+  }
+
+  /** Outputs that hold a translation of this content with these settings (reuse donors). */
+  async donors(sha256: string, fp: string): Promise<string[]> {
+    if (this.latestDone === undefined) {
+      const outs = new Set<string>();
+      for (const j of await this.ledger.doneWithContent(sha256, fp))
+        if (!outs.has(j.output_path) && (await this.doneOf(j.output_path))?.id === j.id)
+          outs.add(j.output_path);
+      return [...outs];
+    }
+    if (!this.byContentBuilt) {
+      // Built on first need: a run where nothing changed never needs it.
+      this.byContentBuilt = true;
+      for (const [out, d] of this.latestDone) this.addDonor(contentKey(d.sha256, d.fingerprint), out);
+    }
+    const cur = this.byContent.get(contentKey(sha256, fp));
+    return cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur;
+  }
+
+  /** The open (not done) job recorded for an output. */
+  openOf(output: string): JobRecord | undefined {
+    return this.openByOutput.get(output);
+  }
+
+  /** Open jobs recorded when the run started, oldest first. */
+  openJobs(): JobRecord[] {
+    return [...this.openByOutput.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** A job changed and is still open (uploaded, failed, superseded). */
+  jobOpen(job: JobRecord): void {
+    this.openByOutput.set(job.output_path, job);
+  }
+
+  /** A job left the ledger without becoming done (a superseded row never sent). */
+  jobGone(job: JobRecord): void {
+    if (this.openByOutput.get(job.output_path)?.id === job.id) this.openByOutput.delete(job.output_path);
+  }
+
+  /** A job became done (already recorded in the ledger): its output holds it now. */
+  jobDone(row: DoneIndexRow): void {
+    this.jobGone(row as JobRecord);
+    if (this.latestDone === undefined) {
+      // The ledger answers point lookups; a load under way must not miss this job.
+      if (this.loading) this.doneWhileLoading.push(row);
+      return;
+    }
+    const out = row.output_path;
+    const prev = this.latestDone.get(out);
+    if (prev && this.byContentBuilt) this.dropDonor(contentKey(prev.sha256, prev.fingerprint), out);
+    this.latestDone.set(out, {
+      id: row.id,
+      sha256: row.sha256,
+      fingerprint: row.fingerprint,
+      base_fingerprint: row.base_fingerprint,
+      mapping: row.mapping,
+      rel_path: row.rel_path,
+    });
+    if (this.byContentBuilt) this.addDonor(contentKey(row.sha256, row.fingerprint), out);
+  }
+
+  private addDonor(k: string, out: string): void {
+    const cur = this.byContent.get(k);
+    if (cur === undefined) this.byContent.set(k, out);
+    else if (typeof cur === 'string') {
+      if (cur !== out) this.byContent.set(k, [cur, out]);
+    } else if (!cur.includes(out)) cur.push(out);
+  }
+
+  private dropDonor(k: string, out: string): void {
+    const cur = this.byContent.get(k);
+    if (cur === out) this.byContent.delete(k);
+    else if (Array.isArray(cur)) {
+      const rest = cur.filter((o) => o !== out);
+      if (rest.length === 0) this.byContent.delete(k);
+      else this.byContent.set(k, rest.length === 1 ? (rest[0] as string) : rest);
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import type { UploadDocumentRequest } from '../../api/types.js';
+
+// The plan is data: scanning and deciding produce a Plan, `plan` prints it, `plan --json` emits it,
+// and `sync` hands it to the executor, which carries out exactly these actions. Every field is plain
+// JSON (no Maps, no functions), so a plan can be saved, priced and applied later.
+
+/** One (source file, target) and the output it renders to: the reference every layer shares. */
+export interface OutputRef {
+  mapping: string;
+  /** Source path relative to the mapping's source folder, '/' separators. */
+  file: string;
+  /** Target language as the manifest spells it. */
+  target: string;
+  /** Output path relative to the manifest folder, '/' separators. */
+  output: string;
+}
+
+/** Why a (file, target) is translated (uploaded, billed). */
+export type TranslateReason =
+  | 'new' // no output was ever made for this path
+  | 'changed' // the source content changed since its output was made
+  | 'settings-changed' // same content, other settings (language options, output format, glossary)
+  | 'stale' // made with an older version of its style list; re-translation asked for (--retranslate stale)
+  | 'retry' // a recorded job failed (or was interrupted before its upload answered) on an earlier run
+  | 'output-missing' // the output was made for this content and settings but is gone from disk
+  | 'requested'; // up to date, re-translated because it was asked for (--retranslate all)
+
+/** Why an output is stale: made with an older version of its style list, or with other settings. */
+export type StaleReason = 'style' | 'settings';
+
+/** Why a (file, target) gets no work, or a file is left alone. */
+export type SkipReason =
+  | 'unsupported' // extension the service does not translate
+  | 'unreadable' // permission denied, vanished while reading
+  | 'symlink-loop' // a symlinked folder leading back into the tree
+  | 'broken-content' // empty, or its first bytes contradict its extension (pre-flight): never uploaded
+  | 'collision' // two sources render to the same output path
+  | 'path-escape' // the output would leave its output root or land in a source folder
+  | 'gave-up'; // failed max_attempts times on earlier runs
+
+/** What the executor needs of the source to upload it, and what a price needs. */
+export interface SourceFacts {
+  /** Source path relative to the manifest folder, '/' separators. */
+  path: string;
+  sha256: string;
+  size: number;
+  /** Lower-case extension without the dot ('' when none). */
+  ext: string;
+}
+
+/** The settings a translation is made with (see src/sync/plan/fingerprint.ts). */
+export interface PlannedSettings {
+  /** Content-shaping settings including the applied style list's content. */
+  fingerprint: string;
+  /** The same without the style list's content (equal base, other fingerprint: stale). */
+  baseFingerprint: string;
+  /** The upload request (no secrets). */
+  request: UploadDocumentRequest;
+}
+
+export interface TranslateAction {
+  kind: 'translate';
+  ref: OutputRef;
+  reason: TranslateReason;
+  source: SourceFacts;
+  settings: PlannedSettings;
+  /** The recorded job this continues (reason retry): its row is reused, not a new one. */
+  jobId?: number;
+}
+
+/** Copy an identical translation (same content, same settings) instead of uploading: not billed. */
+export interface ReuseAction {
+  kind: 'reuse';
+  ref: OutputRef;
+  /** Output (relative to the manifest folder) holding the identical translation, or to hold it. */
+  from: string;
+  /**
+   * 'done': `from` holds it now (its done job is `fromJobId`); 'planned': an earlier action of this
+   * plan (translate or resume) makes it, and the copy waits for it.
+   */
+  donor: 'done' | 'planned';
+  fromJobId?: number;
+  source: SourceFacts;
+  settings: PlannedSettings;
+}
+
+/** Collect a document an earlier run uploaded (its id and key are recorded): poll and download. */
+export interface ResumeAction {
+  kind: 'resume';
+  ref: OutputRef;
+  jobId: number;
+  documentId: string;
+}
+
+/** An output made with an older version of its style list or glossary, left as it is (not billed). */
+export interface StaleAction {
+  kind: 'stale';
+  ref: OutputRef;
+  reason: StaleReason;
+  /** What changed, for people: "style list changed", "glossary changed". */
+  because?: string;
+}
+
+/** A (file, target) that gets no work, with the reason (reported; failed when it is a conflict). */
+export interface SkipAction {
+  kind: 'skip';
+  ref: OutputRef;
+  reason: Extract<SkipReason, 'collision' | 'path-escape' | 'gave-up'>;
+  message: string;
+}
+
+/** An output whose source was deleted (on_source_delete: delete). */
+export interface DeleteAction {
+  kind: 'delete';
+  ref: OutputRef;
+  /** The output root it lies in (relative to the manifest folder): nothing outside it is removed. */
+  root: string;
+  /** The done job whose translation the output holds: deleted only while it still does. */
+  jobId: number;
+}
+
+/** A source gone since the last run: its record is dropped (after its outputs' deletions, if any). */
+export interface ForgetAction {
+  kind: 'forget';
+  mapping: string;
+  file: string;
+}
+
+export type PlannedAction =
+  TranslateAction | ReuseAction | ResumeAction | StaleAction | SkipAction | DeleteAction | ForgetAction;
+
+/** A file the scan could not take (unsupported extension, unreadable, symlink loop). */
+export interface SkippedFile {
+  mapping: string;
+  file: string;
+  reason: SkipReason;
+  message: string;
+}
+
+/**
+ * What the scan observed and the state should remember once the plan is carried out: contents
+ * hashed, files whose every output was found up to date, listings that need no look next time.
+ * Recorded by `sync` before it executes; a plan that is only printed records nothing.
+ */
+export interface Observations {
+  hashed: Array<{ mapping: string; file: string; size: number; mtimeMs: number; sha256: string }>;
+  verified: Array<{ mapping: string; files: Array<{ relPath: string; sig: number }> }>;
+  snapshots: Array<{
+    mapping: string;
+    files: number;
+    digest: string;
+    outputDirs: string[];
+    outputsDigest: string;
+  }>;
+}
+
+/** The inputs a plan was made from; a saved plan is applied only while they are unchanged. */
+export interface PlanInputs {
+  /** Manifest file (absolute path). */
+  manifest: string;
+  /** Mapping names planned (all when absent). */
+  only?: string[];
+  /** `--retranslate` as given (stale, style, settings, all; comma-separated). */
+  retranslate?: string;
+  /** Style list ids and which lists the reconciler would change. */
+  styles: { styleIds: Record<string, string>; changedKeys: string[] };
+}
+
+export const PLAN_VERSION = 1;
+
+export interface Plan {
+  version: typeof PLAN_VERSION;
+  inputs: PlanInputs;
+  /** In execution order: recorded uploads first, then per mapping in path order, deletions last. */
+  actions: PlannedAction[];
+  /** Source files found (supported, after include/exclude). */
+  files: number;
+  /** Files whose content was hashed while planning. */
+  hashed: number;
+  /** (file, target) units already up to date (not listed one by one). */
+  unchanged: number;
+  unsupported: SkippedFile[];
+  skipped: SkippedFile[];
+  observations: Observations;
+}
+
+/** The sort key of content de-duplication: identical content with identical settings. */
+export function contentKey(sha256: string, fingerprint: string): string {
+  return `${sha256}|${fingerprint}`;
+}

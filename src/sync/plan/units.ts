@@ -1,0 +1,243 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Mapping, Target } from '../../manifest/schema.js';
+import { extOf, staleReason, uploadRequest } from './fingerprint.js';
+import type { PlanBuilder } from './builder.js';
+import { OutputClaims } from './claims.js';
+import type { PlanContext } from './context.js';
+import { decide, type Decision } from './decide.js';
+import type { FoundFile } from './list-sources.js';
+import type { OutputRef, PlannedSettings, SourceFacts } from './types.js';
+
+// The per-file step of planning: for each target of a source file, render its output, check claims
+// and folders, take the no-op fast path when the output already holds this content, and otherwise
+// gather the facts and decide.
+
+export interface FileFacts {
+  file: FoundFile;
+  /** Content hash (undefined: verified, read from the record only if some output needs work). */
+  sha256: string | undefined;
+  /** The file's verified mark matches the current settings, or its mapping's snapshot matched. */
+  verified: boolean;
+}
+
+/**
+ * The other source ("mapping/file") that made `output` (its latest done job) when that source still
+ * exists and still renders to `output`; undefined when the output is this file's, free, or orphaned.
+ */
+async function liveHolderOf(
+  ctx: PlanContext,
+  output: string,
+  mapping: string,
+  relPath: string,
+): Promise<string | undefined> {
+  const done = await ctx.index.doneOf(output);
+  if (!done || (done.mapping === mapping && done.rel_path === relPath)) return undefined;
+  const hm = ctx.loaded.manifest.mappings.find((x) => x.name === done.mapping);
+  if (!hm || !fs.existsSync(path.join(ctx.folders.sourceOf(hm), done.rel_path))) return undefined;
+  const ext = extOf(done.rel_path);
+  for (let ti = 0; ti < hm.targets.length; ti++) {
+    try {
+      if (ctx.settings.outputOf(hm, ti, done.rel_path, ext) === output) return `${hm.name}/${done.rel_path}`;
+    } catch {
+      /* renders nowhere valid: does not hold this output */
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Plan every target of a file (or only the one rendering to `onlyOutput`). Answers whether every
+ * output was found up to date and made from this file (the file can then be marked verified).
+ */
+export async function planFileTargets(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  m: Mapping,
+  facts: FileFacts,
+  onlyOutput?: string,
+): Promise<boolean> {
+  const { file: f, verified } = facts;
+  let sha = facts.sha256;
+  const ext = extOf(f.relPath);
+  let fresh = 0;
+  // A plain loop (no closure per file): this runs 100,000s of times in a no-op scan.
+  for (let ti = 0; ti < m.targets.length; ti++) {
+    const t = m.targets[ti] as Target;
+    const { fp } = ctx.settings.of(m, ti, ext);
+    let output: string;
+    try {
+      output = ctx.settings.outputOf(m, ti, f.relPath, ext);
+    } catch (err) {
+      const ref = { mapping: m.name, file: f.relPath, target: t.lang, output: '' };
+      b.add({ kind: 'skip', ref, reason: 'path-escape', message: (err as Error).message });
+      continue;
+    }
+    if (onlyOutput !== undefined && output !== onlyOutput) continue;
+    const inSource = ctx.folders.mayLandInSource(m, ti)
+      ? ctx.folders.sourceRootOf(ctx.folders.abs(output))
+      : undefined;
+    if (inSource) {
+      const message = `output ${output} would lie inside the source folder of mapping ${inSource}`;
+      b.add({ kind: 'skip', ref: refOf(m, f, t, output), reason: 'path-escape', message });
+      continue;
+    }
+    // The source that made the output keeps it while it lives and still renders to it, whatever the
+    // order of discovery and whichever mappings run (--only): a newcomer never overwrites it.
+    const holder = verified ? undefined : await liveHolderOf(ctx, output, m.name, f.relPath);
+    const other = holder ?? ctx.claims.claim(output, OutputClaims.key(m.name, f.relPath, ti));
+    if (other !== undefined) {
+      const message = `output ${output} is also the output of ${other}: not overwritten`;
+      b.add({ kind: 'skip', ref: refOf(m, f, t, output), reason: 'collision', message });
+      continue;
+    }
+    // Work on this output is under way: decided once it is finished.
+    if (ctx.busy(output) && onlyOutput === undefined) {
+      b.deferred.push(refOf(m, f, t, output));
+      continue;
+    }
+    // The common case of a no-op run, decided without gathering facts: a verified file only needs its
+    // outputs to exist; otherwise the output's latest done job must hold this content.
+    const done = verified ? undefined : await ctx.index.doneOf(output);
+    if (
+      (verified || (done && sha !== undefined && done.sha256 === sha && done.fingerprint === fp)) &&
+      outputExists(ctx, output)
+    ) {
+      b.plan.unchanged++;
+      if (verified || (done?.mapping === m.name && done.rel_path === f.relPath)) fresh++;
+      continue;
+    }
+    sha ??= await recordedSha(ctx, m, f.relPath);
+    await planUnit(ctx, b, m, ti, refOf(m, f, t, output), f, sha);
+  }
+  return onlyOutput === undefined && fresh === m.targets.length;
+}
+
+/** The reference of a unit, made only when work or a problem needs it (not per up-to-date output). */
+function refOf(m: Mapping, f: FoundFile, t: Target, output: string): OutputRef {
+  return { mapping: m.name, file: f.relPath, target: t.lang, output };
+}
+
+function outputExists(ctx: PlanContext, output: string): boolean {
+  return ctx.listing ? ctx.listing.has(output) : fileExists(ctx.folders.abs(output));
+}
+
+function fileExists(abs: string): boolean {
+  return fs.existsSync(abs);
+}
+
+/** The recorded content of a file vouched for by its mapping's snapshot (so recorded). */
+async function recordedSha(ctx: PlanContext, m: Mapping, relPath: string): Promise<string> {
+  const rec = await ctx.state.files.get(m.name, relPath);
+  if (!rec)
+    throw new Error(
+      `state ${ctx.state.location} has a snapshot of mapping ${m.name} but no record of ${relPath}: the state was edited by hand?`,
+    );
+  return rec.sha256;
+}
+
+/** Gather the facts of one (file, target), decide, and add the action. */
+async function planUnit(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  m: Mapping,
+  ti: number,
+  ref: OutputRef,
+  f: FoundFile,
+  sha256: string,
+): Promise<void> {
+  const ext = extOf(f.relPath);
+  const { settings, fp, base } = ctx.settings.of(m, ti, ext);
+  const done = await ctx.index.doneOf(ref.output);
+  const open = ctx.index.openOf(ref.output);
+  const decision = decide({
+    sha256,
+    fingerprint: fp,
+    baseFingerprint: base,
+    done,
+    outputExists: fileExists(ctx.folders.abs(ref.output)),
+    open,
+    donor: await existingDonor(ctx, sha256, fp, ref.output),
+    maxAttempts: ctx.loaded.manifest.max_attempts,
+    retranslate: ctx.retranslate,
+  });
+  const source: SourceFacts = {
+    path: path.relative(ctx.loaded.dir, f.absPath).split(path.sep).join('/'),
+    sha256,
+    size: f.size,
+    ext,
+  };
+  const planned: PlannedSettings = {
+    fingerprint: fp,
+    baseFingerprint: base,
+    request: uploadRequest(settings, ext, path.basename(f.relPath)),
+  };
+  addDecision(ctx, b, ref, decision, source, planned, staleReason(m.targets[ti]!));
+}
+
+/** Another existing output holding this content's translation with these settings. */
+async function existingDonor(
+  ctx: PlanContext,
+  sha256: string,
+  fp: string,
+  output: string,
+): Promise<{ output: string; jobId: number } | undefined> {
+  for (const donor of await ctx.index.donors(sha256, fp)) {
+    if (donor !== output && fileExists(ctx.folders.abs(donor)))
+      return { output: donor, jobId: (await ctx.index.doneOf(donor))?.id ?? 0 };
+  }
+  return undefined;
+}
+
+function addDecision(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  ref: OutputRef,
+  d: Decision,
+  source: SourceFacts,
+  settings: PlannedSettings,
+  because: string,
+): void {
+  switch (d.kind) {
+    case 'unchanged':
+      b.plan.unchanged++;
+      return;
+    case 'stale':
+      // `because` names the list (style list or glossary changed); a settings change says so itself.
+      b.add({
+        kind: 'stale',
+        ref,
+        reason: d.reason,
+        because: d.reason === 'settings' ? 'settings changed' : because,
+      });
+      return;
+    case 'gave-up': {
+      const job = ctx.index.openOf(ref.output);
+      const max = ctx.loaded.manifest.max_attempts;
+      const message = `failed ${job?.attempts ?? max} times (limit max_attempts ${max}): ${job?.error ?? 'unknown error'}`;
+      b.add({ kind: 'skip', ref, reason: 'gave-up', message });
+      return;
+    }
+    case 'reuse':
+      b.add({ kind: 'reuse', ref, from: d.from, donor: 'done', fromJobId: d.fromJobId, source, settings });
+      return;
+    case 'resume': {
+      if (b.resumed.has(d.jobId)) return;
+      b.resumed.add(d.jobId);
+      const documentId = ctx.index.openOf(ref.output)?.document_id ?? '';
+      b.plannedContentAt(source.sha256, settings.fingerprint, ref.output);
+      b.add({ kind: 'resume', ref, jobId: d.jobId, documentId });
+      return;
+    }
+    case 'translate':
+      b.translate({
+        kind: 'translate',
+        ref,
+        reason: d.reason,
+        source,
+        settings,
+        ...(d.jobId !== undefined ? { jobId: d.jobId } : {}),
+      });
+      return;
+  }
+}

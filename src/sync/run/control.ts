@@ -1,0 +1,47 @@
+import { setMaxListeners } from 'node:events';
+import type { FailureKind } from '../events.js';
+import type { RunReport } from './report.js';
+
+// Whether a run may still upload, and why not: quota, a refused key, a stop. A stop ends uploads for
+// the rest of the run (jobs already uploaded are still collected); a refused key also ends polling and
+// is the run's fatal error.
+
+export class RunControl {
+  uploadsStopped: { reason: string; kind: FailureKind } | undefined;
+  fatal: Error | undefined;
+  stopping = false;
+  /** Aborts every wait for a next poll. */
+  readonly pollAbort = new AbortController();
+  private readonly onStop: Array<() => void> = [];
+
+  constructor(
+    private readonly report: RunReport,
+    /** Environment variable of the API key (named in the message of a refused key). */
+    private readonly keyEnv: string,
+  ) {
+    // Every job waiting for its next poll listens on this signal.
+    setMaxListeners(0, this.pollAbort.signal);
+  }
+
+  /** Called once when uploads stop (waiters for a download slot wake up and see it). */
+  whenUploadsStop(fn: () => void): void {
+    this.onStop.push(fn);
+  }
+
+  stopUploads(reason: string, kind: FailureKind): void {
+    if (this.uploadsStopped) return;
+    this.uploadsStopped = { reason, kind };
+    this.report.uploadsStopped(reason);
+    for (const fn of this.onStop.splice(0)) fn();
+  }
+
+  /** The service refused the API key: no more uploads or polls; the run fails with it. */
+  stopForAuth(err: Error): void {
+    this.stopUploads(
+      `the service refused the API key (${err.message}): check the key in $${this.keyEnv}`,
+      'auth',
+    );
+    this.fatal ??= err;
+    this.pollAbort.abort();
+  }
+}

@@ -1,0 +1,346 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import PQueue from 'p-queue';
+import type { UploadDocumentRequest } from '../../api/types.js';
+import type { Logger } from '../../log/logger.js';
+import type { LoadedManifest } from '../../manifest/types.js';
+import type { NewJob, SyncState } from '../../state/types.js';
+import { copyFileAtomic } from '../../util/part-file.js';
+import type { OutputIndex } from '../plan/output-index.js';
+import {
+  contentKey,
+  type DeleteAction,
+  type ForgetAction,
+  type OutputRef,
+  type PlannedAction,
+  type ResumeAction,
+  type ReuseAction,
+  type TranslateAction,
+} from '../plan/types.js';
+import type { RunControl } from './control.js';
+import { deleteOutput } from './delete-output.js';
+import type { JobDriver, JobSource } from './job-driver.js';
+import type { DownloadSlots, WorkerPlaces } from './places.js';
+import type { RunReport } from './report.js';
+import { sourceHolds } from './source-check.js';
+
+// The executor carries out planned actions, and only those: work on one output runs in plan order,
+// identical content is translated once (its duplicates wait and copy), recorded uploads are resumed
+// by one driver each, deletions run after everything else. It returns to the planner through one
+// hook only, `replan`: a (file, target) whose source or output changed under it is planned again.
+
+export interface ExecutorDeps {
+  loaded: LoadedManifest;
+  state: SyncState;
+  index: OutputIndex;
+  driver: JobDriver;
+  report: RunReport;
+  control: RunControl;
+  places: WorkerPlaces;
+  slots: DownloadSlots;
+  logger: Logger;
+  runId: number;
+  /** Plan one (file, target) again; answers the new actions (carried out by the caller). */
+  replan: (ref: OutputRef) => Promise<PlannedAction[]>;
+}
+
+export class Executor {
+  /** Work scheduled per output path (later work on the same output waits). */
+  private readonly outputs = new Map<string, Promise<void>>();
+  /** First translation (or resume) of each content key in flight: duplicates wait for it. */
+  private readonly contentInFlight = new Map<string, Promise<void>>();
+  /** Jobs this run drives or has resumed: never driven a second time. */
+  private readonly taken = new Set<number>();
+  private readonly tasks = new Set<Promise<void>>();
+  private readonly removals: Array<DeleteAction | ForgetAction> = [];
+  private readonly copies = new PQueue({ concurrency: 4 });
+
+  constructor(private readonly d: ExecutorDeps) {
+    d.control.whenUploadsStop(() => d.slots.wakeAll());
+  }
+
+  /** Whether work on an output is scheduled or running. */
+  busy(output: string): boolean {
+    return this.outputs.has(output);
+  }
+
+  idle(): boolean {
+    return this.outputs.size === 0;
+  }
+
+  /** Carry out actions in order (work is scheduled; drain() waits for it). */
+  execute(actions: PlannedAction[]): void {
+    for (const a of actions) this.take(a);
+  }
+
+  /**
+   * Take one action for this run. The one place where a unit of work is claimed: with state shared
+   * by several machines, a lease on the job goes here.
+   */
+  private take(a: PlannedAction): void {
+    this.d.report.events.emit('action', a);
+    switch (a.kind) {
+      case 'translate':
+        return this.takeTranslate(a);
+      case 'reuse':
+        this.schedule(a.ref.output, () => this.reuse(a));
+        return;
+      case 'resume':
+        return this.takeResume(a);
+      case 'stale':
+        this.d.report.stale(a.ref);
+        return;
+      case 'skip':
+        this.d.report.unitFailed(a.ref, a.reason, a.message, false);
+        return;
+      case 'delete':
+      case 'forget':
+        this.removals.push(a);
+        return;
+    }
+  }
+
+  /** Plan a (file, target) again and carry out what the planner answers (the planner hook). */
+  async replan(ref: OutputRef): Promise<void> {
+    this.execute(await this.d.replan(ref));
+  }
+
+  /** Run `fn` after the work already scheduled for the same output; tracked for drain(). */
+  schedule(output: string, fn: () => Promise<unknown>): Promise<void> {
+    const before = this.outputs.get(output) ?? Promise.resolve();
+    const p = before
+      .then(fn)
+      .then(() => undefined)
+      .catch((err: unknown) => {
+        this.d.logger.error({ output, err: (err as Error).message }, 'unexpected error');
+        this.d.control.fatal ??= err as Error;
+      });
+    this.outputs.set(output, p);
+    this.tasks.add(p);
+    void p.finally(() => {
+      this.tasks.delete(p);
+      if (this.outputs.get(output) === p) this.outputs.delete(output);
+    });
+    return p;
+  }
+
+  /** Decide a (file, target) again once the work on its output is done. */
+  after(ref: OutputRef): void {
+    void this.schedule(ref.output, () => this.replan(ref));
+  }
+
+  private inFlight(content: string, p: Promise<void>): void {
+    this.contentInFlight.set(content, p);
+    void p.finally(() => {
+      if (this.contentInFlight.get(content) === p) this.contentInFlight.delete(content);
+    });
+  }
+
+  private takeTranslate(a: TranslateAction): void {
+    // A recorded job this run is driving right now is never started a second time.
+    if (a.jobId !== undefined && this.taken.has(a.jobId)) return;
+    const ck = contentKey(a.source.sha256, a.settings.fingerprint);
+    const inflight = this.contentInFlight.get(ck);
+    if (inflight) {
+      // An identical document is being translated: wait for it, then decide again (a copy).
+      void this.schedule(a.ref.output, async () => {
+        await inflight;
+        await this.replan(a.ref);
+      });
+      return;
+    }
+    if (a.reason === 'stale') {
+      this.d.report.sum.stale++;
+      this.d.report.sum.retranslated++;
+    }
+    this.inFlight(
+      ck,
+      this.schedule(a.ref.output, () => this.translate(a)),
+    );
+  }
+
+  private async translate(a: TranslateAction): Promise<void> {
+    // A worker place first: the job row is written right before its upload, not when it is planned.
+    const worker = await this.d.places.take();
+    try {
+      const abs = path.resolve(this.d.loaded.dir, a.source.path);
+      const recorded = a.jobId !== undefined ? await this.d.state.jobs.get(a.jobId) : undefined;
+      const replaced = !(await sourceHolds(
+        this.d.state.files,
+        a.ref.mapping,
+        a.ref.file,
+        a.source.sha256,
+        abs,
+      ));
+      if (replaced || (a.jobId !== undefined && (!recorded || recorded.status === 'done'))) {
+        // Replaced since it was planned (or its recorded job moved on): no row for what is not there.
+        worker();
+        await this.replan(a.ref);
+        return;
+      }
+      const request = JSON.stringify(a.settings.request);
+      const unconfirmed = !!(
+        recorded?.status === 'pending' &&
+        recorded.upload_started_at &&
+        !recorded.document_id
+      );
+      let job = recorded
+        ? await this.d.state.jobs.takenUp(recorded, this.d.runId, request)
+        : await this.d.state.jobs.created(this.newJob(a, request));
+      if (unconfirmed) {
+        job = await this.d.state.jobs.unconfirmedUpload(job);
+        this.d.report.unconfirmedUpload(a.ref);
+      }
+      this.d.report.events.emit('job:queued', { jobId: job.id, ...a.ref, resumed: false });
+      this.taken.add(job.id);
+      try {
+        const outcome = await this.d.driver.drive(
+          job,
+          { absPath: abs, request: a.settings.request },
+          { resumed: false, holdsSlot: false, unconfirmed },
+          worker,
+        );
+        if (outcome === 'done') this.d.report.sum.translated++;
+      } finally {
+        this.taken.delete(job.id);
+      }
+    } finally {
+      worker(); // harmless when the driver gave it back already
+    }
+  }
+
+  private newJob(a: TranslateAction | ReuseAction, request: string): NewJob {
+    return {
+      mapping: a.ref.mapping,
+      rel_path: a.ref.file,
+      sha256: a.source.sha256,
+      target_lang: a.ref.target,
+      fingerprint: a.settings.fingerprint,
+      base_fingerprint: a.settings.baseFingerprint,
+      output_path: a.ref.output,
+      run_id: this.d.runId,
+      request,
+    };
+  }
+
+  private takeResume(a: ResumeAction): void {
+    // Already driven by this run (its own upload, or resumed): the driver in flight finishes it.
+    if (this.taken.has(a.jobId)) return;
+    this.taken.add(a.jobId);
+    // A document waiting on the service holds a download slot from now on.
+    this.d.slots.hold();
+    this.d.report.events.emit('job:queued', {
+      jobId: a.jobId,
+      ...a.ref,
+      documentId: a.documentId,
+      resumed: true,
+    });
+    const p = this.schedule(a.ref.output, async () => {
+      // The worker place is asked for before anything is awaited: resumed documents hold download
+      // slots, so they must get places before the uploads planned after them (which wait for slots).
+      const worker = await this.d.places.take();
+      const job = await this.d.state.jobs.get(a.jobId);
+      if (!job || job.status !== 'uploaded' || !job.document_id || !job.document_key) {
+        worker();
+        this.d.slots.release();
+        return;
+      }
+      const outcome = await this.d.driver.drive(
+        job,
+        this.sourceOfJob(job),
+        { resumed: true, holdsSlot: true },
+        worker,
+      );
+      if (outcome === 'done') this.d.report.sum.resumed++;
+    });
+    const open = this.d.index.openOf(a.ref.output);
+    if (open?.id === a.jobId) this.inFlight(contentKey(open.sha256, open.fingerprint), p);
+  }
+
+  /** What a recorded job needs to be uploaded again (a lost download): its source and request. */
+  private sourceOfJob(job: { mapping: string; rel_path: string; request: string | null }): JobSource {
+    const m = this.d.loaded.manifest.mappings.find((x) => x.name === job.mapping);
+    return {
+      absPath: m ? path.join(path.resolve(this.d.loaded.dir, m.source), job.rel_path) : undefined,
+      request: job.request ? (JSON.parse(job.request) as UploadDocumentRequest) : undefined,
+    };
+  }
+
+  private async reuse(a: ReuseAction): Promise<void> {
+    let fromJobId = a.fromJobId ?? 0;
+    if (a.donor === 'planned') {
+      // The donor is made by an earlier action of this plan: wait for it, then copy what it holds.
+      const inflight = this.contentInFlight.get(contentKey(a.source.sha256, a.settings.fingerprint));
+      if (inflight) await inflight;
+      const done = await this.d.index.doneOf(a.from);
+      const holds =
+        done?.sha256 === a.source.sha256 &&
+        done.fingerprint === a.settings.fingerprint &&
+        fs.existsSync(path.resolve(this.d.loaded.dir, a.from));
+      if (!holds) return this.replan(a.ref); // its translation failed: decided again
+      fromJobId = done.id;
+    }
+    await this.copies.add(() => this.copy(a, fromJobId));
+  }
+
+  private async copy(a: ReuseAction, fromJobId: number): Promise<void> {
+    try {
+      const bytes = await copyFileAtomic(
+        path.resolve(this.d.loaded.dir, a.from),
+        path.resolve(this.d.loaded.dir, a.ref.output),
+      );
+      const job = await this.d.state.jobs.reused(
+        this.newJob(a, JSON.stringify(a.settings.request)),
+        fromJobId,
+      );
+      this.d.index.jobDone(job);
+      this.d.report.reused(job, fromJobId, a.from, bytes);
+    } catch (err) {
+      this.d.report.unitFailed(a.ref, 'output', `copying ${a.from}: ${(err as Error).message}`, true);
+    }
+  }
+
+  /** Deletions of removed sources, after every other piece of work. */
+  private async runRemovals(): Promise<void> {
+    const deleted = new Map<string, string[]>();
+    for (const a of this.removals.splice(0)) {
+      if (a.kind === 'delete') {
+        // Only while the output still holds the translation it was planned for.
+        if ((await this.d.index.doneOf(a.ref.output))?.id !== a.jobId) continue;
+        const abs = path.resolve(this.d.loaded.dir, a.ref.output);
+        if (await deleteOutput(abs, path.resolve(this.d.loaded.dir, a.root))) {
+          const k = `${a.ref.mapping}\0${a.ref.file}`;
+          deleted.set(k, [...(deleted.get(k) ?? []), a.ref.output]);
+          this.d.report.outputDeleted(a.ref);
+        }
+        continue;
+      }
+      await this.d.state.files.remove(a.mapping, a.file);
+      this.d.report.sourceRemoved(a.mapping, a.file, deleted.get(`${a.mapping}\0${a.file}`) ?? []);
+    }
+  }
+
+  /** Wait until every scheduled piece of work has finished (or failed), then run the deletions. */
+  async drain(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.all([...this.tasks]);
+    await this.runRemovals();
+    while (this.tasks.size > 0) await Promise.all([...this.tasks]);
+  }
+
+  /**
+   * Stop taking new uploads; let work in flight finish until the deadline, then stop polling (the
+   * recorded id+key let the next run collect those documents).
+   */
+  async stop(deadlineMs: number): Promise<void> {
+    this.d.control.stopping = true;
+    this.d.control.stopUploads(
+      'the run was stopped (signal); remaining documents are handled by the next run',
+      'stopped',
+    );
+    const all = Promise.all([...this.tasks]);
+    const r = await Promise.race([all.then(() => 'done' as const), sleep(deadlineMs, 'timeout' as const)]);
+    if (r === 'timeout') this.d.control.pollAbort.abort();
+    await all;
+  }
+}

@@ -1,0 +1,374 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AuthError, NotFoundError } from '../../api/errors.js';
+import type { ServiceClient } from '../../api/client.js';
+import type { DocumentStatus, UploadDocumentRequest } from '../../api/types.js';
+import type { Logger } from '../../log/logger.js';
+import { registerSecret } from '../../log/secrets.js';
+import type { FileInventory, JobLedger, JobRecord } from '../../state/types.js';
+import { removePartFiles } from '../../util/part-file.js';
+import type { FailureKind } from '../events.js';
+import type { OutputIndex } from '../plan/output-index.js';
+import { sha256File } from '../plan/list-sources.js';
+import type { OutputRef } from '../plan/types.js';
+import type { PollTiming } from '../timing.js';
+import type { RunControl } from './control.js';
+import type { DownloadSlots, WorkerPlaces } from './places.js';
+import { isAbort, pollUntilFinished } from './poll.js';
+import { refOfJob, type RunReport } from './report.js';
+import { sourceHolds } from './source-check.js';
+import { uploadFailure } from './upload-failure.js';
+
+// One job from its last record to done: upload (only when no document is recorded) → record id+key
+// → poll → download → record. A document lost before its download is uploaded again; a source
+// replaced before its upload closes the job unsent and is planned again.
+
+/** The part of the service client the engine uses for documents. */
+export type DocumentClient = Pick<ServiceClient, 'uploadDocument' | 'getDocumentStatus' | 'downloadDocument'>;
+
+/** What a job needs to be uploaded (again): its source and its request. */
+export interface JobSource {
+  absPath: string | undefined;
+  request: UploadDocumentRequest | undefined;
+}
+
+export type JobOutcome = 'done' | 'failed' | 'superseded';
+
+export interface JobDriverDeps {
+  client: DocumentClient;
+  ledger: JobLedger;
+  files: FileInventory;
+  index: OutputIndex;
+  report: RunReport;
+  control: RunControl;
+  places: WorkerPlaces;
+  slots: DownloadSlots;
+  timing: PollTiming;
+  logger: Logger;
+  runId: number;
+  maxAttempts: number;
+  /** The manifest's folder (outputs are relative to it). */
+  base: string;
+  /** The planner hook: plan (and carry out) a (file, target) again. */
+  replan: (ref: OutputRef) => Promise<void>;
+}
+
+/** One drive: the job as last recorded and what this run holds for it. */
+interface Drive {
+  job: JobRecord;
+  /** A download slot (from the upload until the download). */
+  holdsSlot: boolean;
+  /** Give back the worker place (undefined: not held). */
+  worker: (() => void) | undefined;
+  reupload: 'lost-download' | 'unconfirmed-upload' | undefined;
+  resumed: boolean;
+  outputAbs: string;
+}
+
+type Step = 'again' | JobOutcome;
+
+export class JobDriver {
+  constructor(private readonly d: JobDriverDeps) {}
+
+  /**
+   * Drive a job to done (or a recorded failure). `worker`: a place already taken for it; `holdsSlot`:
+   * a download slot already taken (a resumed document).
+   */
+  async drive(
+    job: JobRecord,
+    src: JobSource,
+    flags: { resumed: boolean; holdsSlot: boolean; unconfirmed?: boolean },
+    worker?: () => void,
+  ): Promise<JobOutcome> {
+    const dr: Drive = {
+      job,
+      holdsSlot: flags.holdsSlot,
+      worker: worker ?? (await this.d.places.take()),
+      reupload: flags.unconfirmed ? 'unconfirmed-upload' : undefined,
+      resumed: flags.resumed,
+      outputAbs: path.resolve(this.d.base, job.output_path),
+    };
+    try {
+      // A download an earlier run started may have left a part file beside the output.
+      if (job.download_started_ms !== null) await removePartFiles(dr.outputAbs);
+      for (;;) {
+        const step =
+          !dr.job.document_key || !dr.job.document_id || dr.job.status === 'failed'
+            ? await this.upload(dr, src)
+            : await this.collect(dr);
+        if (step !== 'again') return step;
+      }
+    } finally {
+      dr.worker?.();
+    }
+  }
+
+  private log(job: JobRecord): Logger {
+    return this.d.logger.child({
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+      document_id: job.document_id ?? undefined,
+    });
+  }
+
+  private releaseSlot(dr: Drive): void {
+    if (dr.holdsSlot) this.d.slots.release();
+    dr.holdsSlot = false;
+  }
+
+  private releaseWorker(dr: Drive): void {
+    dr.worker?.();
+    dr.worker = undefined;
+  }
+
+  private async fail(
+    dr: Drive,
+    kind: FailureKind,
+    error: string,
+    o: { willRetry: boolean; keepDocument: boolean; countsAttempt: boolean },
+  ): Promise<'failed'> {
+    this.releaseSlot(dr);
+    dr.job = await this.d.ledger.failed(dr.job, {
+      kind,
+      error,
+      keepDocument: o.keepDocument,
+      countsAttempt: o.countsAttempt,
+    });
+    if (!o.keepDocument) this.d.index.jobOpen(dr.job);
+    this.d.report.jobFailed(dr.job, kind, error, o.willRetry);
+    return 'failed';
+  }
+
+  /** Upload the job's document and record its id and key. */
+  private async upload(dr: Drive, src: JobSource): Promise<Step> {
+    const stopped = this.d.control.uploadsStopped;
+    if (stopped)
+      return this.fail(dr, stopped.kind, stopped.reason, {
+        willRetry: true,
+        keepDocument: false,
+        countsAttempt: false,
+      });
+    if (!src.absPath || !src.request)
+      return this.fail(dr, 'output', 'the source of this job is no longer in the manifest', {
+        willRetry: false,
+        keepDocument: false,
+        countsAttempt: true,
+      });
+    if (dr.reupload === 'lost-download') {
+      // Only upload again what is still the same content.
+      const sha = await sha256File(src.absPath).catch(() => undefined);
+      if (sha !== dr.job.sha256)
+        return this.fail(
+          dr,
+          'output',
+          'the source changed or disappeared since this document was uploaded; its new content is handled as a new job',
+          { willRetry: false, keepDocument: false, countsAttempt: true },
+        );
+    }
+    dr.worker ??= await this.d.places.take();
+    if (!dr.holdsSlot) {
+      await this.d.slots.acquire();
+      dr.holdsSlot = true;
+      const now = this.d.control.uploadsStopped;
+      if (now)
+        return this.fail(dr, now.kind, now.reason, {
+          willRetry: true,
+          keepDocument: false,
+          countsAttempt: false,
+        });
+    }
+    // Right before the upload: the file must still hold the content this job records.
+    if (!(await sourceHolds(this.d.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, src.absPath)))
+      return this.supersede(dr);
+    dr.job = await this.d.ledger.uploadStarted(
+      dr.job,
+      this.d.runId,
+      dr.reupload === 'lost-download' ? 'lost-download' : undefined,
+    );
+    const attempt = dr.job.attempts;
+    const reupload = dr.reupload;
+    this.d.report.events.emit('job:uploading', {
+      ...refOfJob(dr.job),
+      attempt,
+      ...(reupload ? { reupload } : {}),
+    });
+    this.log(dr.job).info({ attempt, reupload }, 'uploading');
+    let res;
+    try {
+      res = await this.d.client.uploadDocument(src.absPath, src.request);
+    } catch (err) {
+      const f = uploadFailure(err, attempt < this.d.maxAttempts);
+      if (f.stopUploads === 'quota')
+        this.d.control.stopUploads(
+          `the character quota of the account is used up (456): ${(err as Error).message}. No more uploads this run; documents already uploaded are still collected.`,
+          'quota',
+        );
+      if (f.stopUploads === 'auth') this.d.control.stopForAuth(err as Error);
+      return this.fail(dr, f.kind, f.error, {
+        willRetry: f.willRetry,
+        keepDocument: false,
+        countsAttempt: f.countsAttempt,
+      });
+    }
+    // Record id+key the moment the upload answers.
+    registerSecret(res.document_key);
+    dr.job = await this.d.ledger.uploaded(dr.job, res.document_id, res.document_key);
+    this.d.report.sum.uploads++;
+    this.d.index.jobOpen(dr.job);
+    this.d.report.events.emit('job:uploaded', { ...refOfJob(dr.job), documentId: res.document_id });
+    this.log(dr.job).info('uploaded');
+    dr.reupload = undefined;
+    return 'again';
+  }
+
+  /**
+   * The source was replaced before the upload: the job ends unsent (a row that never led to an upload
+   * is removed) and the file is planned again with its new content.
+   */
+  private async supersede(dr: Drive): Promise<'superseded'> {
+    this.releaseSlot(dr);
+    const job = dr.job;
+    const error =
+      'the source changed after this job was planned: not uploaded; its new content is planned instead';
+    const fresh = await this.d.ledger.superseded(job, error);
+    if (fresh) this.d.index.jobOpen(fresh);
+    else this.d.index.jobGone(job);
+    this.log(job).info(error);
+    // Listeners that track jobs in flight (progress, watch metrics) see it end; not a failure of the run.
+    this.d.report.events.emit('job:failed', { ...refOfJob(job), kind: 'transient', error, willRetry: true });
+    this.releaseWorker(dr);
+    await this.d.replan({
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+      output: job.output_path,
+    });
+    return 'superseded';
+  }
+
+  /** Poll an uploaded document until it is finished, then download it. */
+  private async collect(dr: Drive): Promise<Step> {
+    if (!dr.holdsSlot) {
+      this.d.slots.hold();
+      dr.holdsSlot = true;
+    }
+    const job = dr.job;
+    const documentId = job.document_id as string;
+    const key = job.document_key as string;
+    const log = this.log(job);
+    let status: DocumentStatus;
+    try {
+      status = await pollUntilFinished({
+        getStatus: () => this.d.client.getDocumentStatus(documentId, key),
+        timing: this.d.timing,
+        signal: this.d.control.pollAbort.signal,
+        askAtOnce: dr.resumed,
+        onWaiting: (st, secondsRemaining) =>
+          this.d.report.events.emit('job:translating', {
+            ...refOfJob(job),
+            documentId,
+            status: st,
+            ...(secondsRemaining !== undefined ? { secondsRemaining } : {}),
+          }),
+        log,
+      });
+    } catch (err) {
+      if (err instanceof NotFoundError) {
+        const recovered = this.recoverWritten(job, dr.outputAbs, log);
+        if (recovered) return this.finish(dr, recovered.billed, recovered.bytes, log);
+        return this.lose(dr, err.message);
+      }
+      if (err instanceof AuthError) this.d.control.stopForAuth(err);
+      const keep = { willRetry: true, keepDocument: true, countsAttempt: true };
+      if (isAbort(err))
+        return this.fail(
+          dr,
+          'stopped',
+          'the run was stopped while waiting for the translation; it resumes next run',
+          keep,
+        );
+      return this.fail(
+        dr,
+        'transient',
+        `status check failed: ${(err as Error).message}; resumes next run`,
+        keep,
+      );
+    }
+    if (status.status === 'error') {
+      log.warn({ message: status.message }, 'the service could not translate the document');
+      return this.fail(dr, 'job-error', status.message, {
+        willRetry: job.attempts < this.d.maxAttempts,
+        keepDocument: false,
+        countsAttempt: true,
+      });
+    }
+    if (status.status !== 'done') return 'again';
+    return this.download(dr, status.billed_characters, log);
+  }
+
+  /** Download a finished document into place (the worker is free for the next upload meanwhile). */
+  private async download(dr: Drive, billed: number, log: Logger): Promise<Step> {
+    this.releaseWorker(dr);
+    dr.job = await this.d.ledger.downloading(dr.job, billed, Date.now());
+    const documentId = dr.job.document_id as string;
+    this.d.report.events.emit('job:downloading', { ...refOfJob(dr.job), documentId });
+    let bytes: number;
+    try {
+      fs.mkdirSync(path.dirname(dr.outputAbs), { recursive: true });
+      ({ bytes } = await this.d.client.downloadDocument(
+        documentId,
+        dr.job.document_key as string,
+        dr.outputAbs,
+      ));
+    } catch (err) {
+      if (err instanceof NotFoundError) return this.lose(dr, err.message);
+      if (err instanceof AuthError) this.d.control.stopForAuth(err);
+      return this.fail(dr, 'output', `download failed: ${(err as Error).message}; resumes next run`, {
+        willRetry: true,
+        keepDocument: true,
+        countsAttempt: true,
+      });
+    }
+    return this.finish(dr, billed, bytes, log);
+  }
+
+  private async finish(dr: Drive, billed: number, bytes: number, log: Logger): Promise<'done'> {
+    dr.job = await this.d.ledger.done(dr.job, billed);
+    this.releaseSlot(dr);
+    this.d.index.jobDone(dr.job);
+    this.d.report.jobDone(dr.job, billed, bytes, log);
+    return 'done';
+  }
+
+  /** The document is gone (404) before it was downloaded: recorded and reported; uploaded again. */
+  private async lose(dr: Drive, message: string): Promise<'again'> {
+    this.releaseSlot(dr);
+    this.d.report.lostDownload(dr.job, message);
+    dr.job = await this.d.ledger.lostDownload(dr.job);
+    dr.reupload = 'lost-download';
+    return 'again';
+  }
+
+  /**
+   * A recorded document answered 404. If the previous run was killed after the download was renamed
+   * into place but before it was recorded, the output is there and newer than the download's start:
+   * it is taken. Otherwise the document is lost.
+   */
+  private recoverWritten(
+    job: JobRecord,
+    outputAbs: string,
+    log: Logger,
+  ): { billed: number; bytes: number } | undefined {
+    if (job.download_started_ms === null || job.billed_characters === null) return undefined;
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(outputAbs);
+    } catch {
+      return undefined;
+    }
+    if (st.mtimeMs + 2 < job.download_started_ms) return undefined;
+    log.info('the output was written by an earlier run that stopped before recording it: taken as done');
+    return { billed: job.billed_characters, bytes: st.size };
+  }
+}

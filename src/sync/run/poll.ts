@@ -1,0 +1,43 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DocumentStatus } from '../../api/types.js';
+import type { Logger } from '../../log/logger.js';
+import { nextPollDelay, type PollTiming } from '../timing.js';
+
+// Waiting for a translation: status polls spaced by the poll timing (the service's seconds_remaining
+// only a clamped hint), until the document is done or in error.
+
+export interface PollArgs {
+  getStatus: () => Promise<DocumentStatus>;
+  timing: PollTiming;
+  signal: AbortSignal;
+  /** A resumed document may have been done for hours: ask at once. */
+  askAtOnce: boolean;
+  onWaiting: (status: 'queued' | 'translating', secondsRemaining: number | undefined) => void;
+  log: Logger;
+}
+
+export async function pollUntilFinished(a: PollArgs): Promise<DocumentStatus> {
+  let delay = a.timing.initialMs;
+  let hinted = false;
+  let wait = a.askAtOnce ? 0 : delay;
+  for (;;) {
+    if (a.signal.aborted) throw Object.assign(new Error('stopped'), { name: 'AbortError' });
+    await sleep(wait, undefined, { signal: a.signal });
+    const st = await a.getStatus();
+    if (st.status === 'done' || st.status === 'error') return st;
+    const sr = st.status === 'translating' ? st.seconds_remaining : undefined;
+    a.onWaiting(st.status, sr);
+    const next = nextPollDelay(a.timing, delay, sr, hinted);
+    a.log.debug(
+      { status: st.status, seconds_remaining: sr, next_poll_ms: Math.round(next.delayMs) },
+      'waiting for the translation',
+    );
+    delay = next.delayMs;
+    wait = delay;
+    hinted = next.hinted;
+  }
+}
+
+export function isAbort(err: unknown): boolean {
+  return (err as { name?: string }).name === 'AbortError';
+}

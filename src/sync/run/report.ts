@@ -1,0 +1,170 @@
+import type { Logger } from '../../log/logger.js';
+import type { JobRecord } from '../../state/types.js';
+import type { FailureKind, JobRef, SyncEvents } from '../events.js';
+import type { OutputRef, Plan } from '../plan/types.js';
+import { emptySummary, type SyncSummary } from '../summary.js';
+
+// What a run did, as it happens: the summary's counts and lists, the log lines a user reads, and the
+// events the progress view, watch metrics and tests follow. The executor and the job driver report
+// here; nothing else writes the summary.
+
+export function refOfJob(job: JobRecord): JobRef {
+  return {
+    jobId: job.id,
+    mapping: job.mapping,
+    file: job.rel_path,
+    target: job.target_lang,
+    output: job.output_path,
+    ...(job.document_id ? { documentId: job.document_id } : {}),
+  };
+}
+
+export class RunReport {
+  readonly sum: SyncSummary;
+  private readonly started = Date.now();
+
+  constructor(
+    runId: number,
+    readonly events: SyncEvents,
+    private readonly logger: Logger,
+  ) {
+    this.sum = emptySummary(runId, false);
+  }
+
+  summary(): SyncSummary {
+    return { ...this.sum, durationMs: Date.now() - this.started };
+  }
+
+  /** What planning found: files, hashes, up-to-date units, files that cannot be translated. */
+  planned(plan: Plan): void {
+    this.sum.files += plan.files;
+    this.sum.hashed += plan.hashed;
+    this.sum.unchanged += plan.unchanged;
+    for (const u of plan.unsupported) {
+      this.sum.unsupported.push(u);
+      this.events.emit('file:skipped', {
+        mapping: u.mapping,
+        file: u.file,
+        reason: 'unsupported',
+        message: u.message,
+      });
+    }
+    for (const s of plan.skipped) {
+      this.sum.skipped.push(s);
+      this.logger.warn({ mapping: s.mapping, file: s.file, reason: s.reason }, `skipped: ${s.message}`);
+      this.events.emit('file:skipped', {
+        mapping: s.mapping,
+        file: s.file,
+        reason: s.reason,
+        message: s.message,
+      });
+    }
+  }
+
+  stale(ref: OutputRef): void {
+    this.sum.stale++;
+    this.events.emit('job:stale', { jobId: 0, ...ref });
+  }
+
+  /** A (file, target) that got no job: a conflict, an output that could not be copied, given up. */
+  unitFailed(ref: OutputRef, kind: FailureKind, error: string, willRetry: boolean): void {
+    const { mapping, file, target } = ref;
+    this.sum.failed.push({ mapping, file, target, kind, error, willRetry });
+    this.logger.error({ mapping, file, target, kind }, `failed: ${error}`);
+    this.events.emit('job:failed', { jobId: 0, ...ref, kind, error, willRetry });
+  }
+
+  jobFailed(job: JobRecord, kind: FailureKind, error: string, willRetry: boolean): void {
+    this.sum.failed.push({
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+      kind,
+      error,
+      ...(job.document_id ? { documentId: job.document_id } : {}),
+      willRetry,
+    });
+    this.logger.error(
+      {
+        mapping: job.mapping,
+        file: job.rel_path,
+        target: job.target_lang,
+        document_id: job.document_id ?? undefined,
+        kind,
+        will_retry: willRetry,
+      },
+      `failed: ${error}`,
+    );
+    this.events.emit('job:failed', { ...refOfJob(job), kind, error, willRetry });
+  }
+
+  jobDone(job: JobRecord, billed: number, bytes: number, log: Logger): void {
+    this.sum.billedCharacters += billed;
+    log.info({ billed_characters: billed, bytes, output: job.output_path }, 'translated');
+    this.events.emit('job:done', {
+      ...refOfJob(job),
+      documentId: job.document_id ?? '',
+      billedCharacters: billed,
+      bytes,
+    });
+    this.events.emit('billed', {
+      characters: billed,
+      total: this.sum.billedCharacters,
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+    });
+  }
+
+  reused(job: JobRecord, fromJobId: number, from: string, bytes: number): void {
+    this.sum.reused++;
+    this.logger.info(
+      { mapping: job.mapping, file: job.rel_path, target: job.target_lang, from, bytes },
+      'identical document already translated: output copied, nothing uploaded',
+    );
+    this.events.emit('job:reused', { ...refOfJob(job), fromJobId, fromOutput: from });
+  }
+
+  lostDownload(job: JobRecord, message: string): void {
+    const documentId = job.document_id ?? '';
+    this.sum.lostDownloads.push({
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+      documentId,
+    });
+    this.logger.warn(
+      { mapping: job.mapping, file: job.rel_path, target: job.target_lang, document_id: documentId },
+      'the translated document is no longer on the service (a download was interrupted, or it expired): uploading it again (billed again)',
+    );
+    this.events.emit('job:lost', { ...refOfJob(job), documentId, message });
+  }
+
+  unconfirmedUpload(ref: OutputRef): void {
+    const { mapping, file, target } = ref;
+    this.sum.unconfirmedUploads.push({ mapping, file, target });
+    this.logger.warn(
+      { mapping, file, target },
+      'an earlier run was stopped between uploading this document and recording the answer: it may have been uploaded (and billed) already; uploading again',
+    );
+  }
+
+  uploadsStopped(reason: string): void {
+    this.sum.stoppedReason = reason;
+    this.logger.error(reason);
+    this.events.emit('uploads:stopped', { reason });
+  }
+
+  outputDeleted(ref: OutputRef): void {
+    this.sum.deletedOutputs.push(ref.output);
+    this.logger.info(
+      { mapping: ref.mapping, file: ref.file, output: ref.output },
+      'source deleted: output deleted',
+    );
+  }
+
+  sourceRemoved(mapping: string, file: string, outputsDeleted: string[]): void {
+    this.sum.removedSources++;
+    this.events.emit('file:removed', { mapping, file, outputsDeleted });
+  }
+}

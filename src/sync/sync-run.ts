@@ -1,0 +1,294 @@
+import type { ServiceClient } from '../api/client.js';
+import type { Logger } from '../log/logger.js';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { DriftPolicy } from '../manifest/types.js';
+import type { GlossaryStateStore, StyleStateStore, SyncState, RunStopReason } from '../state/types.js';
+import {
+  hasTerminology,
+  reconcileTerminology,
+  type TerminologyArgs,
+  type TerminologyPlan,
+} from '../styles/terminology.js';
+import { createSyncEvents, type SyncEvents } from './events.js';
+import { Planner, type PlanOutcome } from './plan/planner.js';
+import type { Observations, Plan } from './plan/types.js';
+import { RunControl } from './run/control.js';
+import { Executor } from './run/executor.js';
+import { JobDriver, type DocumentClient } from './run/job-driver.js';
+import { DownloadSlots, WorkerPlaces } from './run/places.js';
+import { RunReport } from './run/report.js';
+import { summaryCounts, type SyncSummary } from './summary.js';
+import { pollTiming, type PollTiming } from './timing.js';
+
+// The run sequence shared by `sync`, `plan` and `watch`: style lists reconciled, a plan made (recorded
+// uploads resumed first, every mapping scanned, deletions last), the plan carried out, the run
+// recorded. `plan` stops after planning; `watch` keeps one run open and feeds it file events.
+
+export interface SyncConnection {
+  client: ServiceClient | DocumentClient;
+}
+
+export type ReconcileFn = (args: TerminologyArgs) => Promise<TerminologyPlan>;
+
+/**
+ * The state a run works with: the state interface, and the applied style lists and glossaries the
+ * reconcilers keep.
+ */
+export type RunState = SyncState & StyleStateStore & { glossaries: GlossaryStateStore };
+
+export interface SyncOptions {
+  /** Mapping names to work on (default: all). */
+  only?: string[];
+  /** `--retranslate`: stale (style list, glossary or settings changed), style, settings or all (billed). */
+  retranslate?: string;
+  /** A one-off drift policy for the style lists and glossaries of this run. */
+  drift?: DriftPolicy;
+  signal?: AbortSignal;
+  /** Poll timing overrides (tests); LOCSYNC_POLL_* env vars apply too. */
+  poll?: Partial<PollTiming>;
+  /** Override the manifest's service.concurrency. */
+  concurrency?: number;
+  /** Override the manifest's service.max_undownloaded. */
+  maxUndownloaded?: number;
+  /** Command recorded in the runs table (default 'sync'). */
+  command?: string;
+  /** When `signal` aborts: how long jobs in flight may still finish, ms (default 30 s). */
+  stopDeadlineMs?: number;
+}
+
+export interface SyncRunArgs {
+  loaded: LoadedManifest;
+  state: RunState;
+  logger: Logger;
+  events?: SyncEvents;
+  /** Needed to reconcile style lists and to carry a plan out. */
+  connection?: SyncConnection;
+  options?: SyncOptions;
+  /** The style list and glossary reconciler (default: reconcileTerminology of src/styles/terminology.ts). */
+  reconcile?: ReconcileFn;
+}
+
+/**
+ * Reconcile the manifest's style lists and glossaries with the service (applied, or only compared)
+ * and hand the planner what it needs: their ids, and the lists and glossary pairs whose change is
+ * still pending.
+ */
+export async function reconcileForPlan(
+  args: SyncRunArgs,
+  planner: Planner,
+  apply: boolean,
+): Promise<TerminologyPlan | undefined> {
+  const client = args.connection?.client as ServiceClient | undefined;
+  if (!client) return undefined;
+  // A run with no style lists or glossaries in the manifest leaves the service alone; deleting ones
+  // removed from the manifest is left to `styles apply`, while a plan shows that too.
+  const inManifest =
+    Object.keys(args.loaded.styleLists).length + Object.keys(args.loaded.glossaries ?? {}).length > 0;
+  if (apply ? !inManifest : !hasTerminology(args.loaded, args.state)) return undefined;
+  const styles = await (args.reconcile ?? reconcileTerminology)({
+    loaded: args.loaded,
+    client,
+    state: args.state,
+    apply,
+    logger: args.logger,
+    ...(args.options?.drift ? { drift: args.options.drift } : {}),
+  });
+  await planner.useStyles({
+    styleIds: styles.styleIds,
+    pendingChanges: apply ? [] : styles.changedKeys,
+    glossaryIds: styles.glossaries.glossaryIds,
+    pendingGlossaryPairs: apply
+      ? []
+      : Object.entries(styles.glossaries.changedPairs).flatMap(([k, pairs]) => pairs.map((p) => `${k}/${p}`)),
+  });
+  return styles;
+}
+
+/** Open a planner for a run's manifest, state and options. */
+export function openPlanner(args: SyncRunArgs, events: SyncEvents): Promise<Planner> {
+  return Planner.open({
+    loaded: args.loaded,
+    state: args.state,
+    logger: args.logger,
+    events,
+    options: {
+      ...(args.options?.only ? { only: args.options.only } : {}),
+      ...(args.options?.retranslate ? { retranslate: args.options.retranslate } : {}),
+    },
+  });
+}
+
+/** Record what planning observed: hashes, verified marks, listing snapshots. */
+export async function recordObservations(state: SyncState, o: Observations): Promise<void> {
+  for (const h of o.hashed)
+    await state.files.put({
+      mapping: h.mapping,
+      rel_path: h.file,
+      size: h.size,
+      mtime_ms: h.mtimeMs,
+      sha256: h.sha256,
+    });
+  for (const v of o.verified) await state.files.verify(v.mapping, v.files);
+  for (const s of o.snapshots)
+    await state.files.setSnapshot(
+      s.mapping,
+      { digest: s.digest, outputDirs: s.outputDirs, outputsDigest: s.outputsDigest },
+      s.files,
+    );
+}
+
+/** A run that carries plans out: one `sync`, or one watch session. */
+export class SyncRun {
+  private finished = false;
+
+  private constructor(
+    private readonly args: SyncRunArgs,
+    readonly events: SyncEvents,
+    readonly runId: number,
+    readonly planner: Planner,
+    private readonly report: RunReport,
+    private readonly control: RunControl,
+    private readonly executor: Executor,
+  ) {}
+
+  static async open(args: SyncRunArgs): Promise<SyncRun> {
+    const client = args.connection?.client;
+    if (!client) throw new Error('a run that carries out a plan needs a connection');
+    const events = args.events ?? createSyncEvents();
+    const opts = args.options ?? {};
+    const svc = args.loaded.manifest.service;
+    const planner = await openPlanner(args, events);
+    const runId = await args.state.runs.start(opts.command ?? 'sync');
+    const report = new RunReport(runId, events, args.logger);
+    const control = new RunControl(report, svc.key_env);
+    const places = new WorkerPlaces(opts.concurrency ?? svc.concurrency);
+    const slots = new DownloadSlots(Math.max(1, opts.maxUndownloaded ?? svc.max_undownloaded));
+    const driver = new JobDriver({
+      client,
+      ledger: args.state.jobs,
+      files: args.state.files,
+      index: planner.index,
+      report,
+      control,
+      places,
+      slots,
+      timing: pollTiming(opts.poll),
+      logger: args.logger,
+      runId,
+      maxAttempts: args.loaded.manifest.max_attempts,
+      base: args.loaded.dir,
+      // The executor below (built after the driver it drives) carries re-planned units out.
+      replan: (ref) => executor.replan(ref),
+    });
+    const executor: Executor = new Executor({
+      loaded: args.loaded,
+      state: args.state,
+      index: planner.index,
+      driver,
+      report,
+      control,
+      places,
+      slots,
+      logger: args.logger,
+      runId,
+      replan: async (ref) => {
+        const plan = await planner.replan(ref);
+        if (!plan) return [];
+        await recordObservations(args.state, plan.observations);
+        report.planned(plan);
+        return plan.actions;
+      },
+    });
+    planner.watchWork(executor);
+    const run = new SyncRun(args, events, runId, planner, report, control, executor);
+    opts.signal?.addEventListener(
+      'abort',
+      () => void run.stop({ deadlineMs: opts.stopDeadlineMs ?? 30_000 }),
+      {
+        once: true,
+      },
+    );
+    events.emit('run:start', { runId });
+    return run;
+  }
+
+  /** Reconcile the manifest's style lists with the service (applied). */
+  reconcileStyles(): Promise<TerminologyPlan | undefined> {
+    return reconcileForPlan(this.args, this.planner, true);
+  }
+
+  /** Carry out a plan: what it observed recorded, its actions executed (drain() waits for them). */
+  async carryOut(outcome: PlanOutcome | { plan: Plan; deferred?: PlanOutcome['deferred'] }): Promise<void> {
+    await recordObservations(this.args.state, outcome.plan.observations);
+    this.report.planned(outcome.plan);
+    this.executor.execute(outcome.plan.actions);
+    for (const ref of outcome.deferred ?? []) this.executor.after(ref);
+  }
+
+  /** Plan every (or the named) mapping and carry the plan out. */
+  async scanAll(mappingNames?: string[]): Promise<void> {
+    await this.carryOut(await this.planner.plan(mappingNames));
+  }
+
+  /** A file appeared or changed (watch mode): plan it, carry the plan out. */
+  async scanFile(mapping: string, relPath: string): Promise<void> {
+    const outcome = await this.planner.planFile(mapping, relPath);
+    if (outcome === 'gone') return this.fileRemoved(mapping, relPath);
+    await this.carryOut(outcome);
+  }
+
+  /** A source file was deleted (watch mode): on_source_delete applied after the work under way. */
+  async fileRemoved(mapping: string, relPath: string): Promise<void> {
+    await this.executor.drain();
+    await this.carryOut({ plan: await this.planner.planRemoval(mapping, relPath) });
+    await this.executor.drain();
+  }
+
+  /** Wait until every piece of work has finished (or failed), deletions included. */
+  drain(): Promise<void> {
+    return this.executor.drain();
+  }
+
+  /** Stop taking new uploads; jobs in flight get until the deadline (default 30 s). */
+  stop(opts: { deadlineMs?: number } = {}): Promise<void> {
+    return this.executor.stop(opts.deadlineMs ?? 30_000);
+  }
+
+  /** The error that must stop the run (auth refused, internal error), if any. */
+  fatalError(): Error | undefined {
+    return this.control.fatal;
+  }
+
+  summary(): SyncSummary {
+    return this.report.summary();
+  }
+
+  /** Why the run ends the way it does. */
+  private stopReason(s: SyncSummary): RunStopReason | undefined {
+    if (this.control.stopping) return 'signal';
+    const kind = this.control.uploadsStopped?.kind;
+    if (kind === 'auth' || kind === 'quota') return kind;
+    if (this.control.fatal) return 'internal';
+    return s.failed.length > 0 ? 'documents-failed' : undefined;
+  }
+
+  /** Record the end of the run; answers the final summary (also emitted as run:summary). */
+  async finish(status?: 'ok' | 'failed' | 'interrupted'): Promise<SyncSummary> {
+    const s = this.summary();
+    if (!this.finished) {
+      this.finished = true;
+      const st =
+        status ??
+        (this.control.stopping ? 'interrupted' : s.failed.length > 0 || this.control.fatal ? 'failed' : 'ok');
+      const reason = st === 'ok' ? undefined : this.stopReason(s);
+      await this.args.state.runs.finish(
+        this.runId,
+        { status: st, ...(reason ? { reason } : {}) },
+        summaryCounts(s),
+        s.billedCharacters,
+      );
+    }
+    this.events.emit('run:summary', s);
+    return s;
+  }
+}

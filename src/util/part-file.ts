@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+
+// The one way a finished file reaches its name: written to a part file beside it (same folder, so
+// the rename is atomic), fsynced, renamed, then the folder fsynced. Nothing ever sees a half-written
+// file under the final name; part files a killed process left are recognised by their suffix.
+
+/** Suffix of every part file (scans ignore it; cleanup finds leftovers by it). */
+export const PART_SUFFIX = '.locsync-part';
+
+/** Longest file name most filesystems accept, in bytes. */
+const NAME_MAX = 255;
+
+/**
+ * The start of every part file name of `dest`: `.<name>.`, or a digest of the name when the name
+ * would not leave room for the tag and the suffix.
+ */
+function partPrefix(dest: string): string {
+  const name = path.basename(dest);
+  const plain = `.${name}.`;
+  if (Buffer.byteLength(plain) + 32 + PART_SUFFIX.length <= NAME_MAX) return plain;
+  return `.${createHash('sha256').update(name).digest('hex').slice(0, 32)}.`;
+}
+
+/** fsync a folder, so that a rename in it survives a power cut (some filesystems refuse: ignored). */
+export async function fsyncDir(dir: string): Promise<void> {
+  let fh: fsp.FileHandle | undefined;
+  try {
+    fh = await fsp.open(dir, 'r');
+    await fh.sync();
+  } catch {
+    /* some filesystems do not fsync folders; the rename itself is done */
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** A part file beside its destination: write to `handle`, then commit() or discard(). */
+export class PartFile {
+  private committed = false;
+  private closed = false;
+
+  private constructor(
+    readonly dest: string,
+    readonly path: string,
+    readonly handle: fsp.FileHandle,
+  ) {}
+
+  /**
+   * Open the part file of `dest` named with `tag`. `exclusive`: fail if it exists (a fresh random tag
+   * per download); otherwise a leftover of the same tag is overwritten (a copy killed half-way).
+   */
+  static async open(dest: string, tag: string, opts: { exclusive: boolean }): Promise<PartFile> {
+    const p = path.join(path.dirname(dest), `${partPrefix(dest)}${tag}${PART_SUFFIX}`);
+    return new PartFile(dest, p, await fsp.open(p, opts.exclusive ? 'wx' : 'w'));
+  }
+
+  /** fsync, close, rename onto the destination, fsync the folder. */
+  async commit(): Promise<void> {
+    await this.handle.sync();
+    await this.close();
+    await fsp.rename(this.path, this.dest);
+    this.committed = true;
+    await fsyncDir(path.dirname(this.dest));
+  }
+
+  /** Remove the part file (a no-op after commit). */
+  async discard(): Promise<void> {
+    if (this.committed) return;
+    await this.close().catch(() => undefined);
+    await fsp.rm(this.path, { force: true });
+  }
+
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.handle.close();
+  }
+}
+
+/** Copy `from` to `to` through a part file; answers the bytes written. */
+export async function copyFileAtomic(from: string, to: string): Promise<number> {
+  await fsp.mkdir(path.dirname(to), { recursive: true });
+  // A fixed tag per output: a copy killed half-way is overwritten by the next attempt.
+  const part = await PartFile.open(to, 'copy', { exclusive: false });
+  try {
+    let bytes = 0;
+    for await (const chunk of createReadStream(from, { highWaterMark: 1 << 20 })) {
+      const buf = chunk as Buffer;
+      bytes += buf.length;
+      await part.handle.write(buf);
+    }
+    await part.commit();
+    return bytes;
+  } finally {
+    await part.discard();
+  }
+}
+
+/** Remove part files left beside `dest` by a killed download or copy. Answers their names. */
+export async function removePartFiles(dest: string): Promise<string[]> {
+  const dir = path.dirname(dest);
+  const prefix = partPrefix(dest);
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  const partial = names.filter((n) => n.startsWith(prefix) && n.endsWith(PART_SUFFIX));
+  await Promise.all(partial.map((n) => fsp.rm(path.join(dir, n), { force: true })));
+  return partial;
+}

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { listSourceFiles } from '../sync/plan/list-sources.js';
+import type { SourceRoots } from './source-roots.js';
+import type { WatchedSource } from './sources.js';
+
+// Poll mode (network shares, where other machines' writes raise no event here): every
+// watch.interval seconds each source folder is listed with the scan's own listing (one readdir per
+// folder, one stat per file: no timer or watch per file) and compared with the previous listing,
+// the first one being what the state recorded. New and changed files go to the pending set (which
+// waits for the stability window), files gone become deletions, unless the source folder itself is
+// gone or is an empty mount point (an unmounted share deletes nothing: see source-roots.ts).
+
+export interface PolledFile {
+  readonly relPath: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface PollEvents {
+  file(abs: string, kind: 'change' | 'unlink'): void;
+  /** After each listing of a source folder: why it cannot be trusted, or undefined when it can. */
+  rootState(root: string, problem: string | undefined): void;
+}
+
+const byPath = (a: PolledFile, b: PolledFile) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
+
+/** Two listings sorted by path compared: files new or changed (size or mtime), files gone. */
+export function diffListings(
+  before: readonly PolledFile[],
+  after: readonly PolledFile[],
+): { changed: string[]; gone: string[] } {
+  const changed: string[] = [];
+  const gone: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    const b = before[i];
+    const a = after[j];
+    const order = !b ? 1 : !a ? -1 : byPath(b, a);
+    if (order < 0) {
+      gone.push(b!.relPath);
+      i++;
+    } else if (order > 0) {
+      changed.push(a!.relPath);
+      j++;
+    } else {
+      if (a!.size !== b!.size || a!.mtimeMs !== b!.mtimeMs) changed.push(a!.relPath);
+      i++;
+      j++;
+    }
+  }
+  return { changed, gone };
+}
+
+export class FolderPoller {
+  /** The previous listing of each mapping (sorted by path). */
+  private readonly last = new Map<string, readonly PolledFile[]>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly sources: WatchedSource[],
+    private readonly intervalMs: number,
+    private readonly roots: SourceRoots,
+    /** What the state recorded of a mapping's files (the first listing compared). */
+    private readonly recorded: (mapping: string) => PolledFile[],
+    private readonly on: PollEvents,
+  ) {}
+
+  /** Poll every interval from now on (the next round starts an interval after the last ended). */
+  start(): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      this.running = this.pollOnce().finally(() => {
+        this.running = undefined;
+        this.start();
+      });
+    }, this.intervalMs);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** List every source folder once and report what changed since the previous listing. */
+  async pollOnce(): Promise<void> {
+    for (const s of this.sources) {
+      if (this.closed) return;
+      const listed = await listSourceFiles(s.root, s.include, s.ignore);
+      const before = this.last.get(s.mapping) ?? this.recorded(s.mapping).sort(byPath);
+      let problem = this.roots.missing(s.root);
+      if (!problem && listed.problems.some((p) => p.relPath === '.'))
+        problem = `source folder ${s.root} cannot be listed: deletions are not applied until it can`;
+      this.on.rootState(s.root, problem);
+      if (problem) {
+        this.last.set(s.mapping, before);
+        continue;
+      }
+      const { changed, gone } = diffListings(before, listed.files);
+      // Files below a folder that could not be read are not gone.
+      const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => `${p.relPath}/`);
+      const abs = (rel: string) => path.join(s.root, ...rel.split('/'));
+      for (const rel of changed) this.on.file(abs(rel), 'change');
+      for (const rel of gone)
+        if (!listed.problems.some((p) => p.relPath === rel) && !blind.some((b) => rel.startsWith(b)))
+          this.on.file(abs(rel), 'unlink');
+      this.last.set(s.mapping, listed.files);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
+import { BILLING_COLUMNS, type BillingReport, type BillingRow } from '../report/queries.js';
+import { formatCount, formatPercent } from '../util/format.js';
+import { stackedBarChart } from './charts.js';
+import { escapeHtml, htmlPage } from './html.js';
+
+// `locsync report --format html`: the billing report as one self-contained page with charts
+// (billed characters by month and language; the share billed at the per-document minimum).
+
+export interface ReportPageData {
+  generatedAt: string;
+  pipeline: string;
+  byLanguage: BillingReport;
+  byMonthLanguage: Array<BillingRow & { month: string; language: string }>;
+}
+
+const COLUMNS = BILLING_COLUMNS;
+
+const num = (v: unknown) => (typeof v === 'number' ? formatCount(v) : '?');
+
+function table(r: BillingReport): string {
+  const row = (x: BillingRow, tag = 'td') =>
+    `<tr><${tag}>${escapeHtml(x.key)}</${tag}>${COLUMNS.map((c) => `<td class="num">${num(x[c.key])}</td>`).join('')}</tr>`;
+  return `<table><thead><tr><th>language</th>${COLUMNS.map((c) => `<th class="num">${c.title}</th>`).join('')}</tr></thead>
+<tbody>${r.rows.map((x) => row(x)).join('')}</tbody><tfoot>${row(r.total, 'th')}</tfoot></table>`;
+}
+
+export function renderReportPage(d: ReportPageData): string {
+  const months = [...new Set(d.byMonthLanguage.map((r) => r.month))].sort();
+  const languages = [...new Set(d.byMonthLanguage.map((r) => r.language))].sort();
+  const cell = (m: string, l: string) => d.byMonthLanguage.find((r) => r.month === m && r.language === l);
+  const byMonth = stackedBarChart({
+    title: 'Billed characters by month and target language',
+    categories: months,
+    series: languages.map((l) => ({
+      name: l,
+      values: months.map((m) => cell(m, l)?.billed_characters ?? 0),
+    })),
+    unit: 'characters',
+  });
+  const monthRows = months.map((m) => d.byMonthLanguage.filter((r) => r.month === m));
+  const sum = (rows: BillingRow[], k: keyof BillingRow) =>
+    rows.reduce((n, r) => n + ((r[k] as number) ?? 0), 0);
+  const minimum = stackedBarChart({
+    title: `Billed at the ${formatCount(MINIMUM_BILLED_CHARACTERS)}-character minimum, by month`,
+    categories: months,
+    series: [
+      {
+        name: 'billed by count',
+        values: monthRows.map(
+          (rows) => sum(rows, 'billed_characters') - sum(rows, 'minimum_billed_characters'),
+        ),
+      },
+      { name: 'billed at minimum', values: monthRows.map((rows) => sum(rows, 'minimum_billed_characters')) },
+    ],
+    unit: 'characters',
+  });
+  const t = d.byLanguage.total;
+  const body = `<h1>Billing report</h1>
+<p class="muted">${escapeHtml(d.pipeline)} · made ${escapeHtml(d.generatedAt)}${d.byLanguage.since ? ` · since ${escapeHtml(d.byLanguage.since)}` : ''}</p>
+<div class="cards">
+  <div class="card"><span class="muted">billed characters</span><b id="total-billed">${formatCount(t.billed_characters)}</b></div>
+  <div class="card"><span class="muted">documents</span><b>${formatCount(t.documents)}</b></div>
+  <div class="card"><span class="muted">billed at minimum</span><b>${formatPercent(t.minimum_billed_characters, t.billed_characters)}</b></div>
+  <div class="card"><span class="muted">reused (free)</span><b>${formatCount(t.reused_documents)}</b></div>
+</div>
+<h2>By month</h2>
+${months.length ? byMonth : '<p class="muted">Nothing billed yet.</p>'}
+<h2>Minimum-billed share</h2>
+<p class="muted">pptx, docx, doc, xlsx and pdf documents are billed at least ${formatCount(MINIMUM_BILLED_CHARACTERS)} characters each.
+${t.minimum_added_characters !== null ? `The minimum added ${formatCount(t.minimum_added_characters)} characters over their real count.` : ''}</p>
+${months.length ? minimum : ''}
+<h2>By language</h2>
+${table(d.byLanguage)}`;
+  return htmlPage({ title: `locsync billing report — ${d.pipeline}`, body });
+}

@@ -1,0 +1,110 @@
+import type { LoadedManifest } from '../manifest/load.js';
+import { billingReport, type BillingRow } from '../report/queries.js';
+import { collectStatus, scanForStatus, type ScanResult, type StatusData } from '../report/status-data.js';
+import type { StateStore } from '../state/store.js';
+import type { RunTotals, RunTracker } from '../cli/run-tracker.js';
+
+// What the status page shows, gathered on each request from the state (runs, failures, billing)
+// and the live run (jobs in flight); the scan for per-language progress is slower and refreshed in
+// the background at most once a minute.
+
+export interface StatusPageSource {
+  state: StateStore;
+  /** The manifest in force (watch applies edits while it runs). */
+  manifest: () => LoadedManifest;
+  /** The live run (watch's events), for jobs in flight with their phase and age. */
+  tracker?: RunTracker;
+  /** watch's health: uploads stopped and why, files waiting to be handed over. */
+  health?: () => { ok: boolean; problem?: string; queue_depth: number };
+  /** The monthly character budget, when one is set. */
+  monthlyBudget?: () => number | undefined;
+  /** How often the source folders are scanned for the progress table (default 60 s). */
+  scanEveryMs?: number;
+}
+
+export interface StatusPageData {
+  generatedAt: string;
+  pipeline: string;
+  health: { ok: boolean; problem?: string; queue_depth: number } | null;
+  status: StatusData;
+  live: {
+    totals: RunTotals;
+    jobs: Array<{
+      mapping: string;
+      file: string;
+      target: string;
+      phase: string;
+      age_seconds: number;
+      document_id: string | null;
+    }>;
+  } | null;
+  month: { month: string; rows: BillingRow[]; total: BillingRow; budget: number | null };
+}
+
+export class StatusPageCollector {
+  private scan: ScanResult | undefined;
+  private scannedAt = 0;
+  private scanning: Promise<void> | undefined;
+
+  constructor(private readonly src: StatusPageSource) {}
+
+  /** Start a background scan when the last one is older than scanEveryMs. */
+  private refreshScan(now: number): void {
+    if (this.scanning || now - this.scannedAt < (this.src.scanEveryMs ?? 60_000)) return;
+    this.scanning = scanForStatus(this.src.manifest(), this.src.state)
+      .then((s) => {
+        this.scan = s;
+        this.scannedAt = Date.now();
+      })
+      .catch(() => {
+        // The table waits for the next scan; the rest of the page does not depend on it.
+        this.scannedAt = Date.now();
+      })
+      .finally(() => (this.scanning = undefined));
+  }
+
+  /** The scan in progress, if any (tests wait for it). */
+  settled(): Promise<void> {
+    return this.scanning ?? Promise.resolve();
+  }
+
+  collect(now = Date.now()): StatusPageData {
+    this.refreshScan(now);
+    const loaded = this.src.manifest();
+    const status = collectStatus(this.src.state, loaded, {
+      runs: 10,
+      config: loaded.path,
+      now,
+      ...(this.scan ? { scan: this.scan } : {}),
+    });
+    const month = new Date(now).toISOString().slice(0, 7);
+    const billed = billingReport(this.src.state, { by: 'language', since: `${month}-01T00:00:00.000Z` });
+    const t = this.src.tracker;
+    return {
+      generatedAt: new Date(now).toISOString(),
+      pipeline: loaded.path,
+      health: this.src.health?.() ?? null,
+      status,
+      live: t
+        ? {
+            totals: t.totals(),
+            jobs: t.inFlight().map((j) => ({
+              mapping: j.ref.mapping,
+              file: j.ref.file,
+              target: j.ref.target,
+              phase:
+                j.phase === 'waiting' && j.serviceStatus ? `at the service (${j.serviceStatus})` : j.phase,
+              age_seconds: Math.round((now - j.since) / 1000),
+              document_id: j.ref.documentId ?? null,
+            })),
+          }
+        : null,
+      month: {
+        month,
+        rows: billed.rows,
+        total: billed.total,
+        budget: this.src.monthlyBudget?.() ?? loaded.manifest.budget?.per_month ?? null,
+      },
+    };
+  }
+}

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/version.js';
+import { ROOT } from '../helpers/cli.js';
+
+// The install path of the README: the packed tarball installed with `npm install -g` into a
+// prefix puts a working `locsync` on PATH; the deployment recipes in deploy/ are checked by the
+// tools that read them (systemd-analyze, logrotate) against that installed command.
+
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-pack-'));
+const prefix = path.join(tmp, 'prefix');
+const bin = path.join(prefix, 'bin', 'locsync');
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function run(cmd: string, args: string[], cwd = ROOT) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+describe('packaging and deployment recipes', () => {
+  it('npm pack, then npm install -g of the tarball into a prefix: locsync --version runs', () => {
+    const pack = run('npm', ['pack', '--pack-destination', tmp, '--json']);
+    expect(pack.code, pack.out).toBe(0);
+    const tarball = path.join(tmp, `locsync-${VERSION}.tgz`);
+    expect(fs.existsSync(tarball)).toBe(true);
+    const install = run(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball],
+      tmp,
+    );
+    expect(install.code, install.out).toBe(0);
+    // No warning about the project's npm configuration on every call.
+    expect(install.out).not.toMatch(/build_from_source/);
+    const version = run(bin, ['--version'], tmp);
+    expect(version.code, version.out).toBe(0);
+    expect(version.out.trim()).toBe(VERSION);
+    // Real commands of the installed copy: its help and a starter manifest that validates.
+    expect(run(bin, ['--help'], tmp).out).toContain('Exit codes:');
+    const work = path.join(tmp, 'work');
+    fs.mkdirSync(path.join(work, 'docs'), { recursive: true });
+    expect(run(bin, ['init'], work).code).toBe(0);
+    expect(fs.existsSync(path.join(work, 'pipeline.yaml'))).toBe(true);
+  }, 600_000);
+
+  it.skipIf(!has('systemd-analyze'))('the systemd units pass systemd-analyze verify', () => {
+    // The command the units start: the installed locsync when the test above made it, else node.
+    const command = fs.existsSync(bin) ? bin : process.execPath;
+    const units = path.join(tmp, 'units');
+    fs.mkdirSync(units);
+    for (const f of fs.readdirSync(path.join(ROOT, 'deploy/systemd'))) {
+      const text = fs.readFileSync(path.join(ROOT, 'deploy/systemd', f), 'utf8');
+      if (f.endsWith('.service')) expect(text).toContain('ExecStart=/usr/local/bin/locsync ');
+      fs.writeFileSync(path.join(units, f), text.replaceAll('/usr/local/bin/locsync', command));
+    }
+    const names = fs.readdirSync(units).map((f) => path.join(units, f));
+    const verify = run('systemd-analyze', ['verify', ...names], units);
+    expect(verify.out.trim()).toBe('');
+    expect(verify.code).toBe(0);
+  });
+
+  it.skipIf(!has('logrotate'))('the logrotate snippet parses', () => {
+    // Its user and group exist on a deployed host only: root here.
+    const conf = path.join(tmp, 'logrotate.conf');
+    fs.writeFileSync(
+      conf,
+      fs
+        .readFileSync(path.join(ROOT, 'deploy/logrotate/locsync'), 'utf8')
+        .replaceAll('locsync locsync', 'root root')
+        .replace('/var/log/locsync/', `${tmp}/log/`),
+    );
+    const r = run('logrotate', ['-d', '-s', path.join(tmp, 'logrotate.state'), conf], tmp);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).not.toMatch(/error/i);
+  });
+});

@@ -1,0 +1,127 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log/logger.js';
+import { WebhookNotifier } from '../../src/notify/webhook.js';
+import { FAULT_DOCUMENT_MESSAGE } from '../../src/service/faults.js';
+import { jsonLines, opsProject, type OpsProject } from '../cli/ops-fixture.js';
+
+// A webhook receiver on 127.0.0.1: it answers 503 to the first `failFirst` messages.
+
+interface Receiver {
+  url: string;
+  messages: Array<Record<string, unknown>>;
+  requests: number;
+  close(): Promise<void>;
+}
+
+async function receiver(failFirst: number): Promise<Receiver> {
+  const r = { messages: [] as Array<Record<string, unknown>>, requests: 0 };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      r.requests++;
+      if (r.requests <= failFirst) return void res.writeHead(503).end();
+      r.messages.push(JSON.parse(body) as Record<string, unknown>);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return Object.assign(r, {
+    url: `http://127.0.0.1:${port}/hooks/T0KEN-9f8e7d6c5b4a`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
+
+describe('webhook notifications', () => {
+  let p: OpsProject | undefined;
+  let hook: Receiver | undefined;
+  afterEach(async () => {
+    await p?.close();
+    await hook?.close();
+    p = hook = undefined;
+  });
+
+  it('a failed sync posts a JSON message with the failures, retried past two 503s; the URL never appears in the log', async () => {
+    hook = await receiver(2);
+    p = await opsProject({
+      service: { faults: [{ errorDocuments: 1 }] },
+      manifest: { notify: { webhook: { url: hook.url, events: ['run-failed', 'run-interrupted'] } } },
+    });
+    p.write('a.txt', 'First document.\n');
+    const r = await p.cli(['sync', '--log-level', 'debug']);
+    expect(r.code).toBe(1);
+    expect(hook.requests).toBe(3);
+    expect(hook.messages).toHaveLength(1);
+    const m = hook.messages[0]!;
+    expect(m).toMatchObject({ event: 'run-failed', pipeline: p.manifest });
+    expect(m.text).toMatch(/1 document\(s\) failed; see locsync status/);
+    expect((m.details as { failed: Array<{ kind: string; error: string }> }).failed[0]).toMatchObject({
+      kind: 'job-error',
+      error: expect.stringContaining(FAULT_DOCUMENT_MESSAGE),
+    });
+    const sent = jsonLines(r.stderr).find((l) => l.msg === 'notification sent');
+    expect(sent).toMatchObject({
+      event: 'run-failed',
+      webhook: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\[REDACTED\]$/),
+    });
+    expect(r.stderr + r.stdout).not.toContain('T0KEN-9f8e7d6c5b4a');
+  }, 90_000);
+
+  it('an event not asked for is not sent; a manifest with both url and url_env is refused', async () => {
+    hook = await receiver(0);
+    p = await opsProject({
+      manifest: { notify: { webhook: { url: hook.url, events: ['budget-reached'] } } },
+    });
+    p.write('a.txt', 'Fine.\n');
+    expect((await p.cli(['sync'])).code).toBe(0);
+    expect(hook.requests).toBe(0);
+    const bad = await opsProject({
+      manifest: { notify: { webhook: { url: hook.url, url_env: 'HOOK_URL' } } },
+    });
+    try {
+      const v = await bad.cli(['validate']);
+      expect(v.code).toBe(2);
+      expect(v.stderr + v.stdout).toMatch(/either url or url_env/);
+    } finally {
+      await bad.close();
+    }
+  }, 90_000);
+
+  it('an unreachable receiver never blocks: send returns at once, and the give-up is a warning without the URL', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      format: 'json',
+      destination: new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    });
+    hook = await receiver(0);
+    const url = hook.url;
+    await hook.close();
+    hook = undefined;
+    const n = new WebhookNotifier({
+      url,
+      events: ['drift'],
+      pipeline: 'p.yaml',
+      logger,
+      attempts: 3,
+      retryDelayMs: 10,
+    });
+    n.send('drift', 'the list de-docs changed on the service');
+    // send() only queued the message: nothing has been tried, let alone given up, yet.
+    expect(lines).toEqual([]);
+    await n.flush();
+    const warn = jsonLines(lines.join('')).find(
+      (l) => l.msg === 'notification not delivered after 3 attempts',
+    );
+    expect(warn).toMatchObject({ event: 'drift', level: 40 });
+    expect(lines.join('')).not.toContain('T0KEN-9f8e7d6c5b4a');
+  });
+});

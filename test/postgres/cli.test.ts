@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PostgresState } from '../../src/state/postgres/store.js';
+import { freezeWorker } from '../helpers/backends.js';
+import { runCli } from '../helpers/cli.js';
+import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
+
+// The commands a user runs against a PostgreSQL state: the manifest's `state:` URL and its
+// password rules, `state migrate`, and `status` showing the workers.
+
+const server = await pgForTests();
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-pgcli-'));
+  fs.mkdirSync(path.join(dir, 'src'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function manifest(state: string, extra = ''): string {
+  const file = path.join(dir, 'pipeline.yaml');
+  fs.writeFileSync(
+    file,
+    `state: ${state}\n${extra}mappings:\n  - name: docs\n    source: src\n    output: out/{lang}/{path}\n    targets: [{ lang: de }]\n`,
+  );
+  return file;
+}
+
+describe('the state URL in the manifest', () => {
+  it('a password in the URL is refused, naming the file and line, and never printed', async () => {
+    const file = manifest('postgres://locsync:hunter2secret@db.example:5432/pipeline');
+    const r = await runCli(['validate', '-c', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr + r.stdout).toContain(`${file}:1:`);
+    expect(r.stderr + r.stdout).toMatch(/holds a password.*PGPASSWORD/);
+    expect(r.stderr + r.stdout).not.toContain('hunter2secret');
+  });
+
+  it('postgres: options without a PostgreSQL state are an error at their line', async () => {
+    const file = manifest('.locsync/state.db', 'postgres:\n  lease_seconds: 20\n');
+    const r = await runCli(['validate', '-c', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr + r.stdout).toContain(`${file}:2:`);
+    expect(r.stderr + r.stdout).toMatch(/state is the SQLite file/);
+  });
+
+  it('a password variable that is not set is named', async () => {
+    const file = manifest(
+      'postgres://locsync@127.0.0.1:1/x',
+      'postgres:\n  password_env: LOCSYNC_TEST_NO_SUCH_PW\n',
+    );
+    const r = await runCli(['state', 'migrate', '-c', file], { env: { LOCSYNC_TEST_NO_SUCH_PW: undefined } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/LOCSYNC_TEST_NO_SUCH_PW, which is not set/);
+  });
+
+  it('an unreachable server: exit 1 with the URL (without password) and the cause', async () => {
+    const file = manifest('postgres://locsync@127.0.0.1:1/pipeline');
+    const r = await runCli(['state', 'migrate', '-c', file], { env: { PGPASSWORD: 'pw-never-shown-9' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /PostgreSQL state at postgres:\/\/locsync@127\.0\.0\.1:1\/pipeline: .*ECONNREFUSED/,
+    );
+    expect(r.stderr).not.toContain('pw-never-shown-9');
+  });
+});
+
+describe.skipIf(!server)('state migrate and status on PostgreSQL', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await createTestDatabase(server!);
+  });
+  afterEach(() => db.drop());
+
+  it('migrate creates the schema once; status shows live and dead workers and the jobs they hold', async () => {
+    const file = manifest(db.url);
+    const before = await runCli(['status', '-c', file]);
+    expect(before.code).toBe(0);
+    expect(before.stdout).toMatch(/No state yet in .*state migrate/);
+
+    const first = await runCli(['state', 'migrate', '-c', file]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/schema migrated from version 0 to version 2/);
+    const again = await runCli(['state', 'migrate', '-c', file, '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ backend: 'postgres', from: 2, to: 2 });
+
+    const live = await PostgresState.open(
+      { url: db.url },
+      { worker: { command: 'watch', leaseSeconds: 30 } },
+    );
+    const dead = await PostgresState.open({ url: db.url }, { worker: { command: 'sync', leaseSeconds: 5 } });
+    try {
+      const job = {
+        mapping: 'docs',
+        rel_path: 'a.docx',
+        sha256: 's',
+        target_lang: 'de',
+        fingerprint: 'f',
+        base_fingerprint: 'b',
+        output_path: 'out/de/a.docx',
+        run_id: null,
+      };
+      await live.jobs.created(job);
+      await dead.jobs.created({ ...job, rel_path: 'b.docx', sha256: 't', output_path: 'out/de/b.docx' });
+      freezeWorker(dead);
+      await dead.pool.query(`UPDATE workers SET heartbeat_at = now() - interval '1 minute' WHERE id = $1`, [
+        dead.workerId,
+      ]);
+      const r = await runCli(['status', '-c', file, '--json']);
+      expect(r.code).toBe(1); // a dead worker is something to look at
+      const data = JSON.parse(r.stdout) as {
+        workers: Array<{ id: string; state: string; jobs_held: number; pid: number }>;
+      };
+      const byId = new Map(data.workers.map((w) => [w.id, w]));
+      expect(byId.get(live.workerId!)).toMatchObject({ state: 'alive', jobs_held: 1, pid: process.pid });
+      expect(byId.get(dead.workerId!)).toMatchObject({ state: 'dead' });
+      const text = await runCli(['status', '-c', file]);
+      expect(text.stdout).toMatch(/Workers \(1 alive\):/);
+      expect(text.stdout).toMatch(/pid \d+ sync: DEAD/);
+    } finally {
+      await live.close();
+      await dead.close();
+    }
+  });
+
+  it('a command that has no PostgreSQL support yet says so instead of using a local file', async () => {
+    const file = manifest(db.url);
+    const r = await runCli(['report', '-c', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/does not run on a PostgreSQL state yet/);
+    expect(fs.existsSync(path.join(dir, '.locsync', 'state.db'))).toBe(false);
+  });
+});

@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HeldByOtherWorkerError } from '../../src/state/postgres/ledger.js';
+import { PostgresState } from '../../src/state/postgres/store.js';
+import { listWorkers } from '../../src/state/postgres/workers.js';
+import type { NewJob } from '../../src/state/types.js';
+import { freezeWorker } from '../helpers/backends.js';
+import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
+
+// The job ledger shared by several workers: one holder per unit of work, takeover of a dead
+// worker's jobs with their document id and key, and no upload by a worker that lost its unit.
+
+const server = await pgForTests();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const job = (over: Partial<NewJob> = {}): NewJob => ({
+  mapping: 'docs',
+  rel_path: 'a.docx',
+  sha256: 'sha-a',
+  target_lang: 'de',
+  fingerprint: 'fp',
+  base_fingerprint: 'base',
+  output_path: 'out/de/a.docx',
+  run_id: null,
+  ...over,
+});
+
+describe.skipIf(!server)('the job ledger across workers', () => {
+  let db: TestDatabase;
+  const states: PostgresState[] = [];
+  const worker = async (leaseSeconds: number, command = 'sync') => {
+    const st = await PostgresState.open({ url: db.url }, { worker: { command, leaseSeconds } });
+    states.push(st);
+    return st;
+  };
+  /** A worker killed with -9: it stops beating and never says goodbye. */
+  const kill = async (st: PostgresState) => {
+    freezeWorker(st);
+    await st.pool.end();
+    states.splice(states.indexOf(st), 1);
+  };
+  beforeEach(async () => {
+    db = await createTestDatabase(server!);
+  });
+  afterEach(async () => {
+    for (const st of states.splice(0)) await st.close().catch(() => undefined);
+    await db.drop();
+  });
+
+  it('one worker per unit; a dead worker’s uploaded job is resumed by another with its id and key', async () => {
+    const a = await worker(0.6);
+    const b = await worker(30);
+    const runA = await a.runs.start('sync');
+    let ja = await a.jobs.uploadStarted(await a.jobs.created(job({ run_id: runA })), runA);
+    ja = await a.jobs.uploaded(ja, 'DOC-1', 'KEY-111111');
+    // Another output of the same content, target and settings is the same unit: b must leave it.
+    await expect(
+      b.jobs.created(job({ rel_path: 'copy.docx', output_path: 'out/de/copy.docx' })),
+    ).rejects.toThrow(HeldByOtherWorkerError);
+    expect(await b.jobs.open()).toEqual([]);
+    const held = (await listWorkers(b.pool)).find((w) => w.id === a.workerId);
+    expect(held).toMatchObject({ alive: true, jobs_held: 1 });
+
+    await kill(a);
+    await sleep(900);
+    const runB = await b.runs.start('sync');
+    const taken = await b.jobs.open();
+    expect(taken.map((j) => [j.id, j.status, j.document_id, j.document_key])).toEqual([
+      [ja.id, 'uploaded', 'DOC-1', 'KEY-111111'],
+    ]);
+    // The dead worker's run is marked crashed; b's own run is running.
+    const runs = await b.runs.recent();
+    expect(runs.map((r) => [r.id, r.status])).toEqual([
+      [runB, 'running'],
+      [runA, 'crashed'],
+    ]);
+    const done = await b.jobs.done(taken[0]!, 50_000);
+    expect(done).toMatchObject({ status: 'done', attempts: 1, document_id: 'DOC-1' });
+    expect((await listWorkers(b.pool)).find((w) => w.id === b.workerId)).toMatchObject({ jobs_held: 0 });
+  });
+
+  it('a worker that stalled past its lease cannot upload a unit another worker has taken over', async () => {
+    const a = await worker(0.5);
+    const b = await worker(30);
+    const runA = await a.runs.start('sync');
+    const ja = await a.jobs.created(job({ run_id: runA }));
+    // a stalls (no heartbeat: a long GC pause, a frozen VM): its lease runs out and b takes over.
+    freezeWorker(a);
+    await sleep(800);
+    const [jb] = await b.jobs.open();
+    expect(jb?.id).toBe(ja.id);
+    await expect(a.jobs.uploadStarted(ja, runA)).rejects.toThrow(HeldByOtherWorkerError);
+    expect(await b.jobs.get(ja.id)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      upload_started_at: null,
+    });
+    const runB = await b.runs.start('sync');
+    expect(await b.jobs.uploadStarted(jb!, runB)).toMatchObject({ attempts: 1, run_id: runB });
+  });
+
+  it('live workers each take different open jobs, and never one another’s', async () => {
+    const seed = await worker(30);
+    for (let i = 0; i < 12; i++)
+      await seed.jobs.created(
+        job({ rel_path: `f${i}.docx`, sha256: `sha-${i}`, output_path: `out/de/f${i}.docx` }),
+      );
+    await seed.close();
+    states.splice(states.indexOf(seed), 1);
+    const workers = await Promise.all([1, 2, 3].map(() => worker(30)));
+    const got = await Promise.all(workers.map((w) => w.jobs.open()));
+    const ids = got.flat().map((j) => j.id);
+    expect(ids).toHaveLength(12);
+    expect(new Set(ids).size).toBe(12);
+  });
+});

@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NewJob } from '../../src/state/types.js';
+import { stateBackends } from '../helpers/backends.js';
+
+// The state interface as the sync engine uses it, the same suite for every backend: what one run
+// records, the next run (a fresh open of the same state) finds.
+
+const backends = await stateBackends();
+
+const newJob = (over: Partial<NewJob> = {}): NewJob => ({
+  mapping: 'docs',
+  rel_path: 'a.docx',
+  sha256: 'sha-a',
+  target_lang: 'de',
+  fingerprint: 'fp-1',
+  base_fingerprint: 'base-1',
+  output_path: 'out/de/a.docx',
+  run_id: null,
+  ...over,
+});
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe.each(backends)('state interface on $name', (backend) => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+  const fresh = async () => {
+    const opened = await backend.open({ worker: 'sync' });
+    cleanups.push(opened.close);
+    return opened;
+  };
+
+  it('a job goes pending → uploaded → done, and a later open finds its id, key and billing', async () => {
+    const opened = await fresh();
+    let state = opened.state;
+    const runId = await state.runs.start('sync');
+    let job = await state.jobs.created(
+      newJob({ run_id: runId, source_characters: 1200, request: '{"target_lang":"DE"}' }),
+    );
+    expect(job).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      document_id: null,
+      request: '{"target_lang":"DE"}',
+    });
+    job = await state.jobs.uploadStarted(job, runId);
+    expect(job.attempts).toBe(1);
+    expect(job.upload_started_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    job = await state.jobs.uploaded(job, 'DOC-1', 'KEY-secret-1');
+
+    // The process stops; the next one (the next run, or another worker) resumes from the record.
+    await opened.state.runs.finish(runId, { status: 'interrupted', reason: 'signal' }, {}, 0);
+    await opened.closeThis();
+    const { state: next } = await opened.reopen({ worker: 'sync' });
+    const open = await next.jobs.open();
+    expect(open.map((j) => [j.id, j.status, j.document_id, j.document_key])).toEqual([
+      [job.id, 'uploaded', 'DOC-1', 'KEY-secret-1'],
+    ]);
+    job = open[0]!;
+    state = next;
+    job = await state.jobs.downloading(job, 50_000, 1_700_000_000_000);
+    expect(job.download_started_ms).toBe(1_700_000_000_000);
+    job = await state.jobs.done(job, 50_000);
+    expect(job).toMatchObject({ status: 'done', billed_characters: 50_000, source_characters: 1200 });
+    expect(job.finished_at).not.toBeNull();
+    expect(await state.jobs.open()).toEqual([]);
+    expect(await state.jobs.latestDoneOf('out/de/a.docx')).toMatchObject({ id: job.id, sha256: 'sha-a' });
+    expect(await state.jobs.doneWithContent('sha-a', 'fp-1')).toEqual([
+      { id: job.id, output_path: 'out/de/a.docx' },
+    ]);
+    expect((await state.jobs.doneOfSource('docs', 'a.docx')).map((j) => j.id)).toEqual([job.id]);
+
+    await state.runs.finish(runId, { status: 'ok' }, { translated: 1 }, 50_000);
+  });
+
+  it('failures, lost downloads, reuse and superseded rows are recorded as the ledger names them', async () => {
+    const { state } = await fresh();
+    const runId = await state.runs.start('sync');
+    let a = await state.jobs.uploadStarted(await state.jobs.created(newJob()), runId);
+    a = await state.jobs.uploaded(a, 'DOC-A', 'KEY-aaaaaa');
+    a = await state.jobs.failed(a, {
+      kind: 'transient',
+      error: 'poll timed out',
+      keepDocument: true,
+      countsAttempt: false,
+    });
+    expect(a).toMatchObject({
+      status: 'uploaded',
+      document_key: 'KEY-aaaaaa',
+      attempts: 0,
+      error_kind: 'transient',
+    });
+    a = await state.jobs.lostDownload(a);
+    expect(a).toMatchObject({
+      status: 'pending',
+      document_id: null,
+      lost_downloads: 1,
+      error_kind: 'lost-download',
+    });
+    a = await state.jobs.uploadStarted(a, runId, 'lost-download');
+    expect(a.attempts).toBe(0);
+    a = await state.jobs.failed(a, {
+      kind: 'job-error',
+      error: 'bad file',
+      keepDocument: false,
+      countsAttempt: true,
+    });
+    expect(a).toMatchObject({ status: 'failed', document_key: null, error: 'bad file' });
+
+    const b = await state.jobs.done(
+      await state.jobs.created(newJob({ rel_path: 'b.docx', sha256: 'sha-b', output_path: 'out/de/b.docx' })),
+      7,
+    );
+    const copy = await state.jobs.reused(
+      newJob({ rel_path: 'copy/b.docx', sha256: 'sha-b', output_path: 'out/de/copy/b.docx' }),
+      b.id,
+    );
+    expect(copy).toMatchObject({ status: 'done', reused_from: b.id, billed_characters: 0 });
+
+    const never = await state.jobs.created(
+      newJob({ rel_path: 'c.docx', sha256: 'sha-c', output_path: 'out/de/c.docx' }),
+    );
+    expect(await state.jobs.superseded(never, 'source changed')).toBeUndefined();
+    expect(await state.jobs.get(never.id)).toBeUndefined();
+    const sent = await state.jobs.uploadStarted(
+      await state.jobs.created(newJob({ rel_path: 'd.docx', sha256: 'sha-d', output_path: 'out/de/d.docx' })),
+      runId,
+    );
+    expect(await state.jobs.superseded(sent, 'source changed')).toMatchObject({
+      status: 'failed',
+      error_kind: 'superseded',
+    });
+    expect(await state.jobs.unconfirmedUpload(sent)).toMatchObject({ unconfirmed_uploads: 1 });
+
+    const index = await collect(state.jobs.doneIndex());
+    expect(index.map((r) => r.output_path)).toEqual(['out/de/b.docx', 'out/de/copy/b.docx']);
+    expect((await state.jobs.open()).map((j) => j.rel_path).sort()).toEqual(['a.docx', 'd.docx']);
+  });
+
+  it('the inventory keeps files, contents, verified marks and snapshots; a done job voids them', async () => {
+    const { state } = await fresh();
+    const files = state.files;
+    await files.put({ mapping: 'm', rel_path: 'a.txt', size: 3, mtime_ms: 1.5, sha256: 'sha-a' });
+    await files.put({ mapping: 'm', rel_path: 'c d/ü.txt', size: 4, mtime_ms: 2, sha256: 'sha-c' });
+    await files.put({ mapping: 'n', rel_path: 'a.txt', size: 5, mtime_ms: 3, sha256: 'sha-n' });
+    await files.verify('m', [
+      { relPath: 'a.txt', sig: 7 },
+      { relPath: 'c d/ü.txt', sig: 2 ** 47 + 5 },
+    ]);
+    expect([...(await files.listed('m')).values()].sort()).toEqual([
+      ['a.txt', 3, 1.5, 7],
+      ['c d/ü.txt', 4, 2, 2 ** 47 + 5],
+    ]);
+    expect(await files.contents('n')).toEqual(new Map([['a.txt', 'sha-n']]));
+    expect(await files.get('m', 'a.txt')).toMatchObject({ sha256: 'sha-a', verified: 7 });
+
+    const snap = { digest: 'd1', outputDirs: ['out/de', 'out/fr'], outputsDigest: 'o1' };
+    await files.setSnapshot('m', snap, 2);
+    await files.setSnapshot('n', { ...snap, digest: 'd2' }, 1);
+    expect(await files.snapshot('m')).toEqual(snap);
+    await files.put({ mapping: 'm', rel_path: 'a.txt', size: 3, mtime_ms: 9, sha256: 'sha-a2' });
+    expect(await files.snapshot('m')).toBeUndefined();
+    expect((await files.get('m', 'a.txt'))?.verified).toBeNull();
+    expect((await files.listed('m')).get('c d/ü.txt')?.[3]).toBe(2 ** 47 + 5);
+
+    // The output of c d/ü.txt becomes done: its mark goes, and every snapshot.
+    const job = await state.jobs.created(
+      newJob({ mapping: 'm', rel_path: 'c d/ü.txt', sha256: 'sha-c', output_path: 'out/de/c d/ü.txt' }),
+    );
+    await state.jobs.done(job, 1);
+    expect((await files.listed('m')).get('c d/ü.txt')?.[3]).toBeNull();
+    expect(await files.snapshot('n')).toBeUndefined();
+
+    await files.remove('m', 'a.txt');
+    expect(await files.get('m', 'a.txt')).toBeUndefined();
+  });
+});

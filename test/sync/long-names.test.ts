@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PART_SUFFIX } from '../../src/util/part-file.js';
+import { createFixture, type Fixture } from './fixture.js';
+
+// Any name the filesystem accepts can be delivered: the partial file beside an output must not be
+// longer than the longest name.
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+/** 78 CJK characters and '.txt': 238 bytes, a legal name with no room for a longer one beside it. */
+const LONG = `${'翻訳'.repeat(39)}.txt`;
+
+describe('long file names', () => {
+  it('delivers a document whose legal name leaves no room for a longer one (both targets, then a copy)', async () => {
+    expect(Buffer.byteLength(LONG)).toBe(238);
+    fx = await createFixture({ files: { [LONG]: 'Hello.\n' } });
+    const first = await fx.sync();
+    expect(first.failed).toEqual([]);
+    expect(first.translated).toBe(2);
+    expect(fx.read(`out/de/${LONG}`)).not.toBe('');
+    expect(fx.exists(`out/fr/${LONG}`)).toBe(true);
+    // No partial file left behind.
+    for (const lang of ['de', 'fr'])
+      expect(fs.readdirSync(path.join(fx.dir, 'out', lang)).filter((n) => n.endsWith(PART_SUFFIX))).toEqual(
+        [],
+      );
+    // The same content under a second long name is reused: copied through a partial file too.
+    fx.write(`src/copy/${LONG}`, 'Hello.\n');
+    const second = await fx.sync();
+    expect(second.failed).toEqual([]);
+    expect(second.reused).toBe(2);
+    expect(fx.read(`out/de/copy/${LONG}`)).toBe(fx.read(`out/de/${LONG}`));
+  });
+});

@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { diffListings, FolderPoller, type PolledFile } from '../../src/watch/poller.js';
+import { SourceRoots } from '../../src/watch/source-roots.js';
+import type { WatchedSource } from '../../src/watch/sources.js';
+
+// Poll mode's pieces: the comparison of two listings, and the poller on real folders, including a
+// source folder that goes away (nothing is reported deleted).
+
+const f = (relPath: string, size: number, mtimeMs = 1): PolledFile => ({ relPath, size, mtimeMs });
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('diffListings', () => {
+  it('finds new, changed (size or mtime) and gone files in two sorted listings', () => {
+    const before = [f('a.txt', 1), f('b.txt', 2), f('c/d.txt', 3), f('e.txt', 4)];
+    const after = [f('a.txt', 1), f('b.txt', 5), f('c/d.txt', 3, 9), f('c/new.txt', 1), f('z.txt', 1)];
+    expect(diffListings(before, after)).toEqual({
+      changed: ['b.txt', 'c/d.txt', 'c/new.txt', 'z.txt'],
+      gone: ['e.txt'],
+    });
+    expect(diffListings([], [])).toEqual({ changed: [], gone: [] });
+    expect(diffListings(before, before)).toEqual({ changed: [], gone: [] });
+  });
+});
+
+describe('FolderPoller', () => {
+  it('reports edits and deletions, and nothing deleted while the source folder is away', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-poller-'));
+    dirs.push(base);
+    const root = path.join(base, 'share');
+    fs.mkdirSync(path.join(root, 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'a.txt'), 'a');
+    fs.writeFileSync(path.join(root, 'sub/b.txt'), 'b');
+    const src: WatchedSource = {
+      mapping: 'docs',
+      root,
+      accepts: () => true,
+      skipDirs: [],
+      include: [],
+      ignore: [],
+    };
+    const events: string[] = [];
+    const problems: Array<string | undefined> = [];
+    const stat = (rel: string) => fs.statSync(path.join(root, rel));
+    const recorded = () => ['a.txt', 'sub/b.txt'].map((r) => f(r, stat(r).size, stat(r).mtimeMs));
+    const poller = new FolderPoller([src], 60_000, new SourceRoots([root]), recorded, {
+      file: (abs, kind) => events.push(`${kind} ${path.relative(root, abs)}`),
+      rootState: (_root, problem) => problems.push(problem),
+    });
+
+    await poller.pollOnce();
+    expect(events).toEqual([]);
+    fs.writeFileSync(path.join(root, 'sub/b.txt'), 'b, longer');
+    fs.writeFileSync(path.join(root, 'c.txt'), 'c');
+    fs.rmSync(path.join(root, 'a.txt'));
+    await poller.pollOnce();
+    expect(events.sort()).toEqual(['change c.txt', 'change sub/b.txt', 'unlink a.txt']);
+
+    events.length = 0;
+    fs.renameSync(root, path.join(base, 'away'));
+    await poller.pollOnce();
+    expect(events).toEqual([]);
+    expect(problems.at(-1)).toContain(`source folder ${root} is not there`);
+    fs.renameSync(path.join(base, 'away'), root);
+    await poller.pollOnce();
+    expect(events).toEqual([]);
+    expect(problems.at(-1)).toBeUndefined();
+    await poller.close();
+  });
+});

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULT_DOCUMENT_MESSAGE } from '../../src/service/faults.js';
+import { openBrowser, HAS_CHROMIUM, SCREENSHOTS, type Browser } from '../helpers/browser.js';
+import { ROOT } from '../helpers/cli.js';
+import {
+  FAST_POLL_ENV,
+  KEY_ENV,
+  OPS_KEY,
+  opsProject,
+  smallDocx,
+  type OpsProject,
+} from '../cli/ops-fixture.js';
+
+// The status page of `locsync watch` and the HTML billing report, in a real headless chromium:
+// they load without console errors, show the runs and the charts, and the status page follows a
+// job that finishes without being reloaded. The screenshots are those of docs/operations.md.
+
+const TSX = import.meta.resolve('tsx');
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
+  let p: OpsProject;
+  let watch: ChildProcess;
+  let stderr = '';
+  let browser: Browser;
+  let url = '';
+
+  beforeAll(async () => {
+    p = await opsProject({
+      service: { faults: [{ errorDocuments: 1 }] },
+      manifest: {
+        max_attempts: 1,
+        watch: { shutdown: 5, stability: 0.2, metrics: { host: '127.0.0.1', port: 0 } },
+      },
+    });
+    p.write('guide.txt', 'Open the door at 3 pm. Close it at 5 pm.\n');
+    p.write('notes/readme.txt', 'A short note.\n');
+    p.write('report.docx', await smallDocx('The quarterly report is short.'));
+    watch = spawn(process.execPath, ['--import', TSX, `${ROOT}/src/cli/main.ts`, 'watch', '-c', p.manifest], {
+      cwd: p.dir,
+      env: { ...process.env, ...FAST_POLL_ENV, [KEY_ENV]: OPS_KEY, CI: '1', NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    watch.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    await until('the status page url in the log', () => /"url":"(http:[^"]+)"/.test(stderr));
+    url = /"url":"(http:[^"]+)"/.exec(stderr)![1]!;
+    browser = await openBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (watch && watch.exitCode === null) {
+      const closed = new Promise((r) => watch.on('close', r));
+      watch.kill('SIGTERM');
+      await closed;
+    }
+    await p?.close();
+  }, 60_000);
+
+  it('the status page shows runs, jobs, failures with what to do, the billing chart and progress, and follows a job without reloading', async () => {
+    const { page, errors } = browser;
+    // Everything of the first scan done: 3 files x 2 languages, one failed on the service.
+    const status = async () =>
+      (await (await fetch(`${url}/status.json`)).json()) as {
+        live: { totals: { downloaded: number; failed: number } };
+        status: { progress: unknown[] | null };
+      };
+    await until('the first scan translated', async () => {
+      const s = await status();
+      return s.live.totals.downloaded + s.live.totals.failed === 6 && s.status.progress !== null;
+    });
+    await page.goto(`${url}/?refresh=300`);
+    await expect.poll(() => page.locator('#runs tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('#runs').textContent()).toContain('watch');
+    expect(await page.locator('#failures').textContent()).toContain(FAULT_DOCUMENT_MESSAGE);
+    expect(await page.locator('#failures').textContent()).toMatch(
+      /What to do: the service could not translate it/,
+    );
+    expect(await page.locator('svg.chart rect.bar').count()).toBeGreaterThan(0);
+    expect(await page.locator('#progress tbody tr').count()).toBe(2);
+    const done = async () => Number((await page.locator('#done').textContent())!.replace(/,/g, ''));
+    expect(await done()).toBe(5);
+    const billedBefore = await page.locator('#billed-month').textContent();
+
+    // A new document: the page follows its job to the end, in the same document (no reload).
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));
+    p.write('added.txt', 'A document added while the page is open.\n');
+    await expect.poll(done, { timeout: 60_000 }).toBe(7);
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(42);
+    expect(await page.locator('#billed-month').textContent()).not.toBe(billedBefore);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'status-page.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('report --format html is a self-contained page with the month x language and minimum charts', async () => {
+    const file = path.join(p.dir, 'report.html');
+    const r = await p.cli(['report', '--format', 'html', '-o', file]);
+    expect(r.code).toBe(0);
+    const html = fs.readFileSync(file, 'utf8');
+    // Nothing loaded from elsewhere.
+    expect(html).not.toMatch(
+      /<script[^>]+src=|<link[^>]+href="(?!data:)|https?:\/\/(?!www\.w3\.org\/2000\/svg)/,
+    );
+    const json = JSON.parse((await p.cli(['report', '--json'])).stdout) as {
+      total: { billed_characters: number; minimum_billed_characters: number };
+    };
+    const { page, errors } = browser;
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.locator('#total-billed').textContent()).toBe(
+      json.total.billed_characters.toLocaleString('en-US'),
+    );
+    expect(await page.locator('svg.chart').count()).toBe(2);
+    // Bars of both languages in the month chart, and the minimum-billed docx in the second.
+    expect(await page.locator('svg.chart').first().locator('rect.bar').count()).toBe(2);
+    expect(await page.locator('svg.chart').nth(1).locator('rect.bar title').allTextContents()).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `billed at minimum: ${json.total.minimum_billed_characters.toLocaleString('en-US')} characters`,
+        ),
+      ),
+    );
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'report.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
