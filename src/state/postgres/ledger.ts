@@ -1,0 +1,254 @@
+import type pg from 'pg';
+import { registerSecret } from '../../log/secrets.js';
+import { transitions, type JobFields } from '../transitions.js';
+import type { DoneIndexRow, JobFailure, JobLedger, JobRecord, NewJob } from '../types.js';
+import { attachJob, claimUnit, releaseUnit, unitKey } from './claims.js';
+import { markDeadWorkersRunsCrashed } from './runs.js';
+import { inTransaction } from './tx.js';
+
+// The job ledger on PostgreSQL, shared by every worker of the pipeline: the only writer of job rows.
+// A worker (opened with a worker id) holds the unit of every job it works on: `created` claims the
+// unit first and refuses when another live worker holds it; `open` hands out only jobs whose unit
+// it could claim (free, its own, or left by a dead worker: a takeover); `uploadStarted` is fenced:
+// the row changes only while the unit is still ours, so a worker that stalled past its lease never
+// uploads what another worker has taken over. Jobs that end (done, failed, superseded) free the unit.
+
+/** Another live worker holds this unit of work: leave it to that worker. */
+export class HeldByOtherWorkerError extends Error {
+  constructor(
+    readonly unit: string,
+    readonly holder: string,
+  ) {
+    super(`this document and target are being translated by worker ${holder}`);
+    this.name = 'HeldByOtherWorkerError';
+  }
+}
+
+export interface LedgerWorker {
+  id: string;
+  leaseSeconds: number;
+}
+
+const COLUMNS = new Set([
+  'mapping', 'rel_path', 'sha256', 'target_lang', 'fingerprint', 'base_fingerprint', 'output_path', 'status',
+  'document_id', 'document_key', 'attempts', 'billed_characters', 'source_characters', 'error', 'error_kind',
+  'updated_at', 'finished_at', 'upload_started_at', 'download_started_ms', 'run_id', 'reused_from',
+  'lost_downloads', 'request', 'unconfirmed_uploads',
+]); // prettier-ignore
+
+const DONE_COLUMNS = 'id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path';
+/** Rows of the done index read per round trip (keyset pages, so no cursor stays open). */
+const PAGE = 20_000;
+
+export class PgJobLedger implements JobLedger {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly worker: LedgerWorker | undefined,
+  ) {}
+
+  private reveal<T extends JobRecord | undefined>(job: T): T {
+    if (job?.document_key) registerSecret(job.document_key);
+    return job;
+  }
+
+  async get(id: number): Promise<JobRecord | undefined> {
+    const r = await this.pool.query<JobRecord>('SELECT * FROM jobs WHERE id = $1', [id]);
+    return this.reveal(r.rows[0]);
+  }
+
+  /**
+   * Jobs not done. A worker gets those it holds or could claim (free units, and those of workers
+   * whose lease ran out); a reader without worker id gets them all.
+   */
+  async open(): Promise<JobRecord[]> {
+    const r = await this.pool.query<JobRecord>(
+      `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded', 'failed') ORDER BY id`,
+    );
+    if (!this.worker) return r.rows.map((j) => this.reveal(j));
+    const mine: JobRecord[] = [];
+    for (const job of r.rows) {
+      const unit = unitKey(job);
+      const claim = await claimUnit(this.pool, this.worker.id, unit, this.worker.leaseSeconds);
+      if (!claim.claimed) continue;
+      if (claim.takenOverFrom) await markDeadWorkersRunsCrashed(this.pool, this.worker.id);
+      // Read again now that the unit is ours: its holder may have finished it (and let it go)
+      // between the listing and the claim.
+      const now = await this.get(job.id);
+      if (!now || now.status === 'done') {
+        await releaseUnit(this.pool, this.worker.id, unit);
+        continue;
+      }
+      // The unit's job is the newest open row of it: point the claim at it for a later takeover.
+      if (claim.jobId !== job.id) await attachJob(this.pool, this.worker.id, unit, job.id);
+      mine.push(now);
+    }
+    return mine;
+  }
+
+  async latestDoneOf(outputPath: string): Promise<DoneIndexRow | undefined> {
+    const r = await this.pool.query<DoneIndexRow>(
+      `SELECT ${DONE_COLUMNS} FROM jobs WHERE output_path = $1 AND status = 'done' ORDER BY id DESC LIMIT 1`,
+      [outputPath],
+    );
+    return r.rows[0];
+  }
+
+  async *doneIndex(): AsyncIterable<DoneIndexRow> {
+    let after = 0;
+    for (;;) {
+      const r = await this.pool.query<DoneIndexRow>(
+        `SELECT ${DONE_COLUMNS} FROM jobs WHERE status = 'done' AND id > $1 ORDER BY id LIMIT ${PAGE}`,
+        [after],
+      );
+      yield* r.rows;
+      if (r.rows.length < PAGE) return;
+      after = (r.rows.at(-1) as DoneIndexRow).id;
+    }
+  }
+
+  async doneWithContent(
+    sha256: string,
+    fingerprint: string,
+  ): Promise<Array<{ id: number; output_path: string }>> {
+    const r = await this.pool.query<{ id: number; output_path: string }>(
+      `SELECT id, output_path FROM jobs WHERE sha256 = $1 AND fingerprint = $2 AND status = 'done' ORDER BY id`,
+      [sha256, fingerprint],
+    );
+    return r.rows;
+  }
+
+  async doneOfSource(mapping: string, relPath: string): Promise<JobRecord[]> {
+    const r = await this.pool.query<JobRecord>(
+      `SELECT * FROM jobs WHERE status = 'done' AND mapping = $1 AND rel_path = $2 ORDER BY id`,
+      [mapping, relPath],
+    );
+    return r.rows;
+  }
+
+  async created(job: NewJob): Promise<JobRecord> {
+    const unit = unitKey(job);
+    if (this.worker) {
+      const claim = await claimUnit(this.pool, this.worker.id, unit, this.worker.leaseSeconds);
+      if (!claim.claimed) throw new HeldByOtherWorkerError(unit, claim.holder);
+    }
+    const r = await this.pool.query<JobRecord>(
+      `INSERT INTO jobs (mapping, rel_path, sha256, target_lang, fingerprint, base_fingerprint, output_path, status,
+         attempts, source_characters, created_at, updated_at, run_id, request)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $8, now(), now(), $9, $10) RETURNING *`,
+      [
+        job.mapping,
+        job.rel_path,
+        job.sha256,
+        job.target_lang,
+        job.fingerprint,
+        job.base_fingerprint,
+        job.output_path,
+        job.source_characters ?? null,
+        job.run_id,
+        job.request ?? null,
+      ],
+    );
+    const created = r.rows[0] as JobRecord;
+    if (this.worker) await attachJob(this.pool, this.worker.id, unit, created.id);
+    return created;
+  }
+
+  takenUp(job: JobRecord, runId: number, request: string): Promise<JobRecord> {
+    return this.write(job, transitions.takenUp(job, runId, request));
+  }
+  unconfirmedUpload(job: JobRecord): Promise<JobRecord> {
+    return this.write(job, transitions.unconfirmedUpload(job));
+  }
+  async reused(job: NewJob, fromJobId: number): Promise<JobRecord> {
+    const created = await this.created(job);
+    return this.write(created, transitions.reused(fromJobId), { release: true });
+  }
+  uploadStarted(job: JobRecord, runId: number, reupload?: 'lost-download'): Promise<JobRecord> {
+    return this.write(job, transitions.uploadStarted(job, runId, reupload), { fenced: true });
+  }
+  uploaded(job: JobRecord, documentId: string, documentKey: string): Promise<JobRecord> {
+    registerSecret(documentKey);
+    return this.write(job, transitions.uploaded(documentId, documentKey));
+  }
+  downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
+    return this.write(job, transitions.downloading(billedCharacters, startedMs));
+  }
+  done(job: JobRecord, billedCharacters: number): Promise<JobRecord> {
+    return this.write(job, transitions.done(billedCharacters), { release: true });
+  }
+  lostDownload(job: JobRecord): Promise<JobRecord> {
+    return this.write(job, transitions.lostDownload(job));
+  }
+  failed(job: JobRecord, failure: JobFailure): Promise<JobRecord> {
+    return this.write(job, transitions.failed(job, failure), { release: !failure.keepDocument });
+  }
+  async superseded(job: JobRecord, error: string): Promise<JobRecord | undefined> {
+    const fields = transitions.superseded(job, error);
+    if (fields) return this.write(job, fields, { release: true });
+    await this.pool.query('DELETE FROM jobs WHERE id = $1', [job.id]);
+    await this.release(job);
+    return undefined;
+  }
+
+  private async release(job: JobRecord): Promise<void> {
+    if (this.worker) await releaseUnit(this.pool, this.worker.id, unitKey(job));
+  }
+
+  /**
+   * Update a job's row (and updated_at) and answer it fresh. `fenced`: only while this worker holds
+   * the job's unit (HeldByOtherWorkerError otherwise). A job becoming done changes what its output
+   * holds: the mapping snapshots go, its file's verified mark too, and every mark when the output's
+   * previous translation came from another source file (as the SQLite state does).
+   */
+  private async write(
+    job: JobRecord,
+    fields: JobFields,
+    opts: { fenced?: boolean; release?: boolean } = {},
+  ): Promise<JobRecord> {
+    const cols = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
+    for (const c of cols) if (!COLUMNS.has(c)) throw new Error(`not a column of jobs: ${c}`);
+    const values = cols.map((c) => (fields as Record<string, unknown>)[c]);
+    const sets = [...cols.map((c, i) => `${c} = $${i + 2}`), 'updated_at = now()'].join(', ');
+    const unit = unitKey(job);
+    const fence =
+      opts.fenced && this.worker
+        ? ` AND EXISTS (SELECT 1 FROM work_claims WHERE unit = $${cols.length + 2} AND worker_id = $${cols.length + 3})`
+        : '';
+    const params = [job.id, ...values, ...(fence ? [unit, this.worker?.id] : [])];
+    const updated = await inTransaction(this.pool, async (c) => {
+      const prev =
+        fields.status === 'done'
+          ? (
+              await c.query<DoneIndexRow>(
+                `SELECT ${DONE_COLUMNS} FROM jobs WHERE output_path = $1 AND status = 'done' ORDER BY id DESC LIMIT 1`,
+                [job.output_path],
+              )
+            ).rows[0]
+          : undefined;
+      const r = await c.query<JobRecord>(`UPDATE jobs SET ${sets} WHERE id = $1${fence} RETURNING *`, params);
+      const row = r.rows[0];
+      if (!row) return undefined;
+      if (fields.status === 'done') {
+        await c.query('DELETE FROM snapshots');
+        await c.query(
+          'UPDATE files SET verified = NULL WHERE mapping = $1 AND rel_path = $2 AND verified IS NOT NULL',
+          [row.mapping, row.rel_path],
+        );
+        if (prev && prev.id !== row.id && (prev.mapping !== row.mapping || prev.rel_path !== row.rel_path))
+          await c.query('UPDATE files SET verified = NULL WHERE verified IS NOT NULL');
+      }
+      if (opts.release && this.worker)
+        await c.query('DELETE FROM work_claims WHERE unit = $1 AND worker_id = $2', [unit, this.worker.id]);
+      return row;
+    });
+    if (updated) return this.reveal(updated);
+    if (fence) {
+      const holder = await this.pool.query<{ worker_id: string }>(
+        'SELECT worker_id FROM work_claims WHERE unit = $1',
+        [unit],
+      );
+      throw new HeldByOtherWorkerError(unit, holder.rows[0]?.worker_id ?? '(none: the lease ran out)');
+    }
+    throw new Error(`job ${job.id} is not in the state any more`);
+  }
+}
