@@ -111,8 +111,12 @@ describe('locsync watch (child process)', () => {
     expect(metrics).toContain('locsync_last_successful_poll_timestamp_seconds');
 
     expect(outputs.every((o) => f.exists(o))).toBe(false);
+    // Status checks and downloads now take longer than the shutdown grace, so documents are surely
+    // in flight at the signal (without this, a fast machine may finish them all within the grace).
+    f.service.addFaults({ match: { path: '/v2/document/' }, latencyMs: 4000 });
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+    f.service.clearFaults();
     const uploadedBefore = f.uploads().length;
     expect(uploadedBefore).toBeLessThan(outputs.length);
     // Documents in flight at the signal are recorded with their id (and key) for the next start.
