@@ -55,6 +55,8 @@ export class RunTracker {
   reused = 0;
   failed = 0;
   skipped = 0;
+  /** Units the run was stopped before (resumed by the next run). */
+  left = 0;
   billed = 0;
   bytes = 0;
   /** Mappings scanned to the end (watch: rescans too). */
@@ -120,6 +122,10 @@ export class RunTracker {
       this.jobs.delete(e.jobId);
       this.failed++;
     });
+    events.on('job:left', (e) => {
+      this.jobs.delete(e.jobId);
+      this.left++;
+    });
     events.on('billed', (e) => (this.billed += e.characters));
     events.on('uploads:stopped', (e) => (this.uploadsStopped = e.reason));
   }
@@ -161,9 +167,9 @@ export class RunTracker {
     };
   }
 
-  /** Units finished one way or another. */
+  /** Units finished one way or another (left by a stop included). */
   finished(): number {
-    return this.done + this.reused + this.failed;
+    return this.done + this.reused + this.failed + this.left;
   }
 
   /**

@@ -4,6 +4,7 @@ import { schemaVersion } from '../state/postgres/migrations.js';
 import { PostgresState } from '../state/postgres/store.js';
 import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
 import type { JobRecord } from '../state/types.js';
+import { lastOutcome } from '../report/advice.js';
 import { EXIT } from '../util/errors.js';
 import { formatDuration } from '../util/format.js';
 import type { StatusData, StatusOptions, StatusView } from './status.js';
@@ -80,6 +81,7 @@ export async function postgresStatus(
     const workers = (await listWorkers(state.pool)).map(workerLine);
     const data: StatusData & { workers: WorkerLine[] } = {
       state: state.location,
+      last_outcome: lastOutcome(runs, loaded, opts.config),
       runs,
       inFlight,
       failures,

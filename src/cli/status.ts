@@ -59,8 +59,10 @@ function runLine(r: RunRecord, now: number): string {
     .filter((k) => c[k])
     .map((k) => `${k} ${c[k]}`)
     .join(', ');
+  const outcome =
+    r.status === 'running' ? `running (pid ${r.pid})` : r.reason ? `${r.status} (${r.reason})` : r.status;
   return (
-    `#${r.id} ${r.command} ${r.started_at} (${ago(r.started_at, now)} ago), ${dur}: ${r.status === 'running' ? `running (pid ${r.pid})` : r.status}` +
+    `#${r.id} ${r.command} ${r.started_at} (${ago(r.started_at, now)} ago), ${dur}: ${outcome}` +
     (counts ? `; ${counts}` : '') +
     `; billed ${formatCount(r.billed_characters)} characters`
   );
@@ -68,6 +70,14 @@ function runLine(r: RunRecord, now: number): string {
 
 export function formatStatus(d: StatusData, cfg: string, now: number): string {
   const out: string[] = [];
+  const last = d.last_outcome;
+  if (last?.advice) {
+    out.push(
+      `Last run #${last.run} (${last.command}): ${last.status}${last.reason ? ` (${last.reason})` : ''}`,
+    );
+    out.push(`  what to do: ${last.advice}`);
+    out.push('');
+  }
   out.push(d.runs.length ? 'Last runs:' : `No runs yet: \`locsync sync -c ${cfg}\` starts the first.`);
   for (const r of d.runs) out.push(`  ${runLine(r, now)}`);
   out.push('');

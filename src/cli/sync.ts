@@ -19,6 +19,7 @@ import { formatFiles } from './plan-text.js';
 import { gateRun, pricedPlan, RunRefused } from './sync-gate.js';
 import { startRunView } from './progress.js';
 import { onStopSignals } from './shutdown.js';
+import { recordRefusedRun, refusalReason } from './refused-run.js';
 
 interface SyncCliOptions {
   config: string;
@@ -53,6 +54,12 @@ async function takeAutoBackup(loaded: LoadedManifest, state: StateStore, logger:
   }
 }
 
+/** A run the gate refused (budget, saved plan), recorded with its reason in the open state. */
+async function recordRefused(state: StateStore, err: RunRefused): Promise<void> {
+  const id = await state.runs.start('sync');
+  await state.runs.finish(id, { status: 'failed', reason: refusalReason(err) }, {}, 0);
+}
+
 /** `--max-billed N`: a whole number of characters. */
 function parseMaxBilled(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -68,6 +75,20 @@ export async function syncAction(opts: SyncCliOptions): Promise<void> {
 }
 
 export async function syncCommand(opts: SyncCliOptions): Promise<number> {
+  let recorded: { statePath: string; runStarted: boolean } | undefined;
+  try {
+    return await syncRun(opts, (r) => (recorded = r));
+  } catch (err) {
+    // A run refused before it began is recorded with its reason (a started run records itself).
+    if (recorded && !recorded.runStarted) await recordRefusedRun(recorded.statePath, 'sync', err);
+    throw err;
+  }
+}
+
+async function syncRun(
+  opts: SyncCliOptions,
+  track: (r: { statePath: string; runStarted: boolean }) => void,
+): Promise<number> {
   requireYesOffTerminal(parseRetranslate(opts.retranslate), {
     ...(opts.yes ? { yes: true } : {}),
     interactive: !!process.stdin.isTTY && !!process.stdout.isTTY,
@@ -76,6 +97,9 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
   const maxBilled = parseMaxBilled(opts.maxBilled);
   const loaded = await loadManifest(opts.config);
   requireSqliteState(loaded, 'sync');
+  const progress = { statePath: loaded.statePath, runStarted: false };
+  // A dry run is no run: nothing is recorded of it.
+  if (!opts.dryRun) track(progress);
   const names = loaded.manifest.mappings.map((m) => m.name);
   const unknown = (opts.only ?? []).filter((n) => !names.includes(n));
   if (unknown.length)
@@ -130,6 +154,7 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
         configArg: opts.config === 'pipeline.yaml' ? '' : ` -c ${opts.config}`,
       },
     });
+    progress.runStarted = true;
     summary = await runSync({
       loaded,
       connection,
@@ -142,11 +167,12 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
         stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
       },
     });
-    code = summary.failed.length > 0 ? EXIT.failed : EXIT.ok;
+    code = summary.interrupted ? EXIT.interrupted : summary.failed.length > 0 ? EXIT.failed : EXIT.ok;
   } catch (err) {
     summary = (err as { summary?: SyncSummary }).summary;
     if (err instanceof RunRefused) {
       process.stderr.write(`locsync: ${err.message}\n`);
+      if (!opts.dryRun) await recordRefused(state, err);
       code = err.exitCode;
       if (code === EXIT.budget)
         notifier?.send('budget-reached', `locsync sync: a budget cap stopped the run: ${err.message}`);

@@ -17,11 +17,11 @@ export function notifyRunEvents(events: SyncEvents, notifier: WebhookNotifier, c
   });
   events.on('run:summary', (s) => {
     if (s.dryRun) return;
-    if (stopped !== undefined && /stopped \(signal\)|interrupt/i.test(stopped)) {
+    if (s.interrupted) {
       notifier.send(
         'run-interrupted',
         `locsync ${command} run #${s.runId} was interrupted; run it again to resume (nothing is paid twice)`,
-        { run: s.runId, reason: stopped },
+        { run: s.runId, reason: stopped, left: s.left },
       );
       return;
     }

@@ -1,4 +1,5 @@
 import type { LoadedManifest } from '../manifest/load.js';
+import type { RunRecord, RunStopReason } from '../state/types.js';
 
 // What an operator should do about a failed job, by the kind of its last error: `locsync status`,
 // its --json and the status page say the same.
@@ -29,4 +30,60 @@ export function adviceFor(kind: string | null, m: LoadedManifest, attempts: numb
     default:
       return rerun;
   }
+}
+
+/** How the last run ended, and what to do about it (status, its --json, /healthz, the status page). */
+export interface RunOutcomeView {
+  run: number;
+  command: string;
+  status: RunRecord['status'];
+  reason: RunStopReason | null;
+  /** One sentence: what happened and what to do (null when the run completed). */
+  advice: string | null;
+}
+
+/** What to do after a run that ended `status` for `reason`. */
+export function outcomeAdvice(
+  status: RunRecord['status'],
+  reason: RunStopReason | null,
+  m: LoadedManifest,
+  cfg: string,
+): string | null {
+  const again = `\`locsync sync -c ${cfg}\``;
+  if (status === 'ok' || status === 'running') return null;
+  if (status === 'crashed')
+    return `the process ended without finishing (killed, out of memory, power): run ${again} to resume; recorded uploads are collected, not paid again`;
+  if (status === 'interrupted' || reason === 'signal')
+    return `interrupted by a signal: run ${again} to resume; recorded uploads are collected, not paid again`;
+  switch (reason) {
+    case 'documents-failed':
+      return 'some documents failed: see Failures for what to do about each; the next run retries what can be retried';
+    case 'drift':
+      return `a style list or glossary was changed on the service by someone else: \`locsync plan -c ${cfg}\` shows what; then run with --drift overwrite (the service takes the YAML) or --drift adopt (the YAML takes the service's version), or set its drift policy`;
+    case 'auth':
+      return `the service refused the API key: check $${m.manifest.service.key_env} (and service.plan); then run ${again}`;
+    case 'quota':
+      return `the account's character quota is used up: raise the plan's character limit or wait for the next billing period; then run ${again}`;
+    case 'budget':
+      return `a budget cap stopped the run before any upload: \`locsync plan -c ${cfg}\` shows what it would bill; raise budget.per_run / budget.per_month, or allow this run with --max-billed N`;
+    case 'lock':
+      return 'another locsync process (watch, or a sync) held the state: let it do the work, or stop it before running sync';
+    case 'config':
+      return `the manifest or the command's options are wrong: \`locsync validate -c ${cfg}\` names the problem`;
+    default:
+      return `an unexpected error: see the run's log (LOCSYNC_DEBUG=1 prints the stack); then run ${again}`;
+  }
+}
+
+/** The last run of `runs` (newest first) as status shows it. */
+export function lastOutcome(runs: RunRecord[], m: LoadedManifest, cfg: string): RunOutcomeView | null {
+  const r = runs[0];
+  if (!r) return null;
+  return {
+    run: r.id,
+    command: r.command,
+    status: r.status,
+    reason: r.reason ?? null,
+    advice: outcomeAdvice(r.status, r.reason ?? null, m, cfg),
+  };
 }

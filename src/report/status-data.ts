@@ -2,7 +2,7 @@ import type { LoadedManifest } from '../manifest/load.js';
 import { pidAlive } from '../state/lock.js';
 import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
 import type { SyncPlan } from '../sync/engine.js';
-import { adviceFor } from './advice.js';
+import { adviceFor, lastOutcome, type RunOutcomeView } from './advice.js';
 import { languageProgress, type LanguageProgress } from './language-progress.js';
 import { billedThisMonth } from '../billing/ledger.js';
 import type { Spending } from './format-spending.js';
@@ -14,6 +14,8 @@ import { failedJobs, jobsInFlight, recentRuns, repeatedUploads, type RepeatedUpl
 
 export interface StatusData {
   state: string;
+  /** How the last run ended and what to do (null before the first run). */
+  last_outcome: RunOutcomeView | null;
   runs: RunRecord[];
   inFlight: Array<{
     mapping: string;
@@ -131,6 +133,7 @@ export function collectStatus(
     : null;
   return {
     state: loaded.statePath,
+    last_outcome: lastOutcome(runs, loaded, opts.config),
     runs,
     inFlight,
     failures,

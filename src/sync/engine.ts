@@ -24,8 +24,8 @@ export async function runSync(args: RunSyncArgs): Promise<SyncSummary> {
     await run.scanAll();
     await run.drain();
   } catch (err) {
-    await run.stop({ deadlineMs: 0 }).catch(() => undefined);
-    await run.finish('failed');
+    await run.stop({ deadlineMs: 0, interrupted: false }).catch(() => undefined);
+    await run.finish('failed', err);
     throw err;
   }
   const summary = await run.finish();

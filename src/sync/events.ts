@@ -37,6 +37,8 @@ export interface SyncEventMap {
   'job:stale': [JobRef];
   'job:lost': [JobRef & { documentId: string; message: string }];
   'job:failed': [JobRef & { kind: FailureKind; error: string; willRetry: boolean }];
+  /** The run was stopped before this unit finished: not a failure; the next run resumes it. */
+  'job:left': [JobRef & { uploaded: boolean }];
   billed: [{ characters: number; total: number; mapping: string; file: string; target: string }];
   /** Uploads stopped for the rest of the run (quota, auth, stop()). */
   'uploads:stopped': [{ reason: string }];

@@ -69,6 +69,12 @@ export interface SyncSummary {
   uploads: number;
   /** Why uploads stopped early, if they did (quota, auth, interrupted). */
   stoppedReason?: string;
+  /** Stopped by a signal: not a failure; `left` outputs are resumed by the next run. */
+  interrupted: boolean;
+  /** Outputs not finished because the run was stopped (not failures: the next run resumes them). */
+  left: number;
+  /** Of those, documents already uploaded (id and key recorded): collected by the next run. */
+  leftUploaded: number;
   durationMs: number;
 }
 
@@ -93,6 +99,9 @@ export function emptySummary(runId: number, dryRun: boolean): SyncSummary {
     removedSources: 0,
     billedCharacters: 0,
     uploads: 0,
+    interrupted: false,
+    left: 0,
+    leftUploaded: 0,
     durationMs: 0,
   };
 }
@@ -115,6 +124,7 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
     unconfirmed_uploads: s.unconfirmedUploads.length,
     deleted_outputs: s.deletedOutputs.length,
     uploads: s.uploads,
+    left: s.left,
   };
 }
 
@@ -139,7 +149,13 @@ export function formatSummary(s: SyncSummary): string {
     lines.push(
       `${s.stale} outputs were made with an older version of their style list or glossary; run with --retranslate stale to re-translate them (billed).`,
     );
-  if (s.stoppedReason) lines.push(`Uploads stopped: ${s.stoppedReason}`);
+  if (s.interrupted)
+    lines.push(
+      `Interrupted: ${n(s.left)} outputs left for the next run` +
+        (s.leftUploaded ? ` (${n(s.leftUploaded)} already uploaded: collected, not paid again)` : '') +
+        '; run the same command again to resume.',
+    );
+  else if (s.stoppedReason) lines.push(`Uploads stopped: ${s.stoppedReason}`);
   for (const f of s.failed)
     lines.push(
       `  failed: ${f.mapping}/${f.file} -> ${f.target}: ${f.error}${f.willRetry ? ' (will retry next run)' : ''}`,

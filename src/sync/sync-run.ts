@@ -13,6 +13,7 @@ import { createSyncEvents, type SyncEvents } from './events.js';
 import { Planner, type PlanOutcome } from './plan/planner.js';
 import type { Observations, Plan } from './plan/types.js';
 import { RunControl } from './run/control.js';
+import { stopReasonOf } from './run-outcome.js';
 import { Executor } from './run/executor.js';
 import { JobDriver, type DocumentClient } from './run/job-driver.js';
 import { DownloadSlots, WorkerPlaces } from './run/places.js';
@@ -249,9 +250,12 @@ export class SyncRun {
     return this.executor.drain();
   }
 
-  /** Stop taking new uploads; jobs in flight get until the deadline (default 30 s). */
-  stop(opts: { deadlineMs?: number } = {}): Promise<void> {
-    return this.executor.stop(opts.deadlineMs ?? 30_000);
+  /**
+   * Stop taking new uploads; jobs in flight get until the deadline (default 30 s). A stop by signal
+   * (the default) is an interrupted run; `interrupted: false` ends a run that hit an error.
+   */
+  stop(opts: { deadlineMs?: number; interrupted?: boolean } = {}): Promise<void> {
+    return this.executor.stop(opts.deadlineMs ?? 30_000, opts.interrupted ?? true);
   }
 
   /** The error that must stop the run (auth refused, internal error), if any. */
@@ -272,15 +276,18 @@ export class SyncRun {
     return s.failed.length > 0 ? 'documents-failed' : undefined;
   }
 
-  /** Record the end of the run; answers the final summary (also emitted as run:summary). */
-  async finish(status?: 'ok' | 'failed' | 'interrupted'): Promise<SyncSummary> {
+  /**
+   * Record the end of the run; answers the final summary (also emitted as run:summary). `ended`:
+   * the error that ended it (its reason is recorded: drift, auth, config ...).
+   */
+  async finish(status?: 'ok' | 'failed' | 'interrupted', ended?: unknown): Promise<SyncSummary> {
     const s = this.summary();
     if (!this.finished) {
       this.finished = true;
       const st =
         status ??
         (this.control.stopping ? 'interrupted' : s.failed.length > 0 || this.control.fatal ? 'failed' : 'ok');
-      const reason = st === 'ok' ? undefined : this.stopReason(s);
+      const reason = st === 'ok' ? undefined : ended !== undefined ? stopReasonOf(ended) : this.stopReason(s);
       await this.args.state.runs.finish(
         this.runId,
         { status: st, ...(reason ? { reason } : {}) },

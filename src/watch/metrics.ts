@@ -187,6 +187,7 @@ export class WatchMetrics {
       this.errors.inc({ kind: e.kind });
       this.inFlight.delete(e.jobId);
     });
+    events.on('job:left', (e) => this.inFlight.delete(e.jobId));
     events.on('file:skipped', (e) => {
       if (e.reason !== 'unsupported') this.errors.inc({ kind: e.reason });
     });

@@ -410,7 +410,9 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   /**
    * Stop taking new work (watchers closed; what is pending is found again by the next start's scan),
    * let jobs in flight finish until watch.shutdown, then leave the rest recorded. Resolves with the
-   * exit code (also on `done`).
+   * exit code (also on `done`). Past the grace, status checks and downloads not started are left to
+   * the next start (they resume from id and key); an upload already sent is awaited so that its id is
+   * recorded before the state closes: the next start must not upload (and pay for) it again.
    */
   async stop(): Promise<number> {
     if (this.stopping) return this.done;
@@ -424,17 +426,10 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       this.logger.info({ files: waitingFiles }, 'not handed over yet: picked up by the next start');
     this.pending.clear();
     this.handOver.length = 0;
-    const stopped = this.session
-      ? this.session.stop({ deadlineMs: Math.max(0, deadlineMs - 250) })
-      : undefined;
-    const outcome = await Promise.race([
-      Promise.all([stopped, closing, ...this.removals]).then(() => 'stopped' as const),
-      sleep(deadlineMs + 1000, 'deadline' as const, { ref: false }),
-    ]);
-    if (outcome === 'deadline')
-      this.logger.warn(
-        'the shutdown deadline passed with uploads still in progress: their jobs are recorded as started; the next start checks them (an upload whose answer was never recorded may be uploaded again)',
-      );
+    await Promise.all([this.session?.stop({ deadlineMs }), closing, ...this.removals]);
+    // A file being handed over when the signal came ends as left work; nothing writes after this.
+    while (this.handingOver > 0) await sleep(20);
+    await this.session?.stop({ deadlineMs: 0 });
     const summary = await this.session?.finish('interrupted');
     await this.metricsServer?.close();
     const code = this.fatal ? (this.fatal instanceof AuthError ? 2 : 1) : 0;

@@ -112,18 +112,40 @@ describe('locsync watch (child process)', () => {
 
     expect(outputs.every((o) => f.exists(o))).toBe(false);
     // Status checks and downloads now take longer than the shutdown grace, so documents are surely
-    // in flight at the signal (without this, a fast machine may finish them all within the grace).
+    // in flight at the signal (without this, a fast machine may finish them all within the grace);
+    // uploads are answered only after the grace, and the signal comes once one of them has started:
+    // an upload in flight at the signal must be awaited and its id recorded, never cut (the service
+    // has it and bills it; the next start would upload it again).
     f.service.addFaults({ match: { path: '/v2/document/' }, latencyMs: 4000 });
+    f.service.addFaults({ match: { method: 'POST', path: '/v2/document' }, latencyMs: 2500 });
+    const uploadingBefore = uploadingLines(first.stderr());
+    await waitFor('an upload started', () => uploadingLines(first.stderr()) > uploadingBefore, 30_000);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     f.service.clearFaults();
-    const uploadedBefore = f.uploads().length;
-    expect(uploadedBefore).toBeLessThan(outputs.length);
-    // Documents in flight at the signal are recorded with their id (and key) for the next start.
+    const firstLog = logLines(first.stderr());
+    expect(firstLog.filter((l) => l.level === 'error' || l.level === 50)).toEqual([]);
+    const uploadedBefore = f.uploads();
+    expect(uploadedBefore.length).toBeLessThan(outputs.length);
+    // Every upload the service answered is recorded with its id; no upload is left unanswered.
     const st = f.openState();
-    const recorded = st.openJobs().filter((j) => j.status === 'uploaded' && j.document_id);
+    const open = st.openJobs();
+    const recordedIds = new Set(
+      [...open, ...st.doneJobs()].map((j) => j.document_id).filter((id): id is string => !!id),
+    );
     st.close();
-    expect(recorded.length).toBeGreaterThan(0);
+    for (const u of uploadedBefore) expect(recordedIds).toContain(u.document_id);
+    expect(open.filter((j) => j.status === 'pending' && j.upload_started_at && !j.document_id)).toEqual([]);
+    // Documents in flight at the signal are recorded with their id (and key) for the next start,
+    // and nothing is listed as failed: an interrupted run is not a failed one.
+    expect(open.filter((j) => j.status === 'uploaded' && j.document_id).length).toBeGreaterThan(0);
+    expect(open.filter((j) => j.error !== null)).toEqual([]);
+    const status = await runCli(['status', '-c', f.manifestPath, '--json'], { timeoutMs: 30_000 });
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      failures: [],
+      last_outcome: { command: 'watch', status: 'interrupted' },
+    });
 
     const second = startWatch(f.manifestPath);
     await waitFor('every output after the restart', () => outputs.every((o) => f.exists(o)), 60_000);
@@ -138,12 +160,18 @@ describe('locsync watch (child process)', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
 
+    expect(second.stderr()).not.toMatch(/earlier run was stopped between uploading/);
     const uploads = f.uploads();
     const keys = uploads.map((u) => `${u.sha256}:${u.target_lang}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys).toHaveLength(outputs.length);
   }, 90_000);
 });
+
+/** "uploading" log lines so far (an upload is about to be sent). */
+function uploadingLines(text: string): number {
+  return logLines(text).filter((l) => l.msg === 'uploading').length;
+}
 
 function logUrl(text: string): string | undefined {
   return logLines(text).find((l) => typeof l.url === 'string')?.url as string | undefined;

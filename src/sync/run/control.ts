@@ -9,6 +9,7 @@ import type { RunReport } from './report.js';
 export class RunControl {
   uploadsStopped: { reason: string; kind: FailureKind } | undefined;
   fatal: Error | undefined;
+  /** Stopped by a signal (stop()): work not finished is left for the next run, not failed. */
   stopping = false;
   /** Aborts every wait for a next poll. */
   readonly pollAbort = new AbortController();
@@ -31,7 +32,7 @@ export class RunControl {
   stopUploads(reason: string, kind: FailureKind): void {
     if (this.uploadsStopped) return;
     this.uploadsStopped = { reason, kind };
-    this.report.uploadsStopped(reason);
+    this.report.uploadsStopped(reason, kind);
     for (const fn of this.onStop.splice(0)) fn();
   }
 

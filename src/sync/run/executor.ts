@@ -103,6 +103,8 @@ export class Executor {
 
   /** Plan a (file, target) again and carry out what the planner answers (the planner hook). */
   async replan(ref: OutputRef): Promise<void> {
+    // After a stop nothing new is taken up: the next run plans it again.
+    if (this.d.control.stopping) return;
     this.execute(await this.d.replan(ref));
   }
 
@@ -164,6 +166,11 @@ export class Executor {
     // A worker place first: the job row is written right before its upload, not when it is planned.
     const worker = await this.d.places.take();
     try {
+      if (this.d.control.stopping) {
+        // Stopped while it waited for a place: no row, no upload; the next run plans it again.
+        this.d.report.unitLeft({ jobId: a.jobId ?? 0, ...a.ref }, false);
+        return;
+      }
       const abs = path.resolve(this.d.loaded.dir, a.source.path);
       const recorded = a.jobId !== undefined ? await this.d.state.jobs.get(a.jobId) : undefined;
       const replaced = !(await sourceHolds(
@@ -323,24 +330,39 @@ export class Executor {
 
   /** Wait until every scheduled piece of work has finished (or failed), then run the deletions. */
   async drain(): Promise<void> {
-    while (this.tasks.size > 0) await Promise.all([...this.tasks]);
+    await this.drainTasks();
     await this.runRemovals();
-    while (this.tasks.size > 0) await Promise.all([...this.tasks]);
+    await this.drainTasks();
   }
 
   /**
-   * Stop taking new uploads; let work in flight finish until the deadline, then stop polling (the
-   * recorded id+key let the next run collect those documents).
+   * Stop taking new uploads; let work in flight finish until the deadline, then stop polling and
+   * start no download (the recorded id+key let the next run collect those documents). An upload
+   * already sent is never cut: its answer is awaited (bounded by the client's timeouts) and its id
+   * recorded, or the next run would upload, and the service bill, the same document again.
    */
-  async stop(deadlineMs: number): Promise<void> {
-    this.d.control.stopping = true;
-    this.d.control.stopUploads(
-      'the run was stopped (signal); remaining documents are handled by the next run',
-      'stopped',
-    );
-    const all = Promise.all([...this.tasks]);
-    const r = await Promise.race([all.then(() => 'done' as const), sleep(deadlineMs, 'timeout' as const)]);
-    if (r === 'timeout') this.d.control.pollAbort.abort();
-    await all;
+  async stop(deadlineMs: number, interrupted = true): Promise<void> {
+    if (interrupted) {
+      this.d.control.stopping = true;
+      this.d.control.stopUploads(
+        'the run was interrupted; what is left is resumed by the next run',
+        'stopped',
+      );
+    } else this.d.control.stopUploads('the run ended on an error; the next run resumes', 'transient');
+    const all = () => this.drainTasks();
+    const r = await Promise.race([all().then(() => 'done' as const), sleep(deadlineMs, 'timeout' as const)]);
+    if (r === 'timeout') {
+      this.d.control.pollAbort.abort();
+      if (this.tasks.size)
+        this.d.logger.info(
+          'shutdown grace over: status checks stop; uploads already sent are awaited so that their ids are recorded',
+        );
+    }
+    await all();
+  }
+
+  /** Every task scheduled, also those scheduled while waiting. */
+  private async drainTasks(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.all([...this.tasks]);
   }
 }

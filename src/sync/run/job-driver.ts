@@ -32,7 +32,7 @@ export interface JobSource {
   request: UploadDocumentRequest | undefined;
 }
 
-export type JobOutcome = 'done' | 'failed' | 'superseded';
+export type JobOutcome = 'done' | 'failed' | 'superseded' | 'left';
 
 export interface JobDriverDeps {
   client: DocumentClient;
@@ -140,15 +140,32 @@ export class JobDriver {
     return 'failed';
   }
 
+  /**
+   * When uploads have stopped: a stop by signal leaves the job as recorded for the next run (not a
+   * failure); quota or a refused key fail it (retried by a later run, no attempt counted).
+   */
+  private uploadsStopped(dr: Drive): Promise<'failed' | 'left'> | undefined {
+    const stopped = this.d.control.uploadsStopped;
+    if (!stopped) return undefined;
+    if (this.d.control.stopping) return Promise.resolve(this.leave(dr));
+    return this.fail(dr, stopped.kind, stopped.reason, {
+      willRetry: true,
+      keepDocument: false,
+      countsAttempt: false,
+    });
+  }
+
+  /** The run was stopped: nothing recorded, the row stays as it is and the next run resumes it. */
+  private leave(dr: Drive): 'left' {
+    this.releaseSlot(dr);
+    this.d.report.unitLeft(refOfJob(dr.job), !!dr.job.document_id && dr.job.status === 'uploaded');
+    return 'left';
+  }
+
   /** Upload the job's document and record its id and key. */
   private async upload(dr: Drive, src: JobSource): Promise<Step> {
-    const stopped = this.d.control.uploadsStopped;
-    if (stopped)
-      return this.fail(dr, stopped.kind, stopped.reason, {
-        willRetry: true,
-        keepDocument: false,
-        countsAttempt: false,
-      });
+    const stopped = this.uploadsStopped(dr);
+    if (stopped) return stopped;
     if (!src.absPath || !src.request)
       return this.fail(dr, 'output', 'the source of this job is no longer in the manifest', {
         willRetry: false,
@@ -170,17 +187,13 @@ export class JobDriver {
     if (!dr.holdsSlot) {
       await this.d.slots.acquire();
       dr.holdsSlot = true;
-      const now = this.d.control.uploadsStopped;
-      if (now)
-        return this.fail(dr, now.kind, now.reason, {
-          willRetry: true,
-          keepDocument: false,
-          countsAttempt: false,
-        });
     }
     // Right before the upload: the file must still hold the content this job records.
     if (!(await sourceHolds(this.d.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, src.absPath)))
       return this.supersede(dr);
+    // Uploads may have stopped while this job waited for a place: none starts after that.
+    const stoppedSince = this.uploadsStopped(dr);
+    if (stoppedSince) return stoppedSince;
     dr.job = await this.d.ledger.uploadStarted(
       dr.job,
       this.d.runId,
@@ -281,6 +294,8 @@ export class JobDriver {
       }
       if (err instanceof AuthError) this.d.control.stopForAuth(err);
       const keep = { willRetry: true, keepDocument: true, countsAttempt: true };
+      // The shutdown grace is over (or the key was refused): its id and key stay recorded.
+      if (isAbort(err) && this.d.control.stopping) return this.leave(dr);
       if (isAbort(err))
         return this.fail(
           dr,
@@ -304,6 +319,8 @@ export class JobDriver {
       });
     }
     if (status.status !== 'done') return 'again';
+    // Past the shutdown grace no download starts: the next run collects the document.
+    if (this.d.control.stopping && this.d.control.pollAbort.signal.aborted) return this.leave(dr);
     return this.download(dr, status.billed_characters, log);
   }
 

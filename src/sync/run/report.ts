@@ -98,6 +98,16 @@ export class RunReport {
     this.events.emit('job:failed', { ...refOfJob(job), kind, error, willRetry });
   }
 
+  /**
+   * The run was stopped before this unit finished: no error, nothing recorded (a job keeps its row
+   * as it was: an uploaded document its id and key), counted for the closing line.
+   */
+  unitLeft(ref: JobRef, uploaded: boolean): void {
+    this.sum.left++;
+    if (uploaded) this.sum.leftUploaded++;
+    this.events.emit('job:left', { ...ref, uploaded });
+  }
+
   jobDone(job: JobRecord, billed: number, bytes: number, log: Logger): void {
     this.sum.billedCharacters += billed;
     log.info({ billed_characters: billed, bytes, output: job.output_path }, 'translated');
@@ -149,9 +159,11 @@ export class RunReport {
     );
   }
 
-  uploadsStopped(reason: string): void {
+  uploadsStopped(reason: string, kind: FailureKind): void {
     this.sum.stoppedReason = reason;
-    this.logger.error(reason);
+    // A stop by signal is said once by the command that got it; the rest is a reason to act on.
+    if (kind === 'stopped') this.sum.interrupted = true;
+    else this.logger.error(reason);
     this.events.emit('uploads:stopped', { reason });
   }
 
