@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { FAST_POLL_ENV, jsonLines, KEY_ENV, OPS_KEY, opsProject, type OpsProject } from './ops-fixture.js';
@@ -176,5 +177,71 @@ describe('progress view and Ctrl-C', () => {
     const units = new Set(uploads.map((q) => `${q.upload!.filename}:${q.upload!.target_lang}`));
     expect(units.size).toBe(4);
     expect(uploads).toHaveLength(4);
+  }, 120_000);
+
+  it('Ctrl-C with an upload in flight: the upload is awaited and recorded, sync exits 130, status exits 0, the rerun uploads nothing twice', async () => {
+    // Translations take longer than the grace (1 s): documents are surely waiting at the signal. Every
+    // upload is answered only 2.5 s after it was sent: the one started before Ctrl-C is in flight.
+    p = await opsProject({ service: { translateSeconds: 3 }, manifest: { watch: { shutdown: 1 } } });
+    p.write('a.txt', 'First document.\n');
+    p.write('b.txt', 'Second document.\n');
+    p.service.addFaults({ match: { method: 'POST', path: '/v2/document' }, latencyMs: 2500 });
+    const child = spawn(process.execPath, ['--import', TSX, MAIN, 'sync', '-c', p.manifest], {
+      cwd: p.dir,
+      env: childEnv({ CI: '1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const uploading = new Promise<void>((resolve) => {
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        if (stderr.includes('"msg":"uploading"')) resolve();
+      });
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await Promise.race([uploading, closed]);
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    p.service.clearFaults();
+    // No error line per job; one closing line says what was left and how to resume.
+    expect(jsonLines(stderr).filter((l) => l.level === 50)).toEqual([]);
+    expect(stdout).toMatch(
+      /^Interrupted: \d+ outputs left for the next run.*run the same command again to resume\.$/m,
+    );
+    expect(stdout).not.toMatch(/failed:/);
+
+    // Every upload the service answered is recorded with its id; none is left unanswered.
+    const answered = p.service
+      .requests()
+      .filter((q) => q.method === 'POST' && q.path === '/v2/document' && q.upload?.document_id);
+    expect(answered.length).toBeGreaterThan(0);
+    const db = new Database(path.join(p.dir, '.locsync/state.db'), { readonly: true });
+    const jobs = db
+      .prepare<
+        [],
+        { status: string; document_id: string | null; upload_started_at: string | null; error: string | null }
+      >('SELECT status, document_id, upload_started_at, error FROM jobs')
+      .all();
+    db.close();
+    const recorded = new Set(jobs.map((j) => j.document_id));
+    for (const q of answered) expect(recorded).toContain(q.upload!.document_id);
+    expect(jobs.filter((j) => j.upload_started_at && !j.document_id)).toEqual([]);
+    expect(jobs.filter((j) => j.error !== null || j.status === 'failed')).toEqual([]);
+
+    const status = await p.cli(['status', '-c', p.manifest, '--json']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      failures: [],
+      last_outcome: { command: 'sync', status: 'interrupted', reason: 'signal' },
+    });
+
+    const again = await p.cli(['sync', '-c', p.manifest]);
+    expect(again.code).toBe(0);
+    const uploads = p.service.requests().filter((q) => q.upload?.document_id);
+    const units = uploads.map((q) => `${q.upload!.filename}:${q.upload!.target_lang}`);
+    expect(new Set(units).size).toBe(4);
+    expect(units).toHaveLength(4);
   }, 120_000);
 });
