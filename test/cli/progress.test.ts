@@ -65,6 +65,35 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * `locsync sync` piped, interrupted with SIGINT once `ready(stderr)` holds (or it ended first):
+ * its exit code and output.
+ */
+async function syncInterrupted(
+  p: OpsProject,
+  ready: (stderr: string) => boolean,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', TSX, MAIN, 'sync', '-c', p.manifest], {
+    cwd: p.dir,
+    env: childEnv({ CI: '1' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  const reached = new Promise<void>((resolve) => {
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      if (ready(stderr)) resolve();
+    });
+  });
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await Promise.race([reached, closed]);
+  child.kill('SIGINT');
+  const code = await closed;
+  return { code, stdout, stderr };
+}
+
 describe('progress view and Ctrl-C', () => {
   let p: OpsProject | undefined;
   afterEach(async () => {
@@ -142,24 +171,10 @@ describe('progress view and Ctrl-C', () => {
     p = await opsProject({ service: { translateSeconds: 4 } });
     p.write('a.txt', 'First document.\n');
     p.write('b.txt', 'Second document.\n');
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, 'sync', '-c', p.manifest], {
-      cwd: p.dir,
-      env: childEnv({ CI: '1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    const uploaded = new Promise<void>((resolve) => {
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
-        if ((stderr.match(/"msg":"uploaded"/g) ?? []).length >= 2) resolve();
-      });
-    });
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await Promise.race([uploaded, closed]);
-    child.kill('SIGINT');
-    await closed;
+    const { stdout, stderr } = await syncInterrupted(
+      p,
+      (err) => (err.match(/"msg":"uploaded"/g) ?? []).length >= 2,
+    );
     expect(stdout + stderr).not.toContain('\x1b');
     const lines = jsonLines(stderr);
     const left = lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('Stopping: no new uploads'));
@@ -186,24 +201,8 @@ describe('progress view and Ctrl-C', () => {
     p.write('a.txt', 'First document.\n');
     p.write('b.txt', 'Second document.\n');
     p.service.addFaults({ match: { method: 'POST', path: '/v2/document' }, latencyMs: 2500 });
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, 'sync', '-c', p.manifest], {
-      cwd: p.dir,
-      env: childEnv({ CI: '1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    const uploading = new Promise<void>((resolve) => {
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
-        if (stderr.includes('"msg":"uploading"')) resolve();
-      });
-    });
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await Promise.race([uploading, closed]);
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
+    const { code, stdout, stderr } = await syncInterrupted(p, (err) => err.includes('"msg":"uploading"'));
+    expect(code).toBe(130);
     p.service.clearFaults();
     // No error line per job; one closing line says what was left and how to resume.
     expect(jsonLines(stderr).filter((l) => l.level === 50)).toEqual([]);
