@@ -8,35 +8,24 @@ import http from 'node:http';
 import https from 'node:https';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import got, { RequestError, TimeoutError, type Got, type Method, type Progress, type Response } from 'got';
+import got, { type Got, type Method, type Response } from 'got';
 import PQueue from 'p-queue';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { redactUrl, registerSecret } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
 import { PartFile } from '../util/part-file.js';
 import { VERSION } from '../version.js';
+import { PlanError, ServiceError, UploadMaybeAcceptedError } from './errors.js';
 import {
-  AuthError,
-  InvalidRequestError,
-  NetworkError,
-  NotFoundError,
-  PlanError,
-  QuotaExceededError,
-  RateLimitedError,
-  ServiceError,
-  UnavailableError,
-  UploadMaybeAcceptedError,
-  type ServiceErrorInit,
-} from './errors.js';
-import {
-  DEFAULT_RETRY,
-  backoffDelay,
-  decideRetry,
-  parseRetryAfter,
-  type AttemptFailure,
-  type CallKind,
-  type RetrySettings,
-} from './retry.js';
+  bodyWasSent,
+  describeFailure,
+  isFsError,
+  networkFailure,
+  readErrorBody,
+  statusFailure,
+  type Attempt,
+} from './failures.js';
+import { DEFAULT_RETRY, backoffDelay, decideRetry, type CallKind, type RetrySettings } from './retry.js';
 import {
   AUTH_SCHEME,
   type CreateStyleRuleListRequest,
@@ -47,7 +36,6 @@ import {
   type ListStyleRulesQuery,
   type ListStyleRulesResponse,
   type PatchStyleRuleListRequest,
-  type ServiceErrorBody,
   type StyleRuleList,
   type StyleRuleListSummary,
   type TranslateTextRequest,
@@ -93,14 +81,8 @@ export const DEFAULT_TIMEOUTS = { connectMs: 10_000, responseMs: 60_000, idleMs:
 export const DEFAULT_RATE_LIMIT = { requestsPerSecond: 10, concurrency: 4 } as const;
 /** Page size used when walking every style rule list (the spec's maximum). */
 const LIST_PAGE_SIZE = 25;
-/** Error bodies longer than this are cut (they are only read for their message). */
-const MAX_ERROR_BODY = 64 * 1024;
 
 type StreamingTimeouts = { connect: number; response: number; read: undefined; socket: number };
-
-type Attempt<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: ErrorFactory };
-/** Builds the error to throw for a failed attempt, given the attempts made so far. */
-type ErrorFactory = (attempts: number, detail?: string) => ServiceError;
 
 interface JsonCall {
   method: Method;
@@ -587,118 +569,4 @@ function instructionPath(id: string, iid: string): string {
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function describeFailure(f: AttemptFailure): string {
-  return f.type === 'status' ? `HTTP ${f.status}` : f.code;
-}
-
-function parseErrorBody(body: string): { serverMessage?: string; code?: string } {
-  const text = body.trim();
-  if (!text) return {};
-  try {
-    const parsed = JSON.parse(text) as Partial<ServiceErrorBody>;
-    if (parsed && typeof parsed === 'object') {
-      return {
-        ...(typeof parsed.message === 'string' ? { serverMessage: parsed.message } : {}),
-        ...(typeof parsed.code === 'string' ? { code: parsed.code } : {}),
-      };
-    }
-  } catch {
-    // not JSON: use the text itself
-  }
-  return { serverMessage: text.slice(0, 300) };
-}
-
-/** The typed error of an HTTP status. */
-export function errorForStatus(init: ServiceErrorInit & { status: number }, detail?: string): ServiceError {
-  const s = init.status;
-  if (s === 401 || s === 403) return new AuthError(init, detail);
-  if (s === 404) return new NotFoundError(init, detail);
-  if (s === 456) return new QuotaExceededError(init, detail ?? 'character quota exceeded; not retried');
-  if (s === 429 || s === 529) return new RateLimitedError(init, detail);
-  if (s >= 500) return new UnavailableError(init, detail);
-  if (s >= 400) return new InvalidRequestError(init, detail);
-  return new ServiceError(init, detail ?? 'unexpected answer');
-}
-
-function statusFailure<T>(
-  method: string,
-  path: string,
-  status: number,
-  headers: Record<string, string | string[] | undefined>,
-  body: string,
-  bodySent?: boolean,
-): Attempt<T> {
-  const retryAfterMs = parseRetryAfter(firstHeader(headers['retry-after']));
-  const parsed = parseErrorBody(body);
-  return {
-    ok: false,
-    failure: {
-      type: 'status',
-      status,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      ...(bodySent !== undefined ? { bodySent } : {}),
-    },
-    error: (attempts, detail) => errorForStatus({ method, path, status, attempts, ...parsed }, detail),
-  };
-}
-
-function firstHeader(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-const NEVER_CONNECTED_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-]);
-const CONNECT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
-
-function networkFailure<T>(method: string, path: string, err: unknown): Attempt<T> {
-  if (err instanceof ServiceError) throw err;
-  const e = err as { code?: string; message?: string };
-  const code = typeof e.code === 'string' ? e.code : 'ERR_NETWORK';
-  const neverConnected =
-    NEVER_CONNECTED_CODES.has(code) || (err instanceof TimeoutError && CONNECT_EVENTS.has(err.event));
-  const bodySent = !neverConnected && (err instanceof RequestError ? bodyWasSent(err.request) : true);
-  const what = err instanceof TimeoutError ? `timed out (${err.event})` : (e.message ?? code);
-  // The cause carries only code and message: got's own error holds the request options (headers).
-  const cause = Object.assign(new Error(what), { code });
-  return {
-    ok: false,
-    failure: { type: 'network', code, neverConnected, bodySent },
-    error: (attempts, detail) =>
-      new NetworkError({ method, path, code, attempts, cause }, detail ? `${what}; ${detail}` : what),
-  };
-}
-
-/** Whether every byte of the request body was written (true when unknown: the careful answer). */
-function bodyWasSent(request: { uploadProgress: Progress } | undefined): boolean {
-  if (!request) return true;
-  const p = request.uploadProgress;
-  return p.total !== undefined ? p.transferred >= p.total : p.percent >= 1;
-}
-
-async function readErrorBody(stream: AsyncIterable<unknown>): Promise<string> {
-  let body = '';
-  try {
-    for await (const chunk of stream) {
-      body += String(chunk);
-      if (body.length > MAX_ERROR_BODY) break;
-    }
-  } catch {
-    // the status says enough
-  }
-  return body;
-}
-
-function isFsError(err: unknown): boolean {
-  return (
-    !(err instanceof RequestError) &&
-    typeof (err as { syscall?: unknown }).syscall === 'string' &&
-    ['open', 'write', 'fsync', 'rename', 'close'].includes((err as { syscall: string }).syscall)
-  );
 }
