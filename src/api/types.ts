@@ -1,4 +1,4 @@
-// The service's contract (../shared/spec/*.md), field for field. Shared by the typed client
+// The service's contract (its style rules and document translation specifications), field for field. Shared by the typed client
 // (src/api), the local service (src/service) and the style reconciler (src/styles).
 
 /** Style rule list languages (style-rules spec 2.1). */

@@ -11,6 +11,17 @@ export interface HealthSource {
   queueDepth(): number;
   /** Native watches held (one per source folder; 0 when polling). */
   watches(): number;
+  /** How the last finished run ended, and what to do (read from the state's runs). */
+  lastOutcome?(): LastOutcome | null;
+}
+
+/** The last finished run as /healthz and the metrics give it (see RunOutcomeView in src/report). */
+export interface LastOutcome {
+  run: number;
+  command: string;
+  status: string;
+  reason: string | null;
+  advice: string | null;
 }
 
 export interface Health {
@@ -22,6 +33,8 @@ export interface Health {
   manifest_rejected: string | null;
   watcher_problems: string[];
   uploads_stopped: string | null;
+  /** How the last finished run ended (before this one: a restart says how the previous stop went). */
+  last_outcome: LastOutcome | null;
   last_successful_poll: string | null;
   queue_depth: number;
   watched_folders: number;
@@ -128,6 +141,18 @@ export class WatchMetrics {
       () => !!this.uploadsStopped,
     );
     flag('locsync_healthy', '1 when /healthz answers ok', () => this.healthz().ok);
+    const lastOutcome = () => this.health.lastOutcome?.() ?? null;
+    new Gauge({
+      name: 'locsync_last_run_outcome',
+      help: '1 for how the last finished run ended: command, status (ok, failed, interrupted, crashed) and reason (documents-failed, drift, auth, quota, budget, lock, signal, config, internal; none)',
+      labelNames: ['command', 'status', 'reason'],
+      registers,
+      collect() {
+        this.reset();
+        const o = lastOutcome();
+        if (o) this.set({ command: o.command, status: o.status, reason: o.reason ?? 'none' }, 1);
+      },
+    });
     const watches = () => this.health.watches();
     new Gauge({
       name: 'locsync_watched_folders',
@@ -222,6 +247,7 @@ export class WatchMetrics {
       manifest_rejected: this.manifestRejected ?? null,
       watcher_problems: this.watcherProblems,
       uploads_stopped: this.uploadsStopped ?? null,
+      last_outcome: this.health.lastOutcome?.() ?? null,
       last_successful_poll: this.lastPollMs ? new Date(this.lastPollMs).toISOString() : null,
       queue_depth: this.health.queueDepth(),
       watched_folders: this.health.watches(),

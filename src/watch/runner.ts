@@ -9,6 +9,7 @@ import { createSyncEvents, type SyncEvents } from '../sync/events.js';
 import { SyncRun, type ReconcileFn, type SyncConnection } from '../sync/sync-run.js';
 import type { PollTiming } from '../sync/timing.js';
 import { manifestFiles, watchManifestFiles, type ManifestWatcher } from './manifest-watch.js';
+import { lastOutcome } from '../report/advice.js';
 import { WatchMetrics, startMetricsServer, type MetricsServer } from './metrics.js';
 import { PendingFiles, type PendingEntry } from './pending.js';
 import { locate, watchedSources, type WatchedSource } from './sources.js';
@@ -85,7 +86,16 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     this.opts = { poll: args.poll, reconcile: args.reconcile };
     this.pending = new PendingFiles(this.windowMs());
     this.metrics = new WatchMetrics(
-      { queueDepth: () => this.queueDepth(), watches: () => this.sourceWatcher?.watches() ?? 0 },
+      {
+        queueDepth: () => this.queueDepth(),
+        watches: () => this.sourceWatcher?.watches() ?? 0,
+        lastOutcome: () =>
+          lastOutcome(
+            this.state.recentRuns(5).filter((r) => r.status !== 'running'),
+            this.loaded,
+            this.loaded.path,
+          ),
+      },
       { processMetrics: this.loaded.manifest.watch.metrics !== undefined },
     );
     this.metrics.observe(this.events);

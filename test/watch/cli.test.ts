@@ -153,10 +153,18 @@ describe('locsync watch (child process)', () => {
       (await (await fetch(`${logUrl(second.stderr())}/healthz`)).json()) as {
         queue_depth: number;
         last_successful_poll: string | null;
+        last_outcome: Record<string, unknown> | null;
       };
     await waitFor('metrics url of the second run', () => logUrl(second.stderr()) !== undefined);
     const h = await h2();
     expect(h.last_successful_poll).not.toBeNull();
+    // The restart says how the previous stop went, and what to do about it.
+    expect(h.last_outcome).toMatchObject({ command: 'watch', status: 'interrupted', reason: 'signal' });
+    expect(h.last_outcome!.advice).toMatch(/resume/);
+    const m2 = await (await fetch(`${logUrl(second.stderr())}/metrics`)).text();
+    expect(m2).toMatch(
+      /^locsync_last_run_outcome\{command="watch",status="interrupted",reason="signal"\} 1$/m,
+    );
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
 
