@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/util/errors.js';
+import { opsProject, type OpsProject } from './ops-fixture.js';
+
+// Every run says why it ended: refused runs too are recorded, and status leads with what to do.
+
+let p: OpsProject | undefined;
+afterEach(async () => {
+  await p?.close();
+  p = undefined;
+});
+
+async function lastOutcome(
+  proj: OpsProject,
+): Promise<{ code: number | null; outcome: Record<string, unknown> }> {
+  const r = await proj.cli(['status', '--json']);
+  return {
+    code: r.code,
+    outcome: (JSON.parse(r.stdout) as { last_outcome: Record<string, unknown> }).last_outcome,
+  };
+}
+
+describe('run outcomes', () => {
+  it('a held lock, a bad option and a budget cap are recorded with their reason; status says what to do', async () => {
+    p = await opsProject();
+    p.write('a.txt', 'A document with more than fifty characters in it, to go over.\n');
+    expect((await p.cli(['sync'])).code).toBe(EXIT.ok);
+    expect(await lastOutcome(p)).toEqual({
+      code: 0,
+      outcome: expect.objectContaining({ command: 'sync', status: 'ok', reason: null, advice: null }),
+    });
+
+    p.write('b.txt', 'Another document, with more than fifty characters, to go over the cap.\n');
+    const capped = await p.cli(['sync', '--max-billed', '10']);
+    expect(capped.code).toBe(EXIT.budget);
+    let last = await lastOutcome(p);
+    expect(last.code).toBe(EXIT.failed);
+    expect(last.outcome).toMatchObject({ status: 'failed', reason: 'budget' });
+    expect(last.outcome.advice).toMatch(/--max-billed/);
+
+    const bad = await p.cli(['sync', '--only', 'nope']);
+    expect(bad.code).toBe(EXIT.usage);
+    last = await lastOutcome(p);
+    expect(last.outcome).toMatchObject({ status: 'failed', reason: 'config' });
+    expect(last.outcome.advice).toMatch(/locsync validate/);
+
+    // Another live process holds the state (this test runner, as the lock names it).
+    fs.writeFileSync(
+      path.join(p.dir, '.locsync/state.db.lock'),
+      JSON.stringify({
+        pid: process.pid,
+        host: os.hostname(),
+        command: 'watch',
+        started_at: new Date().toISOString(),
+      }),
+    );
+    const locked = await p.cli(['sync']);
+    expect(locked.code).toBe(EXIT.locked);
+    fs.rmSync(path.join(p.dir, '.locsync/state.db.lock'));
+    const text = await p.cli(['status']);
+    expect(text.code).toBe(EXIT.failed);
+    expect(text.stdout).toMatch(
+      /^Last run #\d+ \(sync\): failed \(lock\)\n {2}what to do: another locsync process/,
+    );
+    expect(text.stdout).toMatch(/: failed \(lock\); billed 0 characters/);
+  }, 120_000);
+});
