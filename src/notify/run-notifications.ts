@@ -2,7 +2,8 @@ import type { SyncEvents } from '../sync/events.js';
 import type { WebhookNotifier } from './webhook.js';
 
 // Which moments of a sync or watch run are worth a message, read from its events: the run ended
-// with failed documents, it was interrupted, uploads stopped because the budget was reached.
+// with failed documents, it was interrupted, uploads stopped because the budget was reached, a style
+// list drifted on the service.
 
 /** Send the run's notifications through `notifier` while `events` flow. */
 export function notifyRunEvents(events: SyncEvents, notifier: WebhookNotifier, command: string): void {
@@ -15,6 +16,13 @@ export function notifyRunEvents(events: SyncEvents, notifier: WebhookNotifier, c
         reason: e.reason,
       });
   });
+  events.on('styles:drift', (e) =>
+    notifier.send(
+      'drift',
+      `locsync ${command}: style list(s) ${e.lists.join(', ')} changed on the service; their targets are not translated until it is resolved (locsync plan shows the change)`,
+      { lists: e.lists, messages: e.messages },
+    ),
+  );
   events.on('run:summary', (s) => {
     if (s.dryRun) return;
     if (s.interrupted) {

@@ -57,6 +57,11 @@ export interface StylePlan {
   styleIds: Record<string, string>;
   /** Lists whose content changed (or would change) in this run: outputs made with them are stale. */
   changedKeys: string[];
+  /**
+   * With `blockDrifted`: lists that drifted under policy fail, left as they are on the service; the
+   * targets that use them get no translation this run (the rest go on).
+   */
+  blocked?: StyleDrift[];
 }
 
 export const ACTION_SYMBOLS: Record<StyleActionKind, string> = {
@@ -98,6 +103,11 @@ export interface ReconcileArgs {
   only?: string[];
   /** A one-off drift policy for this run, instead of each list's own. */
   drift?: DriftPolicy;
+  /**
+   * Lists drifted under policy fail are left alone (listed in `blocked`) instead of stopping the
+   * whole apply (DriftError): a sync translates what does not use them.
+   */
+  blockDrifted?: boolean;
   logger?: Logger;
 }
 
@@ -284,9 +294,15 @@ class Reconciler {
     if (!this.args.apply) return plan;
 
     const failing = plan.drift.filter((x) => x.policy === 'fail');
-    if (failing.length) throw new DriftError(failing);
+    if (failing.length && !this.args.blockDrifted) throw new DriftError(failing);
+    if (failing.length) plan.blocked = failing;
+    const blocked = new Set(failing.map((x) => x.key));
 
     for (const d of decisions) {
+      if (blocked.has(d.key)) {
+        delete plan.styleIds[d.key];
+        continue;
+      }
       const id = await this.applyDecision(d);
       if (id && d.desired) plan.styleIds[d.key] = id;
     }

@@ -24,6 +24,8 @@ export interface TerminologyArgs {
   only?: string[];
   /** A one-off drift policy for this run. */
   drift?: DriftPolicy;
+  /** Style lists drifted under policy fail block only their targets (see ReconcileArgs). */
+  blockDrifted?: boolean;
   logger?: Logger;
 }
 
@@ -104,6 +106,7 @@ export async function reconcileTerminology(args: TerminologyArgs): Promise<Termi
         ...common,
         state: args.state,
         apply: args.apply,
+        ...(args.blockDrifted ? { blockDrifted: true } : {}),
         ...(only.styles ? { only: only.styles } : {}),
       })
     : { ...EMPTY_STYLE_PLAN, actions: [], drift: [], styleIds: {}, changedKeys: [] };

@@ -40,6 +40,8 @@ export interface SyncEventMap {
   /** The run was stopped before this unit finished: not a failure; the next run resumes it. */
   'job:left': [JobRef & { uploaded: boolean }];
   billed: [{ characters: number; total: number; mapping: string; file: string; target: string }];
+  /** Style lists changed on the service (policy fail): their targets are not translated this run. */
+  'styles:drift': [{ lists: string[]; messages: string[] }];
   /** Uploads stopped for the rest of the run (quota, auth, stop()). */
   'uploads:stopped': [{ reason: string }];
   'run:summary': [SyncSummary];

@@ -15,6 +15,7 @@ export type FailureKind =
   | 'collision'
   | 'path-escape'
   | 'gave-up'
+  | 'drift' // its style list was changed on the service (policy fail): not sent until resolved
   | 'stopped'; // the run was stopped before this job finished
 
 export interface FailedItem {

@@ -91,10 +91,14 @@ export async function reconcileForPlan(
     client,
     state: args.state,
     apply,
+    // A run goes on without the targets of a drifted list; `plan` only shows the drift.
+    blockDrifted: apply,
     logger: args.logger,
     ...(args.options?.drift ? { drift: args.options.drift } : {}),
   });
+  const blocked = blockedLists(styles, args);
   await planner.useStyles({
+    ...(blocked ? { blocked } : {}),
     styleIds: styles.styleIds,
     pendingChanges: apply ? [] : styles.changedKeys,
     glossaryIds: styles.glossaries.glossaryIds,
@@ -103,6 +107,22 @@ export async function reconcileForPlan(
       : Object.entries(styles.glossaries.changedPairs).flatMap(([k, pairs]) => pairs.map((p) => `${k}/${p}`)),
   });
   return styles;
+}
+
+/**
+ * Style lists that drifted under policy fail, each with why its targets get no translation: logged
+ * and announced (notifications) once per run.
+ */
+function blockedLists(styles: TerminologyPlan, args: SyncRunArgs): Record<string, string> | undefined {
+  if (!styles.blocked?.length) return undefined;
+  const blocked: Record<string, string> = {};
+  for (const d of styles.blocked) {
+    blocked[d.key] =
+      `style list ${d.key} was changed on the service since locsync applied it (version ${d.appliedVersion} → ${d.remoteVersion}, drift policy fail): its targets are not translated; \`locsync plan\` shows the change, then sync with --drift overwrite or --drift adopt`;
+    args.logger.error({ style_list: d.key, changes: d.changes.length }, blocked[d.key]);
+  }
+  args.events?.emit('styles:drift', { lists: Object.keys(blocked), messages: Object.values(blocked) });
+  return blocked;
 }
 
 /** Open a planner for a run's manifest, state and options. */
@@ -270,6 +290,7 @@ export class SyncRun {
   /** Why the run ends the way it does. */
   private stopReason(s: SyncSummary): RunStopReason | undefined {
     if (this.control.stopping) return 'signal';
+    if (s.failed.some((f) => f.kind === 'drift')) return 'drift';
     const kind = this.control.uploadsStopped?.kind;
     if (kind === 'auth' || kind === 'quota') return kind;
     if (this.control.fatal) return 'internal';

@@ -1,11 +1,15 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { WebhookNotifier } from '../../src/notify/webhook.js';
 import { FAULT_DOCUMENT_MESSAGE } from '../../src/service/faults.js';
-import { jsonLines, opsProject, type OpsProject } from '../cli/ops-fixture.js';
+import { ServiceClient } from '../../src/api/client.js';
+import { jsonLines, OPS_KEY, opsProject, type OpsProject } from '../cli/ops-fixture.js';
+import { houseStyleManifest } from '../sync/fixture.js';
 
 // A webhook receiver on 127.0.0.1: it answers 503 to the first `failFirst` messages.
 
@@ -34,6 +38,10 @@ async function receiver(failFirst: number): Promise<Receiver> {
     url: `http://127.0.0.1:${port}/hooks/T0KEN-9f8e7d6c5b4a`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
 }
 
 describe('webhook notifications', () => {
@@ -69,6 +77,51 @@ describe('webhook notifications', () => {
       webhook: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\[REDACTED\]$/),
     });
     expect(r.stderr + r.stdout).not.toContain('T0KEN-9f8e7d6c5b4a');
+  }, 90_000);
+
+  it("drift on one style list blocks only its targets, is the run's recorded reason, and is notified", async () => {
+    hook = await receiver(0);
+    p = await opsProject({
+      manifest: {
+        ...houseStyleManifest('use_24_hour_clock'),
+        notify: { webhook: { url: hook.url, events: ['drift'] } },
+      },
+    });
+    p.write('a.txt', 'First document.\n');
+    expect((await p.cli(['sync'])).code).toBe(0);
+    // Someone changes the list in the service's web UI.
+    const other = new ServiceClient({ baseUrl: p.service.url, apiKey: OPS_KEY });
+    const list = (await other.listAllStyleRules()).find((l) => l.language === 'de')!;
+    await other.patchStyleRules(list.style_id, {
+      configured_rules: { numbers: { thousands_separator: 'do_not_use' } },
+    });
+    other.close();
+
+    p.write('b.txt', 'Second document.\n');
+    const r = await p.cli(['sync']);
+    expect(r.code).toBe(1);
+    // fr has no style list: translated; de uses the drifted list: nothing sent for it.
+    expect(fs.existsSync(path.join(p.dir, 'out/fr/b.txt'))).toBe(true);
+    expect(fs.existsSync(path.join(p.dir, 'out/de/b.txt'))).toBe(false);
+    expect(
+      p.service
+        .requests()
+        .filter((q) => q.upload?.filename === 'b.txt')
+        .map((q) => q.upload!.target_lang),
+    ).toEqual(['FR']);
+    expect(r.stderr).toContain('style list house was changed on the service');
+    expect(r.stderr).not.toMatch(/stopped \(signal\)/);
+    const status = await p.cli(['status', '--json']);
+    const last = (JSON.parse(status.stdout) as { last_outcome: Record<string, unknown> }).last_outcome;
+    expect(last).toMatchObject({ status: 'failed', reason: 'drift' });
+    expect(last.advice).toMatch(/--drift overwrite/);
+    await until(() => hook!.messages.length > 0);
+    expect(hook.messages[0]).toMatchObject({ event: 'drift', details: { lists: ['house'] } });
+
+    // The one-off choice resolves it: the service takes the YAML, de is translated.
+    const over = await p.cli(['sync', '--drift', 'overwrite']);
+    expect(over.code).toBe(0);
+    expect(fs.existsSync(path.join(p.dir, 'out/de/b.txt'))).toBe(true);
   }, 90_000);
 
   it('an event not asked for is not sent; a manifest with both url and url_env is refused', async () => {

@@ -88,6 +88,7 @@ export class Planner {
       pendingChanges: [...styles.pendingChanges],
       glossaryIds: { ...styles.glossaryIds },
       pendingGlossaryPairs: [...(styles.pendingGlossaryPairs ?? [])],
+      ...(styles.blocked ? { blocked: { ...styles.blocked } } : {}),
     };
     this.ctx.settings = await TargetSettings.load(this.ctx.loaded, this.ctx.state, this.styles);
   }

@@ -27,6 +27,8 @@ export interface PlanStyles {
   glossaryIds?: Record<string, string>;
   /** "key/en-de" of glossary dictionaries whose change is pending: their outputs are planned as stale. */
   pendingGlossaryPairs?: string[];
+  /** Style lists drifted on the service (policy fail), by key: why their targets get no translation. */
+  blocked?: Record<string, string>;
 }
 
 export interface TargetSettingsEntry {
@@ -82,6 +84,11 @@ export class TargetSettings {
       ? `pending-change:${applied?.hash ?? ''}`
       : (applied?.hash ?? 'unapplied');
     return { key, styleId: this.styles.styleIds[key] ?? applied?.style_id, hash };
+  }
+
+  /** Why a target gets no translation this run (its style list drifted on the service), if it does not. */
+  blockedReason(t: Target): string | undefined {
+    return t.style ? this.styles.blocked?.[t.style] : undefined;
   }
 
   /** Settings and fingerprints of (mapping, target index, source extension). */

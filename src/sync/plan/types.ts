@@ -36,7 +36,8 @@ export type SkipReason =
   | 'broken-content' // empty, or its first bytes contradict its extension (pre-flight): never uploaded
   | 'collision' // two sources render to the same output path
   | 'path-escape' // the output would leave its output root or land in a source folder
-  | 'gave-up'; // failed max_attempts times on earlier runs
+  | 'gave-up' // failed max_attempts times on earlier runs
+  | 'drift'; // its style list was changed on the service (policy fail): not translated until resolved
 
 /** What the executor needs of the source to upload it, and what a price needs. */
 export interface SourceFacts {
@@ -105,7 +106,7 @@ export interface StaleAction {
 export interface SkipAction {
   kind: 'skip';
   ref: OutputRef;
-  reason: Extract<SkipReason, 'collision' | 'path-escape' | 'gave-up'>;
+  reason: Extract<SkipReason, 'collision' | 'path-escape' | 'gave-up' | 'drift'>;
   message: string;
 }
 

@@ -172,6 +172,12 @@ async function planUnit(
     baseFingerprint: base,
     request: uploadRequest(settings, ext, path.basename(f.relPath)),
   };
+  const blocked = decision.kind === 'translate' ? ctx.settings.blockedReason(m.targets[ti]!) : undefined;
+  if (blocked) {
+    // Nothing is sent with a list that differs from what was applied; other targets go on.
+    b.add({ kind: 'skip', ref, reason: 'drift', message: blocked });
+    return;
+  }
   addDecision(ctx, b, ref, decision, source, planned, staleReason(m.targets[ti]!));
 }
 

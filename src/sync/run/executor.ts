@@ -92,7 +92,8 @@ export class Executor {
         this.d.report.stale(a.ref);
         return;
       case 'skip':
-        this.d.report.unitFailed(a.ref, a.reason, a.message, false);
+        // A drifted style list is resolved by the operator; the next run then translates.
+        this.d.report.unitFailed(a.ref, a.reason, a.message, a.reason === 'drift');
         return;
       case 'delete':
       case 'forget':
