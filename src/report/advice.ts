@@ -75,9 +75,9 @@ export function outcomeAdvice(
   }
 }
 
-/** The last run of `runs` (newest first) as status shows it. */
+/** The last finished run of `runs` (newest first; one still running says nothing yet) as status shows it. */
 export function lastOutcome(runs: RunRecord[], m: LoadedManifest, cfg: string): RunOutcomeView | null {
-  const r = runs[0];
+  const r = runs.find((x) => x.status !== 'running');
   if (!r) return null;
   return {
     run: r.id,

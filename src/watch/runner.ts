@@ -89,12 +89,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       {
         queueDepth: () => this.queueDepth(),
         watches: () => this.sourceWatcher?.watches() ?? 0,
-        lastOutcome: () =>
-          lastOutcome(
-            this.state.recentRuns(5).filter((r) => r.status !== 'running'),
-            this.loaded,
-            this.loaded.path,
-          ),
+        lastOutcome: () => lastOutcome(this.state.recentRuns(5), this.loaded, this.loaded.path),
       },
       { processMetrics: this.loaded.manifest.watch.metrics !== undefined },
     );

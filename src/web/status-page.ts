@@ -19,10 +19,17 @@ function runsTable(d: StatusPageData): string {
       .join(', ');
     const dur = r.finished_at ? formatDuration(Date.parse(r.finished_at) - Date.parse(r.started_at)) : '';
     return `<tr><td>#${r.id}</td><td>${escapeHtml(r.command)}</td><td>${escapeHtml(r.started_at.slice(0, 19).replace('T', ' '))}</td>
-<td>${dur}</td><td class="${RUN_CLASS[r.status] ?? ''}">${escapeHtml(r.status)}</td><td>${escapeHtml(counts)}</td>
+<td>${dur}</td><td class="${RUN_CLASS[r.status] ?? ''}">${escapeHtml(r.reason ? `${r.status} (${r.reason})` : r.status)}</td><td>${escapeHtml(counts)}</td>
 <td class="num">${formatCount(r.billed_characters)}</td></tr>`;
   });
   return `<table id="runs"><thead><tr><th>run</th><th>command</th><th>started (UTC)</th><th>took</th><th>outcome</th><th>outputs</th><th class="num">billed</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** How the last finished run ended and what to do, when it did not complete. */
+function lastOutcomeLine(d: StatusPageData): string {
+  const o = d.status.last_outcome;
+  if (!o?.advice) return '';
+  return `<p id="last-outcome" class="${RUN_CLASS[o.status] ?? ''}">Run #${o.run} (${escapeHtml(o.command)}): ${escapeHtml(o.reason ? `${o.status} (${o.reason})` : o.status)}. What to do: ${escapeHtml(o.advice)}</p>`;
 }
 
 function jobsTable(d: StatusPageData): string {
@@ -94,7 +101,7 @@ ${h ? `<p id="health" class="${h.ok ? 'ok' : 'bad'}">${h.ok ? 'Healthy: uploadin
   <div class="card"><span class="muted">failures</span><b id="failure-count" class="${d.status.failures.length ? 'bad' : ''}">${formatCount(d.status.failures.length)}</b></div>
   <div class="card"><span class="muted">billed this month</span><b id="billed-month">${formatCount(d.month.total.billed_characters)}</b></div>
 </div>
-<h2>Runs</h2>${runsTable(d)}
+<h2>Runs</h2>${lastOutcomeLine(d)}${runsTable(d)}
 <h2>In flight</h2>${jobsTable(d)}
 <h2>Failures</h2>${failuresList(d)}
 <h2>Billing this month</h2>${billingChart(d)}

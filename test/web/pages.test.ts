@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_DOCUMENT_MESSAGE } from '../../src/service/faults.js';
+import { EXIT } from '../../src/util/errors.js';
 import { openBrowser, HAS_CHROMIUM, SCREENSHOTS, type Browser } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
 import {
@@ -47,6 +48,8 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
     p.write('guide.txt', 'Open the door at 3 pm. Close it at 5 pm.\n');
     p.write('notes/readme.txt', 'A short note.\n');
     p.write('report.docx', await smallDocx('The quarterly report is short.'));
+    // A run refused by a cap before watch starts: the page says how it ended and what to do.
+    expect((await p.cli(['sync', '--max-billed', '1'])).code).toBe(EXIT.budget);
     watch = spawn(process.execPath, ['--import', TSX, `${ROOT}/src/cli/main.ts`, 'watch', '-c', p.manifest], {
       cwd: p.dir,
       env: { ...process.env, ...FAST_POLL_ENV, [KEY_ENV]: OPS_KEY, CI: '1', NO_COLOR: '1' },
@@ -83,6 +86,10 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
     await page.goto(`${url}/?refresh=300`);
     await expect.poll(() => page.locator('#runs tbody tr').count()).toBeGreaterThan(0);
     expect(await page.locator('#runs').textContent()).toContain('watch');
+    expect(await page.locator('#runs').textContent()).toContain('failed (budget)');
+    expect(await page.locator('#last-outcome').textContent()).toMatch(
+      /\(sync\): failed \(budget\)\. What to do: a budget cap stopped the run/,
+    );
     expect(await page.locator('#failures').textContent()).toContain(FAULT_DOCUMENT_MESSAGE);
     expect(await page.locator('#failures').textContent()).toMatch(
       /What to do: the service could not translate it/,
