@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { openState } from '../state/store.js';
+import { openState, type StateStore } from '../state/store.js';
 import type { RunStopReason } from '../state/types.js';
 import { stopReasonOf } from '../sync/run-outcome.js';
 import { EXIT } from '../util/errors.js';
@@ -16,6 +16,16 @@ export function refusalReason(err: unknown): RunStopReason {
   return stopReasonOf(err);
 }
 
+/** Record a refused run of `command` in an open state. */
+export async function recordRefused(
+  state: Pick<StateStore, 'runs'>,
+  command: string,
+  err: unknown,
+): Promise<void> {
+  const id = await state.runs.start(command);
+  await state.runs.finish(id, { status: 'failed', reason: refusalReason(err) }, {}, 0);
+}
+
 /**
  * Record a refused run of `command` in the state at `statePath` (when there is one: a first run
  * refused creates none). Never throws: the refusal itself is what the user must see.
@@ -26,8 +36,7 @@ export async function recordRefusedRun(statePath: string, command: string, err: 
     // Not locked: a refusal for a held lock is recorded too (SQLite serialises the two writers).
     const state = openState(statePath);
     try {
-      const id = await state.runs.start(command);
-      await state.runs.finish(id, { status: 'failed', reason: refusalReason(err) }, {}, 0);
+      await recordRefused(state, command, err);
     } finally {
       state.close();
     }

@@ -19,7 +19,7 @@ import { formatFiles } from './plan-text.js';
 import { gateRun, pricedPlan, RunRefused } from './sync-gate.js';
 import { startRunView } from './progress.js';
 import { onStopSignals } from './shutdown.js';
-import { recordRefusedRun, refusalReason } from './refused-run.js';
+import { recordRefused, recordRefusedRun } from './refused-run.js';
 
 interface SyncCliOptions {
   config: string;
@@ -52,12 +52,6 @@ async function takeAutoBackup(loaded: LoadedManifest, state: StateStore, logger:
     // A backup that cannot be written (disk full) must not stop the translations: said, not thrown.
     logger.warn({ err, state: loaded.statePath }, 'automatic backup of the state failed');
   }
-}
-
-/** A run the gate refused (budget, saved plan), recorded with its reason in the open state. */
-async function recordRefused(state: StateStore, err: RunRefused): Promise<void> {
-  const id = await state.runs.start('sync');
-  await state.runs.finish(id, { status: 'failed', reason: refusalReason(err) }, {}, 0);
 }
 
 /** `--max-billed N`: a whole number of characters. */
@@ -172,7 +166,7 @@ async function syncRun(
     summary = (err as { summary?: SyncSummary }).summary;
     if (err instanceof RunRefused) {
       process.stderr.write(`locsync: ${err.message}\n`);
-      if (!opts.dryRun) await recordRefused(state, err);
+      if (!opts.dryRun) await recordRefused(state, 'sync', err);
       code = err.exitCode;
       if (code === EXIT.budget)
         notifier?.send('budget-reached', `locsync sync: a budget cap stopped the run: ${err.message}`);

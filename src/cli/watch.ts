@@ -10,6 +10,7 @@ import { createWatchRunner, type WatchRunner } from '../watch/runner.js';
 import { progressWanted } from './context.js';
 import { startRunView, type RunView } from './progress.js';
 import { onStopSignals } from './shutdown.js';
+import { recordRefused, recordRefusedRun } from './refused-run.js';
 
 interface WatchCliOptions {
   config: string;
@@ -26,7 +27,14 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   const loaded = await loadManifest(opts.config);
   requireSqliteState(loaded, 'watch');
   const logger = createLogger();
-  const { state, lock } = openLockedState(loaded.statePath, { logger, command: 'watch' });
+  let opened: ReturnType<typeof openLockedState>;
+  try {
+    opened = openLockedState(loaded.statePath, { logger, command: 'watch' });
+  } catch (err) {
+    await recordRefusedRun(loaded.statePath, 'watch', err);
+    throw err;
+  }
+  const { state, lock } = opened;
   let runner: WatchRunner | undefined;
   const signals = onStopSignals({
     logger,
@@ -38,11 +46,17 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   let connection: Connection | undefined;
   let view: RunView | undefined;
   try {
-    connection = await openConnection(loaded, {
-      logger,
-      stateDir: path.dirname(loaded.statePath),
-      onRetry: (info) => runner?.onRetry(info),
-    });
+    try {
+      connection = await openConnection(loaded, {
+        logger,
+        stateDir: path.dirname(loaded.statePath),
+        onRetry: (info) => runner?.onRetry(info),
+      });
+    } catch (err) {
+      // A missing API key: refused before the watch began.
+      await recordRefused(state, 'watch', err);
+      throw err;
+    }
     runner = createWatchRunner({ loaded, state, connection, logger });
     const notifier = webhookFromManifest(loaded.manifest.notify, { pipeline: loaded.path, logger });
     if (notifier) {
@@ -65,7 +79,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
     try {
       await runner.start();
     } catch (err) {
-      await runner.stop();
+      await runner.stop(err);
       throw err;
     }
     return await runner.done;

@@ -419,7 +419,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
    * the next start (they resume from id and key); an upload already sent is awaited so that its id is
    * recorded before the state closes: the next start must not upload (and pay for) it again.
    */
-  async stop(): Promise<number> {
+  async stop(ended?: unknown): Promise<number> {
     if (this.stopping) return this.done;
     this.stopping = true;
     clearTimeout(this.tickTimer);
@@ -435,7 +435,8 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     // A file being handed over when the signal came ends as left work; nothing writes after this.
     while (this.handingOver > 0) await sleep(20);
     await this.session?.stop({ deadlineMs: 0 });
-    const summary = await this.session?.finish('interrupted');
+    // Stopped by a signal: interrupted; by an error at start (`ended`): failed, with its reason.
+    const summary = await this.session?.finish(ended === undefined ? 'interrupted' : 'failed', ended);
     await this.metricsServer?.close();
     const code = this.fatal ? (this.fatal instanceof AuthError ? 2 : 1) : 0;
     if (summary)

@@ -24,7 +24,7 @@ async function lastOutcome(
 }
 
 describe('run outcomes', () => {
-  it('a held lock, a bad option and a budget cap are recorded with their reason; status says what to do', async () => {
+  it('a held lock (sync and watch), a bad option and a budget cap are recorded with their reason; status says what to do', async () => {
     p = await opsProject();
     p.write('a.txt', 'A document with more than fifty characters in it, to go over.\n');
     expect((await p.cli(['sync'])).code).toBe(EXIT.ok);
