@@ -43,6 +43,7 @@ export function registerGlossaries(program: Command): void {
     .option(...CONFIG_OPTION)
     .option('--out <dir>', 'folder for the files (default: glossaries/ beside the manifest)')
     .option('--format <format>', 'csv or tsv', 'csv')
+    .option('--json', 'print the files written as JSON')
     .action(lazyAction(() => import('./glossaries.js'), 'glossariesPullAction'));
 }
 
@@ -165,6 +166,7 @@ export function registerStyles(program: Command): void {
     .description("write the service's style lists (also ones made elsewhere) as YAML files, one per list")
     .option(...CONFIG_OPTION)
     .option('--out <dir>', 'folder for the files (default: styles/ beside the manifest)')
+    .option('--json', 'print the files written as JSON')
     .action(lazyAction(() => import('./styles.js'), 'stylesPullAction'));
 }
 

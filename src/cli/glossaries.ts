@@ -4,12 +4,13 @@ import { GlossaryApi } from '../api/glossaries.js';
 import { fromTsv } from '../styles/glossary-entries.js';
 import { writeEntriesFile } from '../styles/glossary-write.js';
 import { ConfigError, EXIT } from '../util/errors.js';
-import { fileKey, withStyleContext } from './styles.js';
+import { fileKey, withStyleContext, type PulledFile } from './styles.js';
 
 interface PullOptions {
   config: string;
   out?: string;
   format?: string;
+  json?: boolean;
 }
 
 /**
@@ -29,6 +30,7 @@ export async function glossariesPullAction(opts: PullOptions): Promise<void> {
     const keys = new Map(state.glossaries.allGlossaries().map((g) => [g.glossary_id, g.key]));
     const taken = new Set<string>();
     const unused: string[] = [];
+    const written: PulledFile[] = [];
     for (const g of glossaries) {
       const key = fileKey({ id: g.glossary_id, name: g.name }, keys, taken, 'glossary');
       const files: string[] = [];
@@ -40,15 +42,19 @@ export async function glossariesPullAction(opts: PullOptions): Promise<void> {
         const what = await writeEntriesFile(file, entries, format);
         const rel = path.relative(loaded.dir, file).split(path.sep).join('/');
         files.push(`      ${pair}: ${rel}`);
-        process.stdout.write(
-          `${what.padEnd(9)} ${rel}  "${g.name}" (${pair}, ${entries.size} ${entries.size === 1 ? 'entry' : 'entries'})\n`,
-        );
+        const inManifest = !!loaded.glossaries?.[key];
+        written.push({ key, file: rel, written: what, name: g.name, pair, in_manifest: inManifest });
+        if (!opts.json)
+          process.stdout.write(
+            `${what.padEnd(9)} ${rel}  "${g.name}" (${pair}, ${entries.size} ${entries.size === 1 ? 'entry' : 'entries'})\n`,
+          );
       }
       if (!loaded.glossaries?.[key]) {
         const name = g.name !== key ? `\n    name: ${JSON.stringify(g.name)}` : '';
         unused.push(`  ${key}:${name}\n    files:\n${files.join('\n')}`);
       }
     }
+    if (opts.json) return void process.stdout.write(JSON.stringify({ out, files: written }, null, 2) + '\n');
     process.stdout.write(
       `${glossaries.length} glossar${glossaries.length === 1 ? 'y' : 'ies'} on the service written to ${out}\n`,
     );

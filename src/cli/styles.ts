@@ -115,7 +115,7 @@ export function fileKey(
   return key;
 }
 
-async function pull(opts: { config: string; out?: string }): Promise<void> {
+async function pull(opts: { config: string; out?: string; json?: boolean }): Promise<void> {
   await withStyleContext(opts.config, { connect: () => true }, async ({ loaded, state, connection }) => {
     const lists = await connection!.client.listAllStyleRules({ detailed: true });
     const out = opts.out ? path.resolve(opts.out) : path.join(loaded.dir, 'styles');
@@ -124,6 +124,7 @@ async function pull(opts: { config: string; out?: string }): Promise<void> {
     const schema = path.join(loaded.dir, 'schema', 'style-list.schema.json');
     const taken = new Set<string>();
     const unused: string[] = [];
+    const written: PulledFile[] = [];
     for (const list of lists) {
       const key = fileKey({ id: list.style_id, name: list.name }, keys, taken);
       const file = path.join(out, `${key}.yaml`);
@@ -132,11 +133,15 @@ async function pull(opts: { config: string; out?: string }): Promise<void> {
         ...(existsSync(schema) ? { schemaPath: schema } : {}),
       });
       const rel = path.relative(loaded.dir, file).split(path.sep).join('/');
-      process.stdout.write(
-        `${what.padEnd(9)} ${rel}  "${list.name}" (${list.language}, version ${list.version})\n`,
-      );
-      if (!loaded.styleLists[key]) unused.push(`  ${key}: { file: ${rel} }`);
+      const inManifest = !!loaded.styleLists[key];
+      written.push({ key, file: rel, written: what, name: list.name, in_manifest: inManifest });
+      if (!opts.json)
+        process.stdout.write(
+          `${what.padEnd(9)} ${rel}  "${list.name}" (${list.language}, version ${list.version})\n`,
+        );
+      if (!inManifest) unused.push(`  ${key}: { file: ${rel} }`);
     }
+    if (opts.json) return void process.stdout.write(JSON.stringify({ out, files: written }, null, 2) + '\n');
     process.stdout.write(`${lists.length} style list(s) on the service written to ${out}\n`);
     if (unused.length) {
       process.stdout.write(
@@ -144,6 +149,20 @@ async function pull(opts: { config: string; out?: string }): Promise<void> {
       );
     }
   });
+}
+
+/** One file `styles pull` / `glossaries pull` wrote (their --json). */
+export interface PulledFile {
+  /** The key it has (or would have) in the manifest. */
+  key: string;
+  /** Relative to the manifest's folder. */
+  file: string;
+  /** created, updated or unchanged. */
+  written: string;
+  name: string;
+  /** A glossary's language pair. */
+  pair?: string;
+  in_manifest: boolean;
 }
 
 export interface ApplyOptions {
@@ -213,7 +232,11 @@ export async function stylesApplyAction(opts: ApplyOptions): Promise<void> {
   process.exitCode = EXIT.ok;
 }
 
-export async function stylesPullAction(opts: { config: string; out?: string }): Promise<void> {
+export async function stylesPullAction(opts: {
+  config: string;
+  out?: string;
+  json?: boolean;
+}): Promise<void> {
   await pull(opts);
   process.exitCode = EXIT.ok;
 }

@@ -129,6 +129,14 @@ describe('styles apply, plan and glossaries pull', () => {
     const de = await readFile(path.join(project.dir, 'glossaries/support-terms.en-de.csv'), 'utf8');
     expect(de).toBe('folder,Ordner\n"""Save"", now","„Speichern“, jetzt"\n');
     expect(pulled.stdout).toContain('en-de: glossaries/support-terms.en-de.csv');
+    const json = JSON.parse((await cli('glossaries', 'pull', '--json')).stdout) as { files: unknown[] };
+    expect(json.files).toContainEqual(
+      expect.objectContaining({
+        key: 'support-terms',
+        pair: 'en-de',
+        file: 'glossaries/support-terms.en-de.csv',
+      }),
+    );
 
     // The printed lines, used as they are: the manifest then matches the service (taken over by name).
     const snippet = pulled.stdout.slice(pulled.stdout.indexOf('glossaries:\n') + 'glossaries:\n'.length);

@@ -140,6 +140,21 @@ describe('locsync plan / styles apply / styles pull', () => {
 
     const text = await readFile(path.join(out, 'made-in-the-web-ui.yaml'), 'utf8');
     expect(text).toContain('# Style list "Made in the web UI" pulled from the service');
+    // For scripts: the same as JSON (a second pull changes nothing).
+    const json = await cli('styles', 'pull', '--out', out, '--json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      out,
+      files: expect.arrayContaining([
+        {
+          key: 'made-in-the-web-ui',
+          file: 'pulled/made-in-the-web-ui.yaml',
+          written: 'unchanged',
+          name: 'Made in the web UI',
+          in_manifest: false,
+        },
+      ]),
+    });
     await writeManifest(
       lists('use_curly_quotation_marks') +
         '  web: { file: pulled/made-in-the-web-ui.yaml }\n' +
