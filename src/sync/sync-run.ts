@@ -222,13 +222,10 @@ export class SyncRun {
     });
     planner.watchWork(executor);
     const run = new SyncRun(args, events, runId, planner, report, control, executor);
-    opts.signal?.addEventListener(
-      'abort',
-      () => void run.stop({ deadlineMs: opts.stopDeadlineMs ?? 30_000 }),
-      {
-        once: true,
-      },
-    );
+    const onAbort = () => void run.stop({ deadlineMs: opts.stopDeadlineMs ?? 30_000 });
+    // A signal that came while the run was being prepared (pricing, the gate) stops it at once.
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
     events.emit('run:start', { runId });
     return run;
   }

@@ -175,6 +175,17 @@ describe('restart', () => {
     expect(uploadCounts(fx).size).toBe(12);
   });
 
+  it('a signal that came before the run began stops it at once: nothing uploaded, all left for the next run', async () => {
+    fx = await createFixture({ files: files(2) });
+    const abort = new AbortController();
+    abort.abort();
+    const s = await fx.sync({ signal: abort.signal, stopDeadlineMs: 0 });
+    expect(s.interrupted).toBe(true);
+    expect(s.left).toBe(4);
+    expect(s.failed).toEqual([]);
+    expect(fx.uploads()).toEqual([]);
+  });
+
   it('a download lost in a crash is uploaded again and reported; a download renamed before the crash is kept', async () => {
     fx = await createFixture({ files: files(4) });
     await syncStoppedAfterUploads(fx, 2);
