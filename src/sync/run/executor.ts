@@ -311,6 +311,8 @@ export class Executor {
 
   /** Deletions of removed sources, after every other piece of work. */
   private async runRemovals(): Promise<void> {
+    // Interrupted: nothing more is done; the next run finds the removed sources again.
+    if (this.d.control.stopping) this.removals.length = 0;
     const deleted = new Map<string, string[]>();
     for (const a of this.removals.splice(0)) {
       if (a.kind === 'delete') {
