@@ -54,6 +54,8 @@ export interface GlossaryPlan {
   glossaryIds: Record<string, string>;
   /** Glossary key → the pairs whose entries change (or would change) in this run: their outputs are stale. */
   changedPairs: Record<string, string[]>;
+  /** Applied with `blockDrifted`: glossaries drifted under policy fail, left alone (their targets wait). */
+  blocked?: GlossaryDrift[];
 }
 
 export const GLOSSARY_SYMBOLS: Record<GlossaryActionKind, string> = {
@@ -286,13 +288,20 @@ class GlossaryReconciler {
     return plan;
   }
 
-  /** Make the service match the decisions of prepare() (refused when a glossary drifted under policy fail). */
-  async apply(): Promise<GlossaryPlan> {
+  /**
+   * Make the service match the decisions of prepare(): refused when a glossary drifted under policy
+   * fail, or with `blockDrifted` those glossaries are left alone (listed in `blocked`).
+   */
+  async apply(blockDrifted = false): Promise<GlossaryPlan> {
     const plan = this.plan!;
     const failing = plan.drift.filter((x) => x.policy === 'fail');
-    if (failing.length) throw new GlossaryDriftError(failing);
-    await this.checkPairs(this.decisions);
-    for (const d of this.decisions) {
+    if (failing.length && !blockDrifted) throw new GlossaryDriftError(failing);
+    const blocked = new Set(failing.map((x) => x.key));
+    if (failing.length) plan.blocked = failing;
+    for (const key of blocked) delete plan.glossaryIds[key];
+    const decisions = this.decisions.filter((d) => !blocked.has(d.key));
+    await this.checkPairs(decisions);
+    for (const d of decisions) {
       const id = await this.applyDecision(d);
       if (id && d.desired) plan.glossaryIds[d.key] = id;
     }
@@ -449,10 +458,10 @@ export function dictionaryChangeLines(c: DictionaryChange, indent: string): stri
 /** Decide what the glossaries need; `apply()` then makes the service match. Nothing is modified before it. */
 export async function prepareGlossaries(
   args: Omit<GlossaryReconcileArgs, 'apply'>,
-): Promise<{ plan: GlossaryPlan; apply: () => Promise<GlossaryPlan> }> {
+): Promise<{ plan: GlossaryPlan; apply: (blockDrifted?: boolean) => Promise<GlossaryPlan> }> {
   const r = new GlossaryReconciler({ ...args, apply: true });
   const plan = await r.prepare();
-  return { plan, apply: () => r.apply() };
+  return { plan, apply: (blockDrifted) => r.apply(blockDrifted) };
 }
 
 /**

@@ -24,7 +24,7 @@ export interface TerminologyArgs {
   only?: string[];
   /** A one-off drift policy for this run. */
   drift?: DriftPolicy;
-  /** Style lists drifted under policy fail block only their targets (see ReconcileArgs). */
+  /** Style lists and glossaries drifted under policy fail block only their targets (see ReconcileArgs). */
   blockDrifted?: boolean;
   logger?: Logger;
 }
@@ -97,7 +97,7 @@ export async function reconcileTerminology(args: TerminologyArgs): Promise<Termi
         ...(only.glossaries ? { only: only.glossaries } : {}),
       })
     : undefined;
-  if (args.apply && g) {
+  if (args.apply && g && !args.blockDrifted) {
     const failing = g.plan.drift.filter((d) => d.policy === 'fail');
     if (failing.length) throw new GlossaryDriftError(failing);
   }
@@ -110,6 +110,6 @@ export async function reconcileTerminology(args: TerminologyArgs): Promise<Termi
         ...(only.styles ? { only: only.styles } : {}),
       })
     : { ...EMPTY_STYLE_PLAN, actions: [], drift: [], styleIds: {}, changedKeys: [] };
-  const glossaries = g ? (args.apply ? await g.apply() : g.plan) : EMPTY_GLOSSARY_PLAN;
+  const glossaries = g ? (args.apply ? await g.apply(args.blockDrifted) : g.plan) : EMPTY_GLOSSARY_PLAN;
   return { ...styles, glossaries };
 }

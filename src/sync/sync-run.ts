@@ -11,6 +11,7 @@ import {
 } from '../styles/terminology.js';
 import { createSyncEvents, type SyncEvents } from './events.js';
 import { Planner, type PlanOutcome } from './plan/planner.js';
+import type { PlanStyles } from './plan/settings.js';
 import type { Observations, Plan } from './plan/types.js';
 import { RunControl } from './run/control.js';
 import { stopReasonOf } from './run-outcome.js';
@@ -96,9 +97,8 @@ export async function reconcileForPlan(
     logger: args.logger,
     ...(args.options?.drift ? { drift: args.options.drift } : {}),
   });
-  const blocked = blockedLists(styles, args);
   await planner.useStyles({
-    ...(blocked ? { blocked } : {}),
+    ...blockedByDrift(styles, args),
     styleIds: styles.styleIds,
     pendingChanges: apply ? [] : styles.changedKeys,
     glossaryIds: styles.glossaries.glossaryIds,
@@ -110,19 +110,34 @@ export async function reconcileForPlan(
 }
 
 /**
- * Style lists that drifted under policy fail, each with why its targets get no translation: logged
- * and announced (notifications) once per run.
+ * Style lists and glossaries that drifted under policy fail, each with why its targets get no
+ * translation: logged and announced (notifications) once per run.
  */
-function blockedLists(styles: TerminologyPlan, args: SyncRunArgs): Record<string, string> | undefined {
-  if (!styles.blocked?.length) return undefined;
-  const blocked: Record<string, string> = {};
-  for (const d of styles.blocked) {
-    blocked[d.key] =
-      `style list ${d.key} was changed on the service since locsync applied it (version ${d.appliedVersion} → ${d.remoteVersion}, drift policy fail): its targets are not translated; \`locsync plan\` shows the change, then sync with --drift overwrite or --drift adopt`;
-    args.logger.error({ style_list: d.key, changes: d.changes.length }, blocked[d.key]);
+function blockedByDrift(
+  styles: TerminologyPlan,
+  args: SyncRunArgs,
+): Pick<PlanStyles, 'blocked' | 'blockedGlossaries'> {
+  const what = [
+    ...(styles.blocked ?? []).map((d) => ({
+      kind: 'style list',
+      key: d.key,
+      detail: `version ${d.appliedVersion} → ${d.remoteVersion}, `,
+    })),
+    ...(styles.glossaries.blocked ?? []).map((d) => ({ kind: 'glossary', key: d.key, detail: '' })),
+  ];
+  if (!what.length) return {};
+  const out: Pick<PlanStyles, 'blocked' | 'blockedGlossaries'> = {};
+  for (const w of what) {
+    const message = `${w.kind} ${w.key} was changed on the service since locsync applied it (${w.detail}drift policy fail): its targets are not translated; \`locsync plan\` shows the change, then sync with --drift overwrite or --drift adopt`;
+    const map = w.kind === 'glossary' ? (out.blockedGlossaries ??= {}) : (out.blocked ??= {});
+    map[w.key] = message;
+    args.logger.error({ [w.kind === 'glossary' ? 'glossary' : 'style_list']: w.key }, message);
   }
-  args.events?.emit('styles:drift', { lists: Object.keys(blocked), messages: Object.values(blocked) });
-  return blocked;
+  args.events?.emit('styles:drift', {
+    lists: what.map((w) => w.key),
+    messages: [...Object.values(out.blocked ?? {}), ...Object.values(out.blockedGlossaries ?? {})],
+  });
+  return out;
 }
 
 /** Open a planner for a run's manifest, state and options. */
@@ -161,6 +176,7 @@ export async function recordObservations(state: SyncState, o: Observations): Pro
 /** A run that carries plans out: one `sync`, or one watch session. */
 export class SyncRun {
   private finished = false;
+  private drifted = false;
 
   private constructor(
     private readonly args: SyncRunArgs,
@@ -231,8 +247,12 @@ export class SyncRun {
   }
 
   /** Reconcile the manifest's style lists with the service (applied). */
-  reconcileStyles(): Promise<TerminologyPlan | undefined> {
-    return reconcileForPlan(this.args, this.planner, true);
+  async reconcileStyles(): Promise<TerminologyPlan | undefined> {
+    const plan = await reconcileForPlan(this.args, this.planner, true);
+    // Someone must decide about a drifted list: the run ends failed for drift even when no target
+    // that uses it had anything to translate.
+    if (plan?.blocked?.length || plan?.glossaries.blocked?.length) this.drifted = true;
+    return plan;
   }
 
   /** Carry out a plan: what it observed recorded, its actions executed (drain() waits for them). */
@@ -287,7 +307,7 @@ export class SyncRun {
   /** Why the run ends the way it does. */
   private stopReason(s: SyncSummary): RunStopReason | undefined {
     if (this.control.stopping) return 'signal';
-    if (s.failed.some((f) => f.kind === 'drift')) return 'drift';
+    if (this.drifted || s.failed.some((f) => f.kind === 'drift')) return 'drift';
     const kind = this.control.uploadsStopped?.kind;
     if (kind === 'auth' || kind === 'quota') return kind;
     if (this.control.fatal) return 'internal';
@@ -304,7 +324,11 @@ export class SyncRun {
       this.finished = true;
       const st =
         status ??
-        (this.control.stopping ? 'interrupted' : s.failed.length > 0 || this.control.fatal ? 'failed' : 'ok');
+        (this.control.stopping
+          ? 'interrupted'
+          : s.failed.length > 0 || this.control.fatal || this.drifted
+            ? 'failed'
+            : 'ok');
       const reason = st === 'ok' ? undefined : ended !== undefined ? stopReasonOf(ended) : this.stopReason(s);
       await this.args.state.runs.finish(
         this.runId,

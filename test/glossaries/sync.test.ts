@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GlossaryApi } from '../../src/api/glossaries.js';
 import { fromTsv } from '../../src/styles/glossary-entries.js';
-import { GlossaryDriftError } from '../../src/styles/glossary-reconcile.js';
 import { runCli } from '../helpers/cli.js';
 import { readZip } from '../formats/zip-helpers.js';
 import { API_KEY, createFixture, type Fixture } from '../sync/fixture.js';
@@ -104,16 +103,22 @@ describe('sync with a glossary kept in git', () => {
     for (const f of FILES) expect(await outputText(`out/de/${f}`), f).toContain('Sammelordner');
   });
 
-  it('drift made through the API stops sync (policy fail); a one-off --drift overwrite goes on', async () => {
+  it('drift made through the API blocks the targets that use the glossary (policy fail); a one-off --drift overwrite goes on', async () => {
     const state = fx.openState();
     const id = state.glossaries.getGlossary('terms')!.glossary_id;
     state.close();
     const api = new GlossaryApi(fx.client());
     await api.putDictionary(id, { source_lang: 'en', target_lang: 'de', entries: 'folder\tFremdordner' });
     const mark = fx.mark();
-    await expect(fx.sync()).rejects.toBeInstanceOf(GlossaryDriftError);
-    expect(fx.uploads(mark)).toEqual([]);
+    fx.write('src/readme.txt', 'Open the folder to see the changes. Then close it.\n');
+    const blocked = await fx.sync();
+    // de uses the drifted glossary: nothing sent for it; fr has none: translated.
+    expect(blocked.failed.map((f) => [f.target, f.kind])).toEqual([['de', 'drift']]);
+    expect(fx.uploads(mark).map((u) => `${u.filename} ${u.target_lang}`)).toEqual(['readme.txt FR']);
     expect(await api.entries(id, 'en', 'de')).toBe('folder\tFremdordner');
+    const st = fx.openState();
+    expect(st.recentRuns(1)[0]).toMatchObject({ status: 'failed', reason: 'drift' });
+    st.close();
 
     const summary = await fx.sync({ drift: 'overwrite' });
     expect(summary.failed).toEqual([]);

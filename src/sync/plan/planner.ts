@@ -89,6 +89,7 @@ export class Planner {
       glossaryIds: { ...styles.glossaryIds },
       pendingGlossaryPairs: [...(styles.pendingGlossaryPairs ?? [])],
       ...(styles.blocked ? { blocked: { ...styles.blocked } } : {}),
+      ...(styles.blockedGlossaries ? { blockedGlossaries: { ...styles.blockedGlossaries } } : {}),
     };
     this.ctx.settings = await TargetSettings.load(this.ctx.loaded, this.ctx.state, this.styles);
   }

@@ -29,6 +29,8 @@ export interface PlanStyles {
   pendingGlossaryPairs?: string[];
   /** Style lists drifted on the service (policy fail), by key: why their targets get no translation. */
   blocked?: Record<string, string>;
+  /** The same for glossaries, by key. */
+  blockedGlossaries?: Record<string, string>;
 }
 
 export interface TargetSettingsEntry {
@@ -86,9 +88,15 @@ export class TargetSettings {
     return { key, styleId: this.styles.styleIds[key] ?? applied?.style_id, hash };
   }
 
-  /** Why a target gets no translation this run (its style list drifted on the service), if it does not. */
+  /**
+   * Why a target gets no translation this run (its style list or glossary drifted on the service),
+   * if it does not.
+   */
   blockedReason(t: Target): string | undefined {
-    return t.style ? this.styles.blocked?.[t.style] : undefined;
+    return (
+      (t.style ? this.styles.blocked?.[t.style] : undefined) ??
+      (t.glossary ? this.styles.blockedGlossaries?.[t.glossary] : undefined)
+    );
   }
 
   /** Settings and fingerprints of (mapping, target index, source extension). */
