@@ -441,8 +441,16 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     const code = this.fatal ? (this.fatal instanceof AuthError ? 2 : 1) : 0;
     if (summary)
       this.logger.info(
-        { uploads: summary.uploads, translated: summary.translated, reused: summary.reused },
-        'stopped',
+        {
+          uploads: summary.uploads,
+          translated: summary.translated,
+          reused: summary.reused,
+          left: summary.left,
+          left_uploaded: summary.leftUploaded,
+        },
+        summary.left
+          ? `stopped: ${summary.left} outputs left for the next start (${summary.leftUploaded} already uploaded: collected, not paid again)`
+          : 'stopped',
       );
     this.resolveDone(code);
     return code;

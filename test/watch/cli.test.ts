@@ -125,6 +125,10 @@ describe('locsync watch (child process)', () => {
     f.service.clearFaults();
     const firstLog = logLines(first.stderr());
     expect(firstLog.filter((l) => l.level === 'error' || l.level === 50)).toEqual([]);
+    // One closing line says what was left for the next start.
+    const stopped = firstLog.find((l) => typeof l.msg === 'string' && l.msg.startsWith('stopped'));
+    expect(stopped?.msg).toMatch(/^stopped: \d+ outputs left for the next start/);
+    expect(stopped?.left_uploaded).toBeGreaterThan(0);
     const uploadedBefore = f.uploads();
     expect(uploadedBefore.length).toBeLessThan(outputs.length);
     // Every upload the service answered is recorded with its id; no upload is left unanswered.
