@@ -500,6 +500,28 @@ export class ServiceClient {
    * Run attempts through the shared rate limiter until one succeeds, a failure is not retryable,
    * attempts run out, or the next wait would exceed the total wait budget.
    */
+  /**
+   * One attempt through the rate limiter. `signal` takes it out of the queue while it waits; once
+   * started it is awaited to the end (the queue alone would leave a started request running and
+   * reject its caller: an upload the service then accepts and bills would go unrecorded).
+   */
+  private queued<T>(attemptOnce: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    if (!signal) return this.queue.add(attemptOnce) as Promise<T>;
+    const waiting = new AbortController();
+    let started = false;
+    const onAbort = () => {
+      if (!started) waiting.abort(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const run = () => {
+      started = true;
+      return attemptOnce();
+    };
+    return (this.queue.add(run, { signal: waiting.signal }) as Promise<T>).finally(() =>
+      signal.removeEventListener('abort', onAbort),
+    );
+  }
+
   private async withRetries<T>(
     method: string,
     path: string,
@@ -511,7 +533,7 @@ export class ServiceClient {
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
       const started = Date.now();
-      const r = (await this.queue.add(attemptOnce, signal ? { signal } : {})) as Attempt<T>;
+      const r = (await this.queued(attemptOnce, signal)) as Attempt<T>;
       const ms = Date.now() - started;
       if (r.ok) {
         this.logger.debug({ method, path, attempt, ms }, 'service call ok');

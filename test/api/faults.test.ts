@@ -177,6 +177,18 @@ describe('cancellation', () => {
     c.close();
     expect(requestsTo(svc, 'POST', TRANSLATE)).toHaveLength(1);
   });
+  it('a signal that comes while the call is in flight does not cut it: the caller gets the answer', async () => {
+    const c = makeClient(svc.url);
+    svc.addFaults({ match: { path: TRANSLATE }, latencyMs: 300 });
+    const ac = new AbortController();
+    const call = c.translateText(req, { signal: ac.signal });
+    // Started: the rate limiter runs it (an upload in flight must be awaited and recorded).
+    const queue = (c as unknown as { queue: { pending: number } }).queue;
+    while (queue.pending === 0) await new Promise((r) => setImmediate(r));
+    ac.abort();
+    expect((await call).translations).toHaveLength(1);
+    c.close();
+  });
 });
 
 describe('document status and download', () => {
