@@ -294,7 +294,7 @@ export class JobDriver {
       }
       if (err instanceof AuthError) this.d.control.stopForAuth(err);
       const keep = { willRetry: true, keepDocument: true, countsAttempt: true };
-      // The shutdown grace is over (or the key was refused): its id and key stay recorded.
+      // The shutdown grace is over: its id and key stay recorded for the next run.
       if (isAbort(err) && this.d.control.stopping) return this.leave(dr);
       if (isAbort(err))
         return this.fail(
