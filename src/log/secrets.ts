@@ -12,9 +12,16 @@ export function forgetSecrets(): void {
   secrets.clear();
 }
 
-/** Replace every registered secret in `text` by a redaction marker. */
+/** The password of a URL anywhere in a text (scheme://user:password@): shown as '***'. */
+const URL_PASSWORD = /\b([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/:@\s]*):[^/@\s]+@/g;
+
+/**
+ * Replace every registered secret in `text` by a redaction marker, and every password written in
+ * a URL: a password too short to register safely (`registerSecret` ignores them, as they would
+ * redact ordinary words) is still recognisable by where it stands.
+ */
 export function scrub(text: string): string {
-  let out = text;
+  let out = text.includes('://') ? text.replace(URL_PASSWORD, '$1:***@') : text;
   for (const s of secrets) {
     if (out.includes(s)) out = out.split(s).join('[REDACTED]');
   }
