@@ -3,8 +3,9 @@ import type { DocumentStatus } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
 import { nextPollDelay, type PollTiming } from '../timing.js';
 
-// Waiting for a translation: status polls spaced by the poll timing (the service's seconds_remaining
-// only a clamped hint), until the document is done or in error.
+// Waiting for a translation: status polls spaced by the poll timing until the document is done or in
+// error. The service's seconds_remaining is a hint: followed within the timing's bounds when it is
+// plausible, ignored when it is absurd or proved untrue (../timing.ts).
 
 export interface PollArgs {
   getStatus: () => Promise<DocumentStatus>;
