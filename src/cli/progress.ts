@@ -4,6 +4,7 @@ import { setLiveRegion } from '../log/terminal.js';
 import type { SyncEvents } from '../sync/events.js';
 import { formatBytes, formatCount, formatDuration, formatPercent } from '../util/format.js';
 import { RunTracker, type InFlightJob, type JobPhase } from './run-tracker.js';
+import { printable } from '../log/printable.js';
 
 // The live view of a sync or watch run on a terminal, drawn under the log lines from a RunTracker;
 // and on SIGINT/SIGTERM what was left and how to resume (a log line when there is no terminal).
@@ -23,7 +24,7 @@ function describeJob(j: InFlightJob, now: number): string {
       ? `${PHASE_TEXT.waiting} (${j.serviceStatus})`
       : PHASE_TEXT[j.phase];
   return (
-    `${j.ref.mapping}/${j.ref.file} -> ${j.ref.target}: ${state} for ${formatDuration(now - j.phaseSince)}` +
+    `${printable(`${j.ref.mapping}/${j.ref.file}`)} -> ${j.ref.target}: ${state} for ${formatDuration(now - j.phaseSince)}` +
     (j.ref.documentId ? `, document ${j.ref.documentId}` : '')
   );
 }

@@ -58,6 +58,20 @@ describe('the run view', () => {
     expect(lines[2]).toBe('  billed 50,000 characters  downloaded 2.0 KiB');
   });
 
+  it('shows a file name holding a newline or an escape sequence escaped, on one line', () => {
+    const now = 1_000_000;
+    const events = createSyncEvents();
+    const t = new RunTracker(events, () => now);
+    const evil = { ...ref(7), file: 'a\nb\u001b[2Jc.txt' };
+    events.emit('action', { kind: 'translate', ref: evil } as unknown as PlannedAction);
+    events.emit('job:queued', { ...evil, resumed: false });
+    events.emit('job:uploading', { ...evil, attempt: 1 });
+    const lines = renderProgress(t, { now: now + 120_000, longJobMs: 60_000, maxJobLines: 5, color: false });
+    const job = lines.find((l) => l.includes('docs/a'));
+    expect(job).toBe('  docs/a\\nb\\u{1b}[2Jc.txt -> de: uploading for 2m00s');
+    expect(lines.join('\n')).not.toContain('\u001b');
+  });
+
   it('says what it does before any work is found, and when there is none', () => {
     const events = createSyncEvents();
     const t = new RunTracker(events, () => 0);
