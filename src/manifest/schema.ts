@@ -231,6 +231,12 @@ export const mappingSchema = z.strictObject({
     .enum(['keep', 'delete'])
     .optional()
     .describe('Overrides the top-level on_source_delete for this mapping.'),
+  links_outside_source: z
+    .enum(['skip', 'follow'])
+    .default('skip')
+    .describe(
+      'Symbolic links in the source that lead outside the source folder: skipped with a warning, or followed (translated and billed).',
+    ),
 });
 
 export const serviceSchema = z.strictObject({

@@ -89,7 +89,9 @@ export class FolderPoller {
   async pollOnce(): Promise<void> {
     for (const s of this.sources) {
       if (this.closed) return;
-      const listed = await listSourceFiles(s.root, s.include, s.ignore);
+      const listed = await listSourceFiles(s.root, s.include, s.ignore, {
+        followLinksOutside: s.followLinksOutside,
+      });
       const before = this.last.get(s.mapping) ?? this.recorded(s.mapping).sort(byPath);
       let problem = this.roots.missing(s.root);
       if (!problem && listed.problems.some((p) => p.relPath === '.'))

@@ -19,6 +19,8 @@ export interface WatchedSource {
   /** The mapping's include patterns, and what its listing ignores (exclude, skipDirs as globs). */
   include: string[];
   ignore: string[];
+  /** The mapping's links_outside_source is follow. */
+  followLinksOutside: boolean;
 }
 
 export interface SourceRef {
@@ -51,6 +53,7 @@ export function watchedSources(loaded: LoadedManifest): WatchedSource[] {
       skipDirs,
       include: m.include,
       ignore: [...m.exclude, ...skipDirs.map((d) => `${toRel(root, d)}/**`)],
+      followLinksOutside: m.links_outside_source === 'follow',
     };
   });
 }

@@ -64,3 +64,48 @@ describe('output paths at the edges', () => {
     expect(fx.uploads(mark)).toEqual([]);
   });
 });
+
+describe('links in a source', () => {
+  it('a link leading outside the source folder is skipped with a warning, unless the mapping allows it', async () => {
+    fx = await createFixture({ files: { 'a.txt': 'A.\n', 'inner/b.txt': 'B.\n' } });
+    const f = fx;
+    // Outside the source: a file and a folder (as /etc/passwd and /etc would be).
+    f.write('elsewhere/secret.txt', 'Not for translation.\n');
+    f.write('elsewhere/dir/more.txt', 'Not for translation either.\n');
+    fs.symlinkSync(path.join(f.dir, 'elsewhere/secret.txt'), path.join(f.src, 'secret.txt'));
+    fs.symlinkSync(path.join(f.dir, 'elsewhere/dir'), path.join(f.src, 'dir'));
+    // Inside the source: followed as before.
+    fs.symlinkSync(path.join(f.src, 'inner/b.txt'), path.join(f.src, 'b-again.txt'));
+
+    const names = (since?: number) => [...new Set(f.uploads(since).map((u) => u.filename))].sort();
+    const first = await f.sync();
+    // b.txt and the link to it hold one content: uploaded once per target under either name.
+    expect(names().filter((n) => n !== 'b.txt' && n !== 'b-again.txt')).toEqual(['a.txt']);
+    expect(
+      first.skipped
+        .filter((s) => s.reason === 'link-outside')
+        .map((s) => s.file)
+        .sort(),
+    ).toEqual(['dir', 'secret.txt']);
+    expect(first.skipped.find((s) => s.file === 'secret.txt')?.message).toContain(
+      path.join(f.dir, 'elsewhere/secret.txt'),
+    );
+    expect(f.exists('out/de/secret.txt')).toBe(false);
+    expect(f.exists('out/de/b-again.txt')).toBe(true);
+
+    setMappings(f, [
+      {
+        name: 'docs',
+        source: 'src',
+        output: 'out/{lang}/{path}',
+        targets: [{ lang: 'de' }],
+        links_outside_source: 'follow',
+      },
+    ]);
+    const mark = f.mark();
+    const second = await f.sync();
+    expect(second.skipped.filter((s) => s.reason === 'link-outside')).toEqual([]);
+    expect(names(mark)).toEqual(['more.txt', 'secret.txt']);
+    expect(f.exists('out/de/dir/more.txt')).toBe(true);
+  });
+});

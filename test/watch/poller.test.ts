@@ -42,6 +42,7 @@ describe('FolderPoller', () => {
       root,
       accepts: () => true,
       skipDirs: [],
+      followLinksOutside: false,
       include: [],
       ignore: [],
     };

@@ -4,7 +4,14 @@ import type { Mapping } from '../../manifest/schema.js';
 import type { PlanBuilder } from './builder.js';
 import type { PlanContext } from './context.js';
 import { extOf } from './fingerprint.js';
-import { isSupportedExtension, listSourceFiles, sha256File, type FoundFile } from './list-sources.js';
+import {
+  isSupportedExtension,
+  linkOutsideProblem,
+  listSourceFiles,
+  sha256File,
+  type FoundFile,
+  type ScanProblem,
+} from './list-sources.js';
 import { OutputListing, listingDigest, outputsDigest } from './output-listing.js';
 import { POINT_LOOKUPS_BEFORE_INDEX } from './output-index.js';
 import { preflight, PREFLIGHT_HEAD_BYTES } from './preflight.js';
@@ -23,7 +30,14 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   const src = ctx.folders.sourceOf(m);
   ctx.events.emit('scan:start', { mapping: m.name });
   // Output folders inside the source folder are not sources.
-  const listed = await listSourceFiles(src, m.include, [...m.exclude, ...ctx.folders.outputsInsideSource(m)]);
+  const listed = await listSourceFiles(
+    src,
+    m.include,
+    [...m.exclude, ...ctx.folders.outputsInsideSource(m)],
+    {
+      followLinksOutside: m.links_outside_source === 'follow',
+    },
+  );
   for (const u of listed.unsupported)
     b.unsupported({ mapping: m.name, file: u.relPath, reason: 'unsupported', message: u.message });
   for (const p of listed.problems)
@@ -191,6 +205,11 @@ export async function planPath(
     return 'gone';
   }
   if (!st.isFile()) return undefined;
+  const outside = realPathOutside(ctx.folders.sourceOf(m), abs, relPath, m);
+  if (outside) {
+    b.skipped({ mapping: m.name, file: relPath, reason: outside.reason, message: outside.message });
+    return undefined;
+  }
   const ext = extOf(relPath);
   if (!isSupportedExtension(ext)) {
     b.unsupported({
@@ -282,4 +301,15 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/** A file event's path that resolves (links followed) outside its source folder, as a scan problem. */
+function realPathOutside(root: string, abs: string, relPath: string, m: Mapping): ScanProblem | undefined {
+  try {
+    return linkOutsideProblem(relPath, fs.realpathSync(abs), fs.realpathSync(root), {
+      followLinksOutside: m.links_outside_source === 'follow',
+    });
+  } catch {
+    return undefined; // gone meanwhile: the hash below reports it
+  }
 }

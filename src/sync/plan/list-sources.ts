@@ -67,7 +67,7 @@ class WalkedFile implements FoundFile {
 
 export interface ScanProblem {
   relPath: string;
-  reason: 'unreadable' | 'symlink-loop' | 'unsupported';
+  reason: 'unreadable' | 'symlink-loop' | 'link-outside' | 'unsupported';
   message: string;
 }
 
@@ -91,6 +91,30 @@ function isInsideOrSame(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+export interface ListOptions {
+  /** Follow symbolic links that lead outside the source folder (the mapping's links_outside_source). */
+  followLinksOutside?: boolean;
+}
+
+/**
+ * The problem of a source entry reached through a link that leads outside the source folder
+ * (`/etc/passwd` linked into a shared folder must not be uploaded and billed without a word), or
+ * undefined when it stays inside or such links are allowed.
+ */
+export function linkOutsideProblem(
+  relPath: string,
+  real: string,
+  rootReal: string,
+  opts: ListOptions,
+): ScanProblem | undefined {
+  if (opts.followLinksOutside || isInsideOrSame(rootReal, real)) return undefined;
+  return {
+    relPath,
+    reason: 'link-outside',
+    message: `symbolic link leads outside the source folder (to ${real}): skipped; set links_outside_source: follow on the mapping to translate it`,
+  };
+}
+
 /**
  * List the files of a source folder (sorted by relative path). `ignore` are extra glob patterns
  * relative to the folder (the mapping's exclude, output folders inside the source).
@@ -99,6 +123,7 @@ export async function listSourceFiles(
   sourceDir: string,
   include: string[],
   ignore: string[],
+  opts: ListOptions = {},
 ): Promise<ListedTree> {
   const out: ListedTree = { files: [], unsupported: [], problems: [] };
   let rootReal: string;
@@ -121,7 +146,7 @@ export async function listSourceFiles(
     included: (r) => everything || inc.some((f) => f(r)),
     ignored: (r) => ign.some((f) => f(r)),
   };
-  await walk(sourceDir, '', rootReal, m, allIgnores, visited, out);
+  await walk(sourceDir, '', rootReal, m, allIgnores, visited, out, opts);
   out.files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
   return out;
 }
@@ -134,6 +159,7 @@ async function walk(
   ignore: string[],
   visited: Set<string>,
   out: ListedTree,
+  opts: ListOptions,
 ): Promise<void> {
   const rel = (p: string) => (prefix ? `${prefix}/${p}` : p);
   // Report unreadable folders instead of failing the whole scan.
@@ -202,11 +228,16 @@ async function walk(
         });
         continue;
       }
+      const real = fs.realpathSync(abs);
+      const outside = linkOutsideProblem(relPath, real, rootReal, opts);
+      if (outside) {
+        if (st.isDirectory() || m.included(relPath)) out.problems.push(outside);
+        continue;
+      }
       if (st.isFile()) {
         if (m.included(relPath))
           pushFile(out, new WalkedFile(relPath, st.size, st.mtimeMs, dirPrefix, e.path));
       } else if (st.isDirectory()) {
-        const real = fs.realpathSync(abs);
         const parentReal = fs.realpathSync(path.dirname(abs));
         if (visited.has(real) || isInsideOrSame(real, rootReal) || isInsideOrSame(real, parentReal)) {
           out.problems.push({
@@ -217,7 +248,7 @@ async function walk(
           continue;
         }
         visited.add(real);
-        await walk(abs, relPath, rootReal, m, ignore, visited, out);
+        await walk(abs, relPath, rootReal, m, ignore, visited, out, opts);
       }
       continue;
     }

@@ -33,6 +33,7 @@ export type SkipReason =
   | 'unsupported' // extension the service does not translate
   | 'unreadable' // permission denied, vanished while reading
   | 'symlink-loop' // a symlinked folder leading back into the tree
+  | 'link-outside' // a symbolic link leading outside the source folder (links_outside_source: skip)
   | 'broken-content' // empty, or its first bytes contradict its extension (pre-flight): never uploaded
   | 'collision' // two sources render to the same output path
   | 'path-escape' // the output would leave its output root or land in a source folder
