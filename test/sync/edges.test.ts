@@ -109,3 +109,28 @@ describe('links in a source', () => {
     expect(f.exists('out/de/dir/more.txt')).toBe(true);
   });
 });
+
+describe('links in an output folder', () => {
+  it('an output sub-folder linked outside the output root is never written through, nor paid for', async () => {
+    fx = await createFixture({ files: { 'a.txt': 'A.\n', 'sub/b.txt': 'B.\n' } });
+    const f = fx;
+    setMappings(f, [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }]);
+    fs.mkdirSync(path.join(f.dir, 'out/de'), { recursive: true });
+    fs.mkdirSync(path.join(f.dir, 'elsewhere'));
+    fs.symlinkSync(path.join(f.dir, 'elsewhere'), path.join(f.dir, 'out/de/sub'));
+
+    const first = await f.sync();
+    expect(f.uploads().map((u) => u.filename)).toEqual(['a.txt']);
+    expect(first.failed.map((x) => [x.file, x.kind])).toEqual([['sub/b.txt', 'path-escape']]);
+    expect(first.failed[0]?.error).toContain(path.join(f.dir, 'elsewhere'));
+    expect(fs.readdirSync(path.join(f.dir, 'elsewhere'))).toEqual([]);
+
+    // The link replaced by a real folder: translated then, once.
+    fs.unlinkSync(path.join(f.dir, 'out/de/sub'));
+    const mark = f.mark();
+    const second = await f.sync();
+    expect(f.uploads(mark).map((u) => u.filename)).toEqual(['b.txt']);
+    expect(second.failed).toEqual([]);
+    expect(f.exists('out/de/sub/b.txt')).toBe(true);
+  });
+});

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Mapping } from '../../manifest/schema.js';
 import { outputRoot } from '../../manifest/paths.js';
@@ -24,6 +25,8 @@ export class ManifestFolders {
   private sourceRootsCache: SourceRoot[] | undefined;
   private readonly rootOverlap = new Map<Mapping, boolean[]>();
   private readonly sharedRoots = new Map<Mapping, boolean>();
+  /** Output folder -> why writing into it would leave its output root ('' when it would not). */
+  private readonly folderEscapes = new Map<string, string>();
 
   constructor(private readonly loaded: LoadedManifest) {}
 
@@ -85,6 +88,23 @@ export class ManifestFolders {
     return flags[ti] ?? true;
   }
 
+  /**
+   * Why an output of (mapping, target) cannot be written: a folder on its way (below the output
+   * root) is a link that leads outside the root, and writing would go wherever the link points.
+   * Undefined when the way stays inside. One look per output folder (cached for the run).
+   */
+  linkEscape(m: Mapping, ti: number, output: string): string | undefined {
+    const root = this.outputRoots(m)[ti];
+    if (root === undefined) return undefined;
+    const folder = path.dirname(this.abs(output));
+    let why = this.folderEscapes.get(folder);
+    if (why === undefined) {
+      why = escapeThroughLink(root, folder) ?? '';
+      this.folderEscapes.set(folder, why);
+    }
+    return why || undefined;
+  }
+
   /** Whether an output root of this mapping overlaps one of another mapping (outputs could collide). */
   sharesOutputRoots(m: Mapping): boolean {
     let shared = this.sharedRoots.get(m);
@@ -98,4 +118,29 @@ export class ManifestFolders {
     }
     return shared;
   }
+}
+
+/**
+ * The deepest existing folder from `folder` up to `root`, resolved (links followed), must lie inside
+ * the resolved root: else the message naming the link's way out. Folders not made yet are made
+ * inside whatever their existing parent resolves to, so checking the deepest existing one suffices.
+ */
+export function escapeThroughLink(root: string, folder: string): string | undefined {
+  let rootReal: string;
+  try {
+    rootReal = fs.realpathSync(root);
+  } catch {
+    return undefined; // the root is made on the first write, with nothing in it yet
+  }
+  for (let dir = folder; foldersOverlap(dir, root) && dir.length >= root.length; dir = path.dirname(dir)) {
+    let real: string;
+    try {
+      real = fs.realpathSync(dir);
+    } catch {
+      continue; // not there yet: its parent decides
+    }
+    if (real === rootReal || real.startsWith(rootReal + path.sep)) return undefined;
+    return `output folder ${dir} leads outside the output root ${root} (to ${real}): nothing is written through it`;
+  }
+  return undefined;
 }

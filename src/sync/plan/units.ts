@@ -178,6 +178,15 @@ async function planUnit(
     b.add({ kind: 'skip', ref, reason: 'drift', message: blocked });
     return;
   }
+  // Nothing is paid for (or copied) that would be written through a link out of the output root.
+  const escape =
+    decision.kind === 'translate' || decision.kind === 'reuse' || decision.kind === 'resume'
+      ? ctx.folders.linkEscape(m, ti, ref.output)
+      : undefined;
+  if (escape) {
+    b.add({ kind: 'skip', ref, reason: 'path-escape', message: escape });
+    return;
+  }
   addDecision(ctx, b, ref, decision, source, planned, staleReason(m.targets[ti]!));
 }
 
