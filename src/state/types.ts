@@ -164,6 +164,12 @@ export interface JobFailure {
   keepDocument: boolean;
   /** Whether this failure uses up an attempt of max_attempts (not: quota, auth, stopped, transient). */
   countsAttempt: boolean;
+  /**
+   * A kept document failed again in a later run (its output still cannot be written): that run's
+   * try is an attempt of its own (the upload counted only the first), so the job is given up at
+   * max_attempts instead of being fetched forever.
+   */
+  retriedKept?: boolean;
 }
 
 /**

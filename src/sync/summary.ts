@@ -14,6 +14,7 @@ export type FailureKind =
   | 'output' // writing the output failed
   | 'collision'
   | 'path-escape'
+  | 'unwritable-name'
   | 'gave-up'
   | 'drift' // its style list was changed on the service (policy fail): not sent until resolved
   | 'stopped'; // the run was stopped before this job finished

@@ -38,3 +38,31 @@ describe('long file names', () => {
     expect(fx.read(`out/de/copy/${LONG}`)).toBe(fx.read(`out/de/${LONG}`));
   });
 });
+
+describe('a name the output folder cannot hold', () => {
+  it('is refused before any upload, with advice, on every run, while the other documents go on', async () => {
+    // A legal source name whose output name (the pattern adds to it) is over the 255-byte limit.
+    const name = `${'n'.repeat(240)}.txt`;
+    fx = await createFixture({
+      files: { [name]: 'Hello.\n', 'ok.txt': 'Fine.\n' },
+      manifest: {
+        mappings: [
+          {
+            name: 'docs',
+            source: 'src',
+            output: 'out/{lang}/{stem}.translated-{lang}.{ext}',
+            targets: [{ lang: 'de' }],
+          },
+        ],
+      },
+    });
+    const f = fx;
+    for (let run = 0; run < 2; run++) {
+      const s = await f.sync();
+      expect(s.failed.map((x) => [x.file, x.kind])).toEqual([[name, 'unwritable-name']]);
+      expect(s.failed[0]?.error).toMatch(/258 bytes, longer than file systems allow \(255\): shorten/);
+    }
+    expect(f.uploads().map((u) => u.filename)).toEqual(['ok.txt']);
+    expect(f.exists('out/de/ok.translated-de.txt')).toBe(true);
+  });
+});

@@ -23,6 +23,7 @@ export interface UnitFacts {
         fingerprint: string;
         status: string;
         document_id: string | null;
+        error_kind?: string | null;
         attempts: number;
       }
     | undefined;
@@ -44,6 +45,17 @@ export type Decision =
   | { kind: 'gave-up'; jobId: number }
   | { kind: 'translate'; reason: TranslateReason; jobId?: number };
 
+/**
+ * A paid document whose output could not be written max_attempts times is given up, not fetched
+ * forever (any other recorded document is collected).
+ */
+export function outputGivenUp(
+  open: { attempts: number; error_kind?: string | null },
+  maxAttempts: number,
+): boolean {
+  return open.error_kind === 'output' && open.attempts >= maxAttempts;
+}
+
 /** What a (file, target) needs. */
 export function decide(f: UnitFacts): Decision {
   const { done, open } = f;
@@ -51,7 +63,10 @@ export function decide(f: UnitFacts): Decision {
   if (holdsThis && f.outputExists)
     return f.retranslate.has('all') ? { kind: 'translate', reason: 'requested' } : { kind: 'unchanged' };
   if (open && open.sha256 === f.sha256 && open.fingerprint === f.fingerprint) {
-    if (open.status === 'uploaded' && open.document_id) return { kind: 'resume', jobId: open.id };
+    if (open.status === 'uploaded' && open.document_id)
+      return outputGivenUp(open, f.maxAttempts)
+        ? { kind: 'gave-up', jobId: open.id }
+        : { kind: 'resume', jobId: open.id };
     if (open.status === 'failed' && open.attempts >= f.maxAttempts)
       return { kind: 'gave-up', jobId: open.id };
     return { kind: 'translate', reason: 'retry', jobId: open.id };

@@ -4,6 +4,7 @@ import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { SyncEvents } from '../events.js';
 import { PlanBuilder } from './builder.js';
+import { outputGivenUp } from './decide.js';
 import { OutputClaims } from './claims.js';
 import type { PlanContext } from './context.js';
 import { ManifestFolders } from './folders.js';
@@ -122,6 +123,7 @@ export class Planner {
     const b = new PlanBuilder(this.inputs());
     for (const job of this.ctx.index.openJobs()) {
       if (job.status !== 'uploaded' || !job.document_id || !job.document_key) continue;
+      if (outputGivenUp(job, this.ctx.loaded.manifest.max_attempts)) continue; // its mapping's plan says so
       b.resumed.add(job.id);
       b.plannedContentAt(job.sha256, job.fingerprint, job.output_path);
       b.add({

@@ -37,6 +37,7 @@ export type SkipReason =
   | 'broken-content' // empty, or its first bytes contradict its extension (pre-flight): never uploaded
   | 'collision' // two sources render to the same output path
   | 'path-escape' // the output would leave its output root or land in a source folder
+  | 'unwritable-name' // a part of the output's path is longer than file systems allow
   | 'gave-up' // failed max_attempts times on earlier runs
   | 'drift'; // its style list was changed on the service (policy fail): not translated until resolved
 
@@ -107,7 +108,7 @@ export interface StaleAction {
 export interface SkipAction {
   kind: 'skip';
   ref: OutputRef;
-  reason: Extract<SkipReason, 'collision' | 'path-escape' | 'gave-up' | 'drift'>;
+  reason: Extract<SkipReason, 'collision' | 'path-escape' | 'unwritable-name' | 'gave-up' | 'drift'>;
   message: string;
 }
 

@@ -178,6 +178,12 @@ async function planUnit(
     b.add({ kind: 'skip', ref, reason: 'drift', message: blocked });
     return;
   }
+  const tooLong =
+    decision.kind === 'translate' || decision.kind === 'reuse' ? nameTooLong(ref.output) : undefined;
+  if (tooLong) {
+    b.add({ kind: 'skip', ref, reason: 'unwritable-name', message: tooLong });
+    return;
+  }
   // Nothing is paid for (or copied) that would be written through a link out of the output root.
   const escape =
     decision.kind === 'translate' || decision.kind === 'reuse' || decision.kind === 'resume'
@@ -255,4 +261,20 @@ function addDecision(
       });
       return;
   }
+}
+
+/** The longest name of a file or folder that common file systems hold (ext4, XFS, NTFS, SMB: 255). */
+const NAME_MAX_BYTES = 255;
+
+/**
+ * Why the output path cannot be written anywhere: a part of it longer than NAME_MAX_BYTES. Found
+ * before the upload, as the download of a paid document may be fetched only once.
+ */
+function nameTooLong(output: string): string | undefined {
+  for (const part of output.split(/[\\/]/)) {
+    const bytes = Buffer.byteLength(part);
+    if (bytes > NAME_MAX_BYTES)
+      return `output ${output}: the name '${part.slice(0, 40)}…' is ${bytes} bytes, longer than file systems allow (${NAME_MAX_BYTES}): shorten the source name or the output pattern; nothing was uploaded`;
+  }
+  return undefined;
 }

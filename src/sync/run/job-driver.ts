@@ -126,7 +126,7 @@ export class JobDriver {
     dr: Drive,
     kind: FailureKind,
     error: string,
-    o: { willRetry: boolean; keepDocument: boolean; countsAttempt: boolean },
+    o: { willRetry: boolean; keepDocument: boolean; countsAttempt: boolean; retriedKept?: boolean },
   ): Promise<'failed'> {
     this.releaseSlot(dr);
     dr.job = await this.d.ledger.failed(dr.job, {
@@ -134,9 +134,12 @@ export class JobDriver {
       error,
       keepDocument: o.keepDocument,
       countsAttempt: o.countsAttempt,
+      retriedKept: o.retriedKept ?? false,
     });
     if (!o.keepDocument) this.d.index.jobOpen(dr.job);
-    this.d.report.jobFailed(dr.job, kind, error, o.willRetry);
+    // A counted attempt that reached max_attempts is the last: the next run gives the job up.
+    const willRetry = o.willRetry && (!o.countsAttempt || dr.job.attempts < this.d.maxAttempts);
+    this.d.report.jobFailed(dr.job, kind, error, willRetry);
     return 'failed';
   }
 
@@ -341,10 +344,11 @@ export class JobDriver {
     } catch (err) {
       if (err instanceof NotFoundError) return this.lose(dr, err.message);
       if (err instanceof AuthError) this.d.control.stopForAuth(err);
-      return this.fail(dr, 'output', `download failed: ${(err as Error).message}; resumes next run`, {
+      return this.fail(dr, 'output', `download failed: ${(err as Error).message}; ${writeAdvice(err)}`, {
         willRetry: true,
         keepDocument: true,
         countsAttempt: true,
+        retriedKept: dr.resumed,
       });
     }
     return this.finish(dr, billed, bytes, log);
@@ -388,4 +392,14 @@ export class JobDriver {
     log.info('the output was written by an earlier run that stopped before recording it: taken as done');
     return { billed: job.billed_characters, bytes: st.size };
   }
+}
+
+/** What to do about an output that could not be written (the translation is kept at the service). */
+function writeAdvice(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENAMETOOLONG')
+    return 'the name is too long for the output folder: shorten the source name or the output pattern; the paid translation is fetched again (not re-uploaded) on the next run';
+  if (code === 'EILSEQ' || code === 'EINVAL')
+    return 'the output folder does not accept this name (characters its file system refuses): rename the source or change the output pattern; the paid translation is fetched again (not re-uploaded) on the next run';
+  return 'resumes next run';
 }
