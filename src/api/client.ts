@@ -14,6 +14,7 @@ import { silentLogger, type Logger } from '../log/logger.js';
 import { redactUrl, registerSecret } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
 import { PartFile } from '../util/part-file.js';
+import { SpoolFile, SpooledDownloadError } from '../util/spool.js';
 import { VERSION } from '../version.js';
 import { PlanError, ServiceError, UploadMaybeAcceptedError } from './errors.js';
 import {
@@ -329,13 +330,16 @@ export class ServiceClient {
     id: string,
     key: string,
     destPath: string,
-    opts: CallOptions = {},
+    opts: CallOptions & {
+      /** Where to keep the bytes if they cannot be put at destPath (see ../util/spool.ts). */
+      spoolTo?: string;
+    } = {},
   ): Promise<{ bytes: number }> {
     registerSecret(key);
     const method = 'POST';
     const path = `/v2/document/${seg(id)}/result`;
     return this.withRetries(method, path, 'idempotent', opts.signal, () =>
-      this.downloadAttempt(method, path, key, destPath),
+      this.downloadAttempt(method, path, key, destPath, opts.spoolTo),
     );
   }
 
@@ -439,6 +443,7 @@ export class ServiceClient {
     path: string,
     key: string,
     destPath: string,
+    spoolTo: string | undefined,
   ): Promise<Attempt<{ bytes: number }>> {
     // The temp file is made before asking: a download is once-only, so a local problem (missing
     // folder, no permission) must surface before the service hands the document over.
@@ -468,18 +473,34 @@ export class ServiceClient {
         );
       }
       let bytes = 0;
+      // Once the output fails (disk full, ...), the rest of the response goes to the spool: the
+      // service hands a document over once, so the bytes must land somewhere.
+      let spool: SpoolFile | undefined;
+      let outputError: Error | undefined;
       try {
         for await (const chunk of stream) {
           const buf = chunk as Buffer;
           bytes += buf.length;
-          await part.handle.write(buf);
+          if (!spool) {
+            try {
+              await part.handle.write(buf);
+              continue;
+            } catch (err) {
+              if (!isFsError(err) || !spoolTo) throw err;
+              outputError = err as Error;
+              spool = await SpoolFile.start(spoolTo, { path: part.path, bytes: bytes - buf.length });
+            }
+          }
+          await spool.write(buf);
         }
       } catch (err) {
+        await spool?.discard();
         if (isFsError(err)) throw err;
         return networkFailure(method, path, err);
       }
       const expected = response.headers['content-encoding'] ? undefined : response.headers['content-length'];
       if (expected !== undefined && Number(expected) !== bytes) {
+        await spool?.discard();
         return networkFailure(
           method,
           path,
@@ -488,7 +509,14 @@ export class ServiceClient {
           }),
         );
       }
-      await part.commit();
+      if (spool && outputError) throw new SpooledDownloadError(spool.dest, await spool.finish(), outputError);
+      try {
+        await part.commit();
+      } catch (err) {
+        if (!isFsError(err) || !spoolTo) throw err;
+        const kept = await SpoolFile.start(spoolTo, { path: part.path, bytes });
+        throw new SpooledDownloadError(kept.dest, await kept.finish(), err as Error);
+      }
       return { ok: true, value: { bytes } };
     } finally {
       stream.destroy();

@@ -1,5 +1,6 @@
 import type { LoadedManifest } from '../manifest/types.js';
 import { FAILED_JOBS_SQL, isReportedFailure, JOBS_IN_FLIGHT_SQL } from '../report/queries.js';
+import { spooledDocuments } from '../report/status-data.js';
 import { schemaVersion } from '../state/postgres/migrations.js';
 import { PostgresState } from '../state/postgres/store.js';
 import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
@@ -72,9 +73,8 @@ export async function postgresStatus(
       return;
     }
     const runs = await state.runs.recent(Math.max(1, Number(opts.runs) || 5));
-    const inFlight = (await state.pool.query<JobRecord>(JOBS_IN_FLIGHT_SQL)).rows.map((j) =>
-      inFlightRow(j, now),
-    );
+    const openRows = (await state.pool.query<JobRecord>(JOBS_IN_FLIGHT_SQL)).rows;
+    const inFlight = openRows.map((j) => inFlightRow(j, now));
     const failures = (await state.pool.query<JobRecord>(FAILED_JOBS_SQL)).rows
       .filter(isReportedFailure)
       .map((j) => failureRow(j, loaded, opts.config));
@@ -88,6 +88,8 @@ export async function postgresStatus(
       stale: null,
       gaveUp: null,
       skipped: null,
+      // This machine's spool (each worker keeps what it could not write in its own).
+      spooled: spooledDocuments(loaded.statePath, () => openRows),
       workers,
     };
     if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');

@@ -88,6 +88,14 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
     );
   if (d.inFlight.length)
     out.push(`  (the next \`locsync sync -c ${cfg}\` collects them; nothing recorded is uploaded again)`);
+  if (d.spooled.documents.length) {
+    out.push('');
+    out.push(
+      `Spooled (${d.spooled.documents.length}; downloaded and paid, not yet written: the next \`locsync sync -c ${cfg}\` puts them in place without the service; kept in ${d.spooled.folder}):`,
+    );
+    for (const s of d.spooled.documents)
+      out.push(`  ${s.output ?? '(no open job)'}: document ${s.document_id}`);
+  }
   out.push('');
   out.push(d.failures.length ? `Failures (${d.failures.length}):` : 'Failures: none');
   for (const f of d.failures) {

@@ -7,6 +7,7 @@ import { languageProgress, type LanguageProgress } from './language-progress.js'
 import { billedThisMonth } from '../billing/ledger.js';
 import type { Spending } from './format-spending.js';
 import { failedJobs, jobsInFlight, recentRuns, repeatedUploads, type RepeatedUpload } from './queries.js';
+import { listSpooled, spoolDirOf } from '../util/spool.js';
 
 // What `locsync status` and the status page show, read from an open state (no call to the
 // service): the last runs, jobs in flight, failures with what to do, and, from a scan of the
@@ -46,6 +47,8 @@ export interface StatusData {
   progress?: LanguageProgress[] | null;
   gaveUp: SyncPlan['gaveUp'] | null;
   skipped: SyncPlan['skipped'] | null;
+  /** Translations downloaded but not yet put in place: the next run delivers them (no new upload). */
+  spooled: { folder: string; documents: Array<{ document_id: string; output: string | null }> };
 }
 
 /** A run left 'running' by a process that is gone crashed (the next run records it so too). */
@@ -150,5 +153,17 @@ export function collectStatus(
     progress,
     gaveUp: scan?.plan.gaveUp ?? null,
     skipped: scan?.plan.skipped ?? null,
+    spooled: spooledDocuments(loaded.statePath, () => state.openJobs()),
   };
+}
+
+/** The translations waiting in this machine's spool, with the outputs their open jobs are for. */
+export function spooledDocuments(
+  statePath: string,
+  openJobs: () => Array<{ document_id: string | null; output_path: string }>,
+): StatusData['spooled'] {
+  const folder = spoolDirOf(statePath);
+  const ids = listSpooled(folder);
+  const outputs = new Map(ids.length ? openJobs().map((j) => [j.document_id, j.output_path] as const) : []);
+  return { folder, documents: ids.map((id) => ({ document_id: id, output: outputs.get(id) ?? null })) };
 }

@@ -21,6 +21,7 @@ import { DownloadSlots, WorkerPlaces } from './run/places.js';
 import { RunReport } from './run/report.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
 import { pollTiming, type PollTiming } from './timing.js';
+import { spoolDirOf } from '../util/spool.js';
 
 // The run sequence shared by `sync`, `plan` and `watch`: style lists reconciled, a plan made (recorded
 // uploads resumed first, every mapping scanned, deletions last), the plan carried out, the run
@@ -214,6 +215,7 @@ export class SyncRun {
       runId,
       maxAttempts: args.loaded.manifest.max_attempts,
       base: args.loaded.dir,
+      spoolDir: spoolDirOf(args.loaded.statePath),
       // The executor below (built after the driver it drives) carries re-planned units out.
       replan: (ref) => executor.replan(ref),
     });

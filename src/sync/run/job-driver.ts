@@ -6,7 +6,8 @@ import type { DocumentStatus, UploadDocumentRequest } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
 import { registerSecret } from '../../log/secrets.js';
 import type { FileInventory, JobLedger, JobRecord } from '../../state/types.js';
-import { removePartFiles } from '../../util/part-file.js';
+import { copyFileAtomic, removePartFiles } from '../../util/part-file.js';
+import { SpooledDownloadError, spooledPath } from '../../util/spool.js';
 import type { FailureKind } from '../events.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import { sha256File } from '../plan/list-sources.js';
@@ -49,6 +50,8 @@ export interface JobDriverDeps {
   maxAttempts: number;
   /** The manifest's folder (outputs are relative to it). */
   base: string;
+  /** Where downloads that could not be put in place are kept (../../util/spool.ts). */
+  spoolDir: string;
   /** The planner hook: plan (and carry out) a (file, target) again. */
   replan: (ref: OutputRef) => Promise<void>;
 }
@@ -273,6 +276,9 @@ export class JobDriver {
     const documentId = job.document_id as string;
     const key = job.document_key as string;
     const log = this.log(job);
+    // Downloaded by an earlier run but not put in place: delivered from the spool, not asked again.
+    const spooled = spooledPath(this.d.spoolDir, documentId);
+    if (dr.resumed && fs.existsSync(spooled)) return this.deliverSpooled(dr, spooled, log);
     let status: DocumentStatus;
     try {
       status = await pollUntilFinished({
@@ -340,9 +346,19 @@ export class JobDriver {
         documentId,
         dr.job.document_key as string,
         dr.outputAbs,
+        {
+          spoolTo: spooledPath(this.d.spoolDir, documentId),
+        },
       ));
     } catch (err) {
       if (err instanceof NotFoundError) return this.lose(dr, err.message);
+      if (err instanceof SpooledDownloadError)
+        return this.fail(dr, 'output', `writing the output failed: ${err.message}`, {
+          willRetry: true,
+          keepDocument: true,
+          countsAttempt: true,
+          retriedKept: dr.resumed,
+        });
       if (err instanceof AuthError) this.d.control.stopForAuth(err);
       return this.fail(dr, 'output', `download failed: ${(err as Error).message}; ${writeAdvice(err)}`, {
         willRetry: true,
@@ -352,6 +368,26 @@ export class JobDriver {
       });
     }
     return this.finish(dr, billed, bytes, log);
+  }
+
+  /** Put a spooled translation in place (no request to the service); the spool file goes once it is. */
+  private async deliverSpooled(dr: Drive, spooled: string, log: Logger): Promise<Step> {
+    this.releaseWorker(dr);
+    let bytes: number;
+    try {
+      fs.mkdirSync(path.dirname(dr.outputAbs), { recursive: true });
+      bytes = await copyFileAtomic(spooled, dr.outputAbs);
+    } catch (err) {
+      return this.fail(
+        dr,
+        'output',
+        `writing the output failed: ${(err as Error).message}; the translation stays in the spool (${spooled}); ${writeAdvice(err)}`,
+        { willRetry: true, keepDocument: true, countsAttempt: true, retriedKept: true },
+      );
+    }
+    fs.rmSync(spooled, { force: true });
+    log.info({ spooled }, 'delivered from the spool (no new download)');
+    return this.finish(dr, dr.job.billed_characters ?? 0, bytes, log);
   }
 
   private async finish(dr: Drive, billed: number, bytes: number, log: Logger): Promise<'done'> {
