@@ -172,6 +172,8 @@ describe('opt-in re-translation', () => {
     const confirmed = await p.cli(['sync', '--retranslate', 'all', '--yes']);
     expect(confirmed.code).toBe(0);
     expect(confirmed.stderr).not.toContain('needs --yes');
+    // Every output uploaded (and billed) again: one per target, none copied from another.
+    expect(uploads(p)).toBe(4);
   }, 120_000);
 
   it('a formality edit: nothing billed by a plain sync, stale with its reason in plan, re-translated on request', async () => {

@@ -61,6 +61,8 @@ export async function planFileTargets(
   let sha = facts.sha256;
   const ext = extOf(f.relPath);
   let fresh = 0;
+  // --retranslate all: every output is decided (and re-translated), none passes as up to date here.
+  const everyOutput = ctx.retranslate.has('all');
   // A plain loop (no closure per file): this runs 100,000s of times in a no-op scan.
   for (let ti = 0; ti < m.targets.length; ti++) {
     const t = m.targets[ti] as Target;
@@ -101,6 +103,7 @@ export async function planFileTargets(
     const done = verified ? undefined : await ctx.index.doneOf(output);
     if (
       (verified || (done && sha !== undefined && done.sha256 === sha && done.fingerprint === fp)) &&
+      !everyOutput &&
       outputExists(ctx, output)
     ) {
       b.plan.unchanged++;
