@@ -9,7 +9,7 @@ import { openLockedState } from '../state/lock.js';
 import type { StateStore } from '../state/store.js';
 import { runSync, type SyncConnection } from '../sync/engine.js';
 import { createSyncEvents } from '../sync/events.js';
-import { formatSummary, type SyncSummary } from '../sync/summary.js';
+import { formatSummary, summaryJson, type SyncSummary } from '../sync/summary.js';
 import { notifyRunEvents } from '../notify/run-notifications.js';
 import { webhookFromManifest } from '../notify/webhook.js';
 import { ConfigError, EXIT } from '../util/errors.js';
@@ -186,8 +186,9 @@ async function syncRun(
     state.close();
   }
   if (summary) {
-    if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-    else process.stdout.write(formatSummary(summary) + '\n');
+    const rate = loaded.manifest.billing;
+    if (opts.json) process.stdout.write(JSON.stringify(summaryJson(summary, rate), null, 2) + '\n');
+    else process.stdout.write(formatSummary(summary, rate) + '\n');
   }
   return code;
 }

@@ -1,5 +1,6 @@
 import { printable } from '../log/printable.js';
 import { formatCount, formatDuration } from '../util/format.js';
+import { costOf, formatBill, type BillingRate } from '../billing/money.js';
 
 // What a sync run did, for the closing summary, `--json`, the runs table and the report command.
 
@@ -131,7 +132,18 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
 }
 
 /** Human-readable closing summary (stdout of `locsync sync`). */
-export function formatSummary(s: SyncSummary): string {
+/** The summary as `--json` prints it: with `billing:` set, what the run billed in money too. */
+export function summaryJson(
+  s: SyncSummary,
+  rate?: BillingRate,
+): SyncSummary & { billedCost?: { amount: number; currency: string } } {
+  return rate
+    ? { ...s, billedCost: { amount: costOf(s.billedCharacters, rate), currency: rate.currency } }
+    : s;
+}
+
+/** The summary for people; with `billing:` set, figures in money as well as characters. */
+export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
   const lines: string[] = [];
   const n = formatCount;
   // Files and outputs are different units: one source file has an output per target language.
@@ -145,7 +157,7 @@ export function formatSummary(s: SyncSummary): string {
       (s.unsupported.length ? `; ${n(s.unsupported.length)} files unsupported` : ''),
   );
   lines.push(
-    `Billed: ${n(s.billedCharacters)} characters for ${n(s.uploads)} uploads, in ${formatDuration(s.durationMs)}`,
+    `Billed: ${formatBill(s.billedCharacters, rate)} for ${n(s.uploads)} uploads, in ${formatDuration(s.durationMs)}`,
   );
   if (s.stale && !s.retranslated)
     lines.push(

@@ -77,9 +77,18 @@ describe('priced plans', () => {
     expect(docx.price.minimumAdded).toBe(50_000 - docx.price.characters);
 
     // The local service counts as the plan did: what the sync bills is what the plan said.
-    expect((await p.cli(['sync'])).code).toBe(0);
+    const sync = await p.cli(['sync']);
+    expect(sync.code).toBe(0);
+    const money = `€${(Math.round(json.price.total.billed * 25) / 1_000_000).toFixed(2)}`;
+    // The summary says the bill in characters and money, as the plan did.
+    expect(sync.stdout).toContain(
+      `Billed: ${json.price.total.billed.toLocaleString('en-US')} characters (${money}) for 10 uploads`,
+    );
     const report = JSON.parse((await p.cli(['report', '--format', 'json'])).stdout);
     expect(report.total.billed_characters).toBe(json.price.total.billed);
+    // --json of a sync carries the money too (nothing to do now: zero).
+    const again = JSON.parse((await p.cli(['sync', '--json'])).stdout);
+    expect(again.billedCost).toEqual({ amount: 0, currency: 'EUR' });
   }, 180_000);
 
   it('sync --dry-run prints the same priced plan and uploads nothing', async () => {
