@@ -135,6 +135,18 @@ describe('decide: what a (file, target) needs', () => {
     });
   });
 
+  it('says a translation whose paid download was lost is paid again (lost download)', () => {
+    const open = openJob('pending', { attempts: 1, error_kind: 'lost-download' });
+    expect(decide(facts({ open }))).toEqual({ kind: 'translate', reason: 'lost-download', jobId: 9 });
+  });
+
+  it('gives a kept document up once its output could not be written max_attempts times, else collects it', () => {
+    const kept = (attempts: number) =>
+      openJob('uploaded', { document_id: 'doc-1', attempts, error_kind: 'output' });
+    expect(decide(facts({ open: kept(2) }))).toEqual({ kind: 'resume', jobId: 9 });
+    expect(decide(facts({ open: kept(3) }))).toEqual({ kind: 'gave-up', jobId: 9 });
+  });
+
   it("ignores a recorded job of other content or settings (the file changed since): that job is not this unit's", () => {
     expect(decide(facts({ open: openJob('uploaded', { sha256: OTHER_SHA, document_id: 'd' }) }))).toEqual({
       kind: 'translate',

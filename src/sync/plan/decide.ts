@@ -69,7 +69,11 @@ export function decide(f: UnitFacts): Decision {
         : { kind: 'resume', jobId: open.id };
     if (open.status === 'failed' && open.attempts >= f.maxAttempts)
       return { kind: 'gave-up', jobId: open.id };
-    return { kind: 'translate', reason: 'retry', jobId: open.id };
+    return {
+      kind: 'translate',
+      reason: open.error_kind === 'lost-download' ? 'lost-download' : 'retry',
+      jobId: open.id,
+    };
   }
   if (f.donor) return { kind: 'reuse', from: f.donor.output, fromJobId: f.donor.jobId };
   // This content translated with other settings: kept, and re-translated (billed) only on request.

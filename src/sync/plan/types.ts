@@ -22,6 +22,7 @@ export type TranslateReason =
   | 'settings-changed' // same content, other settings (language options, output format, glossary)
   | 'stale' // made with an older version of its style list; re-translation asked for (--retranslate stale)
   | 'retry' // a recorded job failed (or was interrupted before its upload answered) on an earlier run
+  | 'lost-download' // its translation was paid for but the download was lost (crash mid-download): paid again
   | 'output-missing' // the output was made for this content and settings but is gone from disk
   | 'requested'; // up to date, re-translated because it was asked for (--retranslate all)
 
