@@ -8,6 +8,7 @@ import { registerSecret } from '../../log/secrets.js';
 import type { FileInventory, JobLedger, JobRecord } from '../../state/types.js';
 import { copyFileAtomic, removePartFiles } from '../../util/part-file.js';
 import { SpooledDownloadError, spooledPath } from '../../util/spool.js';
+import { recoverWritten, writeAdvice } from './written-output.js';
 import type { FailureKind } from '../events.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import { sha256File } from '../plan/list-sources.js';
@@ -297,7 +298,7 @@ export class JobDriver {
       });
     } catch (err) {
       if (err instanceof NotFoundError) {
-        const recovered = this.recoverWritten(job, dr.outputAbs, log);
+        const recovered = recoverWritten(job, dr.outputAbs, log);
         if (recovered) return this.finish(dr, recovered.billed, recovered.bytes, log);
         return this.lose(dr, err.message);
       }
@@ -406,36 +407,4 @@ export class JobDriver {
     dr.reupload = 'lost-download';
     return 'again';
   }
-
-  /**
-   * A recorded document answered 404. If the previous run was killed after the download was renamed
-   * into place but before it was recorded, the output is there and newer than the download's start:
-   * it is taken. Otherwise the document is lost.
-   */
-  private recoverWritten(
-    job: JobRecord,
-    outputAbs: string,
-    log: Logger,
-  ): { billed: number; bytes: number } | undefined {
-    if (job.download_started_ms === null || job.billed_characters === null) return undefined;
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(outputAbs);
-    } catch {
-      return undefined;
-    }
-    if (st.mtimeMs + 2 < job.download_started_ms) return undefined;
-    log.info('the output was written by an earlier run that stopped before recording it: taken as done');
-    return { billed: job.billed_characters, bytes: st.size };
-  }
-}
-
-/** What to do about an output that could not be written (the translation is kept at the service). */
-function writeAdvice(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENAMETOOLONG')
-    return 'the name is too long for the output folder: shorten the source name or the output pattern; the paid translation is fetched again (not re-uploaded) on the next run';
-  if (code === 'EILSEQ' || code === 'EINVAL')
-    return 'the output folder does not accept this name (characters its file system refuses): rename the source or change the output pattern; the paid translation is fetched again (not re-uploaded) on the next run';
-  return 'resumes next run';
 }
