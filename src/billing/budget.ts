@@ -58,21 +58,41 @@ export function capBeforeUpload(
   return checkBudget(committed + next, caps, billedThisMonth)[0];
 }
 
+type Format = (chars: number) => string;
+
+function capName(c: CapExceeded, format: Format): string {
+  return c.cap === 'max-billed'
+    ? `--max-billed ${c.limit}`
+    : c.cap === 'per_run'
+      ? `budget.per_run (${format(c.limit)})`
+      : `budget.per_month (${format(c.limit)})`;
+}
+
+function capFix(c: CapExceeded): string {
+  return c.cap === 'per_month'
+    ? 'raise budget.per_month in the manifest, or wait for next month'
+    : c.cap === 'per_run'
+      ? 'run with --max-billed N (N >= the total) for this run, or raise budget.per_run'
+      : 'run with a larger --max-billed';
+}
+
 /** One line per exceeded cap, and how to proceed, for the run's refusal. */
-export function describeExceeded(exceeded: CapExceeded[], format: (chars: number) => string): string[] {
+export function describeExceeded(exceeded: CapExceeded[], format: Format): string[] {
   return exceeded.map((c) => {
     const what =
-      c.cap === 'max-billed'
-        ? `--max-billed ${c.limit}`
-        : c.cap === 'per_run'
-          ? `budget.per_run (${format(c.limit)})`
-          : `budget.per_month (${format(c.limit)}; ${format(c.used)} billed this month)`;
-    const fix =
       c.cap === 'per_month'
-        ? 'raise budget.per_month in the manifest, or wait for next month'
-        : c.cap === 'per_run'
-          ? 'run with --max-billed N (N >= the total) for this run, or raise budget.per_run'
-          : 'run with a larger --max-billed';
-    return `this run would bill ${format(c.adding)} characters, over ${what}: ${fix}`;
+        ? `budget.per_month (${format(c.limit)}; ${format(c.used)} billed this month)`
+        : capName(c, format);
+    return `this run would bill ${format(c.adding)} characters, over ${what}: ${capFix(c)}`;
   });
+}
+
+/**
+ * Why a run stopped uploading: the cap the next upload (estimated at `next` characters) would have
+ * exceeded, what was already billed or in flight against it, and how to proceed.
+ */
+export function describeReached(c: CapExceeded, next: number, format: Format): string {
+  const before = c.used + c.adding - next;
+  const what = c.cap === 'per_month' ? 'this month has' : 'this run has';
+  return `${what} ${format(before)} characters billed or in flight; the next upload (about ${format(next)}) would go over ${capName(c, format)}: ${capFix(c)}`;
 }

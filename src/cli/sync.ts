@@ -16,7 +16,8 @@ import { ConfigError, EXIT } from '../util/errors.js';
 import { parseRetranslate, requireYesOffTerminal } from '../sync/plan/retranslate.js';
 import { progressWanted } from './context.js';
 import { formatFiles } from './plan-text.js';
-import { gateRun, pricedPlan, RunRefused } from './sync-gate.js';
+import { budgetCaps, gateRun, pricedPlan, RunRefused } from './sync-gate.js';
+import { billedThisMonth } from '../billing/ledger.js';
 import { startRunView } from './progress.js';
 import { onStopSignals } from './shutdown.js';
 import { recordRefused, recordRefusedRun } from './refused-run.js';
@@ -159,9 +160,16 @@ async function syncRun(
         ...options,
         signal: abort.signal,
         stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
+        budget: { caps: budgetCaps(loaded, maxBilled), billedThisMonth: billedThisMonth(state) },
       },
     });
-    code = summary.interrupted ? EXIT.interrupted : summary.failed.length > 0 ? EXIT.failed : EXIT.ok;
+    code = summary.interrupted
+      ? EXIT.interrupted
+      : summary.failed.some((f) => f.kind === 'budget')
+        ? EXIT.budget
+        : summary.failed.length > 0
+          ? EXIT.failed
+          : EXIT.ok;
   } catch (err) {
     summary = (err as { summary?: SyncSummary }).summary;
     if (err instanceof RunRefused) {

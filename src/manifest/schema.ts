@@ -379,12 +379,12 @@ export const budgetSchema = z.strictObject({
   per_run: characterCap
     .optional()
     .describe(
-      'Characters one sync may bill. A run whose plan is over it uploads nothing (exit code "budget reached"); `sync --max-billed N` replaces it for one run.',
+      'Characters one sync may bill. A run whose plan is over it uploads nothing (exit code "budget reached"); a run whose bills outgrow the estimate stops uploading when the next upload would go over it. `sync --max-billed N` replaces it for one run. `watch` does not apply it (it has no end): use per_month.',
     ),
   per_month: characterCap
     .optional()
     .describe(
-      "Characters a calendar month (UTC) may bill, counted from the state's ledger of billed characters. A run that would go over it uploads nothing.",
+      "Characters a calendar month (UTC) may bill, counted from the state's ledger of billed characters. A run that would go over it uploads nothing; a run (sync, or a watch session) stops uploading when the next upload would go over it.",
     ),
 });
 
@@ -454,7 +454,9 @@ export const manifestSchema = z.strictObject({
     .describe('Your rate: turns billed characters into money in plan, sync, status and report.'),
   budget: budgetSchema
     .optional()
-    .describe('Caps on billed characters; a run that would exceed one uploads nothing.'),
+    .describe(
+      'Caps on billed characters: a run that would exceed one uploads nothing, and stops uploading when its bills reach one.',
+    ),
   on_source_delete: z
     .enum(['keep', 'delete'])
     .default('keep')

@@ -11,7 +11,7 @@ export function notifyRunEvents(events: SyncEvents, notifier: WebhookNotifier, c
   events.on('run:start', () => (stopped = undefined));
   events.on('uploads:stopped', (e) => {
     stopped = e.reason;
-    if (/budget/i.test(e.reason))
+    if (e.kind === 'budget')
       notifier.send('budget-reached', `locsync ${command}: uploads stopped: ${e.reason}`, {
         reason: e.reason,
       });

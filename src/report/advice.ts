@@ -9,6 +9,8 @@ export function adviceFor(kind: string | null, m: LoadedManifest, attempts: numb
   switch (kind) {
     case 'quota':
       return `the account's character quota is used up: raise your plan's character limit or wait for the next billing period; then ${rerun}`;
+    case 'budget':
+      return `a budget cap was reached during the run, so this was not uploaded: raise the cap (budget: in the manifest) or pass --max-billed N; then ${rerun}`;
     case 'auth':
       return `the service refused the API key: check $${m.manifest.service.key_env} (and service.plan in the manifest); then ${rerun}`;
     case 'job-error':
@@ -65,7 +67,7 @@ export function outcomeAdvice(
     case 'quota':
       return `the account's character quota is used up: raise the plan's character limit or wait for the next billing period; then run ${again}`;
     case 'budget':
-      return `a budget cap stopped the run before any upload: \`locsync plan -c ${cfg}\` shows what it would bill; raise budget.per_run / budget.per_month, or allow this run with --max-billed N`;
+      return `a budget cap stopped the uploads (before the first one, or when the bills reached it): \`locsync plan -c ${cfg}\` shows what is left to bill; raise budget.per_run / budget.per_month, or allow this run with --max-billed N`;
     case 'lock':
       return 'another locsync process (watch, or a sync) held the state: let it do the work, or stop it before running sync';
     case 'config':

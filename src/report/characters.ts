@@ -43,3 +43,19 @@ export async function openCharacterCounter(): Promise<CharacterCounter> {
     close: () => fs.rm(dir, { recursive: true, force: true }),
   };
 }
+
+/** A counter opened on the first count (the document reader is loaded only when needed). */
+export class LazyCounter {
+  private opened: Promise<CharacterCounter> | undefined;
+
+  async count(absPath: string): Promise<number | undefined> {
+    this.opened ??= openCharacterCounter();
+    return (await this.opened).count(absPath);
+  }
+
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = undefined;
+    if (opened) await (await opened).close();
+  }
+}

@@ -43,7 +43,7 @@ export interface SyncEventMap {
   /** Style lists changed on the service (policy fail): their targets are not translated this run. */
   'styles:drift': [{ lists: string[]; messages: string[] }];
   /** Uploads stopped for the rest of the run (quota, auth, stop()). */
-  'uploads:stopped': [{ reason: string }];
+  'uploads:stopped': [{ reason: string; kind: FailureKind }];
   'run:summary': [SyncSummary];
 }
 

@@ -9,6 +9,7 @@ export type FailureKind =
   | 'job-error' // the service reported status error
   | 'maybe-accepted' // upload failed after the body was sent: may be billed
   | 'quota' // 456
+  | 'budget' // a budget cap was reached during the run: not uploaded this run
   | 'auth' // 401/403
   | 'rejected' // 400/413...: the service refused the upload
   | 'transient' // 429/5xx/network after every retry; resumes next run

@@ -22,6 +22,9 @@ import { RunReport } from './run/report.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
 import { pollTiming, type PollTiming } from './timing.js';
 import { spoolDirOf } from '../util/spool.js';
+import type { BudgetCaps } from '../billing/budget.js';
+import { SpendGuard } from '../billing/spend-guard.js';
+import { LazyCounter } from '../report/characters.js';
 
 // The run sequence shared by `sync`, `plan` and `watch`: style lists reconciled, a plan made (recorded
 // uploads resumed first, every mapping scanned, deletions last), the plan carried out, the run
@@ -57,6 +60,11 @@ export interface SyncOptions {
   command?: string;
   /** When `signal` aborts: how long jobs in flight may still finish, ms (default 30 s). */
   stopDeadlineMs?: number;
+  /**
+   * Budget caps held while the run goes on (the plan was checked against them before): an upload
+   * that would exceed one is not made, and uploads stop for the rest of the run.
+   */
+  budget?: { caps: BudgetCaps; billedThisMonth: number };
 }
 
 export interface SyncRunArgs {
@@ -187,6 +195,7 @@ export class SyncRun {
     private readonly report: RunReport,
     private readonly control: RunControl,
     private readonly executor: Executor,
+    private readonly counter: LazyCounter,
   ) {}
 
   static async open(args: SyncRunArgs): Promise<SyncRun> {
@@ -201,6 +210,11 @@ export class SyncRun {
     const control = new RunControl(report, svc.key_env);
     const places = new WorkerPlaces(opts.concurrency ?? svc.concurrency);
     const slots = new DownloadSlots(Math.max(1, opts.maxUndownloaded ?? svc.max_undownloaded));
+    const counter = new LazyCounter();
+    const guard =
+      opts.budget && Object.keys(opts.budget.caps).length > 0
+        ? new SpendGuard({ ...opts.budget, count: (abs) => counter.count(abs) })
+        : undefined;
     const driver = new JobDriver({
       client,
       ledger: args.state.jobs,
@@ -218,6 +232,7 @@ export class SyncRun {
       spoolDir: spoolDirOf(args.loaded.statePath),
       // The executor below (built after the driver it drives) carries re-planned units out.
       replan: (ref) => executor.replan(ref),
+      ...(guard ? { guard } : {}),
     });
     const executor: Executor = new Executor({
       loaded: args.loaded,
@@ -239,7 +254,7 @@ export class SyncRun {
       },
     });
     planner.watchWork(executor);
-    const run = new SyncRun(args, events, runId, planner, report, control, executor);
+    const run = new SyncRun(args, events, runId, planner, report, control, executor, counter);
     const onAbort = () => void run.stop({ deadlineMs: opts.stopDeadlineMs ?? 30_000 });
     // A signal that came while the run was being prepared (pricing, the gate) stops it at once.
     if (opts.signal?.aborted) onAbort();
@@ -311,7 +326,7 @@ export class SyncRun {
     if (this.control.stopping) return 'signal';
     if (this.drifted || s.failed.some((f) => f.kind === 'drift')) return 'drift';
     const kind = this.control.uploadsStopped?.kind;
-    if (kind === 'auth' || kind === 'quota') return kind;
+    if (kind === 'auth' || kind === 'quota' || kind === 'budget') return kind;
     if (this.control.fatal) return 'internal';
     return s.failed.length > 0 ? 'documents-failed' : undefined;
   }
@@ -324,6 +339,7 @@ export class SyncRun {
     const s = this.summary();
     if (!this.finished) {
       this.finished = true;
+      await this.counter.close();
       const st =
         status ??
         (this.control.stopping

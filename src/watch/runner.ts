@@ -10,6 +10,7 @@ import { SyncRun, type ReconcileFn, type SyncConnection } from '../sync/sync-run
 import type { PollTiming } from '../sync/timing.js';
 import { manifestFiles, watchManifestFiles, type ManifestWatcher } from './manifest-watch.js';
 import { lastOutcome } from '../report/advice.js';
+import { billedThisMonth } from '../billing/ledger.js';
 import { WatchMetrics, startMetricsServer, type MetricsServer } from './metrics.js';
 import { PendingFiles, type PendingEntry } from './pending.js';
 import { locate, watchedSources, type WatchedSource } from './sources.js';
@@ -118,6 +119,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   }
 
   private newSession(): Promise<SyncRun> {
+    const perMonth = this.loaded.manifest.budget?.per_month;
     return SyncRun.open({
       loaded: this.loaded,
       connection: this.connection,
@@ -128,6 +130,11 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       options: {
         command: 'watch',
         stopDeadlineMs: this.loaded.manifest.watch.shutdown * 1000,
+        // The monthly cap holds in watch (budget.per_run is a sync's); each session (a periodic
+        // rescan starts the next) counts the month anew, so a new month uploads again.
+        ...(perMonth !== undefined
+          ? { budget: { caps: { perMonth }, billedThisMonth: billedThisMonth(this.state) } }
+          : {}),
         ...(this.opts.poll ? { poll: this.opts.poll } : {}),
       },
     });

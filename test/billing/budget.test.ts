@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { capBeforeUpload, checkBudget, describeExceeded } from '../../src/billing/budget.js';
+import {
+  capBeforeUpload,
+  checkBudget,
+  describeExceeded,
+  describeReached,
+  type BudgetCaps,
+} from '../../src/billing/budget.js';
+import { SpendGuard } from '../../src/billing/spend-guard.js';
 import { formatCharacters } from '../../src/billing/money.js';
 
 describe('checkBudget (before a run)', () => {
@@ -51,5 +58,55 @@ describe('capBeforeUpload (during a run)', () => {
     expect(capBeforeUpload(900, 100, { perRun: 1000 }, 0)).toBeUndefined();
     expect(capBeforeUpload(901, 100, { perRun: 1000 }, 0)?.cap).toBe('per_run');
     expect(capBeforeUpload(0, 100, { perMonth: 1000 }, 950)?.cap).toBe('per_month');
+  });
+});
+
+describe('SpendGuard (the caps while a run goes on)', () => {
+  const guard = (caps: BudgetCaps, billedThisMonth = 0) =>
+    new SpendGuard({ caps, billedThisMonth, count: () => Promise.resolve(undefined) });
+
+  it('reserves estimates, replaces them by the bill, and frees what was not billed', () => {
+    const g = guard({ perRun: 1000 });
+    expect(g.reserve(1, 400)).toBeUndefined();
+    expect(g.reserve(2, 400)).toBeUndefined();
+    // 800 in flight: a third upload of 300 would go over.
+    expect(g.reserve(3, 300)?.cap).toBe('per_run');
+    // The first document billed less than estimated, the second never reached the service.
+    g.settle(1, 250);
+    g.release(2);
+    expect(g.committed()).toBe(250);
+    expect(g.reserve(3, 300)).toBeUndefined();
+    // A bill reported twice (at the download, then done) counts once.
+    g.settle(3, 300);
+    g.settle(3, 300);
+    expect(g.committed()).toBe(550);
+  });
+
+  it('a document uploaded again after its download was lost is billed again', () => {
+    const g = guard({ perRun: 1000 });
+    g.reserve(7, 300);
+    g.settle(7, 300);
+    expect(g.reserve(7, 300)).toBeUndefined();
+    g.settle(7, 300);
+    expect(g.committed()).toBe(600);
+  });
+
+  it('the month cap counts the month before the run and documents collected for earlier runs', () => {
+    const g = guard({ perMonth: 1000 }, 600);
+    // Uploaded by an earlier run, billed now: the month's, not this run's.
+    g.settle(99, 300);
+    expect(g.committed()).toBe(0);
+    const over = g.reserve(1, 200);
+    expect(over?.cap).toBe('per_month');
+    expect(describeReached(over!, 200, formatCharacters)).toBe(
+      'this month has 900 characters billed or in flight; the next upload (about 200) would go over budget.per_month (1,000): raise budget.per_month in the manifest, or wait for next month',
+    );
+  });
+
+  it('estimates a document as the service bills it: minimum for docx, nothing for images', async () => {
+    const g = new SpendGuard({ caps: { perRun: 1 }, billedThisMonth: 0, count: () => Promise.resolve(120) });
+    expect(await g.estimate('a.txt', '/x/a.txt')).toBe(120);
+    expect(await g.estimate('a.docx', '/x/a.docx')).toBe(50_000);
+    expect(await g.estimate('logo.png', '/x/logo.png')).toBe(0);
   });
 });

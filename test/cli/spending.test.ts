@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -24,6 +25,14 @@ function uploads(project: OpsProject): number {
     return (db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
   } finally {
     db.close();
+  }
+}
+
+async function waitUntil(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    await sleep(25);
   }
 }
 
@@ -166,6 +175,43 @@ describe('budgets', () => {
     expect(status.stdout).toMatch(
       /This month \(\d{4}-\d{2}\): \d+ characters billed, \d+% of budget\.per_month/,
     );
+  }, 120_000);
+
+  it('a cap reached during the run (a source grew after it was priced) stops further uploads; the document in flight is collected', async () => {
+    // One upload at a time, each document 2 s at the service: b.txt waits while a.txt is translated.
+    p = await opsProject({ service: { translateSeconds: 2 } });
+    editManifest(p, (m) => {
+      m.service.concurrency = 1;
+      m.mappings[0].targets = [{ lang: 'de' }];
+      m.budget = { per_run: 200 };
+    });
+    p.write('a.txt', 'The first document, priced and sent.\n');
+    p.write('b.txt', 'The second document, small when the plan was priced.\n');
+    const run = p.cli(['sync']);
+    const project = p;
+    await waitUntil('a.txt uploaded', () => uploads(project) === 1);
+    // Grown while the run goes on: the plan's price (under the cap) no longer holds.
+    p.write('b.txt', 'Now it holds far more text than the cap allows for this run. '.repeat(10));
+    const stopped = await run;
+    expect(stopped.code).toBe(EXIT.budget);
+    expect(stopped.stderr).toContain('budget reached during the run');
+    expect(stopped.stderr).toContain('budget.per_run (200)');
+    expect(uploads(p)).toBe(1);
+    // The document that was in flight when uploads stopped is delivered, the other is not sent.
+    expect(fs.readFileSync(path.join(p.dir, 'out/de/a.txt'), 'utf8')).not.toBe('');
+    expect(fs.existsSync(path.join(p.dir, 'out/de/b.txt'))).toBe(false);
+
+    const status = JSON.parse((await p.cli(['status', '--no-scan', '--json'])).stdout);
+    expect(status.last_outcome).toMatchObject({ status: 'failed', reason: 'budget' });
+    const failure = status.failures.find((f: { file: string }) => f.file === 'b.txt');
+    expect(failure.kind).toBe('budget');
+    expect(failure.advice).toMatch(/--max-billed/);
+
+    // Allowed for one run: only what is left is uploaded.
+    const allowed = await p.cli(['sync', '--max-billed', '5000']);
+    expect(allowed.code).toBe(0);
+    expect(uploads(p)).toBe(2);
+    expect(fs.existsSync(path.join(p.dir, 'out/de/b.txt'))).toBe(true);
   }, 120_000);
 });
 

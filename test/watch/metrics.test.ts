@@ -43,4 +43,39 @@ describe('locsync watch: /healthz and /metrics', () => {
     expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^locsync_errors_total\{kind="quota"\} 1$/m);
     expect((await fetch(`${url}/nothing`)).status).toBe(404);
   });
+
+  it('a monthly budget reached while watching stops uploads and /healthz says so', async () => {
+    w = await startWatchFixture({
+      manifest: () => ({
+        budget: { per_month: 50 },
+        watch: { metrics: { host: '127.0.0.1', port: 0 } },
+      }),
+    });
+    const { fx, runner } = w;
+    // 24 characters to each of two languages: 48 of the 50.
+    fx.write('src/m.txt', 'Counted in the metrics.\n');
+    await waitFor('outputs', () => fx.exists('out/de/m.txt') && fx.exists('out/fr/m.txt'));
+    await runner.settle();
+    expect(runner.metrics.healthz().ok).toBe(true);
+
+    fx.write('src/q.txt', 'Over the budget.\n');
+    await waitFor('uploads stopped', () => runner.metrics.healthz().ok === false);
+    await runner.settle();
+    const res = await fetch(`${runner.metricsUrl!}/healthz`);
+    expect(res.status).toBe(503);
+    const problem = ((await res.json()) as { problem: string }).problem;
+    const said =
+      /budget reached during the run: this month has (\d+) characters billed or in flight; the next upload \(about \d+\) would go over budget\.per_month \(50\)/.exec(
+        problem,
+      );
+    // What it says the month billed is what the service billed for m.txt.
+    const metrics = await (await fetch(`${runner.metricsUrl!}/metrics`)).text();
+    const billed = [...metrics.matchAll(/^locsync_billed_characters_total\{[^}]*\} (\d+)$/gm)].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    );
+    expect(Number(said?.[1])).toBe(billed);
+    expect(fx.exists('out/de/q.txt') || fx.exists('out/fr/q.txt')).toBe(false);
+    expect(metrics).toMatch(/^locsync_uploads_total 2$/m);
+  });
 });

@@ -1,8 +1,10 @@
 import { setMaxListeners } from 'node:events';
+import { describeReached, type CapExceeded } from '../../billing/budget.js';
+import { formatCharacters } from '../../billing/money.js';
 import type { FailureKind } from '../events.js';
 import type { RunReport } from './report.js';
 
-// Whether a run may still upload, and why not: quota, a refused key, a stop. A stop ends uploads for
+// Whether a run may still upload, and why not: quota, a budget cap, a refused key, a stop. A stop ends uploads for
 // the rest of the run (jobs already uploaded are still collected); a refused key also ends polling and
 // is the run's fatal error.
 
@@ -34,6 +36,14 @@ export class RunControl {
     this.uploadsStopped = { reason, kind };
     this.report.uploadsStopped(reason, kind);
     for (const fn of this.onStop.splice(0)) fn();
+  }
+
+  /** A budget cap would be exceeded by the next upload: no more uploads; what is in flight is collected. */
+  stopForBudget(over: CapExceeded, next: number): void {
+    this.stopUploads(
+      `budget reached during the run: ${describeReached(over, next, formatCharacters)}. No more uploads this run; documents already uploaded are still collected.`,
+      'budget',
+    );
   }
 
   /** The service refused the API key: no more uploads or polls; the run fails with it. */

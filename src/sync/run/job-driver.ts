@@ -5,6 +5,7 @@ import type { ServiceClient } from '../../api/client.js';
 import type { DocumentStatus, UploadDocumentRequest } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
 import { registerSecret } from '../../log/secrets.js';
+import type { SpendGuard } from '../../billing/spend-guard.js';
 import type { FileInventory, JobLedger, JobRecord } from '../../state/types.js';
 import { copyFileAtomic, removePartFiles } from '../../util/part-file.js';
 import { SpooledDownloadError, spooledPath } from '../../util/spool.js';
@@ -55,6 +56,8 @@ export interface JobDriverDeps {
   spoolDir: string;
   /** The planner hook: plan (and carry out) a (file, target) again. */
   replan: (ref: OutputRef) => Promise<void>;
+  /** The budget caps during the run (none set: absent). */
+  guard?: SpendGuard;
 }
 
 /** One drive: the job as last recorded and what this run holds for it. */
@@ -133,6 +136,9 @@ export class JobDriver {
     o: { willRetry: boolean; keepDocument: boolean; countsAttempt: boolean; retriedKept?: boolean },
   ): Promise<'failed'> {
     this.releaseSlot(dr);
+    // Not billed (an upload that did not reach the service, a document it could not translate); a
+    // document already billed was settled before, and one that may have been accepted stays counted.
+    if (kind !== 'maybe-accepted') this.d.guard?.release(dr.job.id);
     dr.job = await this.d.ledger.failed(dr.job, {
       kind,
       error,
@@ -198,9 +204,15 @@ export class JobDriver {
     // Right before the upload: the file must still hold the content this job records.
     if (!(await sourceHolds(this.d.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, src.absPath)))
       return this.supersede(dr);
+    const estimate = this.d.guard ? await this.d.guard.estimate(dr.job.rel_path, src.absPath) : 0;
     // Uploads may have stopped while this job waited for a place: none starts after that.
     const stoppedSince = this.uploadsStopped(dr);
     if (stoppedSince) return stoppedSince;
+    const over = this.d.guard?.reserve(dr.job.id, estimate);
+    if (over) {
+      this.d.control.stopForBudget(over, estimate);
+      return this.uploadsStopped(dr) ?? 'failed';
+    }
     dr.job = await this.d.ledger.uploadStarted(
       dr.job,
       this.d.runId,
@@ -337,6 +349,7 @@ export class JobDriver {
   /** Download a finished document into place (the worker is free for the next upload meanwhile). */
   private async download(dr: Drive, billed: number, log: Logger): Promise<Step> {
     this.releaseWorker(dr);
+    this.d.guard?.settle(dr.job.id, billed);
     dr.job = await this.d.ledger.downloading(dr.job, billed, Date.now());
     const documentId = dr.job.document_id as string;
     this.d.report.events.emit('job:downloading', { ...refOfJob(dr.job), documentId });
@@ -392,6 +405,7 @@ export class JobDriver {
   }
 
   private async finish(dr: Drive, billed: number, bytes: number, log: Logger): Promise<'done'> {
+    this.d.guard?.settle(dr.job.id, billed);
     dr.job = await this.d.ledger.done(dr.job, billed);
     this.releaseSlot(dr);
     this.d.index.jobDone(dr.job);

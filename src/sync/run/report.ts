@@ -164,7 +164,7 @@ export class RunReport {
     // A stop by signal is said once by the command that got it; the rest is a reason to act on.
     if (kind === 'stopped') this.sum.interrupted = true;
     else this.logger.error(reason);
-    this.events.emit('uploads:stopped', { reason });
+    this.events.emit('uploads:stopped', { reason, kind });
   }
 
   outputDeleted(ref: OutputRef): void {

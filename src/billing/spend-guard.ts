@@ -1,0 +1,73 @@
+import { capBeforeUpload, type BudgetCaps, type CapExceeded } from './budget.js';
+import { priceUpload } from './price.js';
+
+// The budget caps while a run goes on. The plan's price was checked before the first upload, but it is
+// an estimate (a count the service may not share, a source replaced by a bigger one, work that came
+// later in watch): each upload reserves its estimate, a finished document replaces the estimate with
+// what the service billed, and an upload that would take the run over a cap is not made.
+
+/** Characters of the document at an absolute path as locsync counts them; undefined: unreadable. */
+export type CountDocument = (absPath: string) => Promise<number | undefined>;
+
+export interface SpendGuardOptions {
+  caps: BudgetCaps;
+  /** Characters billed this calendar month before the run began (the state's ledger). */
+  billedThisMonth: number;
+  count: CountDocument;
+}
+
+export class SpendGuard {
+  /** Estimates of this run's uploads whose bill is not known yet, by job id. */
+  private readonly reserved = new Map<number, number>();
+  /** Billed characters of this run's finished documents. */
+  private billed = 0;
+  /** Billed characters of documents an earlier run uploaded and this run collected (the month's). */
+  private collected = 0;
+  /** Jobs whose bill is counted (the bill is reported at the download and again when done). */
+  private readonly settled = new Set<number>();
+
+  constructor(private readonly o: SpendGuardOptions) {}
+
+  /** What uploading the document at `absPath` (named `file`) is expected to bill. */
+  async estimate(file: string, absPath: string): Promise<number> {
+    return priceUpload(file, (await this.o.count(absPath)) ?? null).billed;
+  }
+
+  /**
+   * Reserve `estimate` characters for job `jobId` before its upload; answers the cap it would exceed
+   * instead (nothing reserved). Synchronous, so that uploads starting together cannot both slip in.
+   */
+  reserve(jobId: number, estimate: number): CapExceeded | undefined {
+    const over = capBeforeUpload(
+      this.committed(),
+      estimate,
+      this.o.caps,
+      this.o.billedThisMonth + this.collected,
+    );
+    if (over) return over;
+    this.reserved.set(jobId, estimate);
+    // An upload again (its download was lost) is billed again.
+    this.settled.delete(jobId);
+    return undefined;
+  }
+
+  /** The service billed `characters` for job `jobId`: its estimate is replaced by the bill. */
+  settle(jobId: number, characters: number): void {
+    if (this.settled.has(jobId)) return;
+    this.settled.add(jobId);
+    if (this.reserved.delete(jobId)) this.billed += characters;
+    else this.collected += characters;
+  }
+
+  /** The upload of job `jobId` surely did not reach the service (or its document failed): nothing billed. */
+  release(jobId: number): void {
+    this.reserved.delete(jobId);
+  }
+
+  /** Characters this run has billed or reserved. */
+  committed(): number {
+    let sum = this.billed;
+    for (const v of this.reserved.values()) sum += v;
+    return sum;
+  }
+}
