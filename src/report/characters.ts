@@ -31,7 +31,8 @@ export async function openCharacterCounter(): Promise<CharacterCounter> {
         const result = await engine.translateDocument(
           { path: absPath, ext, filename: path.basename(absPath) },
           { path: out, ext: outExt },
-          { targetLang: 'de' },
+          // A source language given: the count needs no language detection (the slow part).
+          { targetLang: 'de', sourceLang: 'en' },
         );
         return result.characters;
       } catch {

@@ -81,6 +81,7 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   }
 
   const known = await ctx.state.files.listed(m.name);
+  ctx.index.expectOutputs(known.size * m.targets.length);
   let hashed = 0;
   let bytesHashed = 0;
   let count = 0;

@@ -18,9 +18,17 @@ export type DoneEntry = Pick<
  */
 export const POINT_LOOKUPS_BEFORE_INDEX = 2000;
 
+/**
+ * A lookup by index costs about as much as reading this many rows of the whole index: with many
+ * outputs recorded, a few thousand new files are looked up one by one rather than load them all.
+ */
+const ROWS_PER_LOOKUP = 8;
+
 export class OutputIndex {
   private latestDone: Map<string, DoneEntry> | undefined;
   private pointLookups = 0;
+  /** Outputs the state records for the files being planned (an estimate of the done index's size). */
+  private knownOutputs = 0;
   private loading: Promise<void> | undefined;
   private readonly doneWhileLoading: DoneIndexRow[] = [];
   /** content key → outputs whose latest done job has that content (a string for one, an array for copies). */
@@ -36,9 +44,17 @@ export class OutputIndex {
     return index;
   }
 
+  /** The planner found `n` more outputs recorded in the state (files known × their targets). */
+  expectOutputs(n: number): void {
+    this.knownOutputs += n;
+  }
+
   /** The latest done job of an output: by index, or from the whole done index once loaded. */
   async doneOf(output: string): Promise<DoneEntry | undefined> {
-    if (this.latestDone === undefined && ++this.pointLookups > POINT_LOOKUPS_BEFORE_INDEX)
+    if (
+      this.latestDone === undefined &&
+      ++this.pointLookups > Math.max(POINT_LOOKUPS_BEFORE_INDEX, this.knownOutputs / ROWS_PER_LOOKUP)
+    )
       await (this.loading ??= this.loadAll());
     return this.latestDone ? this.latestDone.get(output) : this.ledger.latestDoneOf(output);
   }
