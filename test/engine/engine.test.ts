@@ -131,8 +131,44 @@ describe('phrasebook and pseudo-localisation', () => {
     expect(pseudo).toHaveLength(3);
     expect(pseudo[0]?.startsWith('[de] ')).toBe(true);
     expect(pseudo[2]).toMatch(/~+$/);
-    expect(t.translate(['Hello ', 'world'])).toEqual(['Hallo Welt', '']);
+    expect(t.translate(['Hello ', 'world'])).toEqual(['Hallo ', 'Welt']);
     expect(t.translate(['Run ', 'npm test', ' now'], [false, true, false])[1]).toBe('npm test');
+  });
+
+  it('a phrasebook translation keeps the formatted runs it spans: each keeps a share of the text', () => {
+    const t = createTranslator(
+      Phrasebook.fromYaml('"This is very important.":\n  de: Das ist sehr wichtig.\n'),
+      { targetLang: 'de' },
+      'en',
+    );
+    // "This is " + italic "very" + " important.": the italic run is not emptied.
+    expect(t.translate(['This is ', 'very', ' important.'])).toEqual(['Das ist ', 'sehr', ' wichtig.']);
+    // Whitespace around the segment stays where it was.
+    expect(t.translate(['  This is ', 'very', ' important. '])).toEqual(['  Das ist ', 'sehr', ' wichtig. ']);
+  });
+
+  it('a glossary term spanning formatted runs is still replaced, each run keeping part of it', () => {
+    const t = createTranslator(
+      undefined,
+      {
+        targetLang: 'de',
+        glossary: [
+          ['Acme Cloud', 'Acme Wolke'],
+          ['sign in', 'anmelden'],
+        ],
+      },
+      'en',
+    );
+    // Bold "Acme" then " Cloud is fast": the term is found across the two runs.
+    const out = t.translate(['Acme', ' Cloud is fast']);
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatch(/^\[de\] Acme$/);
+    expect(out[1]?.startsWith(' Wolke ')).toBe(true);
+    // A term inside one run is unchanged by this; two pieces stay two.
+    const inside = t.translate(['Please ', 'sign in', ' first']);
+    expect(inside[1]).toBe('anmelden');
+    // Not across a word: "sign" + "ing in" holds no term.
+    expect(t.translate(['sign', 'ing in'])).not.toContain('anmelden');
   });
 
   it('keeps private-use and NUL characters of the input', () => {

@@ -7,6 +7,7 @@ import { createEngine } from '../../src/service/engine/index.js';
 import type { EngineOptions, EngineStyle } from '../../src/service/engine/types.js';
 import { Phrasebook } from '../../src/service/engine/phrasebook.js';
 import { pseudoTag } from '../../src/service/engine/pseudo.js';
+import type { GlossaryTerms } from '../../src/service/glossary-entries.js';
 
 export const SAMPLES = resolve(import.meta.dirname, '../../samples');
 export const PHRASEBOOK = join(SAMPLES, 'phrasebook.yaml');
@@ -27,7 +28,7 @@ export interface Workdir {
   translate(
     path: string,
     lang: string,
-    opts?: { style?: EngineStyle; outExt?: string; engine?: EngineOptions },
+    opts?: { style?: EngineStyle; outExt?: string; engine?: EngineOptions; glossary?: GlossaryTerms },
   ): Promise<{ out: string; characters: number }>;
   /** Writes a file into the work dir and returns its path. */
   file(name: string, content: string | Buffer): Promise<string>;
@@ -47,7 +48,12 @@ export async function workdir(): Promise<Workdir> {
       const result = await engine.translateDocument(
         { path, ext, filename: path.split('/').pop() as string },
         { path: out, ext: outExt },
-        { targetLang: lang, sourceLang: 'en', ...(opts.style ? { style: opts.style } : {}) },
+        {
+          targetLang: lang,
+          sourceLang: 'en',
+          ...(opts.style ? { style: opts.style } : {}),
+          ...(opts.glossary ? { glossary: opts.glossary } : {}),
+        },
       );
       return { out, characters: result.characters };
     },

@@ -8,6 +8,20 @@ let w: Workdir;
 beforeAll(async () => (w = await workdir()));
 afterAll(() => w.cleanup());
 
+/** A minimal docx whose body is `documentXml`, written into the work dir. */
+async function docxWith(name: string, documentXml: string): Promise<string> {
+  return w.file(
+    name,
+    await makeZip([
+      [
+        '[Content_Types].xml',
+        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      ],
+      ['word/document.xml', documentXml],
+    ]),
+  );
+}
+
 describe('docx, pptx, xlsx', () => {
   it('docx: headers, footers, footnotes and comments are translated; run formatting is kept', async () => {
     const { out } = await w.translate(join(SAMPLES, 'office', 'report.docx'), 'de');
@@ -74,16 +88,7 @@ describe('docx, pptx, xlsx', () => {
   it('docx: entities stay escaped, xml:space is added where new text needs it, runs keep their properties', async () => {
     const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
     const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body><w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Tom &amp; Jerry</w:t></w:r><w:r><w:t xml:space="preserve"> and </w:t></w:r><w:r><w:rPr><w:i/></w:rPr><w:t> friends</w:t></w:r></w:p><w:p><w:r><w:t>Hello</w:t></w:r><w:r><w:t xml:space="preserve"> world</w:t></w:r></w:p></w:body></w:document>`;
-    const src = await w.file(
-      'runs.docx',
-      await makeZip([
-        [
-          '[Content_Types].xml',
-          '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-        ],
-        ['word/document.xml', doc],
-      ]),
-    );
+    const src = await docxWith('runs.docx', doc);
     const { out } = await w.translate(src, 'de', { engine: { phrasebookPath: undefined } });
     const xml = (await readZip(out)).get('word/document.xml')?.toString('utf8') ?? '';
     assertWellFormed(xml, 'document.xml');
@@ -92,5 +97,35 @@ describe('docx, pptx, xlsx', () => {
     // a run whose new text starts with a space gets xml:space="preserve" (Word would drop the space)
     expect(xml).toMatch(/<w:rPr><w:i\/><\/w:rPr><w:t xml:space="preserve"> [^<]* ~+<\/w:t>/);
     expect(paragraphs(xml, 'p', 't')).toHaveLength(2);
+  });
+
+  it('docx: a phrasebook translation or a glossary term spanning formatted runs keeps every run and its formatting', async () => {
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const run = (props: string, text: string) =>
+      `<w:r>${props ? `<w:rPr>${props}</w:rPr>` : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body><w:p>${run('', 'Press ')}${run('<w:b/>', 'Save')}${run('', ' to keep ')}${run('<w:i/>', 'your')}${run('', ' work.')}</w:p><w:p>${run('<w:b/>', 'Acme')}${run('', ' Cloud keeps copies.')}</w:p></w:body></w:document>`;
+    const src = await docxWith('formatted.docx', doc);
+    const book = await w.file(
+      'formatted-phrasebook.yaml',
+      '"Press Save to keep your work.":\n  de: Drücken Sie Speichern, um Ihre Arbeit zu behalten.\n',
+    );
+    const { out } = await w.translate(src, 'de', {
+      engine: { phrasebookPath: book },
+      glossary: [['Acme Cloud', 'Acme Wolke']],
+    });
+    const xml = (await readZip(out)).get('word/document.xml')?.toString('utf8') ?? '';
+    assertWellFormed(xml, 'document.xml');
+    const [first, second] = paragraphs(xml, 'p', 't');
+    expect(first).toBe('Drücken Sie Speichern, um Ihre Arbeit zu behalten.');
+    // The bold and the italic run keep some of the text (not emptied into the first run).
+    const bold = /<w:rPr><w:b\/><\/w:rPr><w:t[^>]*>([^<]*)<\/w:t>/g;
+    const italic = /<w:rPr><w:i\/><\/w:rPr><w:t[^>]*>([^<]*)<\/w:t>/.exec(xml)?.[1];
+    const bolds = [...xml.matchAll(bold)].map((m) => m[1]);
+    expect(bolds[0]?.trim()).not.toBe('');
+    expect(italic?.trim()).not.toBe('');
+    // The term across a bold and a plain run is replaced; the bold run still holds its word.
+    expect(second).toMatch(/Acme Wolke/);
+    expect(bolds[1]).toMatch(/Acme$/);
+    expect(xml).not.toContain('Cloud');
   });
 });

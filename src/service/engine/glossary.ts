@@ -12,6 +12,7 @@
 // takes seconds per segment).
 import type { GlossaryTerms } from '../glossary-entries.js';
 import type { Matcher, ProtectRule } from './mask.js';
+import { spreadLikeSource } from './spread.js';
 
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]$/u;
@@ -50,7 +51,7 @@ interface Term {
 function termMatcher(terms: Map<string, Term>): Matcher {
   const lengths = [...new Set([...terms.keys()].map((t) => t.length))].sort((a, b) => b - a);
   return {
-    [Symbol.replace](text: string, replacer: (match: string) => string): string {
+    [Symbol.replace](text: string, replacer: (match: string, offset: number) => string): string {
       let out = '';
       let copied = 0;
       let i = 0;
@@ -63,7 +64,7 @@ function termMatcher(terms: Map<string, Term>): Matcher {
           if (!term) continue;
           if (term.startBoundary && isWordChar(charBefore(text, i))) continue;
           if (term.endBoundary && isWordChar(charAt(text, i + len))) continue;
-          out += text.slice(copied, i) + replacer(candidate);
+          out += text.slice(copied, i) + replacer(candidate, i);
           copied = i + len;
           matched = len;
           break;
@@ -76,7 +77,10 @@ function termMatcher(terms: Map<string, Term>): Matcher {
 }
 
 /** The rule that replaces a glossary's source terms; undefined for no terms. */
-export function glossaryRule(entries: GlossaryTerms | undefined): ProtectRule | undefined {
+export function glossaryRule(
+  entries: GlossaryTerms | undefined,
+  targetLang: string,
+): ProtectRule | undefined {
   if (!entries || entries.length === 0) return undefined;
   const terms = new Map<string, Term>();
   const add = (source: string, target: string): void => {
@@ -93,5 +97,10 @@ export function glossaryRule(entries: GlossaryTerms | undefined): ProtectRule | 
     const capitalised = upperFirst(source);
     if (first !== first.toUpperCase() && !terms.has(capitalised)) add(capitalised, upperFirst(target));
   }
-  return { pattern: termMatcher(terms), replace: (match) => terms.get(match)?.target ?? match };
+  return {
+    pattern: termMatcher(terms),
+    replace: (match) => terms.get(match)?.target ?? match,
+    // A term whose words are in differently formatted runs is still a term.
+    spread: (chunks, target) => spreadLikeSource(chunks, target, targetLang),
+  };
 }

@@ -15,15 +15,37 @@ interface MaskToken {
   boundary?: boolean;
 }
 
-/** A matcher other than a regular expression: replaces every match it finds (String#replace protocol). */
+/**
+ * A matcher other than a regular expression: replaces every match it finds (String#replace protocol;
+ * the replacer also gets the match's offset).
+ */
 export interface Matcher {
-  [Symbol.replace](text: string, replacer: (match: string) => string): string;
+  [Symbol.replace](text: string, replacer: (match: string, offset: number) => string): string;
 }
 
 /** A rule that protects every match of `pattern`; `replace` may substitute the protected text. */
 export interface ProtectRule {
   pattern: RegExp | Matcher; // a RegExp must have the g flag
   replace?: (match: string) => string;
+  /**
+   * Matches also across the boundaries between pieces (a term whose words are in differently
+   * formatted runs); the replacement is cut into one part per piece the match spans by `spread`
+   * (given the match cut at the boundaries), so that every piece keeps its formatting.
+   */
+  spread?: (chunks: string[], replacement: string) => string[];
+}
+
+/** Every match of `pattern` in `text`, in order, with its offset. */
+function matchesOf(pattern: RegExp | Matcher, text: string): Array<{ index: number; text: string }> {
+  const found: Array<{ index: number; text: string }> = [];
+  if (pattern instanceof RegExp)
+    for (const m of text.matchAll(pattern)) found.push({ index: m.index, text: m[0] });
+  else
+    pattern[Symbol.replace](text, (m, index) => {
+      found.push({ index, text: m });
+      return m;
+    });
+  return found;
 }
 
 export class Masked {
@@ -42,9 +64,55 @@ export class Masked {
     // One mask character stands for every boundary.
     let text = parts.join(this.add({ text: '', boundary: true }));
     for (const rule of rules) {
-      text = text.replace(rule.pattern, (m) => this.add({ text: rule.replace ? rule.replace(m) : m }));
+      text = rule.spread
+        ? this.replaceAcrossPieces(text, rule, rule.spread)
+        : text.replace(rule.pattern, (m) => this.add({ text: rule.replace ? rule.replace(m) : m }));
     }
     this.text = text;
+  }
+
+  /**
+   * Applies a rule to the text as if the pieces were not cut: a match spanning boundaries becomes one
+   * protected part per piece, with the boundaries between them kept.
+   */
+  private replaceAcrossPieces(
+    text: string,
+    rule: ProtectRule,
+    spread: (chunks: string[], replacement: string) => string[],
+  ): string {
+    // The text without boundaries, and where each of its characters is in `text`.
+    let plain = '';
+    const origin: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      if (this.isBoundary(text[i] as string)) continue;
+      origin.push(i);
+      plain += text[i];
+    }
+    let out = '';
+    let copied = 0;
+    for (const m of matchesOf(rule.pattern, plain)) {
+      if (m.text === '') continue;
+      const start = origin[m.index] as number;
+      const end = (origin[m.index + m.text.length - 1] as number) + 1;
+      const replacement = rule.replace ? rule.replace(m.text) : m.text;
+      const spanned = text.slice(start, end);
+      // The spanned text cut at its boundaries: one protected part for each piece.
+      const chunks: string[] = [''];
+      const cuts: string[] = [];
+      for (const ch of spanned) {
+        if (this.isBoundary(ch)) {
+          cuts.push(ch);
+          chunks.push('');
+        } else chunks[chunks.length - 1] += ch;
+      }
+      const parts = cuts.length ? spread(chunks, replacement) : [replacement];
+      out += text.slice(copied, start);
+      parts.forEach((part, k) => {
+        out += this.add({ text: part }) + (cuts[k] ?? '');
+      });
+      copied = end;
+    }
+    return out + text.slice(copied);
   }
 
   /** False when the segment had more protected spans than there are mask characters. */

@@ -9,6 +9,7 @@ import { compileStyle, type TextTransform } from './style.js';
 import { parseInstructions, termProtectRules } from './instructions.js';
 import { glossaryRule } from './glossary.js';
 import { untranslatedElementRules } from './untranslated.js';
+import { spreadLikeSource } from './spread.js';
 
 export interface SegmentTranslator {
   /**
@@ -32,19 +33,22 @@ function codePoints(s: string): number {
   return n;
 }
 
-/** Puts a whole translation into the first non-blank piece and empties the others. */
-function distribute(pieces: readonly string[], translation: string): string[] {
+/**
+ * Puts a whole-segment translation (a phrasebook hit) back into the segment's pieces: spread over the
+ * non-blank pieces in proportion to their length (./spread.ts), so that every formatted run keeps
+ * some of the text; the first piece keeps its leading and the last its trailing whitespace.
+ */
+function distribute(pieces: readonly string[], translation: string, lang: string): string[] {
   const out = [...pieces];
   const first = pieces.findIndex((p) => p.trim() !== '');
   let last = pieces.length - 1;
   while (last > first && (pieces[last] as string).trim() === '') last--;
-  const lead = (s: string): string => /^\s*/.exec(s)?.[0] ?? '';
-  const trail = (s: string): string => /\s*$/.exec(s)?.[0] ?? '';
-  const f = pieces[first] as string;
-  const l = pieces[last] as string;
-  out[first] = lead(f) + translation + (first === last ? trail(f) : '');
-  for (let i = first + 1; i < last; i++) out[i] = '';
-  if (last > first) out[last] = trail(l);
+  const lead = /^\s*/.exec(pieces[first] as string)?.[0] ?? '';
+  const trail = /\s*$/.exec(pieces[last] as string)?.[0] ?? '';
+  const parts = spreadLikeSource(pieces.slice(first, last + 1), translation, lang);
+  parts.forEach((part, k) => (out[first + k] = part));
+  out[first] = lead + (out[first] as string);
+  out[last] = (out[last] as string) + trail;
   return out;
 }
 
@@ -59,7 +63,7 @@ export function createTranslator(
   const lang = opts.targetLang.toLowerCase();
   const style: TextTransform | undefined = compileStyle(opts.style?.configured_rules, lang);
   const terms = parseInstructions(opts.style?.custom_instructions ?? [], sourceLang);
-  const glossary = glossaryRule(opts.glossary);
+  const glossary = glossaryRule(opts.glossary, lang);
   const untranslated = untranslatedElementRules(opts);
   const pseudoRules: ProtectRule[] = [
     ...untranslated,
@@ -87,7 +91,7 @@ export function createTranslator(
   ): string[] => {
     // A phrasebook translation cannot be split around fixed pieces: such segments are pseudo-localised.
     const hit = fixed?.some(Boolean) ? undefined : phrasebook?.lookup(joined, lang);
-    if (hit !== undefined) return applyStyle(distribute(pieces, hit));
+    if (hit !== undefined) return applyStyle(distribute(pieces, hit, lang));
     const masked = new Masked(pieces, pseudoRules, fixed);
     if (!masked.ok) return [...pieces];
     const textLength = pieces.reduce((n, p, i) => n + (fixed?.[i] ? 0 : p.length), 0);
