@@ -18,9 +18,18 @@ export function authKeyOf(header: string | undefined): string {
   return m && SCHEMES.includes(m[1]!.toLowerCase()) ? m[2]! : '';
 }
 
-/** A request's key is accepted: non-empty, and equal to the configured one when there is one. */
+/**
+ * The key the real service's official mock refuses while it accepts every other one: clients' test
+ * suites use it to see a refused key (deepl-node's "rejects invalid authKey").
+ */
+export const REFUSED_KEY = 'invalid';
+
+/**
+ * A request's key is accepted: equal to the configured one when there is one; without one, any
+ * non-empty key but REFUSED_KEY.
+ */
 export function isAuthorized(header: string | undefined, expected: string | undefined): boolean {
   const given = authKeyOf(header);
   if (!given) return false;
-  return !expected || sameSecret(given, expected);
+  return expected ? sameSecret(given, expected) : given !== REFUSED_KEY;
 }

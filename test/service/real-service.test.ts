@@ -2,6 +2,7 @@
 // word DeepL-Auth-Key, /v2/usage and its quota, /v2/languages, text translation parameters, the
 // official mock's session headers.
 import { describe, expect, it } from 'vitest';
+import { startService } from '../../src/service/index.js';
 import { AUTH, call, KEY, start, status, translateDocument, upload, waitFinished } from './helpers.js';
 
 type Translation = {
@@ -33,6 +34,19 @@ describe('authorization', () => {
     expect((await call(s, 'GET', '/v2/usage', undefined, { Authorization: `Bearer ${KEY}` })).status).toBe(
       403,
     );
+  });
+
+  it('without a configured key, any key is accepted but "invalid", which the official mock refuses too', async () => {
+    const s = await startService({ queueSeconds: 0, translateSeconds: 0 });
+    try {
+      const usage = (key: string) =>
+        call(s as never, 'GET', '/v2/usage', undefined, { Authorization: `DeepL-Auth-Key ${key}` });
+      expect((await usage('a-random-session-key')).status).toBe(200);
+      expect((await usage('invalid')).status).toBe(403);
+      expect((await usage('Invalid')).status).toBe(200);
+    } finally {
+      await s.close();
+    }
   });
 });
 
