@@ -176,3 +176,46 @@ describe('a mapping skipped by its snapshot', () => {
     }
   });
 });
+
+describe('files the snapshot vouches for beside new ones', () => {
+  it('only the new file is planned; the others need no look, and an output deleted by hand is still noticed', async () => {
+    fx = await createFixture({ files: { 'a.txt': 'Alpha.\n', 'sub/b.txt': 'Beta.\n' } });
+    await settle(fx, 2);
+    fx.write('src/new/c.txt', 'Gamma.\n');
+    let mark = fx.mark();
+    const added = await fx.sync();
+    expect(uploaded(fx, mark)).toEqual(['c.txt:DE', 'c.txt:FR']);
+    expect(added.unchanged).toBe(4);
+    expect(added.hashed).toBe(1);
+
+    // A new file again, and an old output gone: the output folders changed, every file is looked at.
+    await fx.sync();
+    await fx.sync();
+    fx.write('src/new/d.txt', 'Delta.\n');
+    fs.rmSync(path.join(fx.dir, 'out/fr/sub/b.txt'));
+    mark = fx.mark();
+    await fx.sync();
+    expect(uploaded(fx, mark)).toEqual(['b.txt:FR', 'd.txt:DE', 'd.txt:FR']);
+    expect(fx.exists('out/fr/sub/b.txt')).toBe(true);
+  });
+
+  it('a new file rendering onto an output of a vouched file collides and overwrites nothing', async () => {
+    fx = await createFixture({
+      files: { 'a/x.txt': 'Ex.\n', 'a/y.txt': 'Why.\n' },
+      manifest: {
+        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{name}', targets: [{ lang: 'de' }] }],
+      },
+    });
+    await fx.sync();
+    await fx.sync();
+    await fx.sync();
+    const ours = fx.read('out/de/x.txt');
+    // "0/x.txt" comes before "a/x.txt" in path order and renders the same output.
+    fx.write('src/0/x.txt', 'An earlier ex.\n');
+    const mark = fx.mark();
+    const s = await fx.sync();
+    expect(s.failed.map((f) => `${f.file}:${f.kind}`)).toEqual(['0/x.txt:collision']);
+    expect(fx.uploads(mark)).toEqual([]);
+    expect(fx.read('out/de/x.txt')).toBe(ours);
+  });
+});

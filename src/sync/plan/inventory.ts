@@ -49,15 +49,17 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   const snap = digest !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
   // --retranslate all looks at every output: no fast path vouches for one.
   const everyOutput = ctx.retranslate.has('all');
+  // The output folders list the same names as when the snapshot was taken: every output then is
+  // there. Nothing is in flight that could change one, and no other mapping can claim one.
+  const outputsHeld =
+    snap !== undefined &&
+    !everyOutput &&
+    ctx.idle() &&
+    !ctx.folders.sharesOutputRoots(m) &&
+    outputsDigest(ctx.loaded.dir, snap.outputDirs) === snap.outputsDigest;
   if (snap !== undefined && digest === snap.digest && !everyOutput) {
-    // The output folders list the same names as then: every output is there. Nothing is in flight
-    // that could change one, and no other mapping can claim one: nothing to look at per file. The
-    // outputs are claimed (collisions) only if later work needs it.
-    if (
-      ctx.idle() &&
-      !ctx.folders.sharesOutputRoots(m) &&
-      outputsDigest(ctx.loaded.dir, snap.outputDirs) === snap.outputsDigest
-    ) {
+    // Nothing to look at per file. The outputs are claimed (collisions) only if later work needs it.
+    if (outputsHeld) {
       const n = listed.files.length;
       b.plan.files += n;
       b.plan.unchanged += n * m.targets.length;
@@ -90,16 +92,29 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   // the mark needs its recorded content; any other file is hashed.
   const files = listed.files;
   const hashes = new Array<string | undefined>(files.length);
+  /** 1: the file's verified mark matches; 2: and the snapshot vouches for it (below). */
   const verified = new Uint8Array(files.length);
   const toHash: number[] = [];
   const recorded: number[] = [];
+  // Files the mapping's snapshot still vouches for although the listing changed (files were added or
+  // edited beside them): recorded as they were then, and the outputs then still there. A snapshot
+  // is dropped by any change of a file record and any job done, so such a file's outputs are up to
+  // date: nothing is looked at for them, as on the no-op path.
+  const vouched: FoundFile[] = [];
   for (let i = 0; i < files.length; i++) {
     const f = files[i] as FoundFile;
     const prev = known.get(f.relPath);
     if (!prev || prev[1] !== f.size || prev[2] !== f.mtimeMs) toHash.push(i);
-    else if (!everyOutput && prev[3] === ctx.settings.signature(m, extOf(f.relPath))) verified[i] = 1;
-    else recorded.push(i);
+    else if (!everyOutput && prev[3] === ctx.settings.signature(m, extOf(f.relPath))) {
+      verified[i] = 1;
+      if (outputsHeld) {
+        verified[i] = 2;
+        vouched.push(f);
+      }
+    } else recorded.push(i);
   }
+  // Claimed (lazily) before any other file of the mapping claims an output: they were there first.
+  if (vouched.length) ctx.claims.defer(m, vouched);
   // By index when few, in one read when many (the first scan after a run with much work).
   const shas =
     recorded.length > POINT_LOOKUPS_BEFORE_INDEX ? await ctx.state.files.contents(m.name) : undefined;
@@ -141,6 +156,12 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
     const f = files[i] as FoundFile;
     known.delete(f.relPath); // what is left in `known` afterwards is gone
     if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed });
+    if (verified[i] === 2) {
+      b.plan.files++;
+      b.plan.unchanged += m.targets.length;
+      fresh++;
+      continue;
+    }
     const isVerified = verified[i] === 1;
     const sha = hashes[i];
     if (sha === undefined && !isVerified) continue; // could not be read (reported)
@@ -176,7 +197,9 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   }
   // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
   if (digest !== undefined && fresh === files.length && gone.length === 0) {
-    const outputDirs = [...outputListings.keys()].sort();
+    // The folders of the vouched files' outputs were not read this time: the old snapshot's still count.
+    const dirs = new Set([...outputListings.keys(), ...(vouched.length && snap ? snap.outputDirs : [])]);
+    const outputDirs = [...dirs].sort();
     b.plan.observations.snapshots.push({
       mapping: m.name,
       files: files.length,
