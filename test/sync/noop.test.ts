@@ -135,14 +135,19 @@ describe('no-op fast paths', () => {
   });
 });
 
+/** Two files in a/, one target, outputs named by file name only (out/de/x.txt): room for collisions. */
+function flatProject(): Promise<Fixture> {
+  return createFixture({
+    files: { 'a/x.txt': 'Ex.\n', 'a/y.txt': 'Why.\n' },
+    manifest: {
+      mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{name}', targets: [{ lang: 'de' }] }],
+    },
+  });
+}
+
 describe('a mapping skipped by its snapshot', () => {
   it('still claims its outputs when later work needs them (a new file colliding with one)', async () => {
-    fx = await createFixture({
-      files: { 'a/x.txt': 'Ex.\n', 'a/y.txt': 'Why.\n' },
-      manifest: {
-        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{name}', targets: [{ lang: 'de' }] }],
-      },
-    });
+    fx = await flatProject();
     await fx.sync();
     await fx.sync(); // records the marks and the snapshot
     const loaded = await fx.load();
@@ -200,12 +205,7 @@ describe('files the snapshot vouches for beside new ones', () => {
   });
 
   it('a new file rendering onto an output of a vouched file collides and overwrites nothing', async () => {
-    fx = await createFixture({
-      files: { 'a/x.txt': 'Ex.\n', 'a/y.txt': 'Why.\n' },
-      manifest: {
-        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{name}', targets: [{ lang: 'de' }] }],
-      },
-    });
+    fx = await flatProject();
     await fx.sync();
     await fx.sync();
     await fx.sync();
