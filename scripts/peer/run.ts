@@ -195,8 +195,13 @@ async function main(): Promise<void> {
   let unexpected = 0;
   for (const mode of ['real', 'mock'] as const) {
     // Real-service mode: one accepted key (the suite checks that another is refused). Mock mode:
-    // any key (the suite makes random ones per session), as the official mock.
-    const server = await serve(mode === 'real' ? [...common, '--auth-key', key] : common);
+    // any key (the suite makes random ones per session) and the style rule list the official mock
+    // starts with.
+    const server = await serve(
+      mode === 'real'
+        ? [...common, '--auth-key', key]
+        : [...common, '--style-rules', join(here, 'style-rules.yaml')],
+    );
     try {
       unexpected += report(mode, runJest(work, mode, server, key), expected);
     } finally {

@@ -61,6 +61,10 @@ export function registerServe(program: Command): void {
       'keep style lists, jobs and files in this folder across restarts (default: in memory)',
     )
     .option('--phrasebook <file>', 'YAML or TSV phrasebook of exact translations')
+    .option(
+      '--style-rules <file>',
+      'YAML list of style rule lists the service holds from its start, each with its own style_id',
+    )
     .option('--queue-seconds <s>', 'time a document waits queued (default 1)')
     .option('--translate-seconds <s>', 'time a document takes translating (default 2)')
     .option('--workers <n>', 'documents translated concurrently (default 4)')

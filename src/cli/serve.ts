@@ -3,6 +3,9 @@ import type { Command } from 'commander';
 import { registerSecret } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
 import { parseFaultList } from '../service/faults.js';
+import type { StyleRow } from '../service/store.js';
+import { presetStyleList } from '../service/style-rules.js';
+import { isSeq, LineCounter, parseDocument } from 'yaml';
 import type { FaultSpec, ServiceOptions } from '../service/types.js';
 
 interface ServeFlags {
@@ -12,6 +15,7 @@ interface ServeFlags {
   plan: string;
   data?: string;
   phrasebook?: string;
+  styleRules?: string;
   queueSeconds?: string;
   translateSeconds?: string;
   workers?: string;
@@ -48,6 +52,48 @@ export function parseFaultsFlag(value: string): FaultSpec[] {
   }
 }
 
+/** --style-rules: a YAML (or JSON) list of style rule lists, each with its own style_id. */
+export function readPresetStyleLists(file: string): StyleRow[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`--style-rules: cannot read ${file}: ${(err as Error).message}`);
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
+  if (doc.errors.length) {
+    const e = doc.errors[0]!;
+    throw new ConfigError(`${file}:${e.linePos?.[0].line ?? 1}: ${e.message}`, {
+      file,
+      ...(e.linePos ? { line: e.linePos[0].line } : {}),
+    });
+  }
+  const items = doc.contents;
+  if (!isSeq(items))
+    throw new ConfigError(`${file}: expected a list of style rule lists (style_id, name, language ...)`, {
+      file,
+    });
+  const ids = new Set<string>();
+  return items.items.map((node, n) => {
+    const line = node && 'range' in node && node.range ? lines.linePos(node.range[0]).line : undefined;
+    const where = `${file}${line ? `:${line}` : ''}: style rule list ${n + 1}`;
+    let list: StyleRow;
+    try {
+      list = presetStyleList((node as { toJSON(): unknown }).toJSON());
+    } catch (err) {
+      throw new ConfigError(`${where}: ${(err as Error).message}`, { file, ...(line ? { line } : {}) });
+    }
+    if (ids.has(list.style_id))
+      throw new ConfigError(`${where}: style_id ${list.style_id} is given twice`, {
+        file,
+        ...(line ? { line } : {}),
+      });
+    ids.add(list.style_id);
+    return list;
+  });
+}
+
 export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServiceOptions {
   if (flags.plan !== 'pro' && flags.plan !== 'free')
     throw new ConfigError(`--plan must be pro or free (got '${flags.plan}')`);
@@ -63,6 +109,7 @@ export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process
   if (authKey) o.authKey = authKey;
   if (flags.data) o.dataDir = flags.data;
   if (flags.phrasebook) o.phrasebookPath = flags.phrasebook;
+  if (flags.styleRules) o.presetStyleLists = readPresetStyleLists(flags.styleRules);
   const q = num('queue-seconds', flags.queueSeconds, 0);
   if (q !== undefined) o.queueSeconds = q;
   const t = num('translate-seconds', flags.translateSeconds, 0);

@@ -81,6 +81,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const files = new DocumentFiles(filesDir);
   await files.removeStrayParts();
   const store = new Store(dbFile);
+  for (const s of opts.presetStyleLists ?? []) if (!store.getStyle(s.style_id)) store.insertStyle(s);
   const engine =
     opts.engine ??
     createEngine({

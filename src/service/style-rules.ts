@@ -77,6 +77,33 @@ function tooMany(n: number): ApiError {
   );
 }
 
+/**
+ * A style rule list the service holds from its start (`locsync serve --style-rules FILE`): an object
+ * as a create request takes, with its own fixed `style_id`. Throws the API's 400 error for a bad one.
+ */
+export function presetStyleList(v: unknown, now = new Date().toISOString()): StyleRow {
+  const b = objectBody(v);
+  const style_id = str(b, 'style_id', 100, true)!;
+  if (!/^[A-Za-z0-9-]+$/.test(style_id))
+    throw badRequest("Field 'style_id' may hold only letters, digits and '-'.", 'invalid_value');
+  const instructions = b.custom_instructions ?? [];
+  if (!Array.isArray(instructions))
+    throw badRequest("Field 'custom_instructions' must be an array.", 'invalid_type');
+  if (instructions.length > STYLE_LIMITS.instructionsMax) throw tooMany(instructions.length);
+  return {
+    style_id,
+    name: str(b, 'name', STYLE_LIMITS.nameMax, true)!,
+    language: parseLanguage(b),
+    version: 1,
+    creation_time: now,
+    updated_time: now,
+    configured_rules: b.configured_rules === undefined ? {} : parseConfiguredRules(b.configured_rules),
+    custom_instructions: instructions.map((i, n) =>
+      newInstruction(parseInstruction(i, `custom_instructions[${n}]`)),
+    ),
+  };
+}
+
 function summary(s: StyleRow): StyleRuleListSummary {
   return {
     style_id: s.style_id,

@@ -1,4 +1,5 @@
 import type { Engine } from './engine/types.js';
+import type { StyleRow } from './store.js';
 
 // Public handle of the local service: used by `locsync serve`, by `sync` (embedded mode), and by
 // every integration test. The local-service work implements `startService` in ./index.ts.
@@ -47,6 +48,11 @@ export interface ServiceOptions {
   /** Persist lists, jobs and files under this folder (SQLite + files); default: in memory + temp files. */
   dataDir?: string;
   phrasebookPath?: string;
+  /**
+   * Style rule lists the service holds from its start, each under its own id (added when no list has
+   * that id: a kept data folder's edits stay). See presetStyleList.
+   */
+  presetStyleLists?: StyleRow[];
   /** Load the language detector at start rather than on the first request without source_lang (`locsync serve`). */
   preloadDetection?: boolean;
   /** Scheduler: time a document waits queued / takes translating, seconds. */

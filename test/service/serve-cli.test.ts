@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -82,4 +85,55 @@ describe('locsync serve', () => {
       expect(r.stderr).toMatch(/--/);
     });
   }, 180_000);
+
+  it('--style-rules: the service holds those lists from its start, under their own ids; a bad file is named with its line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'locsync-serve-rules-'));
+    try {
+      const file = join(dir, 'lists.yaml');
+      writeFileSync(
+        file,
+        [
+          '- style_id: 0f3c2b1a-1111-4222-8333-944455556666',
+          '  name: House style',
+          '  language: en',
+          '  configured_rules:',
+          '    dates_and_times: { time_format: use_24_hour_clock }',
+          '  custom_instructions:',
+          '    - { label: Tone, prompt: Be formal }',
+          '',
+        ].join('\n'),
+      );
+      const s = serve(['--style-rules', file, '--queue-seconds', '0', '--translate-seconds', '0']);
+      const url = await s.url;
+      const H = { Authorization: 'DeepL-Auth-Key any-key' };
+      const lists = (await (await fetch(`${url}/v3/style_rules?detailed=true`, { headers: H })).json()) as {
+        style_rules: Array<{
+          style_id: string;
+          name: string;
+          configured_rules: unknown;
+          custom_instructions: unknown[];
+        }>;
+      };
+      expect(lists.style_rules).toHaveLength(1);
+      expect(lists.style_rules[0]).toMatchObject({
+        style_id: '0f3c2b1a-1111-4222-8333-944455556666',
+        name: 'House style',
+        configured_rules: { dates_and_times: { time_format: 'use_24_hour_clock' } },
+      });
+      expect(lists.style_rules[0]!.custom_instructions).toHaveLength(1);
+      s.child.kill('SIGTERM');
+      await s.exited;
+
+      const bad = join(dir, 'bad.yaml');
+      writeFileSync(
+        bad,
+        '- style_id: ok-1\n  name: Fine\n  language: en\n- style_id: ok-2\n  name: Broken\n  language: xx\n',
+      );
+      const refused = await runCli(['serve', '--port', '0', '--style-rules', bad]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`${bad}:4: style rule list 2: Field 'language' must be one of`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
