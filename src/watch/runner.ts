@@ -58,6 +58,10 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   private readonly logger: Logger;
   private readonly opts: Pick<WatchArgs, 'poll' | 'reconcile'>;
   private session!: SyncRun;
+  /** Start is over: from now on a refused key degrades watch instead of ending it. */
+  private watching = false;
+  /** The session whose refused key was reported (once each). */
+  private refusedSession: SyncRun | undefined;
   private sources: WatchedSource[] = [];
   private readonly pending: PendingFiles;
   private readonly handOver: PendingEntry[] = [];
@@ -169,6 +173,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     this.manifestWatcher = watchManifestFiles(manifestFiles(this.loaded), w, () => void this.reload());
     await this.session.scanAll();
     this.checkFatal();
+    this.watching = true;
     this.paused = false;
     this.scheduleRescan();
     this.logger.info(
@@ -303,9 +308,25 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   private checkFatal(): void {
     const err = this.session?.fatalError();
     if (!err || this.fatal) return;
+    if (err instanceof AuthError && this.watching) return this.keyRefused(err);
     this.fatal = err;
     this.logger.error({ err: err.message }, 'stopping: the watcher cannot go on');
     void this.stop();
+  }
+
+  /**
+   * The service refused the key after watch had started (revoked, rotated, a passing 403): watch
+   * stays up and says so (/healthz degraded, metrics, notifications); uploads stay stopped until the
+   * next rescan tries again. A key refused at start is a configuration error (exit 2).
+   */
+  private keyRefused(err: Error): void {
+    if (this.refusedSession === this.session) return;
+    this.refusedSession = this.session;
+    const again = this.loaded.manifest.watch.rescan_minutes;
+    const reason = `the service refused the API key (${err.message}): check $${this.loaded.manifest.service.key_env}; uploads and status checks wait for the next rescan (every ${again} min, or a manifest edit), which tries again`;
+    this.logger.error(reason);
+    // The session's own stop (its uploads:stopped) is not there when a rescan's first request failed.
+    this.events.emit('uploads:stopped', { reason, kind: 'auth' });
   }
 
   /** Wait until nothing is pending or in flight (tests, benchmarks). */
@@ -368,12 +389,8 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
         }
         await this.session.scanAll(mappings);
       } catch (err) {
-        this.logger.error({ err: (err as Error).message }, `${reason} rescan failed`);
-        if (err instanceof AuthError) {
-          this.fatal = err;
-          void this.stop();
-          return;
-        }
+        if (err instanceof AuthError) this.keyRefused(err);
+        else this.logger.error({ err: (err as Error).message }, `${reason} rescan failed`);
       } finally {
         this.paused = false;
       }

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
 
 let w: WatchFixture | undefined;
@@ -77,5 +79,35 @@ describe('locsync watch: /healthz and /metrics', () => {
     expect(Number(said?.[1])).toBe(billed);
     expect(fx.exists('out/de/q.txt') || fx.exists('out/fr/q.txt')).toBe(false);
     expect(metrics).toMatch(/^locsync_uploads_total 2$/m);
+  });
+
+  it('a key refused while watching: watch stays up and degraded; the next rescan with the key accepted goes on', async () => {
+    w = await startWatchFixture({ manifest: () => ({ watch: { metrics: { host: '127.0.0.1', port: 0 } } }) });
+    const { fx, runner } = w;
+    fx.write('src/a.txt', 'Before the key was revoked.\n');
+    await waitFor('outputs', () => fx.exists('out/de/a.txt') && fx.exists('out/fr/a.txt'));
+    await runner.settle();
+
+    // The key is refused from now on (revoked, rotated on the account).
+    fx.service.addFaults({ match: { path: '/v2/document' }, status: 403, count: 1_000_000 });
+    fx.write('src/b.txt', 'After the key was revoked.\n');
+    await waitFor('degraded', () => runner.metrics.healthz().ok === false);
+    const res = await fetch(`${runner.metricsUrl!}/healthz`);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { problem: string }).problem).toMatch(/refused the API key/);
+    // Still watching: the process serves its health and takes edits.
+    expect((await fetch(`${runner.metricsUrl!}/metrics`)).status).toBe(200);
+    expect(fx.exists('out/de/b.txt')).toBe(false);
+
+    // The key works again; the next rescan (here: a manifest edit) translates what waited.
+    fx.service.clearFaults();
+    const manifest = parse(fs.readFileSync(fx.manifestPath, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(fx.manifestPath, stringify({ ...manifest, max_attempts: 5 }));
+    await waitFor(
+      'translated after the rescan',
+      () => fx.exists('out/de/b.txt') && fx.exists('out/fr/b.txt'),
+    );
+    await runner.settle();
+    expect(runner.metrics.healthz().ok).toBe(true);
   });
 });
