@@ -88,7 +88,7 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
     expect(await page.locator('#runs').textContent()).toContain('watch');
     expect(await page.locator('#runs').textContent()).toContain('failed (budget)');
     expect(await page.locator('#last-outcome').textContent()).toMatch(
-      /\(sync\): failed \(budget\)\. What to do: a budget cap stopped the run/,
+      /\(sync\): failed \(budget\)\. What to do: a budget cap stopped the uploads/,
     );
     expect(await page.locator('#failures').textContent()).toContain(FAULT_DOCUMENT_MESSAGE);
     expect(await page.locator('#failures').textContent()).toMatch(
