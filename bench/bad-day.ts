@@ -112,6 +112,9 @@ async function officialSide(docs: number): Promise<Side> {
           fs.mkdirSync(path.dirname(output), { recursive: true });
           for (let attempt = 1; ; attempt++) {
             calls++;
+            // deepl-node opens the output exclusively and may leave it behind when a download
+            // breaks off: a retry as its users write it removes it first.
+            fs.rmSync(output, { force: true });
             try {
               await translator.translateDocument(input, output, null, 'de');
               break;
