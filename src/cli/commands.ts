@@ -314,6 +314,7 @@ sync keeps automatic backups beside a SQLite state (state_backups in the manifes
     )
     .option(...CONFIG_OPTION)
     .option('--out <file>', 'where to write it (default: <state>.backup-<UTC time>-manual beside it)')
+    .option('--json', 'print where it was written as JSON')
     .action(lazyAction(() => import('./state-backup.js'), 'stateBackupAction'));
   state
     .command('adopt')
@@ -321,6 +322,7 @@ sync keeps automatic backups beside a SQLite state (state_backups in the manifes
       'after the state was lost or emptied: record each existing output newer than its source as done for the current settings (nothing billed); lists what it cannot vouch for',
     )
     .option(...CONFIG_OPTION)
+    .option('--json', 'print the outputs adopted and those not vouched for (with why) as JSON')
     .action(lazyAction(() => import('./state-adopt.js'), 'stateAdoptAction'));
   state
     .command('migrate')

@@ -11,6 +11,7 @@ import { EXIT } from '../util/errors.js';
 
 interface StateAdoptOptions {
   config: string;
+  json?: boolean;
 }
 
 function mtimeMs(file: string): number | undefined {
@@ -55,6 +56,20 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
       await state.jobs.done(job, 0);
     }
     await state.runs.finish(runId, { status: 'ok' }, { adopted: decision.adopt.length }, 0);
+    const ref = (a: TranslateAction) => ({
+      mapping: a.ref.mapping,
+      file: a.ref.file,
+      target: a.ref.target,
+      output: a.ref.output,
+    });
+    if (opts.json) {
+      const result = {
+        adopted: decision.adopt.map(ref),
+        not_adopted: decision.notVouched.map((n) => ({ ...ref(n.action), why: n.why })),
+      };
+      process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+      return;
+    }
     const lines = [
       `Adopted ${decision.adopt.length} outputs: recorded as done for the current settings, nothing billed.`,
     ];

@@ -8,6 +8,7 @@ import { ConfigError } from '../util/errors.js';
 interface StateBackupOptions {
   config: string;
   out?: string;
+  json?: boolean;
 }
 
 /**
@@ -28,7 +29,9 @@ export async function stateBackupAction(opts: StateBackupOptions): Promise<void>
     state.close();
   }
   process.stdout.write(
-    `${dest}: backup of ${file} written (mode 0600: it holds document keys). ` +
-      `To restore it, stop locsync and copy it over the state file.\n`,
+    opts.json
+      ? JSON.stringify({ backup: dest, state: file, bytes: fs.statSync(dest).size }, null, 2) + '\n'
+      : `${dest}: backup of ${file} written (mode 0600: it holds document keys). ` +
+          `To restore it, stop locsync and copy it over the state file.\n`,
   );
 }

@@ -270,10 +270,19 @@ describe('state that never forgets what was paid', () => {
     expect(uploads(p)).toBe(4);
 
     p.write('b.txt', 'Second, edited after its translation.\n');
-    const adopt = await p.cli(['state', 'adopt']);
+    const adopt = await p.cli(['state', 'adopt', '--json']);
     expect(adopt.code).toBe(0);
-    expect(adopt.stdout).toContain('Adopted 2 outputs');
-    expect(adopt.stdout).toMatch(/docs\/b\.txt -> de: the source changed after the output was written/);
+    const adopted = JSON.parse(adopt.stdout) as {
+      adopted: Array<{ file: string; target: string }>;
+      not_adopted: Array<{ file: string; target: string; why: string }>;
+    };
+    expect(adopted.adopted.map((a) => `${a.file}:${a.target}`).sort()).toEqual(['a.txt:de', 'a.txt:fr']);
+    expect(adopted.not_adopted.map((a) => `${a.file}:${a.target}`).sort()).toEqual(['b.txt:de', 'b.txt:fr']);
+    expect(adopted.not_adopted[0]?.why).toMatch(/the source changed after the output was written/);
+    // Again, as text: nothing left to adopt, b.txt still not vouched for.
+    const again = await p.cli(['state', 'adopt']);
+    expect(again.stdout).toContain('Adopted 0 outputs');
+    expect(again.stdout).toMatch(/docs\/b\.txt -> de: the source changed after the output was written/);
     const after = await p.cli(['sync']);
     expect(after.code).toBe(0);
     expect(uploads(p)).toBe(6); // only b.txt, edited: de and fr

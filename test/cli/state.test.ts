@@ -36,6 +36,10 @@ describe('the state file', () => {
     const manual = await project.cli(['state', 'backup']);
     expect(manual.code).toBe(0);
     expect(backupsIn(project.dir).filter((n) => n.endsWith('-manual'))).toHaveLength(1);
+    const out = path.join(project.dir, 'copy.db');
+    const json = await project.cli(['state', 'backup', '--out', out, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ backup: out, bytes: fs.statSync(out).size });
   });
 
   it('a damaged state: sync exits 1 naming the file and the recovery commands, uploads nothing; state check exits 1', async () => {
