@@ -14,6 +14,13 @@ export interface SpendGuardOptions {
   /** Characters billed this calendar month before the run began (the state's ledger). */
   billedThisMonth: number;
   count: CountDocument;
+  /** Estimates the plan's price already made (estimateKey → billed): not counted again. */
+  known?: ReadonlyMap<string, number>;
+}
+
+/** The key of a known estimate: a source file with this content. */
+export function estimateKey(mapping: string, file: string, sha256: string): string {
+  return `${mapping}\0${file}\0${sha256}`;
 }
 
 export class SpendGuard {
@@ -28,9 +35,14 @@ export class SpendGuard {
 
   constructor(private readonly o: SpendGuardOptions) {}
 
-  /** What uploading the document at `absPath` (named `file`) is expected to bill. */
-  async estimate(file: string, absPath: string): Promise<number> {
-    return priceUpload(file, (await this.o.count(absPath)) ?? null).billed;
+  /** What uploading a job's document (at `absPath`) is expected to bill. */
+  async estimate(
+    job: { mapping: string; rel_path: string; sha256: string },
+    absPath: string,
+  ): Promise<number> {
+    const known = this.o.known?.get(estimateKey(job.mapping, job.rel_path, job.sha256));
+    if (known !== undefined) return known;
+    return priceUpload(job.rel_path, (await this.o.count(absPath)) ?? null).billed;
   }
 
   /**

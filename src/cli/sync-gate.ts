@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkBudget, describeExceeded, type BudgetCaps } from '../billing/budget.js';
+import { estimateKey } from '../billing/spend-guard.js';
 import { billedThisMonth } from '../billing/ledger.js';
 import { formatBill, formatCharacters } from '../billing/money.js';
 import type { Logger } from '../log/logger.js';
@@ -70,15 +71,31 @@ export async function pricedPlan(args: PlanArgs): Promise<PricedFiles & { plan: 
   return { ...(await priceFiles(args.loaded, groupPlan(plan))), plan };
 }
 
+/** What the plan priced each upload at, for the budget held during the run (SpendGuard). */
+function knownEstimates(files: PricedFiles & { plan: Plan }): Map<string, number> {
+  const sha = new Map<string, string>();
+  for (const a of files.plan.actions)
+    if (a.kind === 'translate') sha.set(`${a.ref.mapping}\0${a.ref.file}`, a.source.sha256);
+  const out = new Map<string, number>();
+  for (const t of files.toTranslate) {
+    const s = sha.get(`${t.mapping}\0${t.file}`);
+    if (s !== undefined) out.set(estimateKey(t.mapping, t.file, s), t.price.billed);
+  }
+  return out;
+}
+
 /**
  * Plans (when something must be checked), prices and checks the run; throws RunRefused when it must
- * not upload (or a ConfigError from the saved plan's check).
+ * not upload (or a ConfigError from the saved plan's check). Answers the plan's estimates when it
+ * priced one.
  */
-export async function gateRun(args: PlanArgs & { checks: GateChecks }): Promise<void> {
+export async function gateRun(
+  args: PlanArgs & { checks: GateChecks },
+): Promise<Map<string, number> | undefined> {
   const { loaded, state, checks } = args;
   const caps = budgetCaps(loaded, checks.maxBilled);
   const known = stateHasDoneJobs(state);
-  if (known && !checks.savedPlan && Object.keys(caps).length === 0) return;
+  if (known && !checks.savedPlan && Object.keys(caps).length === 0) return undefined;
   const files = await pricedPlan(args);
 
   const unrecorded = unrecordedOutputs(
@@ -105,4 +122,5 @@ export async function gateRun(args: PlanArgs & { checks: GateChecks }): Promise<
       ].join('\n'),
       EXIT.budget,
     );
+  return knownEstimates(files);
 }

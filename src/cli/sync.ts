@@ -137,7 +137,7 @@ async function syncRun(
       process.stdout.write(text + '\n');
       return EXIT.ok;
     }
-    await gateRun({
+    const known = await gateRun({
       loaded,
       state,
       connection,
@@ -160,7 +160,11 @@ async function syncRun(
         ...options,
         signal: abort.signal,
         stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
-        budget: { caps: budgetCaps(loaded, maxBilled), billedThisMonth: billedThisMonth(state) },
+        budget: {
+          caps: budgetCaps(loaded, maxBilled),
+          billedThisMonth: billedThisMonth(state),
+          ...(known ? { known } : {}),
+        },
       },
     });
     code = summary.interrupted

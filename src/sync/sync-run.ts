@@ -64,7 +64,7 @@ export interface SyncOptions {
    * Budget caps held while the run goes on (the plan was checked against them before): an upload
    * that would exceed one is not made, and uploads stop for the rest of the run.
    */
-  budget?: { caps: BudgetCaps; billedThisMonth: number };
+  budget?: { caps: BudgetCaps; billedThisMonth: number; known?: ReadonlyMap<string, number> };
 }
 
 export interface SyncRunArgs {

@@ -6,7 +6,7 @@ import {
   describeReached,
   type BudgetCaps,
 } from '../../src/billing/budget.js';
-import { SpendGuard } from '../../src/billing/spend-guard.js';
+import { estimateKey, SpendGuard } from '../../src/billing/spend-guard.js';
 import { formatCharacters } from '../../src/billing/money.js';
 
 describe('checkBudget (before a run)', () => {
@@ -104,9 +104,23 @@ describe('SpendGuard (the caps while a run goes on)', () => {
   });
 
   it('estimates a document as the service bills it: minimum for docx, nothing for images', async () => {
-    const g = new SpendGuard({ caps: { perRun: 1 }, billedThisMonth: 0, count: () => Promise.resolve(120) });
-    expect(await g.estimate('a.txt', '/x/a.txt')).toBe(120);
-    expect(await g.estimate('a.docx', '/x/a.docx')).toBe(50_000);
-    expect(await g.estimate('logo.png', '/x/logo.png')).toBe(0);
+    const counted: string[] = [];
+    const g = new SpendGuard({
+      caps: { perRun: 1 },
+      billedThisMonth: 0,
+      count: (abs) => {
+        counted.push(abs);
+        return Promise.resolve(120);
+      },
+      // What the plan priced already is not counted again; other content (a changed file) is.
+      known: new Map([[estimateKey('docs', 'b.txt', 'sha-b'), 77]]),
+    });
+    const job = (rel_path: string, sha256 = 'sha') => ({ mapping: 'docs', rel_path, sha256 });
+    expect(await g.estimate(job('a.txt'), '/x/a.txt')).toBe(120);
+    expect(await g.estimate(job('a.docx'), '/x/a.docx')).toBe(50_000);
+    expect(await g.estimate(job('logo.png'), '/x/logo.png')).toBe(0);
+    expect(await g.estimate(job('b.txt', 'sha-b'), '/x/b.txt')).toBe(77);
+    expect(await g.estimate(job('b.txt', 'sha-b2'), '/x/b.txt')).toBe(120);
+    expect(counted.filter((c) => c === '/x/b.txt')).toHaveLength(1);
   });
 });

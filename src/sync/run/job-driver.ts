@@ -204,7 +204,7 @@ export class JobDriver {
     // Right before the upload: the file must still hold the content this job records.
     if (!(await sourceHolds(this.d.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, src.absPath)))
       return this.supersede(dr);
-    const estimate = this.d.guard ? await this.d.guard.estimate(dr.job.rel_path, src.absPath) : 0;
+    const estimate = this.d.guard ? await this.d.guard.estimate(dr.job, src.absPath) : 0;
     // Uploads may have stopped while this job waited for a place: none starts after that.
     const stoppedSince = this.uploadsStopped(dr);
     if (stoppedSince) return stoppedSince;
