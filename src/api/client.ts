@@ -78,6 +78,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The account's request limits when several processes share one account (workers on a PostgreSQL
+ * state): a token is taken before every attempt, and a 429 or 529 seen by one process slows all.
+ */
+export interface AccountGate {
+  takeToken(signal?: AbortSignal): Promise<void>;
+  pause(ms: number): Promise<void>;
+}
+
 export const DEFAULT_TIMEOUTS = { connectMs: 10_000, responseMs: 60_000, idleMs: 120_000 } as const;
 export const DEFAULT_RATE_LIMIT = { requestsPerSecond: 10, concurrency: 4 } as const;
 /** Page size used when walking every style rule list (the spec's maximum). */
@@ -112,6 +121,7 @@ export class ServiceClient {
   private readonly agents: { http: http.Agent; https: https.Agent };
   /** Uploads use fresh connections: a stale keep-alive socket would make a failed upload ambiguous. */
   private readonly uploadAgents: { http: http.Agent; https: https.Agent };
+  private gate: AccountGate | undefined;
 
   constructor(opts: ClientOptions) {
     if (!opts.apiKey) throw new ConfigError('The API key of the translation service is empty.');
@@ -168,6 +178,11 @@ export class ServiceClient {
         read: this.timeouts.responseMs,
       },
     });
+  }
+
+  /** Share the account's request limits with other processes (see AccountGate). */
+  shareAccountLimits(gate: AccountGate): void {
+    this.gate = gate;
   }
 
   /** Close idle keep-alive connections (the client stays usable). */
@@ -560,6 +575,7 @@ export class ServiceClient {
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
+      await this.gate?.takeToken(signal);
       const started = Date.now();
       const r = (await this.queued(attemptOnce, signal)) as Attempt<T>;
       const ms = Date.now() - started;
@@ -593,6 +609,9 @@ export class ServiceClient {
       if (attempt >= this.retry.maxAttempts) throw r.error(attempt);
       const retryAfter = r.failure.type === 'status' ? r.failure.retryAfterMs : undefined;
       const delayMs = retryAfter ?? backoffDelay(attempt, this.retry);
+      // Told to slow down: every process sharing the account waits, not only this one.
+      if (r.failure.type === 'status' && (r.failure.status === 429 || r.failure.status === 529))
+        await this.gate?.pause(delayMs);
       if (waited + delayMs > this.retry.maxWaitMs) {
         throw r.error(
           attempt,

@@ -1,4 +1,4 @@
-import type { StateStore } from '../state/store.js';
+import type { SyncState } from '../state/types.js';
 
 // The state's own ledger of billed characters: what the service billed, as recorded per job when
 // the document was done (billed_characters). The monthly budget is counted from it.
@@ -8,21 +8,7 @@ export function monthStart(at: Date): string {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)).toISOString();
 }
 
-/**
- * Characters billed since `since` (ISO): every job with a billed count recorded then, finished or
- * still downloading (the service bills a document once it is translated, before it is fetched).
- */
-export function billedCharactersSince(state: StateStore, since: string): number {
-  const row = state.db
-    .prepare<[string], { billed: number | null }>(
-      `SELECT SUM(billed_characters) AS billed FROM jobs
-       WHERE billed_characters IS NOT NULL AND COALESCE(finished_at, updated_at) >= ?`,
-    )
-    .get(since);
-  return row?.billed ?? 0;
-}
-
-/** Characters billed in the calendar month (UTC) of `at`. */
-export function billedThisMonth(state: StateStore, at = new Date()): number {
-  return billedCharactersSince(state, monthStart(at));
+/** Characters billed in the calendar month (UTC) of `at`, by every worker of the pipeline. */
+export function billedThisMonth(state: Pick<SyncState, 'jobs'>, at = new Date()): Promise<number> {
+  return state.jobs.billedSince(monthStart(at));
 }

@@ -51,7 +51,7 @@ async function plan(opts: PlanOptions): Promise<number> {
       });
       const styles = made.styles ?? EMPTY_STYLES;
       const files = await priceFiles(loaded, groupPlan(made.plan));
-      if (opts.out) saveFilesPlan(opts.out, loaded, state, made.plan, files);
+      if (opts.out) await saveFilesPlan(opts.out, loaded, state, made.plan, files);
       if (opts.json) {
         const out = {
           ...terminologyJson(styles),

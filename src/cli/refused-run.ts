@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { openState, type StateStore } from '../state/store.js';
-import type { RunStopReason } from '../state/types.js';
+import { openState } from '../state/store.js';
+import type { RunStopReason, SyncState } from '../state/types.js';
 import { stopReasonOf } from '../sync/run-outcome.js';
 import { EXIT } from '../util/errors.js';
 
@@ -18,7 +18,7 @@ export function refusalReason(err: unknown): RunStopReason {
 
 /** Record a refused run of `command` in an open state. */
 export async function recordRefused(
-  state: Pick<StateStore, 'runs'>,
+  state: Pick<SyncState, 'runs'>,
   command: string,
   err: unknown,
 ): Promise<void> {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
-import type { StateStore } from '../state/store.js';
+import type { SyncState } from '../state/types.js';
 import {
   planDifferences,
   readSavedPlan,
@@ -24,28 +24,20 @@ interface SavedPlanBody {
   files: PricedFiles;
 }
 
-/** What the state holds of jobs: changes whenever any job is recorded, updated or removed. */
-function stateToken(state: StateStore): string {
-  const r = state.db
-    .prepare('SELECT COUNT(*) AS n, MAX(id) AS id, MAX(updated_at) AS at FROM jobs')
-    .get() as { n: number; id: number | null; at: string | null };
-  return `${r.n}|${r.id ?? 0}|${r.at ?? ''}`;
-}
-
 /** Writes the plan for `sync --plan`. */
-export function saveFilesPlan(
+export async function saveFilesPlan(
   file: string,
   loaded: LoadedManifest,
-  state: StateStore,
+  state: SyncState,
   plan: Plan,
   files: PricedFiles,
-): void {
+): Promise<void> {
   writeSavedPlan<SavedPlanBody>(file, {
     format: SAVED_PLAN_FORMAT,
     version: SAVED_PLAN_VERSION,
     created_at: new Date().toISOString(),
     manifest: { path: loaded.path, sha256: sha256Text(fs.readFileSync(loaded.path)) },
-    state_token: stateToken(state),
+    state_token: await state.jobs.changeToken(),
     plan: { actions: plan.actions, inputs: plan.inputs, files },
   });
 }
@@ -54,12 +46,17 @@ export function saveFilesPlan(
  * Before `sync --plan file` uploads anything: the plan made now must be the saved one. Throws a
  * ConfigError (exit 2) listing what changed: sources, settings, the state, or the actions.
  */
-export function checkSavedPlan(file: string, loaded: LoadedManifest, state: StateStore, fresh: Plan): void {
+export async function checkSavedPlan(
+  file: string,
+  loaded: LoadedManifest,
+  state: SyncState,
+  fresh: Plan,
+): Promise<void> {
   const saved = readSavedPlan<SavedPlanBody>(file);
   const changes: string[] = [];
   if (path.resolve(saved.manifest.path) !== loaded.path)
     changes.push(`the plan was made for ${saved.manifest.path}, not ${loaded.path}`);
-  if (saved.state_token !== stateToken(state))
+  if (saved.state_token !== (await state.jobs.changeToken()))
     changes.push('the state moved on: jobs were recorded since (another sync or watch ran)');
   changes.push(...planDifferences(saved.plan.actions, fresh.actions));
   if (changes.length)

@@ -6,8 +6,7 @@ import { billedThisMonth } from '../billing/ledger.js';
 import { formatBill, formatCharacters } from '../billing/money.js';
 import type { Logger } from '../log/logger.js';
 import type { LoadedManifest } from '../manifest/types.js';
-import type { StateStore } from '../state/store.js';
-import { makePlan, type SyncConnection, type SyncOptions } from '../sync/engine.js';
+import { makePlan, type RunState, type SyncConnection, type SyncOptions } from '../sync/engine.js';
 import type { Plan } from '../sync/plan/types.js';
 import { unrecordedOutputs, unrecordedOutputsMessage } from '../sync/plan/unrecorded-outputs.js';
 import { groupPlan } from '../sync/plan/view.js';
@@ -40,7 +39,7 @@ export interface GateChecks {
 
 interface PlanArgs {
   loaded: LoadedManifest;
-  state: StateStore;
+  state: RunState;
   connection: SyncConnection;
   logger: Logger;
   options: Pick<SyncOptions, 'only' | 'retranslate'>;
@@ -53,10 +52,6 @@ export function budgetCaps(loaded: LoadedManifest, maxBilled?: number): BudgetCa
     ...(b?.per_month !== undefined ? { perMonth: b.per_month } : {}),
     ...(maxBilled !== undefined ? { maxBilled } : {}),
   };
-}
-
-function stateHasDoneJobs(state: StateStore): boolean {
-  return state.db.prepare(`SELECT 1 FROM jobs WHERE status = 'done' LIMIT 1`).get() !== undefined;
 }
 
 /** The plan as `plan` makes it (style lists compared, not applied), and its file part priced. */
@@ -94,7 +89,7 @@ export async function gateRun(
 ): Promise<Map<string, number> | undefined> {
   const { loaded, state, checks } = args;
   const caps = budgetCaps(loaded, checks.maxBilled);
-  const known = stateHasDoneJobs(state);
+  const known = await state.jobs.anyDone();
   if (known && !checks.savedPlan && Object.keys(caps).length === 0) return undefined;
   const files = await pricedPlan(args);
 
@@ -109,10 +104,10 @@ export async function gateRun(
       EXIT.usage,
     );
 
-  if (checks.savedPlan) checkSavedPlan(checks.savedPlan, loaded, state, files.plan);
+  if (checks.savedPlan) await checkSavedPlan(checks.savedPlan, loaded, state, files.plan);
 
   const rate = loaded.manifest.billing;
-  const exceeded = checkBudget(files.price.total.billed, caps, billedThisMonth(state));
+  const exceeded = checkBudget(files.price.total.billed, caps, await billedThisMonth(state));
   if (exceeded.length)
     throw new RunRefused(
       [

@@ -4,9 +4,8 @@ import { AuthError } from '../api/errors.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { autoBackup } from '../state/backup.js';
-import { requireSqliteState } from '../state/location.js';
-import { openLockedState } from '../state/lock.js';
 import type { StateStore } from '../state/store.js';
+import { openRunState } from './open-state.js';
 import { runSync, type SyncConnection } from '../sync/engine.js';
 import { createSyncEvents } from '../sync/events.js';
 import { formatSummary, summaryJson, type SyncSummary } from '../sync/summary.js';
@@ -91,7 +90,6 @@ async function syncRun(
   });
   const maxBilled = parseMaxBilled(opts.maxBilled);
   const loaded = await loadManifest(opts.config);
-  requireSqliteState(loaded, 'sync');
   const progress = { statePath: loaded.statePath, runStarted: false };
   // A dry run is no run: nothing is recorded of it.
   if (!opts.dryRun) track(progress);
@@ -103,8 +101,11 @@ async function syncRun(
     );
 
   const logger = createLogger();
-  const { state, lock } = openLockedState(loaded.statePath, { logger, command: 'sync' });
-  if (!opts.dryRun) await takeAutoBackup(loaded, state, logger);
+  // A dry run changes nothing: no lock, and on PostgreSQL no worker of the pipeline.
+  const opened = await openRunState(loaded, { logger, command: 'sync', drives: !opts.dryRun });
+  const state = opened.state;
+  // A PostgreSQL state is backed up by the database's own means (docs/postgres.md).
+  if (!opts.dryRun && opened.sqlite) await takeAutoBackup(loaded, opened.sqlite, logger);
   const abort = new AbortController();
   const signals = onStopSignals({
     logger,
@@ -162,7 +163,7 @@ async function syncRun(
         stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
         budget: {
           caps: budgetCaps(loaded, maxBilled),
-          billedThisMonth: billedThisMonth(state),
+          billedThisMonth: await billedThisMonth(state),
           ...(known ? { known } : {}),
         },
       },
@@ -194,8 +195,7 @@ async function syncRun(
     view.close();
     signals.dispose();
     await connection?.close().catch(() => undefined);
-    lock.release();
-    state.close();
+    await opened.close();
   }
   if (summary) {
     const rate = loaded.manifest.billing;

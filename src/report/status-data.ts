@@ -4,7 +4,7 @@ import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
 import type { SyncPlan } from '../sync/engine.js';
 import { adviceFor, lastOutcome, type RunOutcomeView } from './advice.js';
 import { languageProgress, type LanguageProgress } from './language-progress.js';
-import { billedThisMonth } from '../billing/ledger.js';
+import { monthStart } from '../billing/ledger.js';
 import type { Spending } from './format-spending.js';
 import { failedJobs, jobsInFlight, recentRuns, repeatedUploads, type RepeatedUpload } from './queries.js';
 import { listSpooled, spoolDirOf } from '../util/spool.js';
@@ -143,7 +143,7 @@ export function collectStatus(
     stale: scan?.plan.stale ?? null,
     spending: {
       month: new Date(now).toISOString().slice(0, 7),
-      billed_characters: billedThisMonth(state, new Date(now)),
+      billed_characters: state.billedSince(monthStart(new Date(now))),
       ...(loaded.manifest.budget?.per_month !== undefined
         ? { budget_per_month: loaded.manifest.budget.per_month }
         : {}),

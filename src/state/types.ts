@@ -190,6 +190,15 @@ export interface JobLedger {
   doneWithContent(sha256: string, fingerprint: string): Promise<Array<{ id: number; output_path: string }>>;
   /** Done jobs of one source file (on_source_delete: delete). */
   doneOfSource(mapping: string, relPath: string): Promise<JobRecord[]>;
+  /** Whether any job is done: a state that has translated nothing yet (a lost state?) answers false. */
+  anyDone(): Promise<boolean>;
+  /**
+   * Characters billed since `since` (ISO): every job with a billed count recorded then, finished or
+   * still downloading (the service bills a document once it is translated, before it is fetched).
+   */
+  billedSince(since: string): Promise<number>;
+  /** Changes whenever any job is recorded, updated or removed (a saved plan checks it). */
+  changeToken(): Promise<string>;
 
   /** A new job (status pending), recorded before anything is sent. */
   created(job: NewJob): Promise<JobRecord>;
@@ -243,6 +252,46 @@ export interface RunLog {
   finish(id: number, outcome: RunOutcome, counts: Record<string, number>, billed: number): Promise<void>;
 }
 
+/**
+ * What a state shared by several workers (PostgreSQL) adds: the rules that make them one pipeline.
+ * A single machine's state (SQLite) has none of it.
+ */
+export interface SharedWork {
+  /** The database does not answer now: start no upload (nothing could record its document id). */
+  readonly paused: boolean;
+  /** Units of work other live workers hold now: what a sync waits for before it ends. */
+  othersAtWork(): Promise<number>;
+  /** Run a style list and glossary reconcile as the only worker doing so (the others wait, then read its result). */
+  terminologyExclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** Lease of this worker's units, seconds. */
+  readonly leaseSeconds: number;
+  /** The manifest's service limits, held for all workers together. */
+  accountLimits(o: {
+    concurrency: number;
+    maxUndownloaded: number;
+    requestsPerSecond: number;
+  }): AccountLimits;
+}
+
+/** A numbered place of one of the account's limits (documents in flight, documents not downloaded). */
+export interface AccountPlace {
+  kind: 'in_flight' | 'undownloaded';
+  slot: number;
+}
+
+/** The account's limits, shared by every worker (src/state/postgres/limits.ts). */
+export interface AccountLimits {
+  /** Make the places and the request bucket exist (idempotent). */
+  prepare(): Promise<void>;
+  /** Take a place, waiting until one is free anywhere (or `signal` aborts). */
+  acquire(kind: AccountPlace['kind'], signal?: AbortSignal): Promise<AccountPlace>;
+  release(place: AccountPlace): Promise<void>;
+  /** Wait for the account's next request token. */
+  takeToken(signal?: AbortSignal): Promise<void>;
+  /** The service said slow down: every worker waits `ms`. */
+  pause(ms: number): Promise<void>;
+}
+
 /** The state a sync works with. */
 export interface SyncState {
   /** Where the state lives, for messages (a file path, a database name). */
@@ -254,6 +303,8 @@ export interface SyncState {
   appliedStyle(key: string): Promise<AppliedStyle | undefined>;
   /** What the reconciler last applied for a glossary (its hash per language pair makes outputs stale). */
   appliedGlossary(key: string): Promise<AppliedGlossary | undefined>;
+  /** Present when several workers share the state. */
+  readonly shared?: SharedWork;
 }
 
 /** What the reconciler last applied to the service for one glossary of the manifest. */

@@ -23,6 +23,7 @@ export async function runSync(args: RunSyncArgs): Promise<SyncSummary> {
     await run.reconcileStyles();
     await run.scanAll();
     await run.drain();
+    await run.waitForOtherWorkers();
   } catch (err) {
     await run.stop({ deadlineMs: 0, interrupted: false }).catch(() => undefined);
     await run.finish('failed', err);

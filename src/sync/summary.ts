@@ -79,6 +79,11 @@ export interface SyncSummary {
   left: number;
   /** Of those, documents already uploaded (id and key recorded): collected by the next run. */
   leftUploaded: number;
+  /**
+   * Several workers on one state: outputs another worker was translating when this run came to them
+   * (left to it; a sync waits for them before it ends). Absent when there were none.
+   */
+  elsewhere?: number;
   durationMs: number;
 }
 
@@ -129,6 +134,7 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
     deleted_outputs: s.deletedOutputs.length,
     uploads: s.uploads,
     left: s.left,
+    ...(s.elsewhere ? { elsewhere: s.elsewhere } : {}),
   };
 }
 
@@ -160,6 +166,10 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
   lines.push(
     `Billed: ${formatBill(s.billedCharacters, rate)} for ${n(s.uploads)} uploads, in ${formatDuration(s.durationMs)}`,
   );
+  if (s.elsewhere)
+    lines.push(
+      `${n(s.elsewhere)} outputs were translated by other workers sharing the state (not billed here).`,
+    );
   if (s.stale && !s.retranslated)
     lines.push(
       `${s.stale} outputs were made with an older version of their style list or glossary; run with --retranslate stale to re-translate them (billed).`,

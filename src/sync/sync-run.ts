@@ -17,7 +17,8 @@ import { RunControl } from './run/control.js';
 import { stopReasonOf } from './run-outcome.js';
 import { Executor } from './run/executor.js';
 import { JobDriver, type DocumentClient } from './run/job-driver.js';
-import { DownloadSlots, WorkerPlaces } from './run/places.js';
+import { DownloadSlots, WorkerPlaces, type Places, type Slots } from './run/places.js';
+import { AccountPlaces, AccountSlots } from './run/account-places.js';
 import { RunReport } from './run/report.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
 import { pollTiming, type PollTiming } from './timing.js';
@@ -25,6 +26,7 @@ import { spoolDirOf } from '../util/spool.js';
 import type { BudgetCaps } from '../billing/budget.js';
 import { SpendGuard } from '../billing/spend-guard.js';
 import { LazyCounter } from '../report/characters.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // The run sequence shared by `sync`, `plan` and `watch`: style lists reconciled, a plan made (recorded
 // uploads resumed first, every mapping scanned, deletions last), the plan carried out, the run
@@ -96,16 +98,20 @@ export async function reconcileForPlan(
   const inManifest =
     Object.keys(args.loaded.styleLists).length + Object.keys(args.loaded.glossaries ?? {}).length > 0;
   if (apply ? !inManifest : !hasTerminology(args.loaded, args.state)) return undefined;
-  const styles = await (args.reconcile ?? reconcileTerminology)({
-    loaded: args.loaded,
-    client,
-    state: args.state,
-    apply,
-    // A run goes on without the targets of a drifted list; `plan` only shows the drift.
-    blockDrifted: apply,
-    logger: args.logger,
-    ...(args.options?.drift ? { drift: args.options.drift } : {}),
-  });
+  const reconcile = () =>
+    (args.reconcile ?? reconcileTerminology)({
+      loaded: args.loaded,
+      client,
+      state: args.state,
+      apply,
+      // A run goes on without the targets of a drifted list; `plan` only shows the drift.
+      blockDrifted: apply,
+      logger: args.logger,
+      ...(args.options?.drift ? { drift: args.options.drift } : {}),
+    });
+  // Workers sharing a state apply one at a time; the others then find nothing left to change.
+  const shared = args.state.shared;
+  const styles = apply && shared ? await shared.terminologyExclusive(reconcile) : await reconcile();
   await planner.useStyles({
     ...blockedByDrift(styles, args),
     styleIds: styles.styleIds,
@@ -182,6 +188,31 @@ export async function recordObservations(state: SyncState, o: Observations): Pro
     );
 }
 
+/**
+ * The run's limits on documents in flight: this process's own, or, when several workers share the
+ * state, places of the account's limits that hold for all of them together (and the client takes
+ * the account's request tokens and honours a slow-down seen by any worker).
+ */
+async function runLimits(
+  args: SyncRunArgs,
+  client: ServiceClient | DocumentClient,
+): Promise<{ places: Places; slots: Slots }> {
+  const svc = args.loaded.manifest.service;
+  const opts = args.options ?? {};
+  const concurrency = Math.max(1, opts.concurrency ?? svc.concurrency);
+  const maxUndownloaded = Math.max(1, opts.maxUndownloaded ?? svc.max_undownloaded);
+  const shared = args.state.shared;
+  if (!shared) return { places: new WorkerPlaces(concurrency), slots: new DownloadSlots(maxUndownloaded) };
+  const limits = shared.accountLimits({
+    concurrency,
+    maxUndownloaded,
+    requestsPerSecond: svc.requests_per_second,
+  });
+  await limits.prepare();
+  if ('shareAccountLimits' in client) client.shareAccountLimits(limits);
+  return { places: new AccountPlaces(limits), slots: new AccountSlots(limits) };
+}
+
 /** A run that carries plans out: one `sync`, or one watch session. */
 export class SyncRun {
   private finished = false;
@@ -208,8 +239,7 @@ export class SyncRun {
     const runId = await args.state.runs.start(opts.command ?? 'sync');
     const report = new RunReport(runId, events, args.logger);
     const control = new RunControl(report, svc.key_env);
-    const places = new WorkerPlaces(opts.concurrency ?? svc.concurrency);
-    const slots = new DownloadSlots(Math.max(1, opts.maxUndownloaded ?? svc.max_undownloaded));
+    const { places, slots } = await runLimits(args, client);
     const counter = new LazyCounter();
     const guard =
       opts.budget && Object.keys(opts.budget.caps).length > 0
@@ -233,6 +263,7 @@ export class SyncRun {
       // The executor below (built after the driver it drives) carries re-planned units out.
       replan: (ref) => executor.replan(ref),
       ...(guard ? { guard } : {}),
+      ...(args.state.shared ? { shared: args.state.shared } : {}),
     });
     const executor: Executor = new Executor({
       loaded: args.loaded,
@@ -302,6 +333,32 @@ export class SyncRun {
   /** Wait until every piece of work has finished (or failed), deletions included. */
   drain(): Promise<void> {
     return this.executor.drain();
+  }
+
+  /**
+   * Several workers share the state: wait until no other worker holds work (a sync's pipeline is
+   * done when every output is, whoever translated it). Every third of the lease the mappings are
+   * planned again, which takes over the work of a worker whose lease ran out (it died) and resumes
+   * it from its record: a document with an id is collected, never uploaded again.
+   */
+  async waitForOtherWorkers(): Promise<void> {
+    const shared = this.args.state.shared;
+    if (!shared) return;
+    let said = false;
+    while (!this.control.stopping && !this.control.fatal) {
+      const held = await shared.othersAtWork();
+      if (held === 0) return;
+      if (!said)
+        this.args.logger.info(
+          { units: held },
+          'waiting for the work other workers hold (taken over if they die)',
+        );
+      said = true;
+      await sleep((shared.leaseSeconds * 1000) / 3);
+      await this.planner.index.takeOverOpen();
+      await this.scanAll();
+      await this.drain();
+    }
   }
 
   /**

@@ -122,8 +122,9 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     return this.loaded.manifest.watch.stability * 1000;
   }
 
-  private newSession(): Promise<SyncRun> {
+  private async newSession(): Promise<SyncRun> {
     const perMonth = this.loaded.manifest.budget?.per_month;
+    const billed = perMonth !== undefined ? await billedThisMonth(this.state) : 0;
     return SyncRun.open({
       loaded: this.loaded,
       connection: this.connection,
@@ -136,9 +137,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
         stopDeadlineMs: this.loaded.manifest.watch.shutdown * 1000,
         // The monthly cap holds in watch (budget.per_run is a sync's); each session (a periodic
         // rescan starts the next) counts the month anew, so a new month uploads again.
-        ...(perMonth !== undefined
-          ? { budget: { caps: { perMonth }, billedThisMonth: billedThisMonth(this.state) } }
-          : {}),
+        ...(perMonth !== undefined ? { budget: { caps: { perMonth }, billedThisMonth: billed } } : {}),
         ...(this.opts.poll ? { poll: this.opts.poll } : {}),
       },
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { billedCharactersSince, billedThisMonth, monthStart } from '../../src/billing/ledger.js';
+import { billedThisMonth, monthStart } from '../../src/billing/ledger.js';
 import { openState, type StateStore } from '../../src/state/store.js';
 
 // The monthly ledger over a real state.db written through the store's own API.
@@ -42,17 +42,17 @@ describe('the ledger of billed characters', () => {
     expect(monthStart(new Date('2026-01-01T00:00:00Z'))).toBe('2026-01-01T00:00:00.000Z');
   });
 
-  it('sums what was billed in the month, not before it', () => {
+  it('sums what was billed in the month, not before it', async () => {
     billedJob('last-month.txt', 70_000, '2026-10-31T23:59:59.000Z');
     billedJob('a.txt', 1_000, '2026-11-02T10:00:00.000Z');
     billedJob('b.docx', 50_000, '2026-11-20T10:00:00.000Z');
     billedJob('not-billed.txt', null, null, 'failed');
-    expect(billedThisMonth(state, new Date('2026-11-23T12:00:00Z'))).toBe(51_000);
-    expect(billedCharactersSince(state, '2026-10-01T00:00:00.000Z')).toBe(121_000);
+    expect(await billedThisMonth(state, new Date('2026-11-23T12:00:00Z'))).toBe(51_000);
+    expect(await state.jobs.billedSince('2026-10-01T00:00:00.000Z')).toBe(121_000);
   });
 
-  it('counts a document billed but still being downloaded', () => {
+  it('counts a document billed but still being downloaded', async () => {
     billedJob('downloading.txt', 2_500, null, 'uploaded');
-    expect(billedThisMonth(state)).toBe(2_500);
+    expect(await billedThisMonth(state)).toBe(2_500);
   });
 });

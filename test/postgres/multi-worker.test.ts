@@ -14,15 +14,16 @@ import {
   type TestDatabase,
 } from '../helpers/postgres.js';
 
-// Several worker processes on one PostgreSQL state and one local service (real HTTP, real
-// PostgreSQL, real processes; fixtures/pg-worker.ts drives the state as the executor does):
-// every output exactly once, no document uploaded twice, never more than `concurrency` documents
-// in flight at the service; a worker killed with -9 has its jobs finished by another after its
-// lease, without a new upload for any job that had an id; a PostgreSQL restart loses nothing.
+// Several `locsync sync` processes with one manifest, one PostgreSQL state and one local service
+// (real processes, real HTTP, real PostgreSQL): every output exactly once, no document uploaded
+// twice, never more than the account's `concurrency` documents in flight at the service; a worker
+// killed with -9 has its jobs finished by another after its lease, without a new upload for any job
+// that had an id; a PostgreSQL restart loses nothing.
 
 const server = await pgForTests();
-const WORKER = fileURLToPath(new URL('./fixtures/pg-worker.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
+const KEY = 'test-key-123456';
 
 interface Worker {
   child: ChildProcess;
@@ -34,9 +35,11 @@ let dir: string;
 let service: RunningService;
 const children: ChildProcess[] = [];
 
-function spawnWorker(env: Record<string, string>): Worker {
-  const child = spawn(process.execPath, ['--import', TSX, WORKER], {
-    env: { ...process.env, ...env },
+/** One `locsync sync` worker of the pipeline. */
+function spawnWorker(manifestPath: string): Worker {
+  const child = spawn(process.execPath, ['--import', TSX, MAIN, 'sync', '-c', manifestPath], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', LOCSYNC_TEST_KEY: KEY, LOCSYNC_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -47,18 +50,31 @@ function spawnWorker(env: Record<string, string>): Worker {
   return { child, exited, output: () => output };
 }
 
-/** n sources, an output folder, and the environment of workers sharing `dbUrl`. */
+/** n sources, an output folder, and the manifest of workers sharing the state at `dbUrl`. */
 function pipeline(dbUrl: string, n: number, o: { lease: number; concurrency: number }) {
   const { src, out } = makeSources(n);
-  const env = {
-    PG_URL: dbUrl,
-    SERVICE_URL: service.url,
-    SRC: src,
-    OUT: out,
-    LEASE: String(o.lease),
-    CONCURRENCY: String(o.concurrency),
-  };
-  return { src, out, env };
+  const manifestPath = path.join(dir, 'pipeline.yaml');
+  fs.writeFileSync(
+    manifestPath,
+    [
+      `state: ${dbUrl}`,
+      'postgres:',
+      `  lease_seconds: ${o.lease}`,
+      'service:',
+      `  url: ${service.url}`,
+      '  key_env: LOCSYNC_TEST_KEY',
+      `  concurrency: ${o.concurrency}`,
+      `  max_undownloaded: ${o.concurrency}`,
+      '  requests_per_second: 200',
+      'mappings:',
+      '  - name: docs',
+      '    source: src',
+      '    output: out/{path}',
+      '    targets: [{ lang: de }]',
+      '',
+    ].join('\n'),
+  );
+  return { src, out, manifestPath };
 }
 
 /** Every worker exits 0 (their output is shown when one does not). */
@@ -120,8 +136,8 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
     const db: TestDatabase = await createTestDatabase(server!);
     try {
       const n = 24;
-      const { src, out, env } = pipeline(db.url, n, { lease: 10, concurrency: 3 });
-      const workers = [1, 2, 3, 4].map(() => spawnWorker(env));
+      const { src, out, manifestPath } = pipeline(db.url, n, { lease: 10, concurrency: 3 });
+      const workers = [1, 2, 3, 4].map(() => spawnWorker(manifestPath));
       await allSucceed(workers);
       expectEveryOutputOnce(out, n);
       const up = uploads(service.requests()).filter((e) => e.status === 200);
@@ -136,15 +152,15 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
     } finally {
       await db.drop();
     }
-  });
+  }, 120_000);
 
   it('kill -9 of a worker: another finishes its jobs after the lease, with no new upload for a job that had an id', async () => {
     const db: TestDatabase = await createTestDatabase(server!);
     const check = new pg.Client({ connectionString: db.url });
     try {
       const n = 12;
-      const { out, env } = pipeline(db.url, n, { lease: 2, concurrency: 4 });
-      const victim = spawnWorker(env);
+      const { out, manifestPath } = pipeline(db.url, n, { lease: 5, concurrency: 4 });
+      const victim = spawnWorker(manifestPath);
       await check.connect();
       // Kill it once it holds uploaded documents (recorded ids) not yet downloaded.
       await waitFor('the first worker to hold uploaded documents', async () => {
@@ -162,7 +178,7 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
       ).rows.map((r) => r.rel_path);
       expect(orphaned.length).toBeGreaterThan(0);
 
-      const rescuers = [spawnWorker(env), spawnWorker(env)];
+      const rescuers = [spawnWorker(manifestPath), spawnWorker(manifestPath)];
       await allSucceed(rescuers);
       expectEveryOutputOnce(out, n);
       const up = uploads(service.requests()).filter((e) => e.status === 200);
@@ -173,7 +189,7 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
       await check.end().catch(() => undefined);
       await db.drop();
     }
-  });
+  }, 120_000);
 
   it('PostgreSQL restarted mid-run: the workers resume and nothing is lost or uploaded twice', async () => {
     const cluster = await startThrowawayCluster();
@@ -182,8 +198,8 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
     try {
       const db = await createTestDatabase(cluster);
       const n = 16;
-      const { src, out, env } = pipeline(db.url, n, { lease: 10, concurrency: 3 });
-      const workers = [spawnWorker(env), spawnWorker(env)];
+      const { src, out, manifestPath } = pipeline(db.url, n, { lease: 10, concurrency: 3 });
+      const workers = [spawnWorker(manifestPath), spawnWorker(manifestPath)];
       await waitFor(
         'some documents done',
         async () => fs.readdirSync(out).filter((f) => !f.startsWith('.')).length >= 3,
@@ -196,5 +212,5 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
     } finally {
       await cluster.stop();
     }
-  });
+  }, 120_000);
 });

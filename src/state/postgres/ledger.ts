@@ -4,6 +4,8 @@ import { transitions, type JobFields } from '../transitions.js';
 import type { DoneIndexRow, JobFailure, JobLedger, JobRecord, NewJob } from '../types.js';
 import { attachJob, claimUnit, releaseUnit, unitKey } from './claims.js';
 import { markDeadWorkersRunsCrashed } from './runs.js';
+import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
+import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
 import { inTransaction } from './tx.js';
 
 // The job ledger on PostgreSQL, shared by every worker of the pipeline: the only writer of job rows.
@@ -13,16 +15,7 @@ import { inTransaction } from './tx.js';
 // the row changes only while the unit is still ours, so a worker that stalled past its lease never
 // uploads what another worker has taken over. Jobs that end (done, failed, superseded) free the unit.
 
-/** Another live worker holds this unit of work: leave it to that worker. */
-export class HeldByOtherWorkerError extends Error {
-  constructor(
-    readonly unit: string,
-    readonly holder: string,
-  ) {
-    super(`this document and target are being translated by worker ${holder}`);
-    this.name = 'HeldByOtherWorkerError';
-  }
-}
+export { HeldByOtherWorkerError };
 
 export interface LedgerWorker {
   id: string;
@@ -44,7 +37,31 @@ export class PgJobLedger implements JobLedger {
   constructor(
     private readonly pool: pg.Pool,
     private readonly worker: LedgerWorker | undefined,
+    /** How long a transaction is repeated while the server cannot be reached (ms). */
+    private readonly outageMs = DEFAULT_OUTAGE_MS,
   ) {}
+
+  async anyDone(): Promise<boolean> {
+    const r = await this.pool.query(`SELECT 1 FROM jobs WHERE status = 'done' LIMIT 1`);
+    return r.rows.length > 0;
+  }
+
+  async billedSince(since: string): Promise<number> {
+    const r = await this.pool.query<{ billed: number | null }>(
+      `SELECT SUM(billed_characters)::int8 AS billed FROM jobs
+       WHERE billed_characters IS NOT NULL AND COALESCE(finished_at, updated_at) >= $1`,
+      [since],
+    );
+    return r.rows[0]?.billed ?? 0;
+  }
+
+  async changeToken(): Promise<string> {
+    const r = await this.pool.query<{ n: number; id: number | null; at: string | null }>(
+      'SELECT count(*)::int8 AS n, max(id) AS id, max(updated_at) AS at FROM jobs',
+    );
+    const row = r.rows[0];
+    return `${row?.n ?? 0}|${row?.id ?? 0}|${row?.at ?? ''}`;
+  }
 
   private reveal<T extends JobRecord | undefined>(job: T): T {
     if (job?.document_key) registerSecret(job.document_key);
@@ -130,6 +147,20 @@ export class PgJobLedger implements JobLedger {
     if (this.worker) {
       const claim = await claimUnit(this.pool, this.worker.id, unit, this.worker.leaseSeconds);
       if (!claim.claimed) throw new HeldByOtherWorkerError(unit, claim.holder);
+      if (claim.jobId !== null) {
+        const recorded = await this.get(claim.jobId);
+        if (recorded && recorded.status !== 'done') {
+          if (claim.takenOverFrom) await markDeadWorkersRunsCrashed(this.pool, this.worker.id);
+          throw new RecordedJobError(recorded);
+        }
+      }
+      // Checked once the unit is ours: a worker that finished it let it go in the same transaction
+      // that recorded it done, so what it did is visible now, however old this worker's plan is.
+      const done = await this.latestDoneOf(job.output_path);
+      if (done && done.sha256 === job.sha256 && done.fingerprint === job.fingerprint) {
+        await releaseUnit(this.pool, this.worker.id, unit);
+        throw new DoneElsewhereError(done);
+      }
     }
     const r = await this.pool.query<JobRecord>(
       `INSERT INTO jobs (mapping, rel_path, sha256, target_lang, fingerprint, base_fingerprint, output_path, status,
@@ -215,32 +246,47 @@ export class PgJobLedger implements JobLedger {
         ? ` AND EXISTS (SELECT 1 FROM work_claims WHERE unit = $${cols.length + 2} AND worker_id = $${cols.length + 3})`
         : '';
     const params = [job.id, ...values, ...(fence ? [unit, this.worker?.id] : [])];
-    const updated = await inTransaction(this.pool, async (c) => {
-      const prev =
-        fields.status === 'done'
-          ? (
-              await c.query<DoneIndexRow>(
-                `SELECT ${DONE_COLUMNS} FROM jobs WHERE output_path = $1 AND status = 'done' ORDER BY id DESC LIMIT 1`,
-                [job.output_path],
-              )
-            ).rows[0]
-          : undefined;
-      const r = await c.query<JobRecord>(`UPDATE jobs SET ${sets} WHERE id = $1${fence} RETURNING *`, params);
-      const row = r.rows[0];
-      if (!row) return undefined;
-      if (fields.status === 'done') {
-        await c.query('DELETE FROM snapshots');
-        await c.query(
-          'UPDATE files SET verified = NULL WHERE mapping = $1 AND rel_path = $2 AND verified IS NOT NULL',
-          [row.mapping, row.rel_path],
-        );
-        if (prev && prev.id !== row.id && (prev.mapping !== row.mapping || prev.rel_path !== row.rel_path))
-          await c.query('UPDATE files SET verified = NULL WHERE verified IS NOT NULL');
-      }
-      if (opts.release && this.worker)
-        await c.query('DELETE FROM work_claims WHERE unit = $1 AND worker_id = $2', [unit, this.worker.id]);
-      return row;
-    });
+    // Repeated whole when the server went away mid-transaction (it was rolled back).
+    const updated = await whileUnreachable(
+      () =>
+        inTransaction(this.pool, async (c) => {
+          const prev =
+            fields.status === 'done'
+              ? (
+                  await c.query<DoneIndexRow>(
+                    `SELECT ${DONE_COLUMNS} FROM jobs WHERE output_path = $1 AND status = 'done' ORDER BY id DESC LIMIT 1`,
+                    [job.output_path],
+                  )
+                ).rows[0]
+              : undefined;
+          const r = await c.query<JobRecord>(
+            `UPDATE jobs SET ${sets} WHERE id = $1${fence} RETURNING *`,
+            params,
+          );
+          const row = r.rows[0];
+          if (!row) return undefined;
+          if (fields.status === 'done') {
+            await c.query('DELETE FROM snapshots');
+            await c.query(
+              'UPDATE files SET verified = NULL WHERE mapping = $1 AND rel_path = $2 AND verified IS NOT NULL',
+              [row.mapping, row.rel_path],
+            );
+            if (
+              prev &&
+              prev.id !== row.id &&
+              (prev.mapping !== row.mapping || prev.rel_path !== row.rel_path)
+            )
+              await c.query('UPDATE files SET verified = NULL WHERE verified IS NOT NULL');
+          }
+          if (opts.release && this.worker)
+            await c.query('DELETE FROM work_claims WHERE unit = $1 AND worker_id = $2', [
+              unit,
+              this.worker.id,
+            ]);
+          return row;
+        }),
+      this.outageMs,
+    );
     if (updated) return this.reveal(updated);
     if (fence) {
       const holder = await this.pool.query<{ worker_id: string }>(

@@ -1,8 +1,17 @@
 import os from 'node:os';
 import type pg from 'pg';
-import type { AppliedStyle, RunLog, RunOutcome, RunRecord, StyleStateStore } from '../types.js';
+import type {
+  AppliedGlossary,
+  AppliedStyle,
+  GlossaryStateStore,
+  RunLog,
+  RunOutcome,
+  RunRecord,
+  StyleStateStore,
+} from '../types.js';
+import { CachedRows } from './cached-rows.js';
 
-// The run log and the applied style lists on PostgreSQL.
+// The run log, and the style lists and glossaries as last applied, on PostgreSQL.
 
 /**
  * Runs left running by workers that are dead (heartbeat older than their lease, or stopped) are
@@ -60,56 +69,80 @@ export class PgRunLog implements RunLog {
   }
 }
 
-/**
- * The applied style lists, read once and kept in memory for the reconciler (which reads them
- * synchronously); every change is written through, and `flush` waits for the writes (and fails
- * with the first error) before the run goes on to documents that depend on them.
- */
+/** The applied style lists (kept in memory for the reconciler, which reads them synchronously). */
 export class PgStyleState implements StyleStateStore {
-  private readonly byKey = new Map<string, AppliedStyle>();
-  private writes: Promise<unknown>[] = [];
+  private readonly rows: CachedRows<AppliedStyle>;
 
-  constructor(private readonly pool: pg.Pool) {}
-
-  async load(): Promise<this> {
-    const r = await this.pool.query<AppliedStyle>('SELECT * FROM style_lists ORDER BY key');
-    this.byKey.clear();
-    for (const s of r.rows) this.byKey.set(s.key, s);
-    return this;
-  }
-
-  getStyle(key: string): AppliedStyle | undefined {
-    return this.byKey.get(key);
-  }
-  allStyles(): AppliedStyle[] {
-    return [...this.byKey.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
-  }
-  setStyle(rec: AppliedStyle): void {
-    this.byKey.set(rec.key, rec);
-    this.track(
-      this.pool.query(
-        `INSERT INTO style_lists (key, style_id, name, language, version, hash, applied_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+  constructor(pool: pg.Pool) {
+    this.rows = new CachedRows<AppliedStyle>(
+      pool,
+      {
+        selectAll: 'SELECT * FROM style_lists ORDER BY key',
+        upsert: `INSERT INTO style_lists (key, style_id, name, language, version, hash, applied_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (key) DO UPDATE SET style_id = excluded.style_id, name = excluded.name, language = excluded.language,
            version = excluded.version, hash = excluded.hash, applied_at = excluded.applied_at`,
-        [rec.key, rec.style_id, rec.name, rec.language, rec.version, rec.hash, rec.applied_at],
-      ),
+        remove: 'DELETE FROM style_lists WHERE key = $1',
+      },
+      (r) => [r.key, r.style_id, r.name, r.language, r.version, r.hash, r.applied_at],
     );
   }
+
+  async load(): Promise<this> {
+    await this.rows.load();
+    return this;
+  }
+  getStyle(key: string): AppliedStyle | undefined {
+    return this.rows.get(key);
+  }
+  allStyles(): AppliedStyle[] {
+    return this.rows.all();
+  }
+  setStyle(rec: AppliedStyle): void {
+    this.rows.set(rec);
+  }
   deleteStyle(key: string): void {
-    this.byKey.delete(key);
-    this.track(this.pool.query('DELETE FROM style_lists WHERE key = $1', [key]));
+    this.rows.delete(key);
+  }
+  flush(): Promise<void> {
+    return this.rows.flush();
+  }
+}
+
+/** The applied glossaries (kept in memory for the reconciler, like the style lists). */
+export class PgGlossaryState implements GlossaryStateStore {
+  private readonly rows: CachedRows<AppliedGlossary>;
+
+  constructor(pool: pg.Pool) {
+    this.rows = new CachedRows<AppliedGlossary>(
+      pool,
+      {
+        selectAll: 'SELECT key, glossary_id, name, hashes, applied_at FROM glossaries ORDER BY key',
+        upsert: `INSERT INTO glossaries (key, glossary_id, name, hashes, applied_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (key) DO UPDATE SET glossary_id = excluded.glossary_id, name = excluded.name,
+           hashes = excluded.hashes, applied_at = excluded.applied_at`,
+        remove: 'DELETE FROM glossaries WHERE key = $1',
+      },
+      (r) => [r.key, r.glossary_id, r.name, JSON.stringify(r.hashes), r.applied_at],
+    );
   }
 
-  private track(write: Promise<unknown>): void {
-    // Handled here so that a failure waits for flush() instead of ending the process.
-    write.catch(() => undefined);
-    this.writes.push(write);
+  async load(): Promise<this> {
+    await this.rows.load();
+    return this;
   }
-
-  /** Wait for every write so far; the first failure is thrown. */
-  async flush(): Promise<void> {
-    const pending = this.writes;
-    this.writes = [];
-    await Promise.all(pending);
+  getGlossary(key: string): AppliedGlossary | undefined {
+    return this.rows.get(key);
+  }
+  allGlossaries(): AppliedGlossary[] {
+    return this.rows.all();
+  }
+  setGlossary(rec: AppliedGlossary): void {
+    this.rows.set(rec);
+  }
+  deleteGlossary(key: string): void {
+    this.rows.delete(key);
+  }
+  flush(): Promise<void> {
+    return this.rows.flush();
   }
 }

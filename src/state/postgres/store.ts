@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '../../log/logger.js';
-import type { AppliedGlossary, AppliedStyle, SyncState } from '../types.js';
+import type { AppliedGlossary, AppliedStyle, SharedWork, StyleStateStore, SyncState } from '../types.js';
+import { unitsHeldByOthers } from './claims.js';
 import { withAdvisoryLock } from './advisory.js';
 import { createPool, describeConnectError, isUnreachable, type PostgresStateConfig } from './connect.js';
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
@@ -8,7 +9,8 @@ import { PgFileInventory } from './inventory.js';
 import { PgJobLedger } from './ledger.js';
 import { GlobalLimits } from './limits.js';
 import { ADVISORY, migrate } from './migrations.js';
-import { PgRunLog, PgStyleState } from './runs.js';
+import { DEFAULT_OUTAGE_MS, patientPool } from './patient.js';
+import { PgGlossaryState, PgRunLog, PgStyleState } from './runs.js';
 import { displayUrl } from './url.js';
 import { registerWorker, stopWorker } from './workers.js';
 
@@ -28,28 +30,55 @@ export interface OpenPostgresOptions {
   heartbeat?: HeartbeatEvents;
   /** Connections of the pool (default 10). */
   connections?: number;
+  /** A worker waits this long for an unreachable server before its statements fail (ms). */
+  outageMs?: number;
 }
 
-export class PostgresState implements SyncState {
+export class PostgresState implements SyncState, StyleStateStore {
   readonly location: string;
   readonly jobs: PgJobLedger;
   readonly files: PgFileInventory;
   readonly runs: PgRunLog;
   readonly styles: PgStyleState;
+  readonly glossaries: PgGlossaryState;
+  /** The multi-worker rules (a worker only). */
+  readonly shared: SharedWork | undefined;
+  /** The pool a worker's own statements use: they wait out an outage (./patient.ts). */
+  readonly pool: pg.Pool;
 
   private constructor(
-    readonly pool: pg.Pool,
+    /** The pool as opened: its statements fail at once when the server cannot be reached. */
+    readonly rawPool: pg.Pool,
     url: string,
     readonly workerId: string | undefined,
     readonly leaseSeconds: number,
     private readonly heartbeat: Heartbeat | undefined,
+    outageMs: number,
+    logger: Logger | undefined,
   ) {
     this.location = displayUrl(url);
+    const pool = workerId ? patientPool(rawPool, outageMs, logger) : rawPool;
+    this.pool = pool;
     const worker = workerId ? { id: workerId, leaseSeconds } : undefined;
-    this.jobs = new PgJobLedger(pool, worker);
+    this.jobs = new PgJobLedger(pool, worker, outageMs);
     this.files = new PgFileInventory(pool);
     this.runs = new PgRunLog(pool, workerId);
     this.styles = new PgStyleState(pool);
+    this.glossaries = new PgGlossaryState(pool);
+    this.shared = workerId ? this.sharedWork(workerId) : undefined;
+  }
+
+  private sharedWork(workerId: string): SharedWork {
+    const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
+    return {
+      get paused() {
+        return self.paused;
+      },
+      leaseSeconds: this.leaseSeconds,
+      othersAtWork: () => unitsHeldByOthers(this.pool, workerId),
+      terminologyExclusive: (fn) => this.stylesExclusive(fn),
+      accountLimits: (o) => this.limits(o),
+    };
   }
 
   /** Connect (a clear error naming the URL without password when the server cannot be reached). */
@@ -65,9 +94,17 @@ export class PostgresState implements SyncState {
         ? new Heartbeat(pool, workerId, leaseSeconds, opts.heartbeat, opts.logger)
         : undefined;
       heartbeat?.start();
-      const state = new PostgresState(pool, cfg.url, workerId, leaseSeconds, heartbeat);
+      const state = new PostgresState(
+        pool,
+        cfg.url,
+        workerId,
+        leaseSeconds,
+        heartbeat,
+        opts.outageMs ?? DEFAULT_OUTAGE_MS,
+        opts.logger,
+      );
       // A reader without migrations may find no schema yet (status before the first run).
-      if (opts.migrate !== false) await state.styles.load();
+      if (opts.migrate !== false) await Promise.all([state.styles.load(), state.glossaries.load()]);
       return state;
     } catch (err) {
       await pool.end().catch(() => undefined);
@@ -82,11 +119,21 @@ export class PostgresState implements SyncState {
   }
 
   async appliedGlossary(key: string): Promise<AppliedGlossary | undefined> {
-    const r = await this.pool.query<AppliedGlossary>(
-      'SELECT key, glossary_id, name, hashes, applied_at FROM glossaries WHERE key = $1',
-      [key],
-    );
-    return r.rows[0];
+    return this.glossaries.getGlossary(key);
+  }
+
+  // The reconciler's synchronous view of the applied style lists (StyleStateStore).
+  getStyle(key: string): AppliedStyle | undefined {
+    return this.styles.getStyle(key);
+  }
+  setStyle(rec: AppliedStyle): void {
+    this.styles.setStyle(rec);
+  }
+  deleteStyle(key: string): void {
+    this.styles.deleteStyle(key);
+  }
+  allStyles(): AppliedStyle[] {
+    return this.styles.allStyles();
   }
 
   /** The database does not answer the heartbeat now: start no upload. */
@@ -111,9 +158,9 @@ export class PostgresState implements SyncState {
    */
   async stylesExclusive<T>(fn: () => Promise<T>): Promise<T> {
     return withAdvisoryLock(this.pool, ADVISORY.styles, async () => {
-      await this.styles.load();
+      await Promise.all([this.styles.load(), this.glossaries.load()]);
       const result = await fn();
-      await this.styles.flush();
+      await Promise.all([this.styles.flush(), this.glossaries.flush()]);
       return result;
     });
   }
@@ -122,10 +169,10 @@ export class PostgresState implements SyncState {
   async close(): Promise<void> {
     this.heartbeat?.stop();
     try {
-      await this.styles.flush();
-      if (this.workerId) await stopWorker(this.pool, this.workerId);
+      await Promise.all([this.styles.flush(), this.glossaries.flush()]);
+      if (this.workerId) await stopWorker(this.rawPool, this.workerId);
     } finally {
-      await this.pool.end().catch(() => undefined);
+      await this.rawPool.end().catch(() => undefined);
     }
   }
 }

@@ -16,6 +16,9 @@ export interface JobRows {
   iterateDoneIndex(): IterableIterator<DoneIndexRow>;
   doneWithContent(sha256: string, fingerprint: string): Array<{ id: number; output_path: string }>;
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[];
+  anyDoneJob(): boolean;
+  billedSince(since: string): number;
+  jobsToken(): string;
   transaction<T>(fn: () => T): T;
 }
 
@@ -35,6 +38,15 @@ export class SqliteJobLedger implements JobLedger {
 
   async get(id: number): Promise<JobRecord | undefined> {
     return this.rows.getJob(id);
+  }
+  async anyDone(): Promise<boolean> {
+    return this.rows.anyDoneJob();
+  }
+  async billedSince(since: string): Promise<number> {
+    return this.rows.billedSince(since);
+  }
+  async changeToken(): Promise<string> {
+    return this.rows.jobsToken();
   }
   async open(): Promise<JobRecord[]> {
     return this.rows.openJobs();

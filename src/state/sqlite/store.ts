@@ -371,6 +371,24 @@ export class StateStore implements StyleStateStore, SyncState {
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[] {
     return this.stmts.doneOfSource.all(mapping, relPath);
   }
+  anyDoneJob(): boolean {
+    return this.db.prepare(`SELECT 1 FROM jobs WHERE status = 'done' LIMIT 1`).get() !== undefined;
+  }
+  billedSince(since: string): number {
+    const row = this.db
+      .prepare<[string], { billed: number | null }>(
+        `SELECT SUM(billed_characters) AS billed FROM jobs
+         WHERE billed_characters IS NOT NULL AND COALESCE(finished_at, updated_at) >= ?`,
+      )
+      .get(since);
+    return row?.billed ?? 0;
+  }
+  jobsToken(): string {
+    const r = this.db
+      .prepare('SELECT COUNT(*) AS n, MAX(id) AS id, MAX(updated_at) AS at FROM jobs')
+      .get() as { n: number; id: number | null; at: string | null };
+    return `${r.n}|${r.id ?? 0}|${r.at ?? ''}`;
+  }
   /** Jobs not done: pending, uploaded (id+key kept: resume), failed (retried up to max_attempts). */
   openJobs(): JobRecord[] {
     return this.stmts.openJobs.all().map((j) => this.revealKey(j) as JobRecord);

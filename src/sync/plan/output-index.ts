@@ -90,6 +90,15 @@ export class OutputIndex {
     return this.openByOutput.get(output);
   }
 
+  /**
+   * Read the open jobs again (several workers share the state): those this worker can take now —
+   * the work of a worker whose lease ran out — join the ones it has.
+   */
+  async takeOverOpen(): Promise<void> {
+    for (const job of await this.ledger.open())
+      if (!this.openByOutput.has(job.output_path)) this.openByOutput.set(job.output_path, job);
+  }
+
   /** Open jobs recorded when the run started, oldest first. */
   openJobs(): JobRecord[] {
     return [...this.openByOutput.values()].sort((a, b) => a.id - b.id);

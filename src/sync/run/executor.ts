@@ -5,7 +5,8 @@ import PQueue from 'p-queue';
 import type { UploadDocumentRequest } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { LoadedManifest } from '../../manifest/types.js';
-import type { NewJob, SyncState } from '../../state/types.js';
+import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../../state/held.js';
+import type { JobRecord, NewJob, SyncState } from '../../state/types.js';
 import { copyFileAtomic } from '../../util/part-file.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import {
@@ -21,7 +22,7 @@ import {
 import type { RunControl } from './control.js';
 import { deleteOutput } from './delete-output.js';
 import type { JobDriver, JobSource } from './job-driver.js';
-import type { DownloadSlots, WorkerPlaces } from './places.js';
+import type { Places, Slots } from './places.js';
 import type { RunReport } from './report.js';
 import { sourceHolds } from './source-check.js';
 
@@ -37,8 +38,8 @@ export interface ExecutorDeps {
   driver: JobDriver;
   report: RunReport;
   control: RunControl;
-  places: WorkerPlaces;
-  slots: DownloadSlots;
+  places: Places;
+  slots: Slots;
   logger: Logger;
   runId: number;
   /** Plan one (file, target) again; answers the new actions (carried out by the caller). */
@@ -173,7 +174,7 @@ export class Executor {
         return;
       }
       const abs = path.resolve(this.d.loaded.dir, a.source.path);
-      const recorded = a.jobId !== undefined ? await this.d.state.jobs.get(a.jobId) : undefined;
+      let recorded = a.jobId !== undefined ? await this.d.state.jobs.get(a.jobId) : undefined;
       const replaced = !(await sourceHolds(
         this.d.state.files,
         a.ref.mapping,
@@ -188,14 +189,26 @@ export class Executor {
         return;
       }
       const request = JSON.stringify(a.settings.request);
+      let job: JobRecord;
+      try {
+        job = recorded
+          ? await this.d.state.jobs.takenUp(recorded, this.d.runId, request)
+          : await this.d.state.jobs.created(this.newJob(a, request));
+      } catch (err) {
+        if (!(err instanceof RecordedJobError)) {
+          if (this.leftToOtherWorker(err, a.ref)) return;
+          throw err;
+        }
+        // The unit's job was recorded by a worker whose lease ran out: carried on from its record.
+        if (this.taken.has(err.job.id)) return;
+        recorded = err.job;
+        job = await this.d.state.jobs.takenUp(recorded, this.d.runId, request);
+      }
       const unconfirmed = !!(
         recorded?.status === 'pending' &&
         recorded.upload_started_at &&
         !recorded.document_id
       );
-      let job = recorded
-        ? await this.d.state.jobs.takenUp(recorded, this.d.runId, request)
-        : await this.d.state.jobs.created(this.newJob(a, request));
       if (unconfirmed) {
         job = await this.d.state.jobs.unconfirmedUpload(job);
         this.d.report.unconfirmedUpload(a.ref);
@@ -206,7 +219,8 @@ export class Executor {
         const outcome = await this.d.driver.drive(
           job,
           { absPath: abs, request: a.settings.request },
-          { resumed: false, holdsSlot: false, unconfirmed },
+          // A recorded document (a dead worker's) is collected as a resumed one.
+          { resumed: recorded?.status === 'uploaded', holdsSlot: false, unconfirmed },
           worker,
         );
         if (outcome === 'done') this.d.report.sum.translated++;
@@ -216,6 +230,24 @@ export class Executor {
     } finally {
       worker(); // harmless when the driver gave it back already
     }
+  }
+
+  /**
+   * Several workers share the state: a unit another worker holds is left to it, one it finished since
+   * this worker planned is known done. Answers whether `err` was one of those.
+   */
+  private leftToOtherWorker(err: unknown, ref: OutputRef): boolean {
+    const log = () => this.d.logger.child(ref);
+    if (err instanceof DoneElsewhereError) {
+      this.d.index.jobDone(err.done);
+      this.d.report.heldElsewhere({ jobId: err.done.id, ...ref }, 'done', log());
+      return true;
+    }
+    if (err instanceof HeldByOtherWorkerError) {
+      this.d.report.heldElsewhere({ jobId: 0, ...ref }, err.holder, log());
+      return true;
+    }
+    return false;
   }
 
   private newJob(a: TranslateAction | ReuseAction, request: string): NewJob {
@@ -305,6 +337,7 @@ export class Executor {
       this.d.index.jobDone(job);
       this.d.report.reused(job, fromJobId, a.from, bytes);
     } catch (err) {
+      if (this.leftToOtherWorker(err, a.ref)) return;
       this.d.report.unitFailed(a.ref, 'output', `copying ${a.from}: ${(err as Error).message}`, true);
     }
   }

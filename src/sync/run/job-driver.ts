@@ -6,7 +6,9 @@ import type { DocumentStatus, UploadDocumentRequest } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
 import { registerSecret } from '../../log/secrets.js';
 import type { SpendGuard } from '../../billing/spend-guard.js';
-import type { FileInventory, JobLedger, JobRecord } from '../../state/types.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HeldByOtherWorkerError } from '../../state/held.js';
+import type { FileInventory, JobLedger, JobRecord, SharedWork } from '../../state/types.js';
 import { copyFileAtomic, removePartFiles } from '../../util/part-file.js';
 import { SpooledDownloadError, spooledPath } from '../../util/spool.js';
 import { recoverWritten, writeAdvice } from './written-output.js';
@@ -16,7 +18,7 @@ import { sha256File } from '../plan/list-sources.js';
 import type { OutputRef } from '../plan/types.js';
 import type { PollTiming } from '../timing.js';
 import type { RunControl } from './control.js';
-import type { DownloadSlots, WorkerPlaces } from './places.js';
+import type { Places, Slots } from './places.js';
 import { isAbort, pollUntilFinished } from './poll.js';
 import { refOfJob, type RunReport } from './report.js';
 import { sourceHolds } from './source-check.js';
@@ -44,8 +46,8 @@ export interface JobDriverDeps {
   index: OutputIndex;
   report: RunReport;
   control: RunControl;
-  places: WorkerPlaces;
-  slots: DownloadSlots;
+  places: Places;
+  slots: Slots;
   timing: PollTiming;
   logger: Logger;
   runId: number;
@@ -58,6 +60,8 @@ export interface JobDriverDeps {
   replan: (ref: OutputRef) => Promise<void>;
   /** The budget caps during the run (none set: absent). */
   guard?: SpendGuard;
+  /** Several workers share the state: its pause (database away) and fenced uploads apply. */
+  shared?: SharedWork;
 }
 
 /** One drive: the job as last recorded and what this run holds for it. */
@@ -213,11 +217,27 @@ export class JobDriver {
       this.d.control.stopForBudget(over, estimate);
       return this.uploadsStopped(dr) ?? 'failed';
     }
-    dr.job = await this.d.ledger.uploadStarted(
-      dr.job,
-      this.d.runId,
-      dr.reupload === 'lost-download' ? 'lost-download' : undefined,
-    );
+    // Nothing is uploaded while the state cannot record the answer (PostgreSQL away).
+    while (this.d.shared?.paused && !this.d.control.uploadsStopped) await sleep(250);
+    const stoppedMeanwhile = this.uploadsStopped(dr);
+    if (stoppedMeanwhile) {
+      this.d.guard?.release(dr.job.id);
+      return stoppedMeanwhile;
+    }
+    try {
+      dr.job = await this.d.ledger.uploadStarted(
+        dr.job,
+        this.d.runId,
+        dr.reupload === 'lost-download' ? 'lost-download' : undefined,
+      );
+    } catch (err) {
+      if (!(err instanceof HeldByOtherWorkerError)) throw err;
+      // This worker stalled past its lease and another took the unit over: it is that worker's now.
+      this.d.guard?.release(dr.job.id);
+      this.releaseSlot(dr);
+      this.d.report.heldElsewhere(refOfJob(dr.job), err.holder, this.log(dr.job));
+      return 'left';
+    }
     const attempt = dr.job.attempts;
     const reupload = dr.reupload;
     this.d.report.events.emit('job:uploading', {

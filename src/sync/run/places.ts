@@ -4,7 +4,24 @@ import PQueue from 'p-queue';
 // and waits for its translation; a download slot (service.max_undownloaded) from the upload until the
 // download, so the service never holds more finished documents than that for us.
 
-export class WorkerPlaces {
+/** Places for jobs uploading or waiting for their translation (service.concurrency). */
+export interface Places {
+  /** A place: resolves with the function that gives it back (calling it twice is harmless). */
+  take(): Promise<() => void>;
+}
+
+/** Slots for documents between their upload and their download (service.max_undownloaded). */
+export interface Slots {
+  /** Wait for a slot (woken early by wakeAll: the caller checks why). */
+  acquire(): Promise<void>;
+  /** Take a slot without waiting (a document already waiting on the service needs one). */
+  hold(): void;
+  release(): void;
+  /** Wake every waiter (uploads stopped: they give up instead of waiting). */
+  wakeAll(): void;
+}
+
+export class WorkerPlaces implements Places {
   private readonly queue: PQueue;
 
   constructor(concurrency: number) {
@@ -19,7 +36,7 @@ export class WorkerPlaces {
   }
 }
 
-export class DownloadSlots {
+export class DownloadSlots implements Slots {
   private held = 0;
   private waiters: Array<() => void> = [];
 

@@ -22,6 +22,8 @@ export function refOfJob(job: JobRecord): JobRef {
 export class RunReport {
   readonly sum: SyncSummary;
   private readonly started = Date.now();
+  /** Outputs left to other workers sharing the state. */
+  private readonly elsewhere = new Set<string>();
 
   constructor(
     runId: number,
@@ -102,6 +104,16 @@ export class RunReport {
    * The run was stopped before this unit finished: no error, nothing recorded (a job keeps its row
    * as it was: an uploaded document its id and key), counted for the closing line.
    */
+  /** Another worker sharing the state holds this unit: left to it (not a failure, not billed here). */
+  heldElsewhere(ref: JobRef, holder: string, log: Logger): void {
+    // Met again at each look while this run waits for the other workers: counted once per output.
+    this.elsewhere.add(ref.output);
+    this.sum.elsewhere = this.elsewhere.size;
+    if (holder === 'done') log.info('translated by another worker meanwhile');
+    else log.info({ worker: holder }, 'being translated by another worker: left to it');
+    this.events.emit('job:left', { ...ref, uploaded: false });
+  }
+
   unitLeft(ref: JobRef, uploaded: boolean): void {
     this.sum.left++;
     if (uploaded) this.sum.leftUploaded++;
@@ -109,6 +121,8 @@ export class RunReport {
   }
 
   jobDone(job: JobRecord, billed: number, bytes: number, log: Logger): void {
+    // Taken over from a worker that died: this run translated it after all.
+    if (this.elsewhere.delete(job.output_path)) this.sum.elsewhere = this.elsewhere.size;
     this.sum.billedCharacters += billed;
     log.info({ billed_characters: billed, bytes, output: job.output_path }, 'translated');
     this.events.emit('job:done', {
