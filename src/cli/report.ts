@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { loadManifest } from '../manifest/load.js';
-import { requireSqliteState } from '../state/location.js';
+import type { LoadedManifest } from '../manifest/types.js';
 import { openCharacterCounter } from '../report/characters.js';
 import { costOf, formatBill, formatMoney, type BillingRate } from '../billing/money.js';
 import { formatRepeatedUploads } from '../report/format-repeated.js';
@@ -16,6 +16,7 @@ import {
   type BillingReport,
   type BillingRow,
   type ReportBy,
+  type ReportSource,
 } from '../report/queries.js';
 import { openState } from '../state/store.js';
 import { ConfigError } from '../util/errors.js';
@@ -113,15 +114,44 @@ function formatCsv(r: BillingReport): string {
     .join('\n');
 }
 
+/** The rows of the report, from the state on either backend (read only). */
+async function openReportRows(
+  loaded: LoadedManifest,
+  config: string,
+  since: string | undefined,
+): Promise<{ rows: ReportSource; close: () => Promise<void> }> {
+  const nothingYet = (where: string) =>
+    new ConfigError(
+      `no state ${where} yet: nothing was translated with ${config}; run \`locsync sync -c ${config}\` first`,
+    );
+  const pgLoc = loaded.postgres;
+  if (!pgLoc) {
+    if (!fs.existsSync(loaded.statePath)) throw nothingYet(`file at ${loaded.statePath}`);
+    const state = openState(loaded.statePath);
+    return { rows: state, close: async () => state.close() };
+  }
+  const [{ PostgresState }, { schemaVersion }, { postgresReportRows }] = await Promise.all([
+    import('../state/postgres/store.js'),
+    import('../state/postgres/migrations.js'),
+    import('../report/postgres-rows.js'),
+  ]);
+  const state = await PostgresState.open(
+    { url: pgLoc.url, ...(pgLoc.passwordEnv ? { passwordEnv: pgLoc.passwordEnv } : {}) },
+    { migrate: false, connections: 3 },
+  );
+  try {
+    if ((await schemaVersion(state.pool)) === 0) throw nothingYet(`in ${state.location}`);
+    return { rows: await postgresReportRows(state.pool, since), close: () => state.close() };
+  } catch (err) {
+    await state.close();
+    throw err;
+  }
+}
+
 export async function reportAction(opts: ReportOptions): Promise<void> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
   const loaded = await loadManifest(opts.config);
-  requireSqliteState(loaded, 'report');
-  if (!fs.existsSync(loaded.statePath))
-    throw new ConfigError(
-      `no state file at ${loaded.statePath} yet: nothing was translated with ${opts.config}; run \`locsync sync -c ${opts.config}\` first`,
-    );
-  const state = openState(loaded.statePath);
+  const { rows: state, close } = await openReportRows(loaded, opts.config, since);
   const rate = loaded.manifest.billing;
   let report: PricedReport;
   let html: string | undefined;
@@ -160,7 +190,7 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
       });
     }
   } finally {
-    state.close();
+    await close();
   }
   const format: ReportFormat = opts.json ? 'json' : opts.format;
   const text =

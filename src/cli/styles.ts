@@ -4,9 +4,8 @@ import path from 'node:path';
 import type { Connection } from './connect.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
-import { requireSqliteState } from '../state/location.js';
-import { acquireLock } from '../state/lock.js';
-import { openState, type StateStore } from '../state/store.js';
+import type { RunState } from '../sync/engine.js';
+import { openRunState } from './open-state.js';
 import type { DriftPolicy } from '../manifest/types.js';
 import { countActions, formatStylePlan } from '../styles/format.js';
 import { countGlossaryActions, formatGlossaryPlan } from '../styles/glossary-format.js';
@@ -17,29 +16,32 @@ import { confirm } from './confirm.js';
 
 export interface StyleContext {
   loaded: LoadedManifest;
-  state: StateStore;
+  state: RunState;
   logger: Logger;
   /** Undefined when the command did not need the service. */
   connection: Connection | undefined;
 }
 
 /**
- * Load the manifest, open the state (locked when `lock` names the command) and, when `connect`
- * says so, the service (the embedded local one when the manifest has no url); closed afterwards.
+ * Load the manifest, open the state (driven — SQLite locked, a PostgreSQL worker — when `lock`
+ * names the command) and, when `connect` says so, the service (the embedded local one when the
+ * manifest has no url); closed afterwards.
  */
 export async function withStyleContext<T>(
   config: string,
-  opts: { lock?: string; connect: (loaded: LoadedManifest, state: StateStore) => boolean },
+  opts: { lock?: string; connect: (loaded: LoadedManifest, state: RunState) => boolean },
   fn: (ctx: StyleContext) => Promise<T>,
 ): Promise<T> {
   const loaded = await loadManifest(config);
-  requireSqliteState(loaded, opts.lock ?? 'plan or styles');
   const logger = createLogger();
-  const state = openState(loaded.statePath);
-  let lock: { release(): void } | undefined;
+  const opened = await openRunState(loaded, {
+    logger,
+    command: opts.lock ?? 'plan',
+    drives: opts.lock !== undefined,
+  });
+  const state = opened.state;
   let connection: Connection | undefined;
   try {
-    if (opts.lock) lock = acquireLock(loaded.statePath, { logger, command: opts.lock });
     if (opts.connect(loaded, state)) {
       // Loaded on demand: it brings the embedded local service, which every other command can do without.
       const { openConnection } = await import('./connect.js');
@@ -48,8 +50,7 @@ export async function withStyleContext<T>(
     return await fn({ loaded, state, logger, connection });
   } finally {
     await connection?.close().catch(() => undefined);
-    lock?.release();
-    state.close();
+    await opened.close();
   }
 }
 
@@ -57,7 +58,7 @@ export async function withStyleContext<T>(
  * Whether the style part needs the service: style lists or glossaries in the manifest, or applied
  * ones to delete.
  */
-export function needsStyles(loaded: LoadedManifest, state: StateStore): boolean {
+export function needsStyles(loaded: LoadedManifest, state: RunState): boolean {
   return hasTerminology(loaded, state);
 }
 
@@ -224,7 +225,9 @@ export async function stylesApplyAction(opts: ApplyOptions): Promise<void> {
           );
         }
       }
-      const applied = await reconcileTerminology({ ...args, apply: true });
+      const apply = () => reconcileTerminology({ ...args, apply: true });
+      // Workers sharing a PostgreSQL state apply one at a time (styles apply is one of them).
+      const applied = state.shared ? await state.shared.terminologyExclusive(apply) : await apply();
       if (opts.json) out(applied);
       else process.stdout.write('\n' + formatTerminologyPlan(applied, 'applied') + '\n');
     },

@@ -2,7 +2,8 @@ import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { hasMinimum } from '../billing/price.js';
 import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
 
-// Read-only questions to state.db for `locsync status` and `locsync report`.
+// Read-only questions to the state for `locsync status` and `locsync report`. The report's rows
+// come from either backend (ReportRows); the figures are made from them here, the same for both.
 
 export type ReportBy = 'language' | 'mapping' | 'month';
 export const REPORT_BY: readonly ReportBy[] = ['language', 'mapping', 'month'];
@@ -29,7 +30,7 @@ export interface BillingRow {
   reused_documents: number;
 }
 
-interface BilledJob {
+export interface BilledJob {
   mapping: string;
   rel_path: string;
   sha256: string;
@@ -107,16 +108,12 @@ export interface BillingReport {
 
 /** The done jobs (finished at or after `since`) added up in one row per key. */
 function groupJobs(
-  state: StateStore,
+  state: ReportSource,
   opts: { since?: string; counts?: CharacterCounts },
   keyOf: (j: BilledJob) => string,
 ): BillingRow[] {
-  const sql =
-    `SELECT mapping, rel_path, sha256, target_lang, billed_characters, source_characters, finished_at, reused_from
-     FROM jobs WHERE status = 'done'` + (opts.since ? ' AND finished_at >= ?' : '');
-  const stmt = state.db.prepare<unknown[], BilledJob>(sql);
   const rows = new Map<string, BillingRow>();
-  for (const j of stmt.iterate(...(opts.since ? [opts.since] : []))) {
+  for (const j of rowsOf(state).doneJobs(opts.since)) {
     const key = keyOf(j);
     let row = rows.get(key);
     if (!row) rows.set(key, (row = emptyRow(key)));
@@ -129,7 +126,7 @@ const monthOf = (j: BilledJob) => (j.finished_at ?? '').slice(0, 7) || 'unknown'
 
 /** Billed characters and documents of the done jobs (finished at or after `since`), grouped. */
 export function billingReport(
-  state: StateStore,
+  state: ReportSource,
   opts: { by: ReportBy; since?: string; counts?: CharacterCounts },
 ): BillingReport {
   const sorted = groupJobs(state, opts, (j) =>
@@ -142,7 +139,7 @@ export function billingReport(
 
 /** One row per month and target language (the HTML report's chart), months in order. */
 export function billingByMonthAndLanguage(
-  state: StateStore,
+  state: ReportSource,
   opts: { since?: string; counts?: CharacterCounts } = {},
 ): Array<BillingRow & { month: string; language: string }> {
   return groupJobs(state, opts, (j) => `${monthOf(j)} ${j.target_lang}`).map((r) => {
@@ -186,18 +183,12 @@ export function recentRuns(state: StateStore, limit: number): RunRecord[] {
  * is still the one translated (same sha256 as recorded in the files table): mapping, path, sha256.
  */
 export function minimumJobsToCount(
-  state: StateStore,
+  state: ReportSource,
   since?: string,
 ): Array<{ mapping: string; rel_path: string; sha256: string }> {
-  const rows = state.db
-    .prepare<unknown[], { mapping: string; rel_path: string; sha256: string }>(
-      `SELECT DISTINCT j.mapping, j.rel_path, j.sha256 FROM jobs j
-       JOIN files f ON f.mapping = j.mapping AND f.rel_path = j.rel_path AND f.sha256 = j.sha256
-       WHERE j.status = 'done' AND j.reused_from IS NULL AND j.source_characters IS NULL
-         AND j.billed_characters = ?` + (since ? ' AND j.finished_at >= ?' : ''),
-    )
-    .all(MINIMUM_BILLED_CHARACTERS, ...(since ? [since] : []));
-  return rows.filter((r) => hasMinimum(r.rel_path));
+  return rowsOf(state)
+    .minimumCandidates(since)
+    .filter((r) => hasMinimum(r.rel_path));
 }
 
 /**
@@ -223,28 +214,78 @@ export interface RepeatedUpload {
 }
 
 /** Documents whose upload was repeated after a possibly billed one (since `since`, when given). */
-export function repeatedUploads(state: StateStore, since?: string): RepeatedUpload[] {
-  const rows = state.db
-    .prepare<unknown[], JobRecord>(
-      `SELECT * FROM jobs WHERE (unconfirmed_uploads > 0 OR lost_downloads > 0)` +
-        (since ? ' AND COALESCE(finished_at, updated_at) >= ?' : '') +
-        ' ORDER BY COALESCE(finished_at, updated_at) DESC',
-    )
-    .all(...(since ? [since] : []));
-  return rows.map((j) => {
-    const characters = j.billed_characters ?? j.source_characters;
-    const repeats = j.unconfirmed_uploads + j.lost_downloads;
-    return {
-      mapping: j.mapping,
-      file: j.rel_path,
-      target: j.target_lang,
-      output: j.output_path,
-      status: j.status,
-      unconfirmed_uploads: j.unconfirmed_uploads,
-      lost_downloads: j.lost_downloads,
-      characters,
-      possibly_extra_characters: characters === null ? null : characters * repeats,
-      finished_at: j.finished_at,
-    };
-  });
+export function repeatedUploads(state: ReportSource, since?: string): RepeatedUpload[] {
+  return rowsOf(state)
+    .repeatedJobs(since)
+    .map((j) => {
+      const characters = j.billed_characters ?? j.source_characters;
+      const repeats = j.unconfirmed_uploads + j.lost_downloads;
+      return {
+        mapping: j.mapping,
+        file: j.rel_path,
+        target: j.target_lang,
+        output: j.output_path,
+        status: j.status,
+        unconfirmed_uploads: j.unconfirmed_uploads,
+        lost_downloads: j.lost_downloads,
+        characters,
+        possibly_extra_characters: characters === null ? null : characters * repeats,
+        finished_at: j.finished_at,
+      };
+    });
+}
+
+/**
+ * The rows a report is made from, as one backend answers them (`since`: ISO, finished at or after).
+ * SQLite answers from state.db; PostgreSQL's rows are read beforehand (./postgres-rows.ts).
+ */
+export interface ReportRows {
+  /** Done jobs, the columns a billing row needs. */
+  doneJobs(since?: string): Iterable<BilledJob>;
+  /** Done jobs billed at exactly the minimum, real count unknown, source unchanged since. */
+  minimumCandidates(since?: string): Array<{ mapping: string; rel_path: string; sha256: string }>;
+  /** Jobs uploaded again after a possibly billed upload, latest first. */
+  repeatedJobs(since?: string): JobRecord[];
+}
+
+export type ReportSource = StateStore | ReportRows;
+
+/** The SQL of the report's rows: `p(n)` writes the n-th parameter as the backend spells it. */
+export const REPORT_SQL = {
+  doneJobs: (since: boolean, p: (n: number) => string) =>
+    `SELECT mapping, rel_path, sha256, target_lang, billed_characters, source_characters, finished_at, reused_from
+     FROM jobs WHERE status = 'done'` + (since ? ` AND finished_at >= ${p(1)}` : ''),
+  minimumCandidates: (since: boolean, p: (n: number) => string) =>
+    `SELECT DISTINCT j.mapping, j.rel_path, j.sha256 FROM jobs j
+     JOIN files f ON f.mapping = j.mapping AND f.rel_path = j.rel_path AND f.sha256 = j.sha256
+     WHERE j.status = 'done' AND j.reused_from IS NULL AND j.source_characters IS NULL
+       AND j.billed_characters = ${p(1)}` + (since ? ` AND j.finished_at >= ${p(2)}` : ''),
+  repeatedJobs: (since: boolean, p: (n: number) => string) =>
+    `SELECT * FROM jobs WHERE (unconfirmed_uploads > 0 OR lost_downloads > 0)` +
+    (since ? ` AND COALESCE(finished_at, updated_at) >= ${p(1)}` : '') +
+    ' ORDER BY COALESCE(finished_at, updated_at) DESC',
+} as const;
+
+const sqliteParam = () => '?';
+
+function rowsOf(state: ReportSource): ReportRows {
+  if (!('db' in state)) return state;
+  const db = state.db;
+  const sinceArgs = (since?: string) => (since ? [since] : []);
+  return {
+    doneJobs: (since) =>
+      db
+        .prepare<unknown[], BilledJob>(REPORT_SQL.doneJobs(!!since, sqliteParam))
+        .iterate(...sinceArgs(since)),
+    minimumCandidates: (since) =>
+      db
+        .prepare<unknown[], { mapping: string; rel_path: string; sha256: string }>(
+          REPORT_SQL.minimumCandidates(!!since, sqliteParam),
+        )
+        .all(MINIMUM_BILLED_CHARACTERS, ...sinceArgs(since)),
+    repeatedJobs: (since) =>
+      db
+        .prepare<unknown[], JobRecord>(REPORT_SQL.repeatedJobs(!!since, sqliteParam))
+        .all(...sinceArgs(since)),
+  };
 }

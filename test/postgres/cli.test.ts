@@ -127,9 +127,53 @@ describe.skipIf(!server)('state migrate and status on PostgreSQL', () => {
 
   it('a command that has no PostgreSQL support yet says so instead of using a local file', async () => {
     const file = manifest(db.url);
-    const r = await runCli(['report', '-c', file]);
+    const r = await runCli(['watch', '-c', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/does not run on a PostgreSQL state yet/);
     expect(fs.existsSync(path.join(dir, '.locsync', 'state.db'))).toBe(false);
+  });
+});
+
+describe.skipIf(!server)('sync, plan, report and budgets on a PostgreSQL state', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await createTestDatabase(server!);
+  });
+  afterEach(() => db.drop());
+
+  const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, 'src', name), text);
+  const outputs = () => fs.readdirSync(path.join(dir, 'out', 'de')).sort();
+
+  it('translates, prices the next plan, reports what was billed, and holds the monthly cap from its ledger', async () => {
+    const file = manifest(db.url, 'budget:\n  per_month: 100\n');
+    write('a.txt', 'The first document.\n');
+    write('b.txt', 'The second document.\n');
+    const first = await runCli(['sync', '-c', file, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout) as { translated: number; billedCharacters: number };
+    expect(summary.translated).toBe(2);
+    expect(outputs()).toEqual(['a.txt', 'b.txt']);
+    // Nothing is kept in a local SQLite file: the state is the database.
+    expect(fs.existsSync(path.join(dir, '.locsync', 'state.db'))).toBe(false);
+
+    const again = await runCli(['sync', '-c', file, '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ translated: 0, unchanged: 2, uploads: 0 });
+
+    write('c.txt', 'x'.repeat(90) + '\n');
+    const plan = await runCli(['plan', '-c', file, '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const priced = JSON.parse(plan.stdout) as { price: { total: { billed: number; documents: number } } };
+    expect(priced.price.total).toMatchObject({ documents: 1, billed: 90 });
+
+    const report = await runCli(['report', '-c', file, '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    const billed = JSON.parse(report.stdout) as { total: { documents: number; billed_characters: number } };
+    expect(billed.total).toMatchObject({ documents: 2, billed_characters: summary.billedCharacters });
+
+    // The month has billed the first two documents: c.txt would go over per_month (100).
+    const capped = await runCli(['sync', '-c', file]);
+    expect(capped.code).toBe(5);
+    expect(capped.stderr).toMatch(/per_month/);
+    expect(outputs()).toEqual(['a.txt', 'b.txt']);
   });
 });
