@@ -259,8 +259,15 @@ export interface RunLog {
 export interface SharedWork {
   /** The database does not answer now: start no upload (nothing could record its document id). */
   readonly paused: boolean;
-  /** Units of work other live workers hold now: what a sync waits for before it ends. */
+  /** The live worker other than this one that holds a unit of work now, if any (nothing is claimed). */
+  holderOf(unit: { sha256: string; target_lang: string; fingerprint: string }): Promise<string | undefined>;
+  /**
+   * Units of work other live workers hold now, and those dead workers left unfinished (taken over
+   * once their lease ran out): what a sync waits for before it ends.
+   */
   othersAtWork(): Promise<number>;
+  /** Units dead workers left with a job, whose lease ran out: to be taken over now. */
+  orphaned(): Promise<number>;
   /** Run a style list and glossary reconcile as the only worker doing so (the others wait, then read its result). */
   terminologyExclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Lease of this worker's units, seconds. */

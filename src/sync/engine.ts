@@ -22,8 +22,7 @@ export async function runSync(args: RunSyncArgs): Promise<SyncSummary> {
   try {
     await run.reconcileStyles();
     await run.scanAll();
-    await run.drain();
-    await run.waitForOtherWorkers();
+    await run.drainWithOtherWorkers();
   } catch (err) {
     await run.stop({ deadlineMs: 0, interrupted: false }).catch(() => undefined);
     await run.finish('failed', err);

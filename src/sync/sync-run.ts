@@ -336,14 +336,23 @@ export class SyncRun {
   }
 
   /**
-   * Several workers share the state: wait until no other worker holds work (a sync's pipeline is
-   * done when every output is, whoever translated it). Every third of the lease the mappings are
-   * planned again, which takes over the work of a worker whose lease ran out (it died) and resumes
-   * it from its record: a document with an id is collected, never uploaded again.
+   * Wait until this run's work is done. With several workers on the state, also until no other
+   * worker holds work (a sync's pipeline is done when every output is, whoever translated it); every
+   * third of the lease it looks for the work of workers whose lease ran out (they died) and takes it
+   * over — also while its own work goes on — resuming each job from its record: a document with an
+   * id is collected, never uploaded again.
    */
-  async waitForOtherWorkers(): Promise<void> {
+  async drainWithOtherWorkers(): Promise<void> {
     const shared = this.args.state.shared;
-    if (!shared) return;
+    if (!shared) return this.drain();
+    const period = (shared.leaseSeconds * 1000) / 3;
+    let drained = false;
+    const own = this.drain().then(() => (drained = true));
+    while (!drained && !this.control.stopping) {
+      await Promise.race([own, sleep(period)]);
+      if (!drained && (await shared.orphaned()) > 0) await this.takeOver();
+    }
+    await own;
     let said = false;
     while (!this.control.stopping && !this.control.fatal) {
       const held = await shared.othersAtWork();
@@ -354,11 +363,16 @@ export class SyncRun {
           'waiting for the work other workers hold (taken over if they die)',
         );
       said = true;
-      await sleep((shared.leaseSeconds * 1000) / 3);
-      await this.planner.index.takeOverOpen();
-      await this.scanAll();
+      await sleep(period);
+      await this.takeOver();
       await this.drain();
     }
+  }
+
+  /** Plan again with the open jobs this worker can take now (those of workers whose lease ran out). */
+  private async takeOver(): Promise<void> {
+    await this.planner.index.takeOverOpen();
+    await this.scanAll();
   }
 
   /**

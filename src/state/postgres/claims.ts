@@ -130,10 +130,37 @@ export async function takeOverOrphans(
   return r.rows.map((x) => ({ unit: x.unit, jobId: x.job_id, previous: x.previous }));
 }
 
-/** Units held now (lease running) by workers other than `workerId`: work a sync must wait for. */
+/** The worker other than `workerId` whose lease on `unit` is running, if any. */
+export async function holderOf(
+  db: pg.Pool | pg.PoolClient,
+  workerId: string,
+  unit: string,
+): Promise<string | undefined> {
+  const r = await db.query<{ worker_id: string }>(
+    'SELECT worker_id FROM work_claims WHERE unit = $1 AND worker_id <> $2 AND lease_until > clock_timestamp()',
+    [unit, workerId],
+  );
+  return r.rows[0]?.worker_id;
+}
+
+/**
+ * Work other workers hold or left unfinished: units whose holder's lease is running, and units a
+ * dead worker left with a job (to be taken over). What a sync waits for before it ends.
+ */
 export async function unitsHeldByOthers(db: pg.Pool | pg.PoolClient, workerId: string): Promise<number> {
   const r = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM work_claims WHERE worker_id <> $1 AND lease_until > clock_timestamp()',
+    `SELECT count(*)::int AS n FROM work_claims
+     WHERE worker_id <> $1 AND (lease_until > clock_timestamp() OR job_id IS NOT NULL)`,
+    [workerId],
+  );
+  return r.rows[0]?.n ?? 0;
+}
+
+/** Units a dead worker left with a job: its lease ran out (to be taken over). */
+export async function orphanedUnits(db: pg.Pool | pg.PoolClient, workerId: string): Promise<number> {
+  const r = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM work_claims
+     WHERE worker_id <> $1 AND lease_until <= clock_timestamp() AND job_id IS NOT NULL`,
     [workerId],
   );
   return r.rows[0]?.n ?? 0;

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 
 // The account's limits held for all workers together (the manifest's concurrency,
 // max_undownloaded and requests_per_second are the account's, not one process's):
@@ -8,9 +8,14 @@ import type pg from 'pg';
 //  - requests: one token bucket row, refilled by the database clock; a 429/529 seen by any worker
 //    sets paused_until, and every worker's next request waits for it.
 // A place given back while this process has waiters goes straight to the next of them (no round
-// trip, no wake-up delay); a process with no waiters gives it back to the table.
+// trip, no wake-up delay); a process with no waiters gives it back to the table and says so on a
+// PostgreSQL channel, which wakes one waiter of every other process at once (they also look at the
+// table every pollMs, in case a notification is missed or a holder died).
 
 export type PlaceKind = 'in_flight' | 'undownloaded';
+
+/** The channel on which a place given back is announced (its payload: the kind). */
+const CHANNEL = 'locsync_places';
 
 export interface GlobalLimitsOptions {
   workerId: string;
@@ -48,6 +53,11 @@ export class GlobalLimits {
     in_flight: [],
     undownloaded: [],
   };
+  /** Waiters to wake when another process gives a place of that kind back (one per notification). */
+  private readonly nudges: Record<PlaceKind, Array<() => void>> = { in_flight: [], undownloaded: [] };
+  private listener: pg.Client | undefined;
+  private listening: Promise<void> | undefined;
+  private closed = false;
 
   constructor(pool: pg.Pool, opts: GlobalLimitsOptions) {
     this.pool = pool;
@@ -84,15 +94,17 @@ export class GlobalLimits {
           const list = this.waiters[kind];
           const i = list.indexOf(waiter);
           if (i >= 0) list.splice(i, 1);
+          const nudges = this.nudges[kind];
+          const j = nudges.indexOf(lookAgain);
+          if (j >= 0) nudges.splice(j, 1);
         };
-        const t = setTimeout(
-          () => {
-            drop();
-            signal?.removeEventListener('abort', onAbort);
-            resolve(undefined);
-          },
-          this.opts.pollMs * (0.5 + Math.random()),
-        );
+        const lookAgain = () => {
+          clearTimeout(t);
+          drop();
+          signal?.removeEventListener('abort', onAbort);
+          resolve(undefined);
+        };
+        const t = setTimeout(lookAgain, this.opts.pollMs * (0.5 + Math.random()));
         const onAbort = () => {
           clearTimeout(t);
           drop();
@@ -101,6 +113,8 @@ export class GlobalLimits {
         if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         this.waiters[kind].push(waiter);
+        this.nudges[kind].push(lookAgain);
+        this.listen();
       });
       if (handed) return handed;
     }
@@ -126,9 +140,42 @@ export class GlobalLimits {
     const next = this.waiters[place.kind].shift();
     if (next) return next(place);
     await this.pool.query(
-      'UPDATE limit_slots SET worker_id = NULL, held_until = NULL WHERE kind = $1 AND slot = $2 AND worker_id = $3',
+      `WITH freed AS (
+         UPDATE limit_slots SET worker_id = NULL, held_until = NULL WHERE kind = $1 AND slot = $2 AND worker_id = $3
+         RETURNING kind)
+       SELECT pg_notify('${CHANNEL}', kind) FROM freed`,
       [place.kind, place.slot, this.opts.workerId],
     );
+  }
+
+  /** Listen for places given back by other processes (once; again after the connection was lost). */
+  private listen(): void {
+    if (this.listening || this.closed) return;
+    this.listening = (async () => {
+      // A connection of its own, outside the pool: it is held for as long as the worker runs.
+      const client = new pg.Client((this.pool as unknown as { options: pg.ClientConfig }).options);
+      client.on('notification', (m) => this.nudges[m.payload as PlaceKind]?.shift()?.());
+      client.on('error', () => {
+        // The server went away: polling goes on; the next wait listens again.
+        if (this.listener === client) this.listener = undefined;
+        this.listening = undefined;
+        void client.end().catch(() => undefined);
+      });
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.listener = client;
+      if (this.closed) this.close();
+    })().catch(() => {
+      this.listening = undefined;
+    });
+  }
+
+  /** Stop listening. */
+  close(): void {
+    this.closed = true;
+    const client = this.listener;
+    this.listener = undefined;
+    void client?.end().catch(() => undefined);
   }
 
   /** Places of `kind` held now by live holders, across all workers. */

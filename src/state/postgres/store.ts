@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '../../log/logger.js';
 import type { AppliedGlossary, AppliedStyle, SharedWork, StyleStateStore, SyncState } from '../types.js';
-import { unitsHeldByOthers } from './claims.js';
+import { holderOf, orphanedUnits, unitKey, unitsHeldByOthers } from './claims.js';
 import { withAdvisoryLock } from './advisory.js';
 import { createPool, describeConnectError, isUnreachable, type PostgresStateConfig } from './connect.js';
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
@@ -43,6 +43,7 @@ export class PostgresState implements SyncState, StyleStateStore {
   readonly glossaries: PgGlossaryState;
   /** The multi-worker rules (a worker only). */
   readonly shared: SharedWork | undefined;
+  private readonly openLimits: GlobalLimits[] = [];
   /** The pool a worker's own statements use: they wait out an outage (./patient.ts). */
   readonly pool: pg.Pool;
 
@@ -75,7 +76,9 @@ export class PostgresState implements SyncState, StyleStateStore {
         return self.paused;
       },
       leaseSeconds: this.leaseSeconds,
+      holderOf: (u) => holderOf(this.pool, workerId, unitKey(u)),
       othersAtWork: () => unitsHeldByOthers(this.pool, workerId),
+      orphaned: () => orphanedUnits(this.pool, workerId),
       terminologyExclusive: (fn) => this.stylesExclusive(fn),
       accountLimits: (o) => this.limits(o),
     };
@@ -144,12 +147,14 @@ export class PostgresState implements SyncState, StyleStateStore {
   /** The account's limits for all workers together (a worker only). */
   limits(opts: { concurrency: number; maxUndownloaded: number; requestsPerSecond: number }): GlobalLimits {
     if (!this.workerId) throw new Error('the account limits need a worker (open the state with `worker`)');
-    return new GlobalLimits(this.pool, {
+    const limits = new GlobalLimits(this.pool, {
       workerId: this.workerId,
       places: { in_flight: opts.concurrency, undownloaded: opts.maxUndownloaded },
       requestsPerSecond: opts.requestsPerSecond,
       leaseSeconds: this.leaseSeconds,
     });
+    this.openLimits.push(limits);
+    return limits;
   }
 
   /**
@@ -168,6 +173,7 @@ export class PostgresState implements SyncState, StyleStateStore {
   /** Leave cleanly: the worker is marked stopped and what it holds is given back; the pool closes. */
   async close(): Promise<void> {
     this.heartbeat?.stop();
+    for (const l of this.openLimits) l.close();
     try {
       await Promise.all([this.styles.flush(), this.glossaries.flush()]);
       if (this.workerId) await stopWorker(this.rawPool, this.workerId);

@@ -165,6 +165,14 @@ export class Executor {
   }
 
   private async translate(a: TranslateAction): Promise<void> {
+    // Work another worker holds takes no place of the account's (a place is the account's to share).
+    const holder = await this.d.state.shared?.holderOf({
+      sha256: a.source.sha256,
+      target_lang: a.ref.target,
+      fingerprint: a.settings.fingerprint,
+    });
+    if (holder)
+      return this.d.report.heldElsewhere({ jobId: 0, ...a.ref }, holder, this.d.logger.child(a.ref));
     // A worker place first: the job row is written right before its upload, not when it is planned.
     const worker = await this.d.places.take();
     try {
