@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { listSourceFiles } from '../sync/plan/list-sources.js';
+import { compareWithSnapshot, type FolderSnapshot, type PolledFile } from './folder-snapshot.js';
 import type { SourceRoots } from './source-roots.js';
 import type { WatchedSource } from './sources.js';
 
@@ -10,51 +11,15 @@ import type { WatchedSource } from './sources.js';
 // waits for the stability window), files gone become deletions, unless the source folder itself is
 // gone or is an empty mount point (an unmounted share deletes nothing: see source-roots.ts).
 
-export interface PolledFile {
-  readonly relPath: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-}
-
 export interface PollEvents {
   file(abs: string, kind: 'change' | 'unlink'): void;
   /** After each listing of a source folder: why it cannot be trusted, or undefined when it can. */
   rootState(root: string, problem: string | undefined): void;
 }
 
-const byPath = (a: PolledFile, b: PolledFile) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
-
-/** Two listings sorted by path compared: files new or changed (size or mtime), files gone. */
-export function diffListings(
-  before: readonly PolledFile[],
-  after: readonly PolledFile[],
-): { changed: string[]; gone: string[] } {
-  const changed: string[] = [];
-  const gone: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < before.length || j < after.length) {
-    const b = before[i];
-    const a = after[j];
-    const order = !b ? 1 : !a ? -1 : byPath(b, a);
-    if (order < 0) {
-      gone.push(b!.relPath);
-      i++;
-    } else if (order > 0) {
-      changed.push(a!.relPath);
-      j++;
-    } else {
-      if (a!.size !== b!.size || a!.mtimeMs !== b!.mtimeMs) changed.push(a!.relPath);
-      i++;
-      j++;
-    }
-  }
-  return { changed, gone };
-}
-
 export class FolderPoller {
-  /** The previous listing of each mapping (sorted by path). */
-  private readonly last = new Map<string, readonly PolledFile[]>();
+  /** The previous listing of each mapping, packed per folder (folder-snapshot.ts). */
+  private readonly last = new Map<string, FolderSnapshot>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private closed = false;
@@ -92,7 +57,8 @@ export class FolderPoller {
       const listed = await listSourceFiles(s.root, s.include, s.ignore, {
         followLinksOutside: s.followLinksOutside,
       });
-      const before = this.last.get(s.mapping) ?? this.recorded(s.mapping).sort(byPath);
+      const before =
+        this.last.get(s.mapping) ?? compareWithSnapshot(new Map(), this.recorded(s.mapping)).snapshot;
       let problem = this.roots.missing(s.root);
       if (!problem && listed.problems.some((p) => p.relPath === '.'))
         problem = `source folder ${s.root} cannot be listed: deletions are not applied until it can`;
@@ -101,7 +67,7 @@ export class FolderPoller {
         this.last.set(s.mapping, before);
         continue;
       }
-      const { changed, gone } = diffListings(before, listed.files);
+      const { changed, gone, snapshot } = compareWithSnapshot(before, listed.files);
       // Files below a folder that could not be read are not gone.
       const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => `${p.relPath}/`);
       const abs = (rel: string) => path.join(s.root, ...rel.split('/'));
@@ -109,7 +75,9 @@ export class FolderPoller {
       for (const rel of gone)
         if (!listed.problems.some((p) => p.relPath === rel) && !blind.some((b) => rel.startsWith(b)))
           this.on.file(abs(rel), 'unlink');
-      this.last.set(s.mapping, listed.files);
+      this.last.set(s.mapping, snapshot);
     }
   }
 }
+
+export type { PolledFile };

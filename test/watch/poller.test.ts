@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { diffListings, FolderPoller, type PolledFile } from '../../src/watch/poller.js';
+import { compareWithSnapshot } from '../../src/watch/folder-snapshot.js';
+import { FolderPoller, type PolledFile } from '../../src/watch/poller.js';
 import { SourceRoots } from '../../src/watch/source-roots.js';
 import type { WatchedSource } from '../../src/watch/sources.js';
 
@@ -16,16 +17,26 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-describe('diffListings', () => {
-  it('finds new, changed (size or mtime) and gone files in two sorted listings', () => {
-    const before = [f('a.txt', 1), f('b.txt', 2), f('c/d.txt', 3), f('e.txt', 4)];
+describe('compareWithSnapshot', () => {
+  const diff = (before: PolledFile[], after: PolledFile[]) => {
+    const { changed, gone } = compareWithSnapshot(compareWithSnapshot(new Map(), before).snapshot, after);
+    return { changed: changed.sort(), gone: gone.sort() };
+  };
+  it('finds new, changed (size or mtime) and gone files, folders gone included', () => {
+    const before = [f('a.txt', 1), f('b.txt', 2), f('c/d.txt', 3), f('e.txt', 4), f('g/h/i.txt', 1)];
     const after = [f('a.txt', 1), f('b.txt', 5), f('c/d.txt', 3, 9), f('c/new.txt', 1), f('z.txt', 1)];
-    expect(diffListings(before, after)).toEqual({
+    expect(diff(before, after)).toEqual({
       changed: ['b.txt', 'c/d.txt', 'c/new.txt', 'z.txt'],
-      gone: ['e.txt'],
+      gone: ['e.txt', 'g/h/i.txt'],
     });
-    expect(diffListings([], [])).toEqual({ changed: [], gone: [] });
-    expect(diffListings(before, before)).toEqual({ changed: [], gone: [] });
+    expect(diff([], [])).toEqual({ changed: [], gone: [] });
+    expect(diff(before, before)).toEqual({ changed: [], gone: [] });
+    expect(diff(before, [...before].reverse())).toEqual({ changed: [], gone: [] });
+  });
+  it('sees a change of a fraction of a millisecond or of a size beyond 4 GB', () => {
+    const big = 5 * 2 ** 32;
+    expect(diff([f('x/a.txt', big, 1000.5)], [f('x/a.txt', big, 1000.25)]).changed).toEqual(['x/a.txt']);
+    expect(diff([f('x/a.txt', big, 1)], [f('x/a.txt', big + 2 ** 32, 1)]).changed).toEqual(['x/a.txt']);
   });
 });
 
