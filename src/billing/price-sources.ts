@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
-import { openCharacterCounter } from '../report/characters.js';
+import { LazyCounter } from '../report/characters.js';
 import { pricePlan, type PlanPrice, type PriceableAction } from './plan-price.js';
 import { isUncountedFormat, type UploadPrice } from './price.js';
 
@@ -18,19 +18,19 @@ export async function priceFromSources(
   const sourceDirs = new Map(
     loaded.manifest.mappings.map((m) => [m.name, path.resolve(loaded.dir, m.source)]),
   );
-  const needsCount = actions.some((a) => a.kind === 'translate' || a.kind === 'stale');
-  const counter = needsCount ? await openCharacterCounter() : undefined;
+  // Opened on the first document that needs the document reader: plain text is counted without it.
+  const counter = new LazyCounter();
   try {
     return await pricePlan(
       actions,
       async (ref) => {
         if (isUncountedFormat(ref.file)) return 0;
         const dir = sourceDirs.get(ref.mapping);
-        return dir && counter ? counter.count(path.join(dir, ref.file)) : undefined;
+        return dir ? counter.count(path.join(dir, ref.file)) : undefined;
       },
       loaded.manifest.billing,
     );
   } finally {
-    await counter?.close();
+    await counter.close();
   }
 }
