@@ -266,6 +266,11 @@ export interface SharedWork {
    * once their lease ran out): what a sync waits for before it ends.
    */
   othersAtWork(): Promise<number>;
+  /**
+   * This worker has no work in progress: it gives back every unit it holds (units it took over but
+   * had nothing to do for), so that workers waiting for each other never wait forever.
+   */
+  idle(): Promise<void>;
   /** Units dead workers left with a job, whose lease ran out: to be taken over now. */
   orphaned(): Promise<number>;
   /** Run a style list and glossary reconcile as the only worker doing so (the others wait, then read its result). */

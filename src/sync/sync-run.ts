@@ -355,6 +355,7 @@ export class SyncRun {
     await own;
     let said = false;
     while (!this.control.stopping && !this.control.fatal) {
+      await shared.idle();
       const held = await shared.othersAtWork();
       if (held === 0) return;
       if (!said)

@@ -165,3 +165,8 @@ export async function orphanedUnits(db: pg.Pool | pg.PoolClient, workerId: strin
   );
   return r.rows[0]?.n ?? 0;
 }
+
+/** Give back every unit `workerId` holds (its work is done: what it still holds, nobody works on). */
+export async function releaseAllUnits(db: pg.Pool | pg.PoolClient, workerId: string): Promise<void> {
+  await db.query('DELETE FROM work_claims WHERE worker_id = $1', [workerId]);
+}

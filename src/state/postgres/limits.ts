@@ -58,6 +58,10 @@ export class GlobalLimits {
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
   private closed = false;
+  /** Request tokens taken from the bucket and not spent yet (see takeToken). */
+  private tokens = 0;
+  private tokensUntil = 0;
+  private fetching: Promise<number> | undefined;
 
   constructor(pool: pg.Pool, opts: GlobalLimitsOptions) {
     this.pool = pool;
@@ -191,36 +195,59 @@ export class GlobalLimits {
     return Math.max(1, this.opts.requestsPerSecond);
   }
 
-  /** Wait for the account's next request token (requests_per_second over all workers, pauses honoured). */
+  /**
+   * Wait for the account's next request token (requests_per_second over all workers, pauses
+   * honoured). Tokens come from the shared bucket a few at a time (a twentieth of a second's worth,
+   * at most 16) and are spent here within a second: one round trip, one lock of the bucket's row,
+   * for several requests. Callers at the same moment share one round trip.
+   */
   async takeToken(signal?: AbortSignal): Promise<void> {
-    const rate = this.opts.requestsPerSecond;
-    const cap = this.burst();
-    const level = `LEAST($2::float8, tokens + extract(epoch FROM clock_timestamp() - refilled_at) * $3::float8)`;
     for (;;) {
-      const r = await this.pool.query<{ took: boolean; wait_ms: number }>(
-        `WITH b AS (SELECT ${level} AS level, paused_until FROM rate_buckets WHERE name = $1 FOR UPDATE),
-         upd AS (
-           UPDATE rate_buckets SET tokens = b.level - 1, refilled_at = clock_timestamp()
-           FROM b WHERE name = $1 AND b.level >= 1 AND b.paused_until <= clock_timestamp()
-           RETURNING 1)
-         SELECT EXISTS (SELECT 1 FROM upd) AS took,
-           GREATEST(extract(epoch FROM b.paused_until - clock_timestamp()) * 1000,
-                    (1 - b.level) / $3::float8 * 1000, 1)::float8 AS wait_ms
-         FROM b`,
-        ['account', cap, rate],
-      );
-      const row = r.rows[0];
-      if (!row) {
-        await this.prepare();
-        continue;
+      signal?.throwIfAborted();
+      if (this.tokens > 0 && Date.now() < this.tokensUntil) {
+        this.tokens--;
+        return;
       }
-      if (row.took) return;
-      await sleep(Math.min(row.wait_ms, 60_000), signal);
+      this.fetching ??= this.fetchTokens().finally(() => (this.fetching = undefined));
+      const waitMs = await this.fetching;
+      if (waitMs > 0) await sleep(Math.min(waitMs, 60_000), signal);
     }
+  }
+
+  /** Take up to a batch of tokens from the bucket; answers how long to wait when none was free. */
+  private async fetchTokens(): Promise<number> {
+    const rate = this.opts.requestsPerSecond;
+    const batch = Math.max(1, Math.min(16, Math.floor(rate / 20)));
+    const level = `LEAST($2::float8, tokens + extract(epoch FROM clock_timestamp() - refilled_at) * $3::float8)`;
+    const r = await this.pool.query<{ took: number; wait_ms: number }>(
+      `WITH b AS (SELECT ${level} AS level, paused_until FROM rate_buckets WHERE name = $1 FOR UPDATE),
+       upd AS (
+         UPDATE rate_buckets SET tokens = b.level - LEAST($4::float8, floor(b.level)), refilled_at = clock_timestamp()
+         FROM b WHERE name = $1 AND b.level >= 1 AND b.paused_until <= clock_timestamp()
+         RETURNING LEAST($4::float8, floor(b.level))::int AS took)
+       SELECT COALESCE((SELECT took FROM upd), 0) AS took,
+         GREATEST(extract(epoch FROM b.paused_until - clock_timestamp()) * 1000,
+                  (1 - b.level) / $3::float8 * 1000, 1)::float8 AS wait_ms
+       FROM b`,
+      ['account', this.burst(), rate, batch],
+    );
+    const row = r.rows[0];
+    if (!row) {
+      await this.prepare();
+      return 0;
+    }
+    if (row.took > 0) {
+      this.tokens += row.took;
+      // Spent within a second: a pause asked by another worker holds here that soon.
+      this.tokensUntil = Date.now() + 1000;
+      return 0;
+    }
+    return row.wait_ms;
   }
 
   /** The service said slow down (429/529): every worker waits `ms` before its next request. */
   async pause(ms: number): Promise<void> {
+    this.tokens = 0;
     await this.pool.query(
       `UPDATE rate_buckets SET tokens = 0, refilled_at = clock_timestamp(),
          paused_until = GREATEST(paused_until, clock_timestamp() + make_interval(secs => $2::float8 / 1000))

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '../../log/logger.js';
 import type { AppliedGlossary, AppliedStyle, SharedWork, StyleStateStore, SyncState } from '../types.js';
-import { holderOf, orphanedUnits, unitKey, unitsHeldByOthers } from './claims.js';
+import { holderOf, orphanedUnits, releaseAllUnits, unitKey, unitsHeldByOthers } from './claims.js';
 import { withAdvisoryLock } from './advisory.js';
 import { createPool, describeConnectError, isUnreachable, type PostgresStateConfig } from './connect.js';
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
@@ -79,6 +79,7 @@ export class PostgresState implements SyncState, StyleStateStore {
       holderOf: (u) => holderOf(this.pool, workerId, unitKey(u)),
       othersAtWork: () => unitsHeldByOthers(this.pool, workerId),
       orphaned: () => orphanedUnits(this.pool, workerId),
+      idle: () => releaseAllUnits(this.pool, workerId),
       terminologyExclusive: (fn) => this.stylesExclusive(fn),
       accountLimits: (o) => this.limits(o),
     };

@@ -72,7 +72,7 @@ export class Executor {
 
   /** Carry out actions in order (work is scheduled; drain() waits for it). */
   execute(actions: PlannedAction[]): void {
-    for (const a of actions) this.take(a);
+    for (const a of this.d.state.shared ? startAnywhere(actions) : actions) this.take(a);
   }
 
   /**
@@ -409,4 +409,18 @@ export class Executor {
   private async drainTasks(): Promise<void> {
     while (this.tasks.size > 0) await Promise.all([...this.tasks]);
   }
+}
+
+/**
+ * Several workers plan the same work in the same order: each starts its uploads at a place of its
+ * own in the list (a random rotation of the translations; everything else keeps its position), so
+ * that they do not all ask for the same documents at once and turn each other away.
+ */
+function startAnywhere(actions: PlannedAction[]): PlannedAction[] {
+  const at = actions.flatMap((a, i) => (a.kind === 'translate' ? [i] : []));
+  if (at.length < 2) return actions;
+  const shift = Math.floor(Math.random() * at.length);
+  const out = [...actions];
+  at.forEach((pos, k) => (out[pos] = actions[at[(k + shift) % at.length]!]!));
+  return out;
 }
