@@ -575,7 +575,11 @@ export class ServiceClient {
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
-      await this.gate?.takeToken(signal);
+      // Only awaited with a gate: a call aborted at once must not get a tick to slip into the queue.
+      if (this.gate) {
+        await this.gate.takeToken(signal);
+        signal?.throwIfAborted();
+      }
       const started = Date.now();
       const r = (await this.queued(attemptOnce, signal)) as Attempt<T>;
       const ms = Date.now() - started;
