@@ -100,10 +100,6 @@ export class RunReport {
     this.events.emit('job:failed', { ...refOfJob(job), kind, error, willRetry });
   }
 
-  /**
-   * The run was stopped before this unit finished: no error, nothing recorded (a job keeps its row
-   * as it was: an uploaded document its id and key), counted for the closing line.
-   */
   /** Another worker sharing the state holds this unit: left to it (not a failure, not billed here). */
   heldElsewhere(ref: JobRef, holder: string, log: Logger): void {
     // Met again at each look while this run waits for the other workers: counted once per output.
@@ -114,6 +110,10 @@ export class RunReport {
     this.events.emit('job:left', { ...ref, uploaded: false });
   }
 
+  /**
+   * The run was stopped before this unit finished: no error, nothing recorded (a job keeps its row
+   * as it was: an uploaded document its id and key), counted for the closing line.
+   */
   unitLeft(ref: JobRef, uploaded: boolean): void {
     this.sum.left++;
     if (uploaded) this.sum.leftUploaded++;
