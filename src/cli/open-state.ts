@@ -2,6 +2,7 @@ import type { Logger } from '../log/logger.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { openLockedState } from '../state/lock.js';
 import { openState, type StateStore } from '../state/store.js';
+import { sqliteStatusSource, type StatusSource } from '../report/status-source.js';
 import type { RunState } from '../sync/engine.js';
 
 // The state a command works with, on either backend: a SQLite file on this machine (locked while a
@@ -14,6 +15,8 @@ export interface OpenedState {
   sqlite: StateStore | undefined;
   /** Where the state lives, for messages (the file, or the URL without password). */
   location: string;
+  /** The state as status reads it (runs, jobs, billing). */
+  status: StatusSource;
   close(): Promise<void>;
 }
 
@@ -30,13 +33,20 @@ export async function openRunState(loaded: LoadedManifest, opts: OpenStateOption
   if (!pgLoc) {
     if (!opts.drives) {
       const state = openState(loaded.statePath);
-      return { state, sqlite: state, location: loaded.statePath, close: async () => state.close() };
+      return {
+        state,
+        sqlite: state,
+        location: loaded.statePath,
+        status: sqliteStatusSource(state),
+        close: async () => state.close(),
+      };
     }
     const { state, lock } = openLockedState(loaded.statePath, opts);
     return {
       state,
       sqlite: state,
       location: loaded.statePath,
+      status: sqliteStatusSource(state),
       close: async () => {
         lock.release();
         state.close();
@@ -44,7 +54,10 @@ export async function openRunState(loaded: LoadedManifest, opts: OpenStateOption
     };
   }
   // Loaded only here: a single machine's commands never load the PostgreSQL client.
-  const { PostgresState } = await import('../state/postgres/store.js');
+  const [{ PostgresState }, { postgresStatusSource }] = await Promise.all([
+    import('../state/postgres/store.js'),
+    import('../report/postgres-status-source.js'),
+  ]);
   const svc = loaded.manifest.service;
   const state = await PostgresState.open(
     { url: pgLoc.url, ...(pgLoc.passwordEnv ? { passwordEnv: pgLoc.passwordEnv } : {}) },
@@ -55,5 +68,11 @@ export async function openRunState(loaded: LoadedManifest, opts: OpenStateOption
       ...(opts.drives ? { worker: { command: opts.command, leaseSeconds: pgLoc.leaseSeconds } } : {}),
     },
   );
-  return { state, sqlite: undefined, location: state.location, close: () => state.close() };
+  return {
+    state,
+    sqlite: undefined,
+    location: state.location,
+    status: postgresStatusSource(state),
+    close: () => state.close(),
+  };
 }

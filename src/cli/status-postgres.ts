@@ -1,18 +1,16 @@
 import type { LoadedManifest } from '../manifest/types.js';
-import { FAILED_JOBS_SQL, isReportedFailure, JOBS_IN_FLIGHT_SQL } from '../report/queries.js';
-import { spooledDocuments } from '../report/status-data.js';
+import { postgresStatusSource } from '../report/postgres-status-source.js';
+import { collectStatus, scanForStatus } from '../report/status-data.js';
 import { schemaVersion } from '../state/postgres/migrations.js';
 import { PostgresState } from '../state/postgres/store.js';
 import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
-import type { JobRecord } from '../state/types.js';
-import { lastOutcome } from '../report/advice.js';
 import { EXIT } from '../util/errors.js';
 import { formatDuration } from '../util/format.js';
 import type { StatusData, StatusOptions, StatusView } from './status.js';
 
-// `locsync status` on a PostgreSQL state: the same runs, jobs in flight and failures as on SQLite,
-// and the workers sharing the pipeline (host, pid, last heartbeat, jobs held), dead ones flagged.
-// (No scan for stale outputs here: that needs the planner on this backend.)
+// `locsync status` on a PostgreSQL state: the same runs, jobs in flight, failures, spending and
+// (with --scan) stale outputs as on SQLite, and the workers sharing the pipeline (host, pid, last
+// heartbeat, jobs held), dead ones flagged.
 
 type WorkerLine = Pick<
   WorkerStatus,
@@ -50,18 +48,17 @@ function formatWorkers(workers: WorkerLine[]): string {
   return out.join('\n');
 }
 
-/** `view`: status.ts's row builders and text layout, shared by both backends. */
+/** `view`: status.ts's text layout, shared by both backends. */
 export async function postgresStatus(
   opts: StatusOptions,
   loaded: LoadedManifest,
   view: StatusView,
 ): Promise<void> {
-  const { inFlightRow, failureRow, formatStatus } = view;
   const pgLoc = loaded.postgres!;
   const now = Date.now();
   const state = await PostgresState.open(
     { url: pgLoc.url, ...(pgLoc.passwordEnv ? { passwordEnv: pgLoc.passwordEnv } : {}) },
-    { migrate: false, connections: 2 },
+    { migrate: false, connections: 4 },
   );
   try {
     if ((await schemaVersion(state.pool)) === 0) {
@@ -72,32 +69,23 @@ export async function postgresStatus(
       process.exitCode = EXIT.ok;
       return;
     }
-    const runs = await state.runs.recent(Math.max(1, Number(opts.runs) || 5));
-    const openRows = (await state.pool.query<JobRecord>(JOBS_IN_FLIGHT_SQL)).rows;
-    const inFlight = openRows.map((j) => inFlightRow(j, now));
-    const failures = (await state.pool.query<JobRecord>(FAILED_JOBS_SQL)).rows
-      .filter(isReportedFailure)
-      .map((j) => failureRow(j, loaded, opts.config));
+    const status = await collectStatus(postgresStatusSource(state), loaded, {
+      runs: Number(opts.runs) || 5,
+      config: opts.config,
+      now,
+      ...(opts.scan ? { scan: await scanForStatus(loaded, state) } : {}),
+    });
     const workers = (await listWorkers(state.pool)).map(workerLine);
-    const data: StatusData & { workers: WorkerLine[] } = {
-      state: state.location,
-      last_outcome: lastOutcome(runs, loaded, opts.config),
-      runs,
-      inFlight,
-      failures,
-      stale: null,
-      gaveUp: null,
-      skipped: null,
-      // This machine's spool (each worker keeps what it could not write in its own).
-      spooled: spooledDocuments(loaded.statePath, () => openRows),
-      workers,
-    };
+    const data: StatusData & { workers: WorkerLine[] } = { ...status, workers };
     if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
-    else process.stdout.write(formatStatus(data, opts.config, now) + '\n\n' + formatWorkers(workers) + '\n');
-    const last = runs[0]?.status;
+    else
+      process.stdout.write(
+        view.formatStatus(data, opts.config, now) + '\n\n' + formatWorkers(workers) + '\n',
+      );
+    const last = data.runs[0]?.status;
     const dead = workers.some((w) => w.state === 'dead');
     process.exitCode =
-      failures.length || dead || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;
+      data.failures.length || dead || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;
   } finally {
     await state.close();
   }

@@ -4,20 +4,13 @@ import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { formatRepeatedUploads } from '../report/format-repeated.js';
 import { formatSpending } from '../report/format-spending.js';
 import { formatLanguageProgress } from '../report/language-progress.js';
-import {
-  collectStatus,
-  failureRow,
-  inFlightRow,
-  scanForStatus,
-  type StatusData,
-} from '../report/status-data.js';
+import { sqliteStatusSource } from '../report/status-source.js';
+import { collectStatus, scanForStatus, type StatusData } from '../report/status-data.js';
 
 export type { StatusData };
 
-/** How status shows jobs and lays out its text (the PostgreSQL status uses the same). */
+/** How status lays out its text (the PostgreSQL status uses the same). */
 export interface StatusView {
-  inFlightRow: typeof inFlightRow;
-  failureRow: typeof failureRow;
   formatStatus: typeof formatStatus;
 }
 import { openState, type RunRecord } from '../state/store.js';
@@ -34,12 +27,11 @@ export interface StatusOptions {
 async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number): Promise<StatusData> {
   const state = openState(loaded.statePath);
   try {
-    const scan = opts.scan ? await scanForStatus(loaded, state) : undefined;
-    return collectStatus(state, loaded, {
+    return await collectStatus(sqliteStatusSource(state), loaded, {
       runs: Number(opts.runs) || 5,
       config: opts.config,
       now,
-      ...(scan ? { scan } : {}),
+      ...(opts.scan ? { scan: await scanForStatus(loaded, state) } : {}),
     });
   } finally {
     state.close();
@@ -141,11 +133,7 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
 export async function statusAction(opts: StatusOptions): Promise<void> {
   const loaded = await loadManifest(opts.config);
   if (loaded.postgres)
-    return (await import('./status-postgres.js')).postgresStatus(opts, loaded, {
-      inFlightRow,
-      failureRow,
-      formatStatus,
-    });
+    return (await import('./status-postgres.js')).postgresStatus(opts, loaded, { formatStatus });
   const now = Date.now();
   if (!fs.existsSync(loaded.statePath)) {
     if (opts.json)

@@ -4,12 +4,11 @@ import { createLogger } from '../log/logger.js';
 import { loadManifest } from '../manifest/load.js';
 import { notifyRunEvents } from '../notify/run-notifications.js';
 import { webhookFromManifest } from '../notify/webhook.js';
-import { requireSqliteState } from '../state/location.js';
-import { openLockedState } from '../state/lock.js';
 import { createWatchRunner, type WatchRunner } from '../watch/runner.js';
 import { progressWanted } from './context.js';
 import { startRunView, type RunView } from './progress.js';
 import { onStopSignals } from './shutdown.js';
+import { openRunState, type OpenedState } from './open-state.js';
 import { recordRefused, recordRefusedRun } from './refused-run.js';
 
 interface WatchCliOptions {
@@ -25,16 +24,15 @@ export async function watchAction(opts: WatchCliOptions): Promise<void> {
 
 export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   const loaded = await loadManifest(opts.config);
-  requireSqliteState(loaded, 'watch');
   const logger = createLogger();
-  let opened: ReturnType<typeof openLockedState>;
+  let opened: OpenedState;
   try {
-    opened = openLockedState(loaded.statePath, { logger, command: 'watch' });
+    opened = await openRunState(loaded, { logger, command: 'watch', drives: true });
   } catch (err) {
     await recordRefusedRun(loaded.statePath, 'watch', err);
     throw err;
   }
-  const { state, lock } = opened;
+  const { state } = opened;
   let runner: WatchRunner | undefined;
   const signals = onStopSignals({
     logger,
@@ -57,7 +55,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
       await recordRefused(state, 'watch', err);
       throw err;
     }
-    runner = createWatchRunner({ loaded, state, connection, logger });
+    runner = createWatchRunner({ loaded, state, status: opened.status, connection, logger });
     const notifier = webhookFromManifest(loaded.manifest.notify, { pipeline: loaded.path, logger });
     if (notifier) {
       notifyRunEvents(runner.events, notifier, 'watch');
@@ -87,7 +85,6 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
     view?.close();
     signals.dispose();
     await connection?.close().catch(() => undefined);
-    lock.release();
-    state.close();
+    await opened.close();
   }
 }

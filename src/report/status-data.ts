@@ -1,12 +1,12 @@
 import type { LoadedManifest } from '../manifest/load.js';
-import { pidAlive } from '../state/lock.js';
-import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
-import type { SyncPlan } from '../sync/engine.js';
+import type { JobRecord, RunRecord } from '../state/types.js';
+import type { RunState, SyncPlan } from '../sync/engine.js';
 import { adviceFor, lastOutcome, type RunOutcomeView } from './advice.js';
 import { languageProgress, type LanguageProgress } from './language-progress.js';
 import { monthStart } from '../billing/ledger.js';
 import type { Spending } from './format-spending.js';
-import { failedJobs, jobsInFlight, recentRuns, repeatedUploads, type RepeatedUpload } from './queries.js';
+import type { RepeatedUpload } from './queries.js';
+import type { StatusSource } from './status-source.js';
 import { listSpooled, spoolDirOf } from '../util/spool.js';
 
 // What `locsync status` and the status page show, read from an open state (no call to the
@@ -40,7 +40,6 @@ export interface StatusData {
   }>;
   stale: SyncPlan['stale'] | null;
   /** What this calendar month (UTC) billed, against the monthly budget and in money when set. */
-  /** SQLite state only (a PostgreSQL status has its own queries). */
   spending?: Spending;
   possibly_billed_twice?: RepeatedUpload[];
   /** Per mapping and target language: up to date, stale, pending, failed (null without a scan). */
@@ -49,11 +48,6 @@ export interface StatusData {
   skipped: SyncPlan['skipped'] | null;
   /** Translations downloaded but not yet put in place: the next run delivers them (no new upload). */
   spooled: { folder: string; documents: Array<{ document_id: string; output: string | null }> };
-}
-
-/** A run left 'running' by a process that is gone crashed (the next run records it so too). */
-function runStatus(r: RunRecord): RunRecord['status'] {
-  return r.status === 'running' && !pidAlive(r.pid) ? 'crashed' : r.status;
 }
 
 function inFlightState(j: JobRecord): string {
@@ -101,7 +95,7 @@ export interface ScanResult {
 }
 
 /** Scan the source folders as `plan` does (nothing written): stale outputs and progress. */
-export async function scanForStatus(loaded: LoadedManifest, state: StateStore): Promise<ScanResult> {
+export async function scanForStatus(loaded: LoadedManifest, state: RunState): Promise<ScanResult> {
   // The sync engine (session, style reconciler, queues) is loaded only for the scan.
   const [{ planSync }, { createSyncEvents }, { silentLogger }] = await Promise.all([
     import('../sync/engine.js'),
@@ -115,15 +109,19 @@ export async function scanForStatus(loaded: LoadedManifest, state: StateStore): 
   return { plan, files };
 }
 
-export function collectStatus(
-  state: StateStore,
+export async function collectStatus(
+  source: StatusSource,
   loaded: LoadedManifest,
   opts: { runs: number; config: string; now: number; scan?: ScanResult },
-): StatusData {
+): Promise<StatusData> {
   const { now, scan } = opts;
-  const runs = recentRuns(state, Math.max(1, opts.runs)).map((r) => ({ ...r, status: runStatus(r) }));
-  const inFlight = jobsInFlight(state).map((j) => inFlightRow(j, now));
-  const failures = failedJobs(state).map((j) => failureRow(j, loaded, opts.config));
+  const [runs, open, failed, billed, repeated] = await Promise.all([
+    source.recentRuns(Math.max(1, opts.runs)),
+    source.jobsInFlight(),
+    source.failedJobs(),
+    source.billedSince(monthStart(new Date(now))),
+    source.repeatedUploads(),
+  ]);
   const progress = scan
     ? languageProgress(
         scan.plan,
@@ -135,35 +133,37 @@ export function collectStatus(
       )
     : null;
   return {
-    state: loaded.statePath,
+    state: source.location,
     last_outcome: lastOutcome(runs, loaded, opts.config),
     runs,
-    inFlight,
-    failures,
+    inFlight: open.map((j) => inFlightRow(j, now)),
+    failures: failed.map((j) => failureRow(j, loaded, opts.config)),
     stale: scan?.plan.stale ?? null,
     spending: {
       month: new Date(now).toISOString().slice(0, 7),
-      billed_characters: state.billedSince(monthStart(new Date(now))),
+      billed_characters: billed,
       ...(loaded.manifest.budget?.per_month !== undefined
         ? { budget_per_month: loaded.manifest.budget.per_month }
         : {}),
       ...(loaded.manifest.billing ? { billing: loaded.manifest.billing } : {}),
     },
-    possibly_billed_twice: repeatedUploads(state),
+    possibly_billed_twice: repeated,
     progress,
     gaveUp: scan?.plan.gaveUp ?? null,
     skipped: scan?.plan.skipped ?? null,
-    spooled: spooledDocuments(loaded.statePath, () => state.openJobs()),
+    // This machine's spool (on PostgreSQL each worker keeps what it could not write in its own).
+    spooled: spooledDocuments(loaded.statePath, [...open, ...failed]),
   };
 }
 
 /** The translations waiting in this machine's spool, with the outputs their open jobs are for. */
 export function spooledDocuments(
   statePath: string,
-  openJobs: () => Array<{ document_id: string | null; output_path: string }>,
+  /** The open jobs (a spooled document's output is the one its job is for). */
+  openJobs: ReadonlyArray<{ document_id: string | null; output_path: string }>,
 ): StatusData['spooled'] {
   const folder = spoolDirOf(statePath);
   const ids = listSpooled(folder);
-  const outputs = new Map(ids.length ? openJobs().map((j) => [j.document_id, j.output_path] as const) : []);
+  const outputs = new Map(openJobs.map((j) => [j.document_id, j.output_path] as const));
   return { folder, documents: ids.map((id) => ({ document_id: id, output: outputs.get(id) ?? null })) };
 }

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Manifest } from '../manifest/schema.js';
-import { ConfigError } from '../util/errors.js';
 import { isPostgresUrl } from './postgres/url.js';
 
 // Where a manifest's state lives: a SQLite file on this machine (the default), or a PostgreSQL
@@ -34,16 +33,4 @@ export function stateLocation(manifest: Manifest, dir: string): StateLocation {
       leaseSeconds: opts?.lease_seconds ?? 30,
     },
   };
-}
-
-/** For commands that work on a SQLite state only: a clear error naming the command otherwise. */
-export function requireSqliteState(
-  loaded: { path: string; postgres?: PostgresLocation },
-  command: string,
-): void {
-  if (loaded.postgres)
-    throw new ConfigError(
-      `${loaded.path}: \`locsync ${command}\` does not run on a PostgreSQL state yet (state: ${loaded.postgres.url}); ` +
-        `use a SQLite state file for it`,
-    );
 }

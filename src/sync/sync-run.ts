@@ -371,7 +371,7 @@ export class SyncRun {
   }
 
   /** Plan again with the open jobs this worker can take now (those of workers whose lease ran out). */
-  private async takeOver(): Promise<void> {
+  async takeOver(): Promise<void> {
     await this.planner.index.takeOverOpen();
     await this.scanAll();
   }

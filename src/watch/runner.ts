@@ -4,9 +4,10 @@ import { AuthError } from '../api/errors.js';
 import type { Logger } from '../log/logger.js';
 import { checkManifestFile } from '../manifest/load.js';
 import type { LoadedManifest } from '../manifest/types.js';
-import type { StateStore } from '../state/store.js';
 import { createSyncEvents, type SyncEvents } from '../sync/events.js';
-import { SyncRun, type ReconcileFn, type SyncConnection } from '../sync/sync-run.js';
+import { SyncRun, type ReconcileFn, type RunState, type SyncConnection } from '../sync/sync-run.js';
+import type { StatusSource } from '../report/status-source.js';
+import type { RunRecord } from '../state/types.js';
 import type { PollTiming } from '../sync/timing.js';
 import { manifestFiles, watchManifestFiles, type ManifestWatcher } from './manifest-watch.js';
 import { lastOutcome } from '../report/advice.js';
@@ -37,7 +38,10 @@ export interface WatchEventMap {
 
 export interface WatchArgs {
   loaded: LoadedManifest;
-  state: StateStore;
+  /** The state the runs work with: a SQLite file, or PostgreSQL shared with other workers. */
+  state: RunState;
+  /** The same state as status reads it (runs, jobs, billing) for /healthz, /metrics and the page. */
+  status: StatusSource;
   connection: SyncConnection;
   logger: Logger;
   events?: SyncEvents;
@@ -46,6 +50,9 @@ export interface WatchArgs {
   reconcile?: ReconcileFn;
 }
 
+/** How often the last runs are read for /healthz and the metrics (other processes record runs). */
+const RUNS_EVERY_MS = 10_000;
+
 /** How many files are hashed and classified at once (memory stays flat during bursts). */
 const HAND_OVER_CONCURRENCY = 4;
 
@@ -53,7 +60,12 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   readonly events: SyncEvents;
   readonly metrics: WatchMetrics;
   private loaded: LoadedManifest;
-  private readonly state: StateStore;
+  private readonly state: RunState;
+  private readonly status: StatusSource;
+  /** The last runs, read again every few seconds (other processes record runs too). */
+  private lastRuns: RunRecord[] = [];
+  private runsTimer: NodeJS.Timeout | undefined;
+  private takeOverTimer: NodeJS.Timeout | undefined;
   private readonly connection: SyncConnection;
   private readonly logger: Logger;
   private readonly opts: Pick<WatchArgs, 'poll' | 'reconcile'>;
@@ -85,6 +97,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     super();
     this.loaded = args.loaded;
     this.state = args.state;
+    this.status = args.status;
     this.events = args.events ?? createSyncEvents();
     this.connection = args.connection;
     this.logger = args.logger;
@@ -94,7 +107,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       {
         queueDepth: () => this.queueDepth(),
         watches: () => this.sourceWatcher?.watches() ?? 0,
-        lastOutcome: () => lastOutcome(this.state.recentRuns(5), this.loaded, this.loaded.path),
+        lastOutcome: () => lastOutcome(this.lastRuns, this.loaded, this.loaded.path),
       },
       { processMetrics: this.loaded.manifest.watch.metrics !== undefined },
     );
@@ -157,6 +170,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       ]);
       const page = createStatusPage({
         state: this.state,
+        status: this.status,
         manifest: () => this.loaded,
         tracker: new RunTracker(this.events),
         health: () => this.metrics.healthz(),
@@ -166,6 +180,9 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       );
       this.logger.info({ url: this.metricsServer.url }, 'serving the status page (/), /healthz and /metrics');
     }
+    await this.readRuns();
+    this.runsTimer = setInterval(() => void this.readRuns(), RUNS_EVERY_MS);
+    this.runsTimer.unref();
     this.session = await this.newSession();
     await this.session.reconcileStyles();
     await this.startSourceWatcher();
@@ -175,6 +192,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     this.watching = true;
     this.paused = false;
     this.scheduleRescan();
+    this.scheduleTakeOver();
     this.logger.info(
       { mappings: this.loaded.manifest.mappings.map((m) => m.name), poll: w.poll },
       'watching for changes',
@@ -338,6 +356,52 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     await this.session.drain();
   }
 
+  /** The last runs for /healthz and the metrics (a failed read keeps the previous ones). */
+  private async readRuns(): Promise<void> {
+    try {
+      this.lastRuns = await this.status.recentRuns(5);
+    } catch (err) {
+      this.logger.debug({ err: (err as Error).message }, 'last runs not read');
+    }
+  }
+
+  /**
+   * With other workers on the state (PostgreSQL): every third of the lease, the work of workers whose
+   * lease ran out (they died) is taken over, also while this one is idle, and resumed from its record
+   * (a document with an id is collected, never uploaded again).
+   */
+  private scheduleTakeOver(): void {
+    const shared = this.state.shared;
+    if (!shared) return;
+    this.takeOverTimer = setTimeout(
+      () =>
+        void this.takeOverOrphans().finally(() => {
+          if (!this.stopping) this.scheduleTakeOver();
+        }),
+      (shared.leaseSeconds * 1000) / 3,
+    );
+    this.takeOverTimer.unref();
+  }
+
+  private async takeOverOrphans(): Promise<void> {
+    if (this.stopping) return;
+    try {
+      if ((await this.state.shared!.orphaned()) === 0) return;
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, 'could not look for the work of dead workers');
+      return;
+    }
+    // As a rescan: the session in force plans what it can take now, hand-overs paused meanwhile.
+    await this.whilePaused(async () => {
+      this.logger.info('taking over the work of a worker that stopped beating');
+      try {
+        await this.session.takeOver();
+      } catch (err) {
+        this.logger.error({ err: (err as Error).message }, 'could not take over the work of a dead worker');
+      }
+    });
+  }
+
   // ------------------------------------------------------------ rescans and manifest edits
 
   private scheduleRescan(): void {
@@ -352,17 +416,12 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
    * then start a fresh one: style lists reconciled, recorded uploads resumed, mappings rescanned.
    */
   private rotate(reason: 'periodic' | 'manifest', next?: LoadedManifest, mappings?: string[]): Promise<void> {
-    const run = async () => {
-      if (this.stopping) return;
-      this.paused = true;
-      clearTimeout(this.tickTimer);
-      this.tickTimer = undefined;
+    return this.whilePaused(async () => {
       try {
-        while (this.handingOver > 0) await sleep(20);
-        await Promise.all([...this.removals]);
         await this.session.drain();
         if (this.stopping) return;
         await this.session.finish();
+        await this.readRuns();
         const sourcesBefore = JSON.stringify(watchedSources(this.loaded).map((s) => [s.root, s.skipDirs]));
         const watchBefore = JSON.stringify(this.loaded.manifest.watch);
         if (next) this.loaded = next;
@@ -390,6 +449,24 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       } catch (err) {
         if (err instanceof AuthError) this.keyRefused(err);
         else this.logger.error({ err: (err as Error).message }, `${reason} rescan failed`);
+      }
+    });
+  }
+
+  /**
+   * Run `fn` with hand-overs paused (events wait in the pending set) once the files being handed
+   * over and the deletions under way are done; one such step at a time, in order.
+   */
+  private whilePaused(fn: () => Promise<void>): Promise<void> {
+    const run = async () => {
+      if (this.stopping) return;
+      this.paused = true;
+      clearTimeout(this.tickTimer);
+      this.tickTimer = undefined;
+      try {
+        while (this.handingOver > 0) await sleep(20);
+        await Promise.all([...this.removals]);
+        await fn();
       } finally {
         this.paused = false;
       }
@@ -417,8 +494,9 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       return;
     }
     const old = this.loaded;
-    if (next.statePath !== old.statePath) {
-      const msg = `${next.path}: the state file changed (${old.statePath} → ${next.statePath}): restart locsync watch to use it; the edit is not applied`;
+    const stateOf = (l: LoadedManifest) => l.postgres?.url ?? l.statePath;
+    if (stateOf(next) !== stateOf(old)) {
+      const msg = `${next.path}: the state changed (${stateOf(old)} → ${stateOf(next)}): restart locsync watch to use it; the edit is not applied`;
       this.logger.error(msg);
       this.metrics.setManifestRejected(msg);
       this.emit('manifest:rejected', { errors: [msg] });
@@ -447,6 +525,8 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     this.stopping = true;
     clearTimeout(this.tickTimer);
     clearInterval(this.rescanTimer);
+    clearInterval(this.runsTimer);
+    clearTimeout(this.takeOverTimer);
     const deadlineMs = this.loaded.manifest.watch.shutdown * 1000;
     const closing = Promise.all([this.sourceWatcher?.close(), this.manifestWatcher?.close()]);
     const waitingFiles = this.pending.size + this.handOver.length;

@@ -24,7 +24,7 @@ export interface SourceEvents {
 
 export interface SourceState {
   /** The relative paths recorded in the state for a mapping's files, with size and mtime. */
-  recorded(mapping: string): PolledFile[];
+  recorded(mapping: string): Promise<PolledFile[]>;
 }
 
 export interface SourceWatcher {
@@ -62,6 +62,18 @@ class Problems {
   }
 }
 
+/** The recorded relative paths of each mapping. */
+async function recordedIn(sources: WatchedSource[], state: SourceState): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const s of sources)
+    if (!out.has(s.mapping))
+      out.set(
+        s.mapping,
+        (await state.recorded(s.mapping)).map((f) => f.relPath),
+      );
+  return out;
+}
+
 export function startSourceWatcher(
   sources: WatchedSource[],
   cfg: WatchConfig,
@@ -80,16 +92,35 @@ export function startSourceWatcher(
   };
 
   if (cfg.poll) {
-    const poller = new FolderPoller(sources, cfg.interval * 1000, roots, state.recorded, {
-      file: on.file,
-      rootState: (root, problem) => problems.set(rootKey(root), problem),
-    });
-    poller.start();
+    // The first listing is compared with what the state recorded, read before polling starts and
+    // handed over once (the poller keeps its own packed listing from then on).
+    let poller: FolderPoller | undefined;
+    let closed = false;
+    const ready = (async () => {
+      const first = new Map<string, PolledFile[]>();
+      for (const s of sources)
+        if (!first.has(s.mapping)) first.set(s.mapping, await state.recorded(s.mapping));
+      if (closed) return;
+      const recorded = (mapping: string) => {
+        const files = first.get(mapping) ?? [];
+        first.delete(mapping);
+        return files;
+      };
+      poller = new FolderPoller(sources, cfg.interval * 1000, roots, recorded, {
+        file: on.file,
+        rootState: (root, problem) => problems.set(rootKey(root), problem),
+      });
+      poller.start();
+    })();
     return {
-      ready: Promise.resolve(),
+      ready,
       watches: () => 0,
       trusts,
-      close: () => poller.close(),
+      close: async () => {
+        closed = true;
+        await ready.catch(() => undefined);
+        await poller?.close();
+      },
     };
   }
 
@@ -104,8 +135,14 @@ export function startSourceWatcher(
         checkRoots();
         return;
       }
-      const known = (m: string) => state.recorded(m).map((f) => f.relPath);
-      for (const f of recordedUnder(sources, dir, known)) on.file(f, 'unlink');
+      void recordedIn(sources, state)
+        .then((known) => {
+          for (const f of recordedUnder(sources, dir, (m) => known.get(m) ?? [])) on.file(f, 'unlink');
+        })
+        // The state did not answer: nothing is deleted now; the next rescan finds what is gone.
+        .catch((err: Error) =>
+          logger.error({ folder: dir, err: err.message }, 'deleted folder: not handled'),
+        );
     },
     lost: (reason) => problems.set(`lost:${reason}`, reason),
   });

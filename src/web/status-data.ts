@@ -1,7 +1,8 @@
 import type { LoadedManifest } from '../manifest/load.js';
-import { billingReport, type BillingRow } from '../report/queries.js';
+import type { BillingRow } from '../report/queries.js';
 import { collectStatus, scanForStatus, type ScanResult, type StatusData } from '../report/status-data.js';
-import type { StateStore } from '../state/store.js';
+import type { StatusSource } from '../report/status-source.js';
+import type { RunState } from '../sync/engine.js';
 import type { RunTotals, RunTracker } from '../cli/run-tracker.js';
 
 // What the status page shows, gathered on each request from the state (runs, failures, billing)
@@ -9,7 +10,10 @@ import type { RunTotals, RunTracker } from '../cli/run-tracker.js';
 // the background at most once a minute.
 
 export interface StatusPageSource {
-  state: StateStore;
+  /** The state the scan plans with. */
+  state: RunState;
+  /** The state's runs, jobs and billing as status reads them (either backend). */
+  status: StatusSource;
   /** The manifest in force (watch applies edits while it runs). */
   manifest: () => LoadedManifest;
   /** The live run (watch's events), for jobs in flight with their phase and age. */
@@ -68,17 +72,19 @@ export class StatusPageCollector {
     return this.scanning ?? Promise.resolve();
   }
 
-  collect(now = Date.now()): StatusPageData {
+  async collect(now = Date.now()): Promise<StatusPageData> {
     this.refreshScan(now);
     const loaded = this.src.manifest();
-    const status = collectStatus(this.src.state, loaded, {
-      runs: 10,
-      config: loaded.path,
-      now,
-      ...(this.scan ? { scan: this.scan } : {}),
-    });
     const month = new Date(now).toISOString().slice(0, 7);
-    const billed = billingReport(this.src.state, { by: 'language', since: `${month}-01T00:00:00.000Z` });
+    const [status, billed] = await Promise.all([
+      collectStatus(this.src.status, loaded, {
+        runs: 10,
+        config: loaded.path,
+        now,
+        ...(this.scan ? { scan: this.scan } : {}),
+      }),
+      this.src.status.billing({ by: 'language', since: `${month}-01T00:00:00.000Z` }),
+    ]);
     const t = this.src.tracker;
     return {
       generatedAt: new Date(now).toISOString(),

@@ -142,20 +142,28 @@ export interface StatusPage {
   collector: StatusPageCollector;
 }
 
+const PAGES: Record<string, { type: string; render: (d: StatusPageData) => string }> = {
+  '/': { type: 'text/html; charset=utf-8', render: renderStatusPage },
+  '/status/fragment': { type: 'text/html; charset=utf-8', render: renderStatusFragment },
+  '/status.json': { type: 'application/json', render: (d) => JSON.stringify(d, null, 2) },
+};
+
 export function createStatusPage(src: StatusPageSource): StatusPage {
   const collector = new StatusPageCollector(src);
-  const send = (res: ServerResponse, type: string, body: string) =>
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
   return {
     collector,
     handle(req, res) {
-      const url = (req.url ?? '/').split('?')[0];
-      if (url === '/') send(res, 'text/html; charset=utf-8', renderStatusPage(collector.collect()));
-      else if (url === '/status/fragment')
-        send(res, 'text/html; charset=utf-8', renderStatusFragment(collector.collect()));
-      else if (url === '/status.json')
-        send(res, 'application/json', JSON.stringify(collector.collect(), null, 2));
-      else return false;
+      const page = PAGES[(req.url ?? '/').split('?')[0] ?? '/'];
+      if (!page) return false;
+      collector.collect().then(
+        (d) =>
+          res.writeHead(200, { 'content-type': page.type, 'cache-control': 'no-store' }).end(page.render(d)),
+        // The state did not answer (a PostgreSQL outage): the page says so and the script retries.
+        (err: Error) =>
+          res
+            .writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+            .end(`the state cannot be read now: ${err.message}\n`),
+      );
       return true;
     },
   };

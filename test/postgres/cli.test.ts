@@ -124,14 +124,6 @@ describe.skipIf(!server)('state migrate and status on PostgreSQL', () => {
       await dead.close();
     }
   });
-
-  it('a command that has no PostgreSQL support yet says so instead of using a local file', async () => {
-    const file = manifest(db.url);
-    const r = await runCli(['watch', '-c', file]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/does not run on a PostgreSQL state yet/);
-    expect(fs.existsSync(path.join(dir, '.locsync', 'state.db'))).toBe(false);
-  });
 });
 
 describe.skipIf(!server)('sync, plan, report and budgets on a PostgreSQL state', () => {
@@ -158,6 +150,18 @@ describe.skipIf(!server)('sync, plan, report and budgets on a PostgreSQL state',
 
     const again = await runCli(['sync', '-c', file, '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ translated: 0, unchanged: 2, uploads: 0 });
+
+    // status reads the shared ledger (the month's bill) and scans the sources against it (stale outputs, progress).
+    const status = await runCli(['status', '-c', file, '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const seen = JSON.parse(status.stdout) as {
+      spending: { billed_characters: number };
+      stale: unknown[];
+      progress: Array<{ mapping: string; target: string; upToDate: number }>;
+    };
+    expect(seen.spending.billed_characters).toBe(summary.billedCharacters);
+    expect(seen.stale).toEqual([]);
+    expect(seen.progress).toMatchObject([{ mapping: 'docs', target: 'de', upToDate: 2 }]);
 
     write('c.txt', 'x'.repeat(90) + '\n');
     const plan = await runCli(['plan', '-c', file, '--json']);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger } from '../../src/log/logger.js';
 import { stringify } from 'yaml';
+import { sqliteStatusSource } from '../../src/report/status-source.js';
 import { openState, type StateStore } from '../../src/state/store.js';
 import { createWatchRunner, type WatchRunner } from '../../src/watch/runner.js';
 import {
@@ -52,6 +53,7 @@ export async function startWatchFixture(
   const runner = createWatchRunner({
     loaded,
     state,
+    status: sqliteStatusSource(state),
     connection: { client: fx.client() },
     logger: silentLogger(),
     poll: FAST_POLL,

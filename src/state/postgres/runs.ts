@@ -10,6 +10,7 @@ import type {
   StyleStateStore,
 } from '../types.js';
 import { CachedRows } from './cached-rows.js';
+import { WORKER_ALIVE } from './workers.js';
 
 // The run log, and the style lists and glossaries as last applied, on PostgreSQL.
 
@@ -23,12 +24,14 @@ export async function markDeadWorkersRunsCrashed(
   exceptWorker: string | undefined,
 ): Promise<void> {
   await db.query(
-    `UPDATE runs r SET status = 'crashed' WHERE r.status = 'running' AND r.worker_id IS DISTINCT FROM $1 AND NOT EXISTS (
-       SELECT 1 FROM workers w WHERE w.id = r.worker_id AND w.stopped_at IS NULL
-         AND w.heartbeat_at + make_interval(secs => w.lease_seconds) > now())`,
+    `UPDATE runs r SET status = 'crashed' WHERE r.status = 'running' AND r.worker_id IS DISTINCT FROM $1
+       AND NOT ${RUN_WORKER_ALIVE}`,
     [exceptWorker ?? null],
   );
 }
+
+/** SQL: the worker of the run row `r` is alive. */
+const RUN_WORKER_ALIVE = `EXISTS (SELECT 1 FROM workers w WHERE w.id = r.worker_id AND ${WORKER_ALIVE('w')})`;
 
 export class PgRunLog implements RunLog {
   constructor(
@@ -58,11 +61,15 @@ export class PgRunLog implements RunLog {
     );
   }
 
-  /** Most recent runs first. */
+  /**
+   * Most recent runs first. A run whose worker is dead shows as crashed (whatever machine it ran on:
+   * a pid means nothing here), before any worker records it so.
+   */
   async recent(limit = 20): Promise<RunRecord[]> {
     const r = await this.pool.query<RunRecord>(
-      `SELECT id, started_at, finished_at, command, status, pid, counts, billed_characters, reason
-       FROM runs ORDER BY id DESC LIMIT $1`,
+      `SELECT r.id, r.started_at, r.finished_at, r.command, r.pid, r.counts, r.billed_characters, r.reason,
+         CASE WHEN r.status = 'running' AND NOT ${RUN_WORKER_ALIVE} THEN 'crashed' ELSE r.status END AS status
+       FROM runs r ORDER BY r.id DESC LIMIT $1`,
       [limit],
     );
     return r.rows;

@@ -9,6 +9,10 @@ import { inTransaction } from './tx.js';
 // limit places it holds. All times are the database's clock, so machines with skewed clocks agree.
 // A worker whose last beat is older than its lease is dead: its units and places are free to take.
 
+/** SQL: the worker row `w` is alive (beat within its lease, not stopped), on the database's clock. */
+export const WORKER_ALIVE = (w: string) =>
+  `(${w}.stopped_at IS NULL AND ${w}.heartbeat_at + make_interval(secs => ${w}.lease_seconds) > now())`;
+
 export interface WorkerRow {
   id: string;
   host: string;
@@ -87,7 +91,7 @@ export async function listWorkers(pool: pg.Pool): Promise<WorkerStatus[]> {
   const r = await pool.query<WorkerStatus>(
     `SELECT w.*,
        (SELECT count(*)::int FROM work_claims c WHERE c.worker_id = w.id AND c.lease_until > now()) AS jobs_held,
-       (w.stopped_at IS NULL AND w.heartbeat_at + make_interval(secs => w.lease_seconds) > now()) AS alive,
+       ${WORKER_ALIVE('w')} AS alive,
        extract(epoch FROM now() - w.heartbeat_at)::float8 AS heartbeat_age_s
      FROM workers w
      WHERE w.stopped_at IS NULL OR w.stopped_at > now() - interval '1 day'

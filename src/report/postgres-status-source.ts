@@ -1,0 +1,29 @@
+import type { PostgresState } from '../state/postgres/store.js';
+import type { JobRecord } from '../state/types.js';
+import { postgresReportRows } from './postgres-rows.js';
+import {
+  billingReport,
+  FAILED_JOBS_SQL,
+  isReportedFailure,
+  JOBS_IN_FLIGHT_SQL,
+  repeatedUploads,
+} from './queries.js';
+import type { StatusSource } from './status-source.js';
+
+// What `status` and the status page read from a PostgreSQL state: the same rows as from state.db,
+// read from the database every worker shares.
+
+export function postgresStatusSource(
+  state: Pick<PostgresState, 'pool' | 'location' | 'runs' | 'jobs'>,
+): StatusSource {
+  const { pool } = state;
+  return {
+    location: state.location,
+    recentRuns: (limit) => state.runs.recent(limit),
+    jobsInFlight: async () => (await pool.query<JobRecord>(JOBS_IN_FLIGHT_SQL)).rows,
+    failedJobs: async () => (await pool.query<JobRecord>(FAILED_JOBS_SQL)).rows.filter(isReportedFailure),
+    billedSince: (since) => state.jobs.billedSince(since),
+    repeatedUploads: async () => repeatedUploads(await postgresReportRows(pool, undefined)),
+    billing: async (opts) => billingReport(await postgresReportRows(pool, opts.since), opts),
+  };
+}

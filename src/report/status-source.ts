@@ -1,0 +1,49 @@
+import { pidAlive } from '../state/lock.js';
+import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
+import {
+  billingReport,
+  failedJobs,
+  jobsInFlight,
+  repeatedUploads,
+  type BillingReport,
+  type ReportBy,
+  type RepeatedUpload,
+} from './queries.js';
+
+// What `status` and the status page read from a state, on either backend: the SQLite store answers
+// from state.db on this machine, a PostgreSQL state from the database every worker shares
+// (./postgres-status-source.ts). Reads only: nothing here changes the state.
+
+export interface StatusSource {
+  /** Where the state lives (the file, or the URL without password). */
+  readonly location: string;
+  /** Most recent runs first; a run left running by a process that is gone shows as crashed. */
+  recentRuns(limit: number): Promise<RunRecord[]>;
+  /** Uploads started and not finished. */
+  jobsInFlight(): Promise<JobRecord[]>;
+  /** Jobs whose last attempt failed and whose output was not made since. */
+  failedJobs(): Promise<JobRecord[]>;
+  /** Characters billed since `since` (ISO). */
+  billedSince(since: string): Promise<number>;
+  /** Documents uploaded again after a possibly billed upload. */
+  repeatedUploads(): Promise<RepeatedUpload[]>;
+  /** Billed characters of the done jobs finished since `since`, grouped. */
+  billing(opts: { by: ReportBy; since: string }): Promise<BillingReport>;
+}
+
+/** A run left 'running' by a process that is gone crashed (the next run records it so too). */
+function withCrashed(r: RunRecord): RunRecord {
+  return r.status === 'running' && !pidAlive(r.pid) ? { ...r, status: 'crashed' } : r;
+}
+
+export function sqliteStatusSource(state: StateStore): StatusSource {
+  return {
+    location: state.location,
+    recentRuns: async (limit) => state.recentRuns(limit).map(withCrashed),
+    jobsInFlight: async () => jobsInFlight(state),
+    failedJobs: async () => failedJobs(state),
+    billedSince: async (since) => state.billedSince(since),
+    repeatedUploads: async () => repeatedUploads(state),
+    billing: async (opts) => billingReport(state, opts),
+  };
+}
