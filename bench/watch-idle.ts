@@ -10,7 +10,9 @@
 //
 //   npx tsx bench/watch-idle.ts     (LOCSYNC_BENCH_WATCH_FILES overrides the size,
 //                                    LOCSYNC_BENCH_WATCH_IDLE_S the native idle window, default 20 s,
-//                                    LOCSYNC_BENCH_WATCH_POLL_IDLE_S the poll one, default 95 s)
+//                                    LOCSYNC_BENCH_WATCH_POLL_IDLE_S the poll one, default 95 s,
+//                                    LOCSYNC_BENCH_WATCH_CPU_PROF=<dir> writes a CPU profile of each
+//                                    watch process there: its figures are then not the ones to quote)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -109,11 +111,17 @@ export async function run(): Promise<BenchResult[]> {
     const service = await startService({ authKey: KEY, queueSeconds: 0, translateSeconds: 0.05 });
     const children = new Set<ChildProcess>();
     const env = { ...process.env, LOCSYNC_BENCH_WATCH_KEY: KEY, LOCSYNC_POLL_INITIAL_MS: '100' };
+    const profDir = process.env.LOCSYNC_BENCH_WATCH_CPU_PROF;
     const cli = (args: string[]) => {
-      const c = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const prof = profDir && args[0] === 'watch' ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+      const c = spawn(
+        process.execPath,
+        [...prof, '--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args],
+        {
+          env,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       children.add(c);
       c.once('close', () => children.delete(c));
       let log = '';

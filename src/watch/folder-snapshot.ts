@@ -2,7 +2,9 @@
 // mtime) and the files themselves packed into one string and one Float64Array. Keeping the previous
 // listing as 100,000 JS objects was most of poll mode's idle heap; packed, 100,000 files in 1,000
 // folders are ~1,000 strings and arrays. A folder whose digest is unchanged is neither unpacked nor
-// compared: only the folders that changed cost per-file work and allocations.
+// compared: only the folders that changed cost per-file work and allocations. The digest is a sum
+// over the files, so it does not depend on the order a folder lists them in (a directory read and the
+// state's sorted record give the same digest).
 
 export interface PolledFile {
   readonly relPath: string;
@@ -11,7 +13,7 @@ export interface PolledFile {
 }
 
 interface FolderRecord {
-  /** Two independent 32-bit hashes of (name, size, mtime) of every file, in listing order. */
+  /** Two independent 32-bit hashes: each the sum of one hash of (name, size, mtime) per file. */
   readonly h1: number;
   readonly h2: number;
   /** The file names joined by NUL (a character no file name holds). */
@@ -28,29 +30,102 @@ const folderOf = (relPath: string) => {
   return slash < 0 ? '' : relPath.slice(0, slash);
 };
 
-function mix(h: number, n: number, prime: number): number {
-  return Math.imul(h ^ n, prime) >>> 0;
+/** murmur3's finaliser: every bit of the input moves every bit of the output (sums stay strong). */
+function fmix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Both digests of a folder's files, computed on the listing as it is (nothing allocated per file). */
-function digest(files: readonly PolledFile[], idx: readonly number[], nameStart: number): [number, number] {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x9747b28c;
-  for (const i of idx) {
-    const f = files[i]!;
-    const p = f.relPath;
-    for (let c = nameStart; c < p.length; c++) {
-      const ch = p.charCodeAt(c);
-      h1 = mix(h1, ch, 0x01000193);
-      h2 = mix(h2, ch, 0x5bd1e995);
-    }
-    // A separator between names, then size and mtime (both may pass 2^32; mtime has fractions).
-    const m = f.mtimeMs;
-    const tail = (0x10000 ^ f.size ^ ((f.size / 0x100000000) << 20) ^ (((m * 1000) % 1000) << 10)) | 0;
-    h1 = mix(mix(h1, m | 0, 0x01000193), tail ^ (m / 0x100000000), 0x01000193);
-    h2 = mix(mix(h2, m | 0, 0x5bd1e995), tail ^ (m / 0x100000000), 0x5bd1e995);
+/** One file's hash; `seed` and `prime` make the two independent ones. */
+function fileHash(name: string, size: number, mtimeMs: number, seed: number, prime: number): number {
+  let h = seed;
+  for (let c = 0; c < name.length; c++) h = Math.imul(h ^ name.charCodeAt(c), prime);
+  // Size and mtime may pass 2^32; mtime has fractions of a millisecond.
+  const ms = Math.floor(mtimeMs);
+  h = Math.imul(h ^ 0x10000 ^ ((size % 0x100000000) | 0), prime);
+  h = Math.imul(h ^ ((size / 0x100000000) | 0), prime);
+  h = Math.imul(h ^ ((ms % 0x100000000) | 0), prime);
+  h = Math.imul(h ^ ((ms / 0x100000000) | 0), prime);
+  h = Math.imul(h ^ (((mtimeMs - ms) * 0x100000000) | 0), prime);
+  return fmix(h);
+}
+
+/** A folder's files as listed: names, and size then mtime of each in the same order. */
+export interface FolderFiles {
+  readonly names: readonly string[];
+  readonly stats: ArrayLike<number>;
+}
+
+function digest(files: FolderFiles): [number, number] {
+  let h1 = 0;
+  let h2 = 0;
+  const { names, stats } = files;
+  for (let k = 0; k < names.length; k++) {
+    h1 = (h1 + fileHash(names[k]!, stats[2 * k]!, stats[2 * k + 1]!, 0x811c9dc5, 0x01000193)) >>> 0;
+    h2 = (h2 + fileHash(names[k]!, stats[2 * k]!, stats[2 * k + 1]!, 0x9747b28c, 0x5bd1e995)) >>> 0;
   }
   return [h1, h2];
+}
+
+/**
+ * One comparison with the previous snapshot, a folder at a time: files new or changed (size or
+ * mtime), files gone (including every file of a folder gone), and the snapshot of this listing.
+ */
+export class SnapshotComparison {
+  readonly changed: string[] = [];
+  readonly gone: string[] = [];
+  private readonly next = new Map<string, FolderRecord>();
+  /** Folders listed this round, with or without files. */
+  private readonly listed = new Set<string>();
+
+  constructor(private readonly before: FolderSnapshot) {}
+
+  /** A folder as listed now (its files in any order; none when it holds no file). */
+  folder(folder: string, files: FolderFiles): void {
+    this.listed.add(folder);
+    const old = this.before.get(folder);
+    const n = files.names.length;
+    const path = (name: string) => (folder === '' ? name : `${folder}/${name}`);
+    if (n === 0) {
+      if (old) for (const name of old.names.split('\0')) this.gone.push(path(name));
+      return;
+    }
+    const [h1, h2] = digest(files);
+    if (old && old.h1 === h1 && old.h2 === h2 && old.stats.length === n * 2) {
+      this.next.set(folder, old);
+      return;
+    }
+    const stats = Float64Array.from({ length: n * 2 }, (_, i) => files.stats[i]!);
+    this.next.set(folder, { h1, h2, names: files.names.join('\0'), stats });
+    const prev = new Map<string, number>();
+    if (old) old.names.split('\0').forEach((name, k) => prev.set(name, k));
+    files.names.forEach((name, k) => {
+      const was = prev.get(name);
+      if (
+        was === undefined ||
+        old!.stats[2 * was] !== stats[2 * k] ||
+        old!.stats[2 * was + 1] !== stats[2 * k + 1]
+      )
+        this.changed.push(path(name));
+      prev.delete(name);
+    });
+    for (const name of prev.keys()) this.gone.push(path(name));
+  }
+
+  /**
+   * After the last folder: the folders of the previous snapshot not listed this time are gone with
+   * their files, except those `unseen` says could not be looked at (kept as they were).
+   */
+  finish(unseen: (folder: string) => boolean = () => false): FolderSnapshot {
+    for (const [folder, old] of this.before) {
+      if (this.listed.has(folder)) continue;
+      if (unseen(folder)) this.next.set(folder, old);
+      else
+        for (const name of old.names.split('\0')) this.gone.push(folder === '' ? name : `${folder}/${name}`);
+    }
+    return this.next;
+  }
 }
 
 /**
@@ -61,48 +136,16 @@ export function compareWithSnapshot(
   before: FolderSnapshot,
   files: readonly PolledFile[],
 ): { changed: string[]; gone: string[]; snapshot: FolderSnapshot } {
-  const byFolder = new Map<string, number[]>();
-  for (let i = 0; i < files.length; i++) {
-    const folder = folderOf(files[i]!.relPath);
-    const idx = byFolder.get(folder);
-    if (idx) idx.push(i);
-    else byFolder.set(folder, [i]);
+  const byFolder = new Map<string, { names: string[]; stats: number[] }>();
+  for (const f of files) {
+    const folder = folderOf(f.relPath);
+    let entry = byFolder.get(folder);
+    if (!entry) byFolder.set(folder, (entry = { names: [], stats: [] }));
+    entry.names.push(folder === '' ? f.relPath : f.relPath.slice(folder.length + 1));
+    entry.stats.push(f.size, f.mtimeMs);
   }
-  const changed: string[] = [];
-  const gone: string[] = [];
-  const snapshot = new Map<string, FolderRecord>();
-  for (const [folder, idx] of byFolder) {
-    const nameStart = folder === '' ? 0 : folder.length + 1;
-    const [h1, h2] = digest(files, idx, nameStart);
-    const old = before.get(folder);
-    if (old && old.h1 === h1 && old.h2 === h2 && old.stats.length === idx.length * 2) {
-      snapshot.set(folder, old);
-      continue;
-    }
-    const names = idx.map((i) => files[i]!.relPath.slice(nameStart));
-    const stats = new Float64Array(idx.length * 2);
-    idx.forEach((i, k) => {
-      stats[2 * k] = files[i]!.size;
-      stats[2 * k + 1] = files[i]!.mtimeMs;
-    });
-    snapshot.set(folder, { h1, h2, names: names.join('\0'), stats });
-    const prev = new Map<string, number>();
-    if (old) old.names.split('\0').forEach((name, k) => prev.set(name, k));
-    names.forEach((name, k) => {
-      const was = prev.get(name);
-      if (
-        was === undefined ||
-        old!.stats[2 * was] !== stats[2 * k] ||
-        old!.stats[2 * was + 1] !== stats[2 * k + 1]
-      )
-        changed.push(files[idx[k]!]!.relPath);
-      prev.delete(name);
-    });
-    for (const name of prev.keys()) gone.push(folder === '' ? name : `${folder}/${name}`);
-  }
-  for (const [folder, old] of before) {
-    if (byFolder.has(folder)) continue;
-    for (const name of old.names.split('\0')) gone.push(folder === '' ? name : `${folder}/${name}`);
-  }
-  return { changed, gone, snapshot };
+  const cmp = new SnapshotComparison(before);
+  for (const [folder, listed] of byFolder) cmp.folder(folder, listed);
+  const snapshot = cmp.finish();
+  return { changed: cmp.changed, gone: cmp.gone, snapshot };
 }

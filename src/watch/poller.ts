@@ -1,15 +1,22 @@
 import path from 'node:path';
-import { listSourceFiles } from '../sync/plan/list-sources.js';
-import { compareWithSnapshot, type FolderSnapshot, type PolledFile } from './folder-snapshot.js';
+import {
+  compareWithSnapshot,
+  SnapshotComparison,
+  type FolderSnapshot,
+  type PolledFile,
+} from './folder-snapshot.js';
+import { walkSourceFolders } from './folder-walk.js';
 import type { SourceRoots } from './source-roots.js';
 import type { WatchedSource } from './sources.js';
 
 // Poll mode (network shares, where other machines' writes raise no event here): every
-// watch.interval seconds each source folder is listed with the scan's own listing (one readdir per
-// folder, one stat per file: no timer or watch per file) and compared with the previous listing,
-// the first one being what the state recorded. New and changed files go to the pending set (which
-// waits for the stability window), files gone become deletions, unless the source folder itself is
-// gone or is an empty mount point (an unmounted share deletes nothing: see source-roots.ts).
+// watch.interval seconds each source folder is walked a folder at a time with the scan's own rules
+// (one readdir per folder, one stat per file: no timer or watch per file), and each folder is
+// compared with its previous listing as it is read, the first listing being what the state
+// recorded. New and changed files go to the pending set (which waits for the stability window),
+// files gone become deletions, unless the source folder itself is gone or is an empty mount point
+// (an unmounted share deletes nothing: see source-roots.ts) or they are below a folder that could
+// not be read.
 
 export interface PollEvents {
   file(abs: string, kind: 'change' | 'unlink'): void;
@@ -54,26 +61,31 @@ export class FolderPoller {
   async pollOnce(): Promise<void> {
     for (const s of this.sources) {
       if (this.closed) return;
-      const listed = await listSourceFiles(s.root, s.include, s.ignore, {
-        followLinksOutside: s.followLinksOutside,
-      });
       const before =
         this.last.get(s.mapping) ?? compareWithSnapshot(new Map(), this.recorded(s.mapping)).snapshot;
+      const cmp = new SnapshotComparison(before);
+      const problems = await walkSourceFolders(
+        s.root,
+        s.include,
+        s.ignore,
+        { followLinksOutside: s.followLinksOutside },
+        (folder, files) => cmp.folder(folder, files),
+      );
       let problem = this.roots.missing(s.root);
-      if (!problem && listed.problems.some((p) => p.relPath === '.'))
+      if (!problem && problems.some((p) => p.relPath === '.'))
         problem = `source folder ${s.root} cannot be listed: deletions are not applied until it can`;
       this.on.rootState(s.root, problem);
       if (problem) {
         this.last.set(s.mapping, before);
         continue;
       }
-      const { changed, gone, snapshot } = compareWithSnapshot(before, listed.files);
-      // Files below a folder that could not be read are not gone.
-      const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => `${p.relPath}/`);
+      // Files below a folder that could not be read are not gone (nor changed: kept as they were).
+      const blind = problems.filter((p) => p.reason === 'unreadable').map((p) => `${p.relPath}/`);
+      const snapshot = cmp.finish((folder) => blind.some((b) => `${folder}/`.startsWith(b)));
       const abs = (rel: string) => path.join(s.root, ...rel.split('/'));
-      for (const rel of changed) this.on.file(abs(rel), 'change');
-      for (const rel of gone)
-        if (!listed.problems.some((p) => p.relPath === rel) && !blind.some((b) => rel.startsWith(b)))
+      for (const rel of cmp.changed) this.on.file(abs(rel), 'change');
+      for (const rel of cmp.gone)
+        if (!problems.some((p) => p.relPath === rel) && !blind.some((b) => rel.startsWith(b)))
           this.on.file(abs(rel), 'unlink');
       this.last.set(s.mapping, snapshot);
     }

@@ -2,41 +2,29 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import micromatch from 'micromatch';
-import { DOCUMENT_EXTENSIONS } from '../../api/types.js';
-import { PART_SUFFIX } from '../../util/part-file.js';
-import { extOf } from './fingerprint.js';
+import {
+  isDefaultIgnored,
+  SourceRules,
+  statSourceFile,
+  unreadableFolder,
+  unsupportedProblem,
+  type ListOptions,
+  type ScanProblem,
+} from './source-rules.js';
 
-// Finding the source files of a mapping: fast-glob with include/exclude, editor lock and temp files
-// ignored, symlinked files followed, symlinked folders followed unless they lead back into the tree
-// (a loop), unreadable folders and files reported instead of failing the scan.
+// Finding the source files of a mapping: fast-glob walks the source folder, and the rules of
+// source-rules.ts (shared with watch's poll walk) decide each entry: include/exclude, editor lock
+// and temp files ignored, symlinked files followed, symlinked folders followed unless they lead back
+// into the tree (a loop), unreadable folders and files reported instead of failing the scan.
 
-/** Ignored in every source folder: editor lock files, temp files, OS litter, our own partial files. */
-export const DEFAULT_IGNORES = [
-  '**/~$*',
-  '**/.~lock.*#',
-  '**/*.tmp',
-  '**/.DS_Store',
-  '**/Thumbs.db',
-  '**/desktop.ini',
-  `**/*${PART_SUFFIX}`,
-];
-
-/**
- * DEFAULT_IGNORES for one file or folder name, without a glob match per entry (the scan's hot path;
- * test/sync/scan.test.ts checks that both agree).
- */
-export function isDefaultIgnored(name: string): boolean {
-  return (
-    name.startsWith('~$') ||
-    name.endsWith('.tmp') ||
-    name.endsWith(PART_SUFFIX) ||
-    (name.startsWith('.~lock.') && name.endsWith('#')) ||
-    name === '.DS_Store' ||
-    name === 'Thumbs.db' ||
-    name === 'desktop.ini'
-  );
-}
+export {
+  DEFAULT_IGNORES,
+  isDefaultIgnored,
+  isSupportedExtension,
+  linkOutsideProblem,
+  type ListOptions,
+  type ScanProblem,
+} from './source-rules.js';
 
 export interface FoundFile {
   /** Path relative to the source folder, '/' separators. */
@@ -65,54 +53,10 @@ class WalkedFile implements FoundFile {
   }
 }
 
-export interface ScanProblem {
-  relPath: string;
-  reason: 'unreadable' | 'symlink-loop' | 'link-outside' | 'unsupported';
-  message: string;
-}
-
 export interface ListedTree {
   files: FoundFile[];
   unsupported: ScanProblem[];
   problems: ScanProblem[];
-}
-
-export function isSupportedExtension(ext: string): boolean {
-  return (DOCUMENT_EXTENSIONS as readonly string[]).includes(ext);
-}
-
-interface Matchers {
-  included(relPath: string): boolean;
-  ignored(relPath: string): boolean;
-}
-
-function isInsideOrSame(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-export interface ListOptions {
-  /** Follow symbolic links that lead outside the source folder (the mapping's links_outside_source). */
-  followLinksOutside?: boolean;
-}
-
-/**
- * The problem of a source entry reached through a link that leads outside the source folder
- * (`/etc/passwd` linked into a shared folder must not be uploaded and billed without a word), or
- * undefined when it stays inside or such links are allowed.
- */
-export function linkOutsideProblem(
-  relPath: string,
-  real: string,
-  rootReal: string,
-  opts: ListOptions,
-): ScanProblem | undefined {
-  if (opts.followLinksOutside || isInsideOrSame(rootReal, real)) return undefined;
-  return {
-    relPath,
-    reason: 'link-outside',
-    message: `symbolic link leads outside the source folder (to ${real}): skipped; set links_outside_source: follow on the mapping to translate it`,
-  };
 }
 
 /**
@@ -126,41 +70,17 @@ export async function listSourceFiles(
   opts: ListOptions = {},
 ): Promise<ListedTree> {
   const out: ListedTree = { files: [], unsupported: [], problems: [] };
-  let rootReal: string;
-  try {
-    rootReal = fs.realpathSync(sourceDir);
-  } catch (err) {
-    out.problems.push({
-      relPath: '.',
-      reason: 'unreadable',
-      message: `source folder ${sourceDir}: ${(err as Error).message}`,
-    });
+  const rules = SourceRules.open(sourceDir, include, ignore, opts);
+  if (!(rules instanceof SourceRules)) {
+    out.problems.push(rules);
     return out;
   }
-  const visited = new Set<string>([rootReal]);
-  const allIgnores = [...DEFAULT_IGNORES, ...ignore];
-  const everything = include.length === 0 || include.every((p) => p === '**/*' || p === '**');
-  const inc = include.map((p) => micromatch.matcher(p, { dot: false }));
-  const ign = allIgnores.map((p) => micromatch.matcher(p, { dot: true }));
-  const m: Matchers = {
-    included: (r) => everything || inc.some((f) => f(r)),
-    ignored: (r) => ign.some((f) => f(r)),
-  };
-  await walk(sourceDir, '', rootReal, m, allIgnores, visited, out, opts);
+  await walk(sourceDir, '', rules, out);
   out.files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
   return out;
 }
 
-async function walk(
-  dir: string,
-  prefix: string,
-  rootReal: string,
-  m: Matchers,
-  ignore: string[],
-  visited: Set<string>,
-  out: ListedTree,
-  opts: ListOptions,
-): Promise<void> {
+async function walk(dir: string, prefix: string, rules: SourceRules, out: ListedTree): Promise<void> {
   const rel = (p: string) => (prefix ? `${prefix}/${p}` : p);
   // Report unreadable folders instead of failing the whole scan.
   const readdir = ((
@@ -170,11 +90,7 @@ async function walk(
   ) => {
     fs.readdir(p, opts as { withFileTypes: true }, (err, entries) => {
       if (err && err.code !== 'ENOENT') {
-        out.problems.push({
-          relPath: rel(path.relative(dir, p).split(path.sep).join('/')) || '.',
-          reason: 'unreadable',
-          message: `folder cannot be read: ${err.code ?? err.message}`,
-        });
+        out.problems.push(unreadableFolder(rel(path.relative(dir, p).split(path.sep).join('/')), err));
         cb(null, []);
         return;
       }
@@ -188,7 +104,7 @@ async function walk(
   const found = await fg(['**/*'], {
     cwd: dir,
     // The default ignores are name checks below (one glob less per entry for fast-glob to match).
-    ignore: nested ? [] : ignore.filter((p) => !DEFAULT_IGNORES.includes(p)),
+    ignore: nested ? [] : rules.excludes,
     dot: false,
     onlyFiles: false,
     followSymbolicLinks: false,
@@ -208,7 +124,7 @@ async function walk(
     (e) =>
       !isDefaultIgnored(e.name) &&
       (ignoredDirs.length === 0 || !ignoredDirs.some((d) => e.path.startsWith(d))) &&
-      (!nested || !m.ignored(rel(e.path))),
+      (!nested || !rules.ignored(rel(e.path))),
   );
   const dirPrefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
   for (const e of entries) {
@@ -217,69 +133,24 @@ async function walk(
     const abs = dirPrefix + (path.sep === '/' ? e.path : e.path.replaceAll('/', path.sep));
     const dirent = e.dirent;
     if (dirent.isSymbolicLink()) {
-      let st: fs.Stats;
-      try {
-        st = fs.statSync(abs);
-      } catch (err) {
-        out.problems.push({
-          relPath,
-          reason: (err as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink-loop' : 'unreadable',
-          message: `symbolic link cannot be followed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        });
-        continue;
-      }
-      const real = fs.realpathSync(abs);
-      const outside = linkOutsideProblem(relPath, real, rootReal, opts);
-      if (outside) {
-        if (st.isDirectory() || m.included(relPath)) out.problems.push(outside);
-        continue;
-      }
-      if (st.isFile()) {
-        if (m.included(relPath))
-          pushFile(out, new WalkedFile(relPath, st.size, st.mtimeMs, dirPrefix, e.path));
-      } else if (st.isDirectory()) {
-        const parentReal = fs.realpathSync(path.dirname(abs));
-        if (visited.has(real) || isInsideOrSame(real, rootReal) || isInsideOrSame(real, parentReal)) {
-          out.problems.push({
-            relPath,
-            reason: 'symlink-loop',
-            message: `symbolic link to a folder already scanned (${real}): not followed`,
-          });
-          continue;
-        }
-        visited.add(real);
-        await walk(abs, relPath, rootReal, m, ignore, visited, out, opts);
-      }
+      const link = rules.followLink(abs, relPath);
+      if (link?.kind === 'problem') out.problems.push(link.problem);
+      else if (link?.kind === 'file')
+        pushFile(out, new WalkedFile(relPath, link.size, link.mtimeMs, dirPrefix, e.path));
+      else if (link?.kind === 'folder') await walk(abs, relPath, rules, out);
       continue;
     }
-    if (!dirent.isFile() || !m.included(relPath)) continue;
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.lstatSync(abs, { throwIfNoEntry: false });
-    } catch (err) {
-      out.problems.push({
-        relPath,
-        reason: 'unreadable',
-        message: `cannot be read: ${(err as NodeJS.ErrnoException).code}`,
-      });
-      continue;
-    }
-    if (st) pushFile(out, new WalkedFile(relPath, st.size, st.mtimeMs, dirPrefix, e.path));
+    if (!dirent.isFile() || !rules.included(relPath)) continue;
+    const st = statSourceFile(abs, relPath);
+    if (st && 'reason' in st) out.problems.push(st);
+    else if (st) pushFile(out, new WalkedFile(relPath, st.size, st.mtimeMs, dirPrefix, e.path));
   }
 }
 
 function pushFile(out: ListedTree, file: FoundFile): void {
-  const relPath = file.relPath;
-  const ext = extOf(relPath);
-  if (!isSupportedExtension(ext)) {
-    out.unsupported.push({
-      relPath,
-      reason: 'unsupported',
-      message: ext ? `.${ext} files are not translated by the service` : 'no file extension',
-    });
-    return;
-  }
-  out.files.push(file);
+  const unsupported = unsupportedProblem(file.relPath);
+  if (unsupported) out.unsupported.push(unsupported);
+  else out.files.push(file);
 }
 
 /** sha256 of a file, streamed (flat memory whatever the size). */
