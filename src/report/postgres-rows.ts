@@ -8,23 +8,39 @@ import { REPORT_SQL, type BilledJob, type ReportRows } from './queries.js';
 
 const pgParam = (n: number) => `$${n}`;
 
-export async function postgresReportRows(pool: pg.Pool, since: string | undefined): Promise<ReportRows> {
+type ReportPart = keyof ReportRows;
+const ALL_PARTS: readonly ReportPart[] = ['doneJobs', 'minimumCandidates', 'repeatedJobs'];
+
+/**
+ * Read the rows of `parts` (all by default): `status` asks for one part every few seconds, and
+ * reading every done job to list the repeated uploads would grow with the pipeline's history.
+ */
+export async function postgresReportRows(
+  pool: pg.Pool,
+  since: string | undefined,
+  parts: readonly ReportPart[] = ALL_PARTS,
+): Promise<ReportRows> {
   const args = since ? [since] : [];
+  const read = <T extends pg.QueryResultRow>(part: ReportPart, sql: string, params: unknown[]) =>
+    parts.includes(part) ? pool.query<T>(sql, params).then((r) => r.rows) : Promise.resolve(undefined);
   const [done, minimum, repeated] = await Promise.all([
-    pool.query<BilledJob>(REPORT_SQL.doneJobs(!!since, pgParam), args),
-    pool.query<{ mapping: string; rel_path: string; sha256: string }>(
+    read<BilledJob>('doneJobs', REPORT_SQL.doneJobs(!!since, pgParam), args),
+    read<{ mapping: string; rel_path: string; sha256: string }>(
+      'minimumCandidates',
       REPORT_SQL.minimumCandidates(!!since, pgParam),
       [MINIMUM_BILLED_CHARACTERS, ...args],
     ),
-    pool.query<JobRecord>(REPORT_SQL.repeatedJobs(!!since, pgParam), args),
+    read<JobRecord>('repeatedJobs', REPORT_SQL.repeatedJobs(!!since, pgParam), args),
   ]);
-  const check = (asked: string | undefined) => {
+  const rows = <T>(part: ReportPart, asked: string | undefined, value: T | undefined): T => {
     if (asked !== since)
       throw new Error(`report rows were read since ${since ?? 'ever'}, not ${asked ?? 'ever'}`);
+    if (value === undefined) throw new Error(`report rows: ${part} was not read`);
+    return value;
   };
   return {
-    doneJobs: (s) => (check(s), done.rows),
-    minimumCandidates: (s) => (check(s), minimum.rows),
-    repeatedJobs: (s) => (check(s), repeated.rows),
+    doneJobs: (s) => rows('doneJobs', s, done),
+    minimumCandidates: (s) => rows('minimumCandidates', s, minimum),
+    repeatedJobs: (s) => rows('repeatedJobs', s, repeated),
   };
 }

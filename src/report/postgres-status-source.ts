@@ -23,7 +23,7 @@ export function postgresStatusSource(
     jobsInFlight: async () => (await pool.query<JobRecord>(JOBS_IN_FLIGHT_SQL)).rows,
     failedJobs: async () => (await pool.query<JobRecord>(FAILED_JOBS_SQL)).rows.filter(isReportedFailure),
     billedSince: (since) => state.jobs.billedSince(since),
-    repeatedUploads: async () => repeatedUploads(await postgresReportRows(pool, undefined)),
-    billing: async (opts) => billingReport(await postgresReportRows(pool, opts.since), opts),
+    repeatedUploads: async () => repeatedUploads(await postgresReportRows(pool, undefined, ['repeatedJobs'])),
+    billing: async (opts) => billingReport(await postgresReportRows(pool, opts.since, ['doneJobs']), opts),
   };
 }

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresState } from '../../src/state/postgres/store.js';
 import { freezeWorker } from '../helpers/backends.js';
 import { runCli } from '../helpers/cli.js';
+import { opsProject, type OpsProject } from '../cli/ops-fixture.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 
 // The commands a user runs against a PostgreSQL state: the manifest's `state:` URL and its
@@ -180,4 +181,42 @@ describe.skipIf(!server)('sync, plan, report and budgets on a PostgreSQL state',
     expect(capped.stderr).toMatch(/per_month/);
     expect(outputs()).toEqual(['a.txt', 'b.txt']);
   });
+
+  it('an upload repeated after its answer was lost is listed by report and status after the retry', async () => {
+    let p: OpsProject | undefined;
+    try {
+      p = await opsProject({
+        service: {
+          faults: [{ match: { method: 'POST', path: '/v2/document' }, drop: 1, dropAfterBody: true }],
+        },
+        manifest: {
+          state: db.url,
+          mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
+        },
+      });
+      p.write('a.txt', 'The answer to this upload is lost.\n');
+      p.write('b.txt', 'This one goes through at once.\n');
+      expect((await p.cli(['sync'])).code).not.toBe(0);
+      const retry = await p.cli(['sync']);
+      expect(retry.code, retry.stderr).toBe(0);
+      // The service billed a.txt twice: once for the lost answer, once for the retry.
+      expect(
+        p.service.requests().filter((e) => e.method === 'POST' && e.path === '/v2/document'),
+      ).toHaveLength(3);
+      const report = await p.cli(['report']);
+      expect(report.stdout).toContain('Possibly billed twice (1 document');
+      expect(report.stdout).toContain('docs/a.txt -> de: 1 upload(s) whose answer was lost');
+      const status = await p.cli(['status', '--json', '--no-scan']);
+      expect(status.code, status.stderr).toBe(0);
+      const data = JSON.parse(status.stdout) as { possibly_billed_twice: unknown[] };
+      expect(data.possibly_billed_twice).toHaveLength(1);
+      expect(data.possibly_billed_twice[0]).toMatchObject({
+        file: 'a.txt',
+        unconfirmed_uploads: 1,
+        status: 'done',
+      });
+    } finally {
+      await p?.close();
+    }
+  }, 120_000);
 });
