@@ -19,9 +19,14 @@ export class OutputClaims {
     return `${mapping}\0${relPath}\0${ti}`;
   }
 
-  /** Claim `output` for `key`; answers the other claimant ("mapping/file") when it is taken. */
-  claim(output: string, key: string): string | undefined {
-    this.claimSkipped();
+  /**
+   * Claim `output` for `key`; answers the other claimant ("mapping/file") when it is taken.
+   * `exists` tells whether the output is on disk now: every output of a deferred mapping was found
+   * there (that is what let its scan defer them), so an output that is not cannot be one of theirs,
+   * and the deferred claims (100,000s after a no-op scan) are not made for it.
+   */
+  claim(output: string, key: string, exists?: () => boolean): string | undefined {
+    if (exists === undefined || exists()) this.claimSkipped();
     const owner = this.owner.get(output);
     if (owner !== undefined && owner !== key) {
       const [om, of] = owner.split('\0');

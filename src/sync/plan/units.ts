@@ -87,7 +87,9 @@ export async function planFileTargets(
     // The source that made the output keeps it while it lives and still renders to it, whatever the
     // order of discovery and whichever mappings run (--only): a newcomer never overwrites it.
     const holder = verified ? undefined : await liveHolderOf(ctx, output, m.name, f.relPath);
-    const other = holder ?? ctx.claims.claim(output, OutputClaims.key(m.name, f.relPath, ti));
+    const other =
+      holder ??
+      ctx.claims.claim(output, OutputClaims.key(m.name, f.relPath, ti), () => outputExists(ctx, output));
     if (other !== undefined) {
       const message = `output ${output} is also the output of ${other}: not overwritten`;
       b.add({ kind: 'skip', ref: refOf(m, f, t, output), reason: 'collision', message });
