@@ -20,13 +20,13 @@ const TABLES = {
   ],
   style_lists: ['key', 'style_id', 'name', 'language', 'version', 'hash', 'applied_at'],
   runs: ['id', 'started_at', 'finished_at', 'command', 'status', 'pid', 'counts', 'billed_characters', 'reason'],
-  snapshots: ['mapping', 'digest', 'output_dirs', 'outputs_digest', 'files', 'taken_at'],
+  snapshots: ['mapping', 'digest', 'output_dirs', 'outputs_digest', 'files', 'taken_at', 'folders'],
   glossaries: ['key', 'glossary_id', 'name', 'hashes', 'applied_at'],
 } as const; // prettier-ignore
 
 type Table = keyof typeof TABLES;
 /** Columns PostgreSQL keeps as jsonb (SQLite: JSON text). */
-const JSON_COLUMNS = new Set(['counts', 'output_dirs', 'hashes']);
+const JSON_COLUMNS = new Set(['counts', 'output_dirs', 'hashes', 'folders']);
 /** Tables whose ids are identity columns in PostgreSQL. */
 const IDENTITY: readonly Table[] = ['jobs', 'runs'];
 /** Rows a multi-row INSERT into PostgreSQL carries; rows a page read from it holds. */

@@ -76,6 +76,12 @@ export interface MappingSnapshot {
   outputDirs: string[];
   /** Digest of the names in those folders when every output was there. */
   outputsDigest: string;
+  /**
+   * Digest of each source folder's own files (folder: the path before the last '/', '' at the top),
+   * as `digest` is of them all: a scan whose listing changed in some folders takes the others as the
+   * no-op does. Absent in snapshots recorded before it existed.
+   */
+  folders?: ReadonlyMap<string, string>;
 }
 
 /** The columns of a done job that the planner keeps in memory. */
@@ -234,6 +240,11 @@ export interface FileInventory {
   get(mapping: string, relPath: string): Promise<FileRecord | undefined>;
   /** Every recorded file of a mapping, by relative path, without content hashes (the bulk read). */
   listed(mapping: string): Promise<Map<string, ListedFile>>;
+  /**
+   * The recorded files of a mapping that lie directly in one of `folders` (a file's folder: its path
+   * before the last '/', '' at the top), as `listed` (a scan that needs only the folders that changed).
+   */
+  listedIn(mapping: string, folders: readonly string[]): Promise<Map<string, ListedFile>>;
   /** The recorded sha256 of every file of a mapping, by relative path (when many are needed). */
   contents(mapping: string): Promise<Map<string, string>>;
   /** A file was hashed: recorded (its verified mark and its mapping's snapshot are void). */

@@ -83,9 +83,9 @@ describe.skipIf(!server)('state migrate and status on PostgreSQL', () => {
 
     const first = await runCli(['state', 'migrate', '-c', file]);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/schema migrated from version 0 to version 2/);
+    expect(first.stdout).toMatch(/schema migrated from version 0 to version 3/);
     const again = await runCli(['state', 'migrate', '-c', file, '--json']);
-    expect(JSON.parse(again.stdout)).toMatchObject({ backend: 'postgres', from: 2, to: 2 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ backend: 'postgres', from: 3, to: 3 });
 
     const live = await PostgresState.open(
       { url: db.url },

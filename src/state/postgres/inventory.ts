@@ -28,6 +28,20 @@ export class PgFileInventory implements FileInventory {
     return out;
   }
 
+  async listedIn(mapping: string, folders: readonly string[]): Promise<Map<string, ListedFile>> {
+    // A file's folder computed here, not a key range: text comparison follows the database's
+    // collation, where a range of paths starting with 'folder/' is not one range.
+    const r = await this.pool.query<[string, number, number, number | null]>({
+      text: `SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = $1
+               AND (CASE WHEN strpos(rel_path, '/') = 0 THEN '' ELSE substring(rel_path from '^(.*)/') END) = ANY($2::text[])`,
+      values: [mapping, [...new Set(folders)]],
+      rowMode: 'array',
+    });
+    const out = new Map<string, ListedFile>();
+    for (const row of r.rows) out.set(row[0], row);
+    return out;
+  }
+
   async contents(mapping: string): Promise<Map<string, string>> {
     const r = await this.pool.query<[string, string]>({
       text: 'SELECT rel_path, sha256 FROM files WHERE mapping = $1',
@@ -70,20 +84,38 @@ export class PgFileInventory implements FileInventory {
   }
 
   async snapshot(mapping: string): Promise<MappingSnapshot | undefined> {
-    const r = await this.pool.query<{ digest: string; output_dirs: string[]; outputs_digest: string }>(
-      'SELECT digest, output_dirs, outputs_digest FROM snapshots WHERE mapping = $1',
-      [mapping],
-    );
+    const r = await this.pool.query<{
+      digest: string;
+      output_dirs: string[];
+      outputs_digest: string;
+      folders: Array<[string, string]> | null;
+    }>('SELECT digest, output_dirs, outputs_digest, folders FROM snapshots WHERE mapping = $1', [mapping]);
     const row = r.rows[0];
-    return row && { digest: row.digest, outputDirs: row.output_dirs, outputsDigest: row.outputs_digest };
+    return (
+      row && {
+        digest: row.digest,
+        outputDirs: row.output_dirs,
+        outputsDigest: row.outputs_digest,
+        ...(row.folders !== null ? { folders: new Map(row.folders) } : {}),
+      }
+    );
   }
 
   async setSnapshot(mapping: string, snap: MappingSnapshot, files: number): Promise<void> {
     await this.pool.query(
-      `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, files, taken_at) VALUES ($1, $2, $3, $4, $5, now())
+      `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, files, taken_at, folders)
+       VALUES ($1, $2, $3, $4, $5, now(), $6)
        ON CONFLICT (mapping) DO UPDATE SET digest = excluded.digest, output_dirs = excluded.output_dirs,
-         outputs_digest = excluded.outputs_digest, files = excluded.files, taken_at = excluded.taken_at`,
-      [mapping, snap.digest, JSON.stringify(snap.outputDirs), snap.outputsDigest, files],
+         outputs_digest = excluded.outputs_digest, files = excluded.files, taken_at = excluded.taken_at,
+         folders = excluded.folders`,
+      [
+        mapping,
+        snap.digest,
+        JSON.stringify(snap.outputDirs),
+        snap.outputsDigest,
+        files,
+        snap.folders ? JSON.stringify([...snap.folders]) : null,
+      ],
     );
   }
 }

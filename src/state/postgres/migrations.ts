@@ -138,6 +138,8 @@ const MIGRATIONS: string[] = [
      hashes jsonb NOT NULL,
      applied_at timestamptz NOT NULL
    );`,
+  // 3: the snapshot's digest of each source folder (MappingSnapshot.folders; [folder, digest] pairs)
+  `ALTER TABLE snapshots ADD COLUMN folders jsonb;`,
 ];
 
 /** Schema version this code writes (number of migrations). */

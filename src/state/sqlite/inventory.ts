@@ -7,6 +7,7 @@ import type { FileInventory, FileRecord, ListedFile, MappingSnapshot, RunLog, Ru
 export interface FileRows {
   getFile(mapping: string, relPath: string): FileRecord | undefined;
   filesOf(mapping: string): Map<string, ListedFile>;
+  filesIn(mapping: string, folders: readonly string[]): Map<string, ListedFile>;
   shasOf(mapping: string): Map<string, string>;
   putFile(rec: Omit<FileRecord, 'seen_at' | 'verified'>): void;
   deleteFile(mapping: string, relPath: string): void;
@@ -22,6 +23,9 @@ export class SqliteFileInventory implements FileInventory {
   }
   async listed(mapping: string): Promise<Map<string, ListedFile>> {
     return this.rows.filesOf(mapping);
+  }
+  async listedIn(mapping: string, folders: readonly string[]): Promise<Map<string, ListedFile>> {
+    return this.rows.filesIn(mapping, folders);
   }
   async contents(mapping: string): Promise<Map<string, string>> {
     return this.rows.shasOf(mapping);

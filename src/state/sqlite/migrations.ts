@@ -87,6 +87,8 @@ export const MIGRATIONS: string[] = [
      hashes TEXT NOT NULL,
      applied_at TEXT NOT NULL
    );`,
+  // 7: the snapshot's digest of each source folder (MappingSnapshot.folders; JSON [folder, digest] pairs)
+  `ALTER TABLE snapshots ADD COLUMN folders TEXT;`,
 ];
 
 /** Schema version this code writes (number of migrations). */

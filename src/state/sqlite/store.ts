@@ -120,6 +120,18 @@ export class StateStore implements StyleStateStore, SyncState {
           'SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = ?',
         )
         .raw(true),
+      // A folder's files: the key range of paths starting with `folder/` (BINARY collation compares
+      // bytes, and '0' follows '/'), those in its subfolders dropped by the caller.
+      filesUnder: db
+        .prepare<[string, string, string], unknown[]>(
+          'SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = ? AND rel_path > ? AND rel_path < ?',
+        )
+        .raw(true),
+      filesAtTop: db
+        .prepare<[string], unknown[]>(
+          "SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = ? AND instr(rel_path, '/') = 0",
+        )
+        .raw(true),
       shasOf: db
         .prepare<[string], unknown[]>('SELECT rel_path, sha256 FROM files WHERE mapping = ?')
         .raw(true),
@@ -135,13 +147,15 @@ export class StateStore implements StyleStateStore, SyncState {
         'UPDATE files SET verified = NULL WHERE mapping = ? AND rel_path = ? AND verified IS NOT NULL',
       ),
       unverifyAll: db.prepare('UPDATE files SET verified = NULL WHERE verified IS NOT NULL'),
-      getSnapshot: db.prepare<[string], { digest: string; output_dirs: string; outputs_digest: string }>(
-        'SELECT digest, output_dirs, outputs_digest FROM snapshots WHERE mapping = ?',
-      ),
+      getSnapshot: db.prepare<
+        [string],
+        { digest: string; output_dirs: string; outputs_digest: string; folders: string | null }
+      >('SELECT digest, output_dirs, outputs_digest, folders FROM snapshots WHERE mapping = ?'),
       putSnapshot: db.prepare(
-        `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, files, taken_at) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, files, taken_at, folders) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (mapping) DO UPDATE SET digest = excluded.digest, output_dirs = excluded.output_dirs,
-           outputs_digest = excluded.outputs_digest, files = excluded.files, taken_at = excluded.taken_at`,
+           outputs_digest = excluded.outputs_digest, files = excluded.files, taken_at = excluded.taken_at,
+           folders = excluded.folders`,
       ),
       dropSnapshot: db.prepare('DELETE FROM snapshots WHERE mapping = ?'),
       dropSnapshots: db.prepare('DELETE FROM snapshots'),
@@ -232,6 +246,20 @@ export class StateStore implements StyleStateStore, SyncState {
     for (const r of this.stmts.filesOf.all(mapping) as unknown as ListedFile[]) out.set(r[0], r);
     return out;
   }
+  /** The files recorded directly in these folders of a mapping (see FileInventory.listedIn). */
+  filesIn(mapping: string, folders: readonly string[]): Map<string, ListedFile> {
+    const out = new Map<string, ListedFile>();
+    for (const folder of new Set(folders)) {
+      if (folder === '') {
+        for (const r of this.stmts.filesAtTop.all(mapping) as unknown as ListedFile[]) out.set(r[0], r);
+        continue;
+      }
+      const prefix = folder + '/';
+      for (const r of this.stmts.filesUnder.all(mapping, prefix, folder + '0') as unknown as ListedFile[])
+        if (r[0].indexOf('/', prefix.length) === -1) out.set(r[0], r);
+    }
+    return out;
+  }
   /** The recorded sha256 of every file of a mapping, by relative path (when many are needed). */
   shasOf(mapping: string): Map<string, string> {
     const out = new Map<string, string>();
@@ -275,6 +303,7 @@ export class StateStore implements StyleStateStore, SyncState {
         digest: r.digest,
         outputDirs: JSON.parse(r.output_dirs) as string[],
         outputsDigest: r.outputs_digest,
+        ...(r.folders !== null ? { folders: new Map(JSON.parse(r.folders) as Array<[string, string]>) } : {}),
       }
     );
   }
@@ -286,6 +315,7 @@ export class StateStore implements StyleStateStore, SyncState {
       snap.outputsDigest,
       files,
       now(),
+      snap.folders ? JSON.stringify([...snap.folders]) : null,
     );
   }
 
