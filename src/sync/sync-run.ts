@@ -183,7 +183,12 @@ export async function recordObservations(state: SyncState, o: Observations): Pro
   for (const s of o.snapshots)
     await state.files.setSnapshot(
       s.mapping,
-      { digest: s.digest, outputDirs: s.outputDirs, outputsDigest: s.outputsDigest },
+      {
+        digest: s.digest,
+        outputDirs: s.outputDirs,
+        outputsDigest: s.outputsDigest,
+        folders: new Map(s.folders),
+      },
       s.files,
     );
 }

@@ -12,7 +12,13 @@ import {
   type FoundFile,
   type ScanProblem,
 } from './list-sources.js';
-import { OutputListing, listingDigest, outputsDigest } from './output-listing.js';
+import {
+  OutputListing,
+  folderDigests,
+  listingDigest,
+  outputsDigest,
+  type ListingFolders,
+} from './output-listing.js';
 import { POINT_LOOKUPS_BEFORE_INDEX } from './output-index.js';
 import { preflight, PREFLIGHT_HEAD_BYTES } from './preflight.js';
 import { planFileTargets } from './units.js';
@@ -82,15 +88,23 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
     return; // same listing: no source is gone
   }
 
-  const known = await ctx.state.files.listed(m.name);
-  ctx.index.expectOutputs(known.size * m.targets.length);
+  // Files were added, edited or removed in some folders only: a folder whose own listing is the
+  // snapshot's is vouched for as a whole (its files as they were then, their outputs then still
+  // there), and only the other folders' file records are read.
+  const files = listed.files;
+  const byFolder =
+    outputsHeld && snap.folders ? compareFolders(m, files, snap.folders, signature) : undefined;
+  // Records of the changed folders only while they are few (a query each on SQLite).
+  const known =
+    byFolder && byFolder.changed.length <= Math.max(64, byFolder.names.length - byFolder.changed.length)
+      ? await ctx.state.files.listedIn(m.name, byFolder.changed)
+      : await ctx.state.files.listed(m.name);
   let hashed = 0;
   let bytesHashed = 0;
   let count = 0;
   // A file with its recorded size and mtime and a verified mark for the current settings needs
   // nothing else (its content is read from the state only if an output needs work); one without
   // the mark needs its recorded content; any other file is hashed.
-  const files = listed.files;
   const hashes = new Array<string | undefined>(files.length);
   /** 1: the file's verified mark matches; 2: and the snapshot vouches for it (below). */
   const verified = new Uint8Array(files.length);
@@ -101,8 +115,16 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   // is dropped by any change of a file record and any job done, so such a file's outputs are up to
   // date: nothing is looked at for them, as on the no-op path.
   const vouched: FoundFile[] = [];
+  /** Files vouched for by their folder whose record was not read. */
+  let unread = 0;
   for (let i = 0; i < files.length; i++) {
     const f = files[i] as FoundFile;
+    if (byFolder?.same[byFolder.of[i] as number] === 1) {
+      verified[i] = 2;
+      vouched.push(f);
+      if (!known.has(f.relPath)) unread++;
+      continue;
+    }
     const prev = known.get(f.relPath);
     if (!prev || prev[1] !== f.size || prev[2] !== f.mtimeMs) toHash.push(i);
     else if (!everyOutput && prev[3] === ctx.settings.signature(m, extOf(f.relPath))) {
@@ -115,6 +137,8 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   }
   // Claimed (lazily) before any other file of the mapping claims an output: they were there first.
   if (vouched.length) ctx.claims.defer(m, vouched);
+  // The done index's size, estimated (when to load it whole rather than look outputs up one by one).
+  ctx.index.expectOutputs((known.size + unread) * m.targets.length);
   // By index when few, in one read when many (the first scan after a run with much work).
   const shas =
     recorded.length > POINT_LOOKUPS_BEFORE_INDEX ? await ctx.state.files.contents(m.name) : undefined;
@@ -206,8 +230,36 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
       digest,
       outputDirs,
       outputsDigest: outputsDigest(ctx.loaded.dir, outputDirs, outputListings),
+      folders: pairsOf(byFolder ?? folderDigests(m, files, signature)),
     });
   }
+}
+
+/**
+ * A listing's folders against the snapshot's: which of them have the digest they had then (`same`,
+ * 1 by folder index), and the others, listed now or then but not both alike (`changed`).
+ */
+function compareFolders(
+  m: Mapping,
+  files: FoundFile[],
+  then: ReadonlyMap<string, string>,
+  signature: (m: Mapping, ext: string) => number,
+): ListingFolders & { same: Uint8Array; changed: string[] } {
+  const now = folderDigests(m, files, signature);
+  const same = new Uint8Array(now.names.length);
+  const changed: string[] = [];
+  now.names.forEach((folder, k) => {
+    if (then.get(folder) === now.digests[k]) same[k] = 1;
+    else changed.push(folder);
+  });
+  const listed = new Set(now.names);
+  for (const folder of then.keys()) if (!listed.has(folder)) changed.push(folder);
+  return { ...now, same, changed };
+}
+
+/** A listing's folder digests as the snapshot keeps them. */
+function pairsOf(f: ListingFolders): Array<[string, string]> {
+  return f.names.map((name, k) => [name, f.digests[k] as string]);
 }
 
 /**

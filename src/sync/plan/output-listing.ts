@@ -51,6 +51,10 @@ export function outputsDigest(
   return h.digest('hex');
 }
 
+/** What a listing's digest holds of a file: its path, size, mtime and settings signature. */
+const entryOf = (m: Mapping, f: FoundFile, signature: (m: Mapping, ext: string) => number) =>
+  `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${signature(m, extOf(f.relPath))}\n`;
+
 /** Digest of a listing: every file's path, size, mtime and settings signature. */
 export function listingDigest(
   m: Mapping,
@@ -60,11 +64,64 @@ export function listingDigest(
   const h = createHash('sha256');
   let chunk = '';
   for (const f of files) {
-    chunk += `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${signature(m, extOf(f.relPath))}\n`;
+    chunk += entryOf(m, f, signature);
     if (chunk.length > 1 << 16) {
       h.update(chunk);
       chunk = '';
     }
   }
   return h.update(chunk).digest('hex');
+}
+
+/** The folders of a listing: each file's folder (its path before the last '/', '' at the top). */
+export interface ListingFolders {
+  /** Folder names, in order of first appearance. */
+  names: string[];
+  /** Digest of each folder's own files, as listingDigest of them (same index as `names`). */
+  digests: string[];
+  /** The index in `names` of each file's folder. */
+  of: Uint32Array;
+}
+
+/**
+ * Digest of each folder's own files: a folder whose digest is the snapshot's lists the same files,
+ * sizes, mtimes and settings as then.
+ */
+export function folderDigests(
+  m: Mapping,
+  files: FoundFile[],
+  signature: (m: Mapping, ext: string) => number,
+): ListingFolders {
+  const names: string[] = [];
+  const texts: string[] = [];
+  const index = new Map<string, number>();
+  const of = new Uint32Array(files.length);
+  // Files of one folder mostly follow each other in path order (a subfolder's files may come
+  // between): the folder is looked up only where it changes, not per file.
+  let cur = -1;
+  let curSlash = -2;
+  let curName = '';
+  let chunk = '';
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i] as FoundFile;
+    const slash = f.relPath.lastIndexOf('/');
+    if (slash !== curSlash || (slash !== -1 && !f.relPath.startsWith(curName))) {
+      if (cur !== -1) texts[cur] += chunk;
+      curSlash = slash;
+      curName = slash === -1 ? '' : f.relPath.slice(0, slash);
+      let k = index.get(curName);
+      if (k === undefined) {
+        k = names.push(curName) - 1;
+        texts.push('');
+        index.set(curName, k);
+      }
+      cur = k;
+      chunk = '';
+    }
+    chunk += entryOf(m, f, signature);
+    of[i] = cur;
+  }
+  if (cur !== -1) texts[cur] += chunk;
+  const digests = texts.map((t) => createHash('sha256').update(t).digest('hex'));
+  return { names, digests, of };
 }

@@ -155,6 +155,8 @@ export interface Observations {
     digest: string;
     outputDirs: string[];
     outputsDigest: string;
+    /** Each source folder's digest (MappingSnapshot.folders), as pairs: a plan is JSON. */
+    folders: Array<[string, string]>;
   }>;
 }
 
