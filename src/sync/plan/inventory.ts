@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Mapping } from '../../manifest/schema.js';
 import type { PlanBuilder } from './builder.js';
@@ -150,7 +152,7 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   await mapLimit(toHash, 8, async (i) => {
     const f = files[i] as FoundFile;
     try {
-      const sha = await sha256File(f.absPath);
+      const sha = await hashOf(f);
       hashed++;
       bytesHashed += f.size;
       b.plan.observations.hashed.push({
@@ -363,6 +365,26 @@ function skippedBeforeUpload(
   if (verdict.ok) return false;
   b.skipped({ mapping: m.name, file: f.relPath, reason: 'broken-content', message: verdict.reason });
   return true;
+}
+
+/** Files up to this size are hashed from one read (a stream costs more than the file: 1 MiB buffers). */
+const READ_WHOLE_BYTES = 256 * 1024;
+
+/** sha256 of a listed file: from one read when small (most sources), streamed otherwise. */
+async function hashOf(f: FoundFile): Promise<string> {
+  if (f.size > READ_WHOLE_BYTES) return sha256File(f.absPath);
+  const fh = await fsp.open(f.absPath, 'r');
+  try {
+    // One byte more than listed: a file that grew meanwhile is streamed, so memory stays bounded.
+    const buf = Buffer.allocUnsafe(f.size + 1);
+    let n = 0;
+    for (let got = 1; got > 0 && n < buf.length; n += got)
+      got = (await fh.read(buf, n, buf.length - n, n)).bytesRead;
+    if (n > f.size) return await sha256File(f.absPath);
+    return createHash('sha256').update(buf.subarray(0, n)).digest('hex');
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Map with at most `limit` calls in flight; results in input order. */
