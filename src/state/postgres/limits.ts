@@ -9,8 +9,9 @@ import pg from 'pg';
 //    sets paused_until, and every worker's next request waits for it.
 // A place given back while this process has waiters goes straight to the next of them (no round
 // trip, no wake-up delay); a process with no waiters gives it back to the table and says so on a
-// PostgreSQL channel, which wakes one waiter of every other process at once (they also look at the
-// table every pollMs, in case a notification is missed or a holder died).
+// PostgreSQL channel, which wakes every other process's look for a free place at once (each process
+// also looks in the table every pollMs while it has waiters, in case a notification is missed or a
+// holder died).
 
 export type PlaceKind = 'in_flight' | 'undownloaded';
 
@@ -46,15 +47,23 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+interface Waiter {
+  give(p: Place): void;
+  fail(err: Error): void;
+}
+
 export class GlobalLimits {
   private readonly pool: pg.Pool;
   private readonly opts: Required<GlobalLimitsOptions>;
-  private readonly waiters: Record<PlaceKind, Array<(p: Place) => void>> = {
-    in_flight: [],
-    undownloaded: [],
+  /** This process's waiters for a place of each kind, first come first served. */
+  private readonly waiters: Record<PlaceKind, Waiter[]> = { in_flight: [], undownloaded: [] };
+  /** The one loop per kind that looks in the table for its waiters (see pump). */
+  private readonly pumping: Record<PlaceKind, boolean> = { in_flight: false, undownloaded: false };
+  /** Wakes a sleeping pump at once: a place of that kind was given back somewhere. */
+  private readonly wake: Record<PlaceKind, (() => void) | undefined> = {
+    in_flight: undefined,
+    undownloaded: undefined,
   };
-  /** Waiters to wake when another process gives a place of that kind back (one per notification). */
-  private readonly nudges: Record<PlaceKind, Array<() => void>> = { in_flight: [], undownloaded: [] };
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
   private closed = false;
@@ -82,46 +91,84 @@ export class GlobalLimits {
     );
   }
 
-  /** Take a place of `kind`, waiting until one is free anywhere (or `signal` aborts). */
+  /**
+   * Take a place of `kind`, waiting until one is free anywhere (or `signal` aborts). Waiters queue
+   * in this process: a place given back here goes to the first of them, and one loop (pump) looks
+   * in the table for them all. A run plans far more documents than there are places; each waiter
+   * polling on its own would cost a query per waiter every pollMs, which on a few cores is what
+   * slows the workers down.
+   */
   async acquire(kind: PlaceKind, signal?: AbortSignal): Promise<Place> {
-    for (;;) {
+    signal?.throwIfAborted();
+    // Those already waiting here come first.
+    if (this.waiters[kind].length === 0) {
       const got = await this.tryAcquire(kind);
       if (got) return got;
-      // Wait for a place given back by this process, or poll the table for one given back elsewhere.
-      const handed = await new Promise<Place | undefined>((resolve, reject) => {
-        const waiter = (p: Place) => {
-          clearTimeout(t);
+    }
+    return new Promise<Place>((resolve, reject) => {
+      const waiter: Waiter = {
+        give: (p) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(p);
-        };
-        const drop = () => {
-          const list = this.waiters[kind];
-          const i = list.indexOf(waiter);
-          if (i >= 0) list.splice(i, 1);
-          const nudges = this.nudges[kind];
-          const j = nudges.indexOf(lookAgain);
-          if (j >= 0) nudges.splice(j, 1);
-        };
-        const lookAgain = () => {
-          clearTimeout(t);
-          drop();
+        },
+        fail: (err) => {
           signal?.removeEventListener('abort', onAbort);
-          resolve(undefined);
-        };
-        const t = setTimeout(lookAgain, this.opts.pollMs * (0.5 + Math.random()));
-        const onAbort = () => {
-          clearTimeout(t);
-          drop();
-          reject(signal?.reason as Error);
-        };
-        if (signal?.aborted) return onAbort();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        this.waiters[kind].push(waiter);
-        this.nudges[kind].push(lookAgain);
-        this.listen();
-      });
-      if (handed) return handed;
-    }
+          reject(err);
+        },
+      };
+      const onAbort = () => {
+        const list = this.waiters[kind];
+        const i = list.indexOf(waiter);
+        if (i >= 0) list.splice(i, 1);
+        reject(signal?.reason as Error);
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters[kind].push(waiter);
+      this.listen();
+      this.pump(kind);
+    });
+  }
+
+  /**
+   * While this process has waiters of `kind`: take a free place from the table for the first of
+   * them, else sleep until a place is announced (NOTIFY) or pollMs passes (a notification missed,
+   * a holder dead whose lease ran out).
+   */
+  private pump(kind: PlaceKind): void {
+    if (this.pumping[kind]) return;
+    this.pumping[kind] = true;
+    void (async () => {
+      try {
+        while (this.waiters[kind].length > 0) {
+          let got: Place | undefined;
+          try {
+            got = await this.tryAcquire(kind);
+          } catch (err) {
+            // The pool has waited out what it could: every waiter hears it, as from its own query.
+            for (const w of this.waiters[kind].splice(0)) w.fail(err as Error);
+            return;
+          }
+          if (got) {
+            const next = this.waiters[kind].shift();
+            if (next) next.give(got);
+            else await this.release(got).catch(() => undefined); // its waiter gave up meanwhile
+            continue;
+          }
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(done, this.opts.pollMs * (0.5 + Math.random()));
+            function done() {
+              clearTimeout(t);
+              resolve();
+            }
+            this.wake[kind] = done;
+          });
+          this.wake[kind] = undefined;
+        }
+      } finally {
+        this.pumping[kind] = false;
+      }
+    })();
   }
 
   /** One attempt at a free place (no wait). */
@@ -142,7 +189,7 @@ export class GlobalLimits {
   /** Give a place back: to this process's next waiter, else to the table. */
   async release(place: Place): Promise<void> {
     const next = this.waiters[place.kind].shift();
-    if (next) return next(place);
+    if (next) return next.give(place);
     await this.pool.query(
       `WITH freed AS (
          UPDATE limit_slots SET worker_id = NULL, held_until = NULL WHERE kind = $1 AND slot = $2 AND worker_id = $3
@@ -158,7 +205,7 @@ export class GlobalLimits {
     this.listening = (async () => {
       // A connection of its own, outside the pool: it is held for as long as the worker runs.
       const client = new pg.Client((this.pool as unknown as { options: pg.ClientConfig }).options);
-      client.on('notification', (m) => this.nudges[m.payload as PlaceKind]?.shift()?.());
+      client.on('notification', (m) => this.wake[m.payload as PlaceKind]?.());
       client.on('error', () => {
         // The server went away: polling goes on; the next wait listens again.
         if (this.listener === client) this.listener = undefined;
