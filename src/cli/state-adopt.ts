@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '../log/logger.js';
 import { loadManifest } from '../manifest/load.js';
-import { openLockedState } from '../state/lock.js';
 import { makePlan } from '../sync/engine.js';
 import { recordObservations } from '../sync/sync-run.js';
 import { decideAdoption } from '../sync/plan/adoptable.js';
 import type { TranslateAction } from '../sync/plan/types.js';
 import { EXIT } from '../util/errors.js';
+import { openRunState } from './open-state.js';
 
 interface StateAdoptOptions {
   config: string;
@@ -30,7 +30,10 @@ function mtimeMs(file: string): number | undefined {
 export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
   const loaded = await loadManifest(opts.config);
   const logger = createLogger();
-  const { state, lock } = openLockedState(loaded.statePath, { logger, command: 'state adopt' });
+  // Locked (SQLite) or registered as a worker (PostgreSQL): nothing else drives the pipeline's
+  // state while outputs are recorded as done.
+  const opened = await openRunState(loaded, { logger, command: 'state adopt', drives: true });
+  const { state } = opened;
   try {
     const { plan } = await makePlan({ loaded, state, logger });
     const uploads = plan.actions.filter((a): a is TranslateAction => a.kind === 'translate');
@@ -38,6 +41,21 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
       source: mtimeMs(path.join(loaded.dir, a.source.path)),
       output: mtimeMs(path.join(loaded.dir, a.ref.output)),
     }));
+    // With several workers, one may be translating a unit right now: it is its work, not an output to adopt.
+    if (state.shared) {
+      const adopt: TranslateAction[] = [];
+      for (const a of decision.adopt) {
+        const unit = {
+          sha256: a.source.sha256,
+          target_lang: a.ref.target,
+          fingerprint: a.settings.fingerprint,
+        };
+        const holder = await state.shared.holderOf(unit);
+        if (holder) decision.notVouched.push({ action: a, why: `worker ${holder} is translating it now` });
+        else adopt.push(a);
+      }
+      decision.adopt = adopt;
+    }
     const runId = await state.runs.start('state adopt');
     // The sources' hashes as the plan read them (what a following scan compares with).
     await recordObservations(state, plan.observations);
@@ -83,7 +101,6 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
     process.stdout.write(lines.join('\n') + '\n');
     process.exitCode = EXIT.ok;
   } finally {
-    lock.release();
-    state.close();
+    await opened.close();
   }
 }

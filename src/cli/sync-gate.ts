@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { makePlan, type RunState, type SyncConnection, type SyncOptions } from '../sync/engine.js';
 import type { Plan } from '../sync/plan/types.js';
+import { displayUrl } from '../state/postgres/url.js';
 import { unrecordedOutputs, unrecordedOutputsMessage } from '../sync/plan/unrecorded-outputs.js';
 import { groupPlan } from '../sync/plan/view.js';
 import { EXIT } from '../util/errors.js';
@@ -100,7 +101,13 @@ export async function gateRun(
   );
   if (unrecorded.length)
     throw new RunRefused(
-      unrecordedOutputsMessage(unrecorded, loaded.statePath, checks.configArg),
+      unrecordedOutputsMessage(
+        unrecorded,
+        loaded.postgres
+          ? { location: displayUrl(loaded.postgres.url), postgres: true }
+          : { location: loaded.statePath, postgres: false },
+        checks.configArg,
+      ),
       EXIT.usage,
     );
 

@@ -182,6 +182,32 @@ describe.skipIf(!server)('sync, plan, report and budgets on a PostgreSQL state',
     expect(outputs()).toEqual(['a.txt', 'b.txt']);
   });
 
+  it('a new database beside existing translations: sync refuses, naming it; state adopt records them; nothing is uploaded again', async () => {
+    const file = manifest(db.url);
+    write('a.txt', 'The first document.\n');
+    write('b.txt', 'The second document.\n');
+    expect((await runCli(['sync', '-c', file])).code).toBe(0);
+    // The pipeline is pointed at an empty database (the old one lost): the outputs are on disk.
+    const fresh = await createTestDatabase(server!);
+    try {
+      const moved = manifest(fresh.url);
+      const refused = await runCli(['sync', '-c', moved, '--json']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`the state ${fresh.url} records no translation`);
+      expect(refused.stderr).toContain('pg_restore');
+      expect(refused.stderr).not.toContain('.backup-*');
+      const adopted = await runCli(['state', 'adopt', '-c', moved, '--json']);
+      expect(adopted.code, adopted.stderr).toBe(0);
+      expect((JSON.parse(adopted.stdout) as { adopted: unknown[] }).adopted).toHaveLength(2);
+      const after = await runCli(['sync', '-c', moved, '--json']);
+      expect(after.code, after.stderr).toBe(0);
+      expect(JSON.parse(after.stdout)).toMatchObject({ translated: 0, unchanged: 2, uploads: 0 });
+      expect(fs.existsSync(path.join(dir, '.locsync', 'state.db'))).toBe(false);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('an upload repeated after its answer was lost is listed by report and status after the retry', async () => {
     let p: OpsProject | undefined;
     try {

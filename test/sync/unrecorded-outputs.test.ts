@@ -26,7 +26,11 @@ describe('outputs an empty state would pay for again', () => {
   });
 
   it('the refusal names the state, the outputs and both ways out', () => {
-    const text = unrecordedOutputsMessage([act('a.txt', 'new')], '/p/.locsync/state.db', ' -c p.yaml');
+    const text = unrecordedOutputsMessage(
+      [act('a.txt', 'new')],
+      { location: '/p/.locsync/state.db', postgres: false },
+      ' -c p.yaml',
+    );
     expect(text).toContain('/p/.locsync/state.db records no translation');
     expect(text).toContain('out/de/a.txt (from docs/a.txt)');
     expect(text).toContain('locsync state adopt -c p.yaml');

@@ -24,19 +24,28 @@ export function unrecordedOutputs<A extends NewWork>(
   return actions.filter((a) => a.kind === 'translate' && a.reason === 'new' && outputExists(a.ref.output));
 }
 
+/** Where the state lives, as the refusal names it: a SQLite file, or a PostgreSQL URL (without password). */
+export interface RefusedState {
+  location: string;
+  postgres: boolean;
+}
+
 /** The refusal, with the outputs found (a few) and the ways out. */
 export function unrecordedOutputsMessage(
   found: readonly NewWork[],
-  statePath: string,
+  state: RefusedState,
   configArg: string,
 ): string {
   const shown = found.slice(0, 5).map((a) => `  ${a.ref.output} (from ${a.ref.mapping}/${a.ref.file})`);
   if (found.length > 5) shown.push(`  ... and ${found.length - 5} more`);
+  const restore = state.postgres
+    ? `  - restore the database from its backup (pg_restore), or import a state exported earlier into an empty database (locsync state import FILE${configArg}), or`
+    : `  - restore a backup of the state (ls ${state.location}.backup-*; \`locsync state check\` one first), or`;
   return [
-    `the state ${statePath} records no translation, but ${found.length} output(s) it would upload for exist already:`,
+    `the state ${state.location} records no translation, but ${found.length} output(s) it would upload for exist already:`,
     ...shown,
     'Nothing was uploaded. The state was lost, emptied or is new beside existing translations. Either:',
-    `  - restore a backup of the state (ls ${statePath}.backup-*; \`locsync state check\` one first), or`,
+    restore,
     `  - locsync state adopt${configArg}   (records each existing output newer than its source as done for the current settings, billing nothing; lists what it cannot vouch for)`,
   ].join('\n');
 }
