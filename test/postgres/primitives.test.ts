@@ -13,6 +13,7 @@ import {
 import { beat, listWorkers, registerWorker, stopWorker } from '../../src/state/postgres/workers.js';
 import { GlobalLimits, type GlobalLimitsOptions } from '../../src/state/postgres/limits.js';
 import { withAdvisoryLock } from '../../src/state/postgres/advisory.js';
+import { whileUnreachable } from '../../src/state/postgres/patient.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 
@@ -63,6 +64,28 @@ describe.skipIf(!server)('PostgreSQL primitives', () => {
     await limits.prepare();
     return limits;
   };
+
+  it('a worker waits while every connection slot is taken, and goes on when one is given back', async () => {
+    // A role allowed one connection: the second is refused with 53300, as when max_connections is reached.
+    const admin = open();
+    const role = `locsync_one_${process.pid}_${Date.now()}`;
+    await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 1`);
+    try {
+      const url = new URL(db.url);
+      url.username = role;
+      const holder = createPool({ url: url.href }, { max: 1 });
+      const waiter = createPool({ url: url.href }, { max: 1 });
+      pools.push(holder, waiter);
+      const held = await holder.connect();
+      await expect(waiter.query('SELECT 1')).rejects.toMatchObject({ code: '53300' });
+      setTimeout(() => held.release(true), 600);
+      const r = await whileUnreachable(() => waiter.query<{ n: number }>('SELECT 1 AS n'), 30_000);
+      expect(r.rows[0]?.n).toBe(1);
+    } finally {
+      await Promise.all(pools.splice(1).map((p) => p.end()));
+      await admin.query(`DROP ROLE ${role}`);
+    }
+  });
 
   it('migrates once when four workers start together, and refuses a newer schema', async () => {
     const results = await Promise.all([open(), open(), open(), open()].map((p) => migrate(p, db.url)));

@@ -72,8 +72,10 @@ export function isUnreachable(err: unknown): boolean {
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(e.code ?? '')
   )
     return true;
-  // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 08xxx connection exceptions
-  if (e.code && (/^57P0[123]$/.test(e.code) || e.code.startsWith('08'))) return true;
+  // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 08xxx connection exceptions,
+  // 53300 every connection slot taken (max_connections, or the role's limit): other workers or
+  // clients give theirs back, so it is waited out like an outage rather than failing the run.
+  if (e.code && (/^57P0[123]$/.test(e.code) || e.code === '53300' || e.code.startsWith('08'))) return true;
   return /Connection terminated|timeout expired|connection timeout|Client has encountered a connection error/i.test(
     e.message ?? '',
   );
