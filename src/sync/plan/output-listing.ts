@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Mapping } from '../../manifest/schema.js';
@@ -93,7 +93,9 @@ export function folderDigests(
   signature: (m: Mapping, ext: string) => number,
 ): ListingFolders {
   const names: string[] = [];
-  const texts: string[] = [];
+  // A hash per folder, fed a run of its files at a time: no folder's text is held whole (the
+  // snapshot is recorded at the end of a scan, when the scan's memory is at its peak).
+  const hashes: Hash[] = [];
   const index = new Map<string, number>();
   const of = new Uint32Array(files.length);
   // Files of one folder mostly follow each other in path order (a subfolder's files may come
@@ -106,13 +108,13 @@ export function folderDigests(
     const f = files[i] as FoundFile;
     const slash = f.relPath.lastIndexOf('/');
     if (slash !== curSlash || (slash !== -1 && !f.relPath.startsWith(curName))) {
-      if (cur !== -1) texts[cur] += chunk;
+      if (cur !== -1) hashes[cur]?.update(chunk);
       curSlash = slash;
       curName = slash === -1 ? '' : f.relPath.slice(0, slash);
       let k = index.get(curName);
       if (k === undefined) {
         k = names.push(curName) - 1;
-        texts.push('');
+        hashes.push(createHash('sha256'));
         index.set(curName, k);
       }
       cur = k;
@@ -120,8 +122,12 @@ export function folderDigests(
     }
     chunk += entryOf(m, f, signature);
     of[i] = cur;
+    if (chunk.length > 1 << 16) {
+      hashes[cur]?.update(chunk);
+      chunk = '';
+    }
   }
-  if (cur !== -1) texts[cur] += chunk;
-  const digests = texts.map((t) => createHash('sha256').update(t).digest('hex'));
+  if (cur !== -1) hashes[cur]?.update(chunk);
+  const digests = hashes.map((h) => h.digest('hex'));
   return { names, digests, of };
 }
