@@ -113,7 +113,16 @@ export type NewJob = Pick<
   | 'base_fingerprint'
   | 'output_path'
   | 'run_id'
-> & { source_characters?: number | null; request?: string | null };
+> & {
+  source_characters?: number | null;
+  request?: string | null;
+  /**
+   * The output's latest done job as this worker knew it when it decided to translate (an output
+   * gone from disk, or a re-translation asked for, has one for this very content). With several
+   * workers, only a done job other than this one means another worker translated it meanwhile.
+   */
+  seen_done?: number;
+};
 
 /** What the reconciler last applied to the service for one style list of the manifest. */
 export interface AppliedStyle {

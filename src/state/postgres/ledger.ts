@@ -157,7 +157,12 @@ export class PgJobLedger implements JobLedger {
       // Checked once the unit is ours: a worker that finished it let it go in the same transaction
       // that recorded it done, so what it did is visible now, however old this worker's plan is.
       const done = await this.latestDoneOf(job.output_path);
-      if (done && done.sha256 === job.sha256 && done.fingerprint === job.fingerprint) {
+      if (
+        done &&
+        done.id !== job.seen_done &&
+        done.sha256 === job.sha256 &&
+        done.fingerprint === job.fingerprint
+      ) {
         await releaseUnit(this.pool, this.worker.id, unit);
         throw new DoneElsewhereError(done);
       }

@@ -201,7 +201,11 @@ export class Executor {
       try {
         job = recorded
           ? await this.d.state.jobs.takenUp(recorded, this.d.runId, request)
-          : await this.d.state.jobs.created(this.newJob(a, request));
+          : await this.d.state.jobs.created({
+              ...this.newJob(a, request),
+              // What this worker knew of the output: a done job other than this one was done elsewhere.
+              ...(this.d.state.shared ? { seen_done: (await this.d.index.doneOf(a.ref.output))?.id } : {}),
+            });
       } catch (err) {
         if (!(err instanceof RecordedJobError)) {
           if (this.leftToOtherWorker(err, a.ref)) return;
