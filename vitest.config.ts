@@ -1,15 +1,40 @@
 import { defineConfig } from 'vitest/config';
+import { MACHINE_PG_URL, PG_SKIP_NOTICE, pgAnswers, pgBinDir } from './test/helpers/postgres.js';
 
 // CI (.ci/run) sets LOCSYNC_TEST_REPORT to collect counts for its closing line.
 const report = process.env.LOCSYNC_TEST_REPORT;
 
+// The sync suite runs a second time on a PostgreSQL state (test/sync/fixture.ts) when a server can
+// be had (see test/helpers/postgres.ts); the tests of pure functions there need no second run.
+const pgAvailable =
+  !!process.env.LOCSYNC_TEST_PG_URL || (await pgAnswers(MACHINE_PG_URL)) || pgBinDir() !== undefined;
+if (!pgAvailable) console.warn(`sync suite on PostgreSQL: ${PG_SKIP_NOTICE}`);
+const PURE = ['decide', 'timing', 'saved-plan', 'scan', 'unrecorded-outputs', 'retranslate', 'adoptable'];
+// Tests that watch state.db's own methods (which records a scan reads): SQLite's alone.
+const SQLITE_ONLY = ['folder-snapshot'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: report ? ['default', 'json'] : ['default'],
     ...(report ? { outputFile: { json: report } } : {}),
+    projects: [
+      { extends: true, test: { name: 'locsync', include: ['test/**/*.test.ts'] } },
+      ...(pgAvailable
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'sync on postgres',
+                include: ['test/sync/**/*.test.ts'],
+                exclude: [...PURE, ...SQLITE_ONLY].map((n) => `test/sync/${n}.test.ts`),
+                env: { LOCSYNC_TEST_BACKEND: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

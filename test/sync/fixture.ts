@@ -7,15 +7,25 @@ import { silentLogger } from '../../src/log/logger.js';
 import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
 import { startService } from '../../src/service/index.js';
 import type { RequestLogEntry, RunningService, ServiceOptions } from '../../src/service/types.js';
+import { openRunState } from '../../src/cli/open-state.js';
 import { openState, type StateStore } from '../../src/state/store.js';
-import { makePlan, runSync, type SyncOptions } from '../../src/sync/engine.js';
+import { makePlan, runSync, type RunState, type SyncOptions } from '../../src/sync/engine.js';
 import { createSyncEvents, type SyncEvents } from '../../src/sync/events.js';
 import type { DocumentClient } from '../../src/sync/run/job-driver.js';
 import { summaryOfPlan } from '../../src/sync/plan/view.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
+import { createTestDatabase, PG_SKIP_NOTICE, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 
 // A sync playground: a temp folder with a manifest and sources, the local service on 127.0.0.1
-// port 0, a real state.db. Runs the engine in-process with short poll intervals.
+// port 0, a real state. Runs the engine in-process with short poll intervals.
+//
+// The state is a state.db, or with LOCSYNC_TEST_BACKEND=postgres (the "sync on postgres" project of
+// vitest.config.ts) a PostgreSQL database of the fixture's own: the sync suite runs on both backends.
+// A test that reads state.db itself (fx.openState(), the file's mode, its lock) is SQLite's alone:
+// `it.skipIf(onPostgres)`.
+
+/** The sync suite runs on PostgreSQL in this process. */
+export const onPostgres = process.env.LOCSYNC_TEST_BACKEND === 'postgres';
 
 export const FAST_POLL = { initialMs: 30, minMs: 10, maxMs: 150 };
 export const API_KEY = 'test-key-for-sync-0001';
@@ -38,7 +48,10 @@ export interface Fixture {
     },
   ): Promise<SyncSummary>;
   load(): Promise<LoadedManifest>;
+  /** The state.db itself (SQLite only). */
   openState(): StateStore;
+  /** The state through the interface the engine drives, on either backend (a worker on PostgreSQL). */
+  open(): Promise<{ state: RunState; close(): Promise<void> }>;
   uploads(since?: number): NonNullable<RequestLogEntry['upload']>[];
   /** Requests to document endpoints since log position `since`. */
   documentRequests(since?: number): RequestLogEntry[];
@@ -53,9 +66,16 @@ export interface FixtureOptions {
   files?: Record<string, string | Buffer>;
 }
 
+/**
+ * The PostgreSQL state of the fixture made last (tests make one fixture at a time): manifests
+ * rewritten from defaultManifest keep pointing at it.
+ */
+let postgresState: string | undefined;
+
 export function defaultManifest(url: string): Record<string, unknown> {
   return {
     version: 1,
+    ...(postgresState ? { state: postgresState } : {}),
     service: {
       url,
       key_env: 'LOCSYNC_TEST_SYNC_KEY',
@@ -85,6 +105,13 @@ export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture>
     authKey: API_KEY,
     ...opts.service,
   });
+  let db: TestDatabase | undefined;
+  if (onPostgres) {
+    const server = await pgForTests();
+    if (!server) throw new Error(PG_SKIP_NOTICE);
+    db = await createTestDatabase(server);
+    postgresState = db.url;
+  }
   const manifest = { ...defaultManifest(service.url), ...opts.manifest };
   const manifestPath = path.join(dir, 'pipeline.yaml');
   fs.writeFileSync(manifestPath, stringify(manifest));
@@ -114,11 +141,24 @@ export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture>
     read: (rel) => fs.readFileSync(path.join(dir, rel), 'utf8'),
     exists: (rel) => fs.existsSync(path.join(dir, rel)),
     load: () => loadManifest(manifestPath),
-    openState: () => openState(path.join(dir, '.locsync', 'state.db')),
+    openState: () => {
+      if (onPostgres) throw new Error('fx.openState() reads state.db: mark the test it.skipIf(onPostgres)');
+      return openState(path.join(dir, '.locsync', 'state.db'));
+    },
+    async open() {
+      const loaded = await fx.load();
+      if (onPostgres) return openRunState(loaded, { logger: silentLogger(), command: 'sync', drives: true });
+      const state = openState(loaded.statePath);
+      return { state, close: async () => state.close() };
+    },
     async sync(o = {}) {
       const loaded = await fx.load();
       o.edit?.(loaded);
-      const state = openState(loaded.statePath);
+      // On PostgreSQL each sync is a worker of its own, as `locsync sync` would be.
+      const opened = onPostgres
+        ? await openRunState(loaded, { logger: silentLogger(), command: 'sync', drives: true })
+        : undefined;
+      const state = opened?.state ?? openState(loaded.statePath);
       try {
         const { client: c, events, edit: _edit, dryRun, ...options } = o;
         if (dryRun) {
@@ -134,7 +174,8 @@ export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture>
           options: { poll: FAST_POLL, ...options },
         });
       } finally {
-        state.close();
+        if (opened) await opened.close();
+        else (state as StateStore).close();
       }
     },
     mark: () => service.requests().length,
@@ -152,6 +193,7 @@ export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture>
     client,
     async close() {
       await service.close();
+      await db?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -3,20 +3,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
-import { openState, type StateStore } from '../../src/state/store.js';
+import type { JobRecord } from '../../src/state/types.js';
+import type { RunState } from '../../src/sync/engine.js';
 import { createSyncEvents, type SyncEvents } from '../../src/sync/events.js';
 import { SyncRun } from '../../src/sync/sync-run.js';
-import { FAST_POLL, createFixture, type Fixture } from './fixture.js';
+import { FAST_POLL, createFixture, onPostgres, type Fixture } from './fixture.js';
 
 // The engine, not its callers, guarantees that a (content, settings) unit in flight in a session is
 // driven once (rescans while it is in flight upload nothing), and that an upload carries the content
 // its job records (a file replaced after queueing is re-planned with its new content).
 
 let fx: Fixture | undefined;
-let state: StateStore | undefined;
+let state: RunState | undefined;
+let closeState: (() => Promise<void>) | undefined;
 afterEach(async () => {
-  state?.close();
-  state = undefined;
+  await closeState?.();
+  state = closeState = undefined;
   await fx?.close();
   fx = undefined;
 });
@@ -27,13 +29,19 @@ const ONE_TARGET = {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/** Every job row of a source of mapping docs: the open ones and the done ones. */
+async function jobsOf(s: RunState, relPath: string): Promise<JobRecord[]> {
+  const open = (await s.jobs.open()).filter((j) => j.mapping === 'docs' && j.rel_path === relPath);
+  return [...open, ...(await s.jobs.doneOfSource('docs', relPath))];
+}
+
 async function openSession(
   f: Fixture,
   events: SyncEvents,
   limits: { concurrency?: number; maxUndownloaded?: number } = {},
 ): Promise<SyncRun> {
   const loaded = await f.load();
-  state = openState(loaded.statePath);
+  ({ state, close: closeState } = await f.open());
   return SyncRun.open({
     loaded,
     connection: { client: f.client() },
@@ -74,47 +82,54 @@ describe('sync session: work in flight', () => {
     expect(fx.exists('out/de/a.txt')).toBe(true);
   });
 
-  it('a file replaced between queueing and upload is uploaded and recorded with its new content', async () => {
-    const OLD = 'Old content, queued.\n';
-    const NEW = 'New content, replaced before its upload.\n';
-    fx = await createFixture({
-      manifest: ONE_TARGET,
-      service: { translateSeconds: 0.3 },
-      files: { '0-blocker.txt': 'Keeps the only worker busy.\n', 'a.txt': OLD },
-    });
-    const events = createSyncEvents();
-    // One worker: a.txt is queued (hashed, classified, scheduled) while the blocker holds it.
-    const session = await openSession(fx, events, { concurrency: 1 });
-    let replaced = false;
-    events.on('job:uploaded', (e) => {
-      if (e.file !== '0-blocker.txt') return;
-      expect(fx!.uploads().map((u) => u.filename)).toEqual(['0-blocker.txt']);
-      fx!.write('src/a.txt', NEW);
-      replaced = true;
-    });
-    await session.scanAll();
-    await session.drain();
-    const s = await session.finish();
-    expect(replaced).toBe(true);
-    expect(s.failed).toEqual([]);
-    const mine = fx.uploads().filter((u) => u.filename === 'a.txt');
-    expect(mine.map((u) => u.sha256)).toEqual([sha256(NEW)]);
-    const rows = state!.allJobs().filter((j) => j.rel_path === 'a.txt');
-    expect(rows.filter((j) => j.status === 'done').map((j) => j.sha256)).toEqual([sha256(NEW)]);
-    expect(rows.filter((j) => j.sha256 === sha256(OLD))).toEqual([]);
-    expect(state!.getFile('docs', 'a.txt')?.sha256).toBe(sha256(NEW));
-    const newOutput = fx.read('out/de/a.txt');
-    state!.close();
-    state = undefined;
+  // The blocker must be started first: on a shared state each worker starts its work at a point of
+  // its own (startAnywhere), so the order is not the test's to choose there.
+  it.skipIf(onPostgres)(
+    'a file replaced between queueing and upload is uploaded and recorded with its new content',
+    async () => {
+      const OLD = 'Old content, queued.\n';
+      const NEW = 'New content, replaced before its upload.\n';
+      fx = await createFixture({
+        manifest: ONE_TARGET,
+        service: { translateSeconds: 0.3 },
+        files: { '0-blocker.txt': 'Keeps the only worker busy.\n', 'a.txt': OLD },
+      });
+      const events = createSyncEvents();
+      // One worker: a.txt is queued (hashed, classified, scheduled) while the blocker holds it.
+      const session = await openSession(fx, events, { concurrency: 1 });
+      let replaced = false;
+      events.on('job:uploaded', (e) => {
+        if (e.file !== '0-blocker.txt') return;
+        expect(fx!.uploads().map((u) => u.filename)).toEqual(['0-blocker.txt']);
+        fx!.write('src/a.txt', NEW);
+        replaced = true;
+      });
+      await session.scanAll();
+      await session.drain();
+      const s = await session.finish();
+      expect(replaced).toBe(true);
+      expect(s.failed).toEqual([]);
+      const mine = fx.uploads().filter((u) => u.filename === 'a.txt');
+      expect(mine.map((u) => u.sha256)).toEqual([sha256(NEW)]);
+      const rows = await jobsOf(state!, 'a.txt');
+      expect(rows.filter((j) => j.status === 'done').map((j) => j.sha256)).toEqual([sha256(NEW)]);
+      expect(rows.filter((j) => j.sha256 === sha256(OLD))).toEqual([]);
+      expect((await state!.files.get('docs', 'a.txt'))?.sha256).toBe(sha256(NEW));
+      const newOutput = fx.read('out/de/a.txt');
+      await closeState!();
+      state = closeState = undefined;
 
-    // A later copy of the old content is translated, not given the new content's output.
-    fx.write('src/old copy.txt', OLD);
-    const mark = fx.mark();
-    const again = await fx.sync({ edit: (l) => void l });
-    expect(again.reused).toBe(0);
-    expect(fx.uploads(mark).map((u) => `${u.filename}:${u.sha256}`)).toEqual([`old copy.txt:${sha256(OLD)}`]);
-    expect(fx.read('out/de/old copy.txt')).not.toBe(newOutput);
-  });
+      // A later copy of the old content is translated, not given the new content's output.
+      fx.write('src/old copy.txt', OLD);
+      const mark = fx.mark();
+      const again = await fx.sync({ edit: (l) => void l });
+      expect(again.reused).toBe(0);
+      expect(fx.uploads(mark).map((u) => `${u.filename}:${u.sha256}`)).toEqual([
+        `old copy.txt:${sha256(OLD)}`,
+      ]);
+      expect(fx.read('out/de/old copy.txt')).not.toBe(newOutput);
+    },
+  );
 
   it('a job row whose file is replaced while it waits for a download slot is not uploaded', async () => {
     const OLD = 'Old content, job row written.\n';
@@ -132,16 +147,19 @@ describe('sync session: work in flight', () => {
     await session.scanFile('docs', '0-blocker.txt');
     await blockerUploading;
     let queuedRow: number | undefined;
+    let queuedSha: Promise<string | undefined> | undefined;
     events.on('job:queued', (e) => {
       if (e.file !== 'a.txt' || queuedRow !== undefined) return;
       queuedRow = e.jobId;
-      expect(state!.getJob(e.jobId)?.sha256).toBe(sha256(OLD));
+      // Read before the file is replaced (the query is sent first).
+      queuedSha = state!.jobs.get(e.jobId).then((j) => j?.sha256);
       fx!.write('src/a.txt', NEW);
     });
     await session.scanFile('docs', 'a.txt');
     await session.drain();
     const s = await session.finish();
     expect(queuedRow).toBeDefined();
+    expect(await queuedSha).toBe(sha256(OLD));
     expect(s.failed).toEqual([]);
     expect(
       fx
@@ -150,8 +168,8 @@ describe('sync session: work in flight', () => {
         .map((u) => u.sha256),
     ).toEqual([sha256(NEW)]);
     // The unsent row of the old content is gone; the new content has a row of its own.
-    expect(state!.getJob(queuedRow!)).toBeUndefined();
-    const rows = state!.allJobs().filter((j) => j.rel_path === 'a.txt');
+    expect(await state!.jobs.get(queuedRow!)).toBeUndefined();
+    const rows = await jobsOf(state!, 'a.txt');
     expect(rows.map((j) => `${j.status}:${j.sha256}`)).toEqual([`done:${sha256(NEW)}`]);
   });
 });

@@ -25,11 +25,11 @@ const uploaded = (f: Fixture, mark: number) =>
 /** Runs that translate, then record the verified marks and the snapshot, then use the snapshot. */
 async function settle(f: Fixture, files: number): Promise<void> {
   await f.sync();
-  const state = f.openState();
+  const state = await f.open();
   try {
-    expect(state.mappingSnapshot('docs')).toBeUndefined(); // the translating run took none
+    expect(await state.state.files.snapshot('docs')).toBeUndefined(); // the translating run took none
   } finally {
-    state.close();
+    await state.close();
   }
   const mark = f.mark();
   for (let i = 0; i < 2; i++) {
@@ -38,12 +38,12 @@ async function settle(f: Fixture, files: number): Promise<void> {
     expect(s.hashed + s.translated + s.reused).toBe(0);
   }
   expect(f.documentRequests(mark)).toEqual([]);
-  const after = f.openState();
+  const after = await f.open();
   try {
-    expect(after.mappingSnapshot('docs')).toBeDefined();
-    expect([...after.filesOf('docs').values()].every((k) => k[3] !== null)).toBe(true);
+    expect(await after.state.files.snapshot('docs')).toBeDefined();
+    expect([...(await after.state.files.listed('docs')).values()].every((k) => k[3] !== null)).toBe(true);
   } finally {
-    after.close();
+    await after.close();
   }
 }
 
@@ -116,9 +116,9 @@ describe('no-op fast paths', () => {
     const ours = fx.read('out/de/x.txt');
     await fx.sync();
     await fx.sync();
-    const state = fx.openState();
-    expect(state.mappingSnapshot('docs')).toBeDefined();
-    state.close();
+    const state = await fx.open();
+    expect(await state.state.files.snapshot('docs')).toBeDefined();
+    await state.close();
 
     // Alone, mapping "other" still finds the output made by docs/x.txt: a collision, not overwritten.
     const mark = fx.mark();
@@ -151,7 +151,7 @@ describe('a mapping skipped by its snapshot', () => {
     await fx.sync();
     await fx.sync(); // records the marks and the snapshot
     const loaded = await fx.load();
-    const state = fx.openState();
+    const { state, close } = await fx.open();
     const events = createSyncEvents();
     const scanned: number[] = [];
     events.on('scan:done', (e) => scanned.push(e.files));
@@ -177,7 +177,7 @@ describe('a mapping skipped by its snapshot', () => {
       expect(fx.uploads(mark)).toEqual([]);
     } finally {
       await session.finish();
-      state.close();
+      await close();
     }
   });
 });
