@@ -93,6 +93,6 @@ describe(`fault storm: every fault class at once (${DOCS} documents + samples, s
     expect(second.code, second.stderr.slice(-3000)).toBe(0);
     expect(second.summary?.failed).toEqual([]);
     expect(await project.outputProblems(units)).toEqual([]);
-    expect(project.unreportedDoubleUploads(reportedFailures(summary, project.shaOf))).toEqual([]);
+    expect(await project.unreportedDoubleUploads(reportedFailures(summary, project.shaOf))).toEqual([]);
   }, 240_000);
 });

@@ -4,12 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { stringify } from 'yaml';
+import { expect } from 'vitest';
 import { createEngine } from '../../src/service/engine/index.js';
 import { extractPdf } from '../../src/service/formats/pdf.js';
 import { startService } from '../../src/service/index.js';
 import type { FaultSpec, RequestLogEntry, RunningService, ServiceOptions } from '../../src/service/types.js';
-import { openState } from '../../src/state/store.js';
+import { openState, type JobRecord } from '../../src/state/store.js';
 import { PART_SUFFIX } from '../../src/util/part-file.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
 import { readZip } from '../formats/zip-helpers.js';
@@ -59,9 +61,14 @@ export function chaosSeed(): number {
 export type KillPlan =
   /** `ms` after the run's first request reaches the service (or after spawn: `fromSpawn`). */
   | { kind: 'time'; ms: number; fromSpawn?: boolean }
+  /** `ms` after the run's own log first shows `msg` (per process: fits several workers at once). */
+  | { kind: 'after-log'; msg: string; ms: number }
   /** Right after the service answered the run's n-th upload / download (the client's recording window). */
   | { kind: 'after-upload'; n: number }
   | { kind: 'after-download'; n: number };
+
+/** Kill moments that tell one worker from another (several workers at once). */
+export type WorkerKillPlan = Extract<KillPlan, { kind: 'time' | 'after-log' }>;
 
 export interface SyncRun {
   code: number | null;
@@ -92,12 +99,17 @@ export interface ChaosProject {
   /** Copies every sample document (all supported formats) under src/samples/. */
   addSamples(): string[];
   runSync(kill?: KillPlan): Promise<SyncRun>;
+  /**
+   * Several `locsync sync` workers at once (a PostgreSQL state), each killed per its plan (only kills
+   * timed from spawn or from the worker's own log: the service's log cannot tell workers apart).
+   */
+  runWorkers(kills: Array<WorkerKillPlan | undefined>): Promise<SyncRun[]>;
   /** Problems with the outputs: missing, wrong content, partial files left, unexpected files. */
   outputProblems(units?: Unit[]): Promise<string[]>;
   /** (sha256, target) uploaded (and accepted) more often than the pipeline reported a reason for. */
-  unreportedDoubleUploads(extraReports?: Map<string, number>): string[];
-  /** Re-uploads state.db reports: lost downloads, and uploads whose answer a crash hid. */
-  reportedReuploads(): { lostDownloads: number; unconfirmedUploads: number };
+  unreportedDoubleUploads(extraReports?: Map<string, number>): Promise<string[]>;
+  /** Re-uploads the state reports: lost downloads, and uploads whose answer a crash hid. */
+  reportedReuploads(): Promise<{ lostDownloads: number; unconfirmedUploads: number }>;
   /** Accepted uploads in the request log. */
   acceptedUploads(): NonNullable<RequestLogEntry['upload']>[];
   units(): Unit[];
@@ -109,6 +121,8 @@ export interface ChaosOptions {
   service?: ServiceOptions;
   manifest?: Record<string, unknown>;
   faults?: FaultSpec[];
+  /** The state on PostgreSQL (this database URL) instead of state.db, with this lease. */
+  postgres?: { url: string; leaseSeconds: number };
 }
 
 const keyOf = (sha: string, lang: string) => `${sha}:${lang.toUpperCase()}`;
@@ -142,6 +156,31 @@ async function sameDocument(a: string, b: string): Promise<boolean> {
   return fs.readFileSync(a).equals(fs.readFileSync(b));
 }
 
+type ReuploadColumns = Pick<JobRecord, 'sha256' | 'target_lang' | 'lost_downloads' | 'unconfirmed_uploads'>;
+
+/** Every job's re-upload counts, from state.db or from the PostgreSQL state at `pgUrl`. */
+async function jobsInState(dir: string, pgUrl: string | undefined): Promise<ReuploadColumns[]> {
+  if (pgUrl) {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      return (
+        await client.query<ReuploadColumns>(
+          'SELECT sha256, target_lang, lost_downloads, unconfirmed_uploads FROM jobs',
+        )
+      ).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const state = openState(path.join(dir, '.locsync', 'state.db'));
+  try {
+    return state.allJobs();
+  } finally {
+    state.close();
+  }
+}
+
 export async function createChaosProject(opts: ChaosOptions = {}): Promise<ChaosProject> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-chaos-'));
   const targets = opts.targets ?? ['de', 'fr'];
@@ -166,6 +205,9 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
         retry: { max_attempts: 6, max_wait: 20 },
       },
       max_attempts: 10,
+      ...(opts.postgres
+        ? { state: opts.postgres.url, postgres: { lease_seconds: opts.postgres.leaseSeconds } }
+        : {}),
       mappings: [
         {
           name: 'docs',
@@ -204,19 +246,17 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
     expected.set(k, file);
     return file;
   };
-  /** Re-uploads state.db reports per (sha256, target): lost downloads, uploads a crash left unconfirmed. */
-  const reuploadsInState = (): { lost: Map<string, number>; unconfirmed: Map<string, number> } => {
+  /** Re-uploads the state reports per (sha256, target): lost downloads, uploads a crash left unconfirmed. */
+  const reuploadsInState = async (): Promise<{
+    lost: Map<string, number>;
+    unconfirmed: Map<string, number>;
+  }> => {
     const lost = new Map<string, number>();
     const unconfirmed = new Map<string, number>();
     const add = (m: Map<string, number>, k: string, n: number) => n > 0 && m.set(k, (m.get(k) ?? 0) + n);
-    const state = openState(path.join(dir, '.locsync', 'state.db'));
-    try {
-      for (const j of state.allJobs()) {
-        add(lost, keyOf(j.sha256, j.target_lang), j.lost_downloads);
-        add(unconfirmed, keyOf(j.sha256, j.target_lang), j.unconfirmed_uploads);
-      }
-    } finally {
-      state.close();
+    for (const j of await jobsInState(dir, opts.postgres?.url)) {
+      add(lost, keyOf(j.sha256, j.target_lang), j.lost_downloads);
+      add(unconfirmed, keyOf(j.sha256, j.target_lang), j.unconfirmed_uploads);
     }
     return { lost, unconfirmed };
   };
@@ -258,6 +298,7 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
       return added;
     },
     runSync: (kill) => runSyncChild(dir, manifestPath, service, kill),
+    runWorkers: (kills) => Promise.all(kills.map((kill) => runSyncChild(dir, manifestPath, service, kill))),
     async outputProblems(only) {
       const problems: string[] = [];
       const wanted = only ?? units();
@@ -281,8 +322,8 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
       }
       return problems;
     },
-    reportedReuploads: () => {
-      const { lost, unconfirmed } = reuploadsInState();
+    reportedReuploads: async () => {
+      const { lost, unconfirmed } = await reuploadsInState();
       return { lostDownloads: sum(lost), unconfirmedUploads: sum(unconfirmed) };
     },
     acceptedUploads: () =>
@@ -293,13 +334,13 @@ export async function createChaosProject(opts: ChaosOptions = {}): Promise<Chaos
             r.method === 'POST' && r.path === UPLOAD_PATH && r.status >= 200 && r.status < 300 && r.upload,
         )
         .map((r) => r.upload!),
-    unreportedDoubleUploads(extra = new Map()) {
+    async unreportedDoubleUploads(extra = new Map()) {
       const counts = new Map<string, { n: number; file: string }>();
       for (const u of project.acceptedUploads()) {
         const k = keyOf(u.sha256, u.target_lang);
         counts.set(k, { n: (counts.get(k)?.n ?? 0) + 1, file: u.filename });
       }
-      const { lost, unconfirmed } = reuploadsInState();
+      const { lost, unconfirmed } = await reuploadsInState();
       const out: string[] = [];
       for (const [k, { n, file }] of counts) {
         if (n < 2) continue;
@@ -388,7 +429,14 @@ function runSyncChild(
   let watcher: NodeJS.Timeout | undefined;
   let timer: NodeJS.Timeout | undefined;
   if (kill?.kind === 'time' && kill.fromSpawn) timer = setTimeout(doKill, kill.ms);
-  else if (kill) {
+  else if (kill?.kind === 'after-log') {
+    const needle = `"msg":"${kill.msg}"`;
+    watcher = setInterval(() => {
+      if (!fs.readFileSync(logFile, 'utf8').includes(needle)) return;
+      clearInterval(watcher);
+      timer = setTimeout(doKill, kill.ms);
+    }, 20);
+  } else if (kill) {
     watcher = setInterval(() => {
       const since = ours();
       if (kill.kind === 'time') {
@@ -425,4 +473,27 @@ function runSyncChild(
       resolve({ code, signal, killed, lastRequest, stderr, ...(summary ? { summary } : {}) });
     });
   });
+}
+
+/**
+ * What a user finds after the kills and a last run to the end: every output there with the right
+ * content, no partial file, no document uploaded twice unless the state reports why, every unit
+ * uploaded at least once (nothing silently skipped), and a run afterwards with nothing left to do.
+ */
+export async function expectCleanEnd(project: ChaosProject, context: string): Promise<void> {
+  expect(await project.outputProblems(), context).toEqual([]);
+  expect(await project.unreportedDoubleUploads(), context).toEqual([]);
+  const uploaded = new Set(project.acceptedUploads().map((u) => `${u.sha256}:${u.target_lang}`));
+  for (const { rel, lang } of project.units())
+    expect(uploaded.has(`${project.shaOf(rel)}:${lang.toUpperCase()}`), `${rel} -> ${lang}`).toBe(true);
+  const mark = project.service.requests().length;
+  const again = await project.runSync();
+  expect(again.code).toBe(0);
+  expect(again.summary?.translated, context).toBe(0);
+  expect(
+    project.service
+      .requests()
+      .slice(mark)
+      .filter((r) => r.path.startsWith('/v2/document')),
+  ).toEqual([]);
 }
