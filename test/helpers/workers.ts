@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
+import { startService, type RunningService } from '../../src/service/index.js';
 import type { RequestLogEntry } from '../../src/service/types.js';
+import { createTestDatabase, type PgServer, type TestDatabase } from './postgres.js';
 
 // locsync processes working on one pipeline (`sync` or `watch` workers), spawned as a user runs
 // them, and what their tests read off the local service's request log.
@@ -133,3 +137,52 @@ export const outputsIn = (out: string) =>
     .readdirSync(out)
     .filter((f) => !f.startsWith('.'))
     .sort();
+
+/** A `locsync watch` worker started in `dir`, once it watches; and its status page. */
+export async function startWatcher(
+  manifestPath: string,
+  dir: string,
+): Promise<WorkerProcess & { url: string }> {
+  const w = spawnWorker(['watch', '-c', manifestPath], dir);
+  await waitFor('the watcher to be up', () => {
+    if (w.child.exitCode !== null) throw new Error(`watch exited ${w.child.exitCode}:\n${w.output()}`);
+    return w.logLines().some((l) => l.msg === 'watching for changes');
+  });
+  const url = w.logLines().find((l) => typeof l.url === 'string')!.url as string;
+  return { ...w, url };
+}
+
+/** Stop a worker as a user does (SIGTERM); its exit code. */
+export function stopWorkerProcess(w: WorkerProcess): Promise<number | null> {
+  w.child.kill('SIGTERM');
+  return w.exited;
+}
+
+/** The `watch:` lines of the watch tests' manifests (status page on a free port). */
+export const TEST_WATCH = ['stability: 0.3', 'shutdown: 2', 'metrics: { host: 127.0.0.1, port: 0 }'];
+
+export interface WatchBench {
+  dir: string;
+  service: RunningService;
+  db: TestDatabase;
+}
+
+/**
+ * Call inside a describe: each of its tests gets a folder, a local service and a database of its
+ * own on `server`; its workers are killed after it.
+ */
+export function watchBench(server: PgServer | undefined): WatchBench {
+  const bench = {} as WatchBench;
+  beforeEach(async () => {
+    bench.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-pgwatch-'));
+    bench.service = await startService({ translateSeconds: 0.5, queueSeconds: 0, workers: 8 });
+    bench.db = await createTestDatabase(server!);
+  });
+  afterEach(async () => {
+    killWorkers();
+    await bench.service.close();
+    await bench.db.drop();
+    fs.rmSync(bench.dir, { recursive: true, force: true });
+  });
+  return bench;
+}

@@ -280,8 +280,12 @@ export class Executor {
     // Already driven by this run (its own upload, or resumed): the driver in flight finishes it.
     if (this.taken.has(a.jobId)) return;
     this.taken.add(a.jobId);
-    // A document waiting on the service holds a download slot from now on.
-    this.d.slots.hold();
+    // A document waiting on the service holds a download slot from now on. With the account's places
+    // shared by several workers (taken in no set order), only once it has its worker place: places
+    // first, then slots, as uploads take them; a resumed document holding a slot while it waits for a
+    // place could wait forever on uploads that hold every place and wait for slots.
+    const shared = this.d.state.shared !== undefined;
+    if (!shared) this.d.slots.hold();
     this.d.report.events.emit('job:queued', {
       jobId: a.jobId,
       ...a.ref,
@@ -292,6 +296,7 @@ export class Executor {
       // The worker place is asked for before anything is awaited: resumed documents hold download
       // slots, so they must get places before the uploads planned after them (which wait for slots).
       const worker = await this.d.places.take();
+      if (shared) this.d.slots.hold();
       const job = await this.d.state.jobs.get(a.jobId);
       if (!job || job.status !== 'uploaded' || !job.document_id || !job.document_key) {
         worker();
