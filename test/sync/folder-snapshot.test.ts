@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StateStore } from '../../src/state/store.js';
+import { PgFileInventory } from '../../src/state/postgres/inventory.js';
+import { SqliteFileInventory } from '../../src/state/sqlite/inventory.js';
 import { createFixture, type Fixture } from './fixture.js';
 
 // The snapshot's per-folder digests: beside a folder that changed, a folder whose own listing is
@@ -35,25 +36,32 @@ async function settled(): Promise<Fixture> {
   const f = await createFixture({ files: FILES });
   await f.sync();
   await f.sync();
-  const state = f.openState();
+  const { state, close } = await f.open();
   try {
-    expect([...(state.mappingSnapshot('docs')?.folders?.keys() ?? [])].sort()).toEqual(['', 'a', 'b', 'c']);
+    const snap = await state.files.snapshot('docs');
+    expect([...(snap?.folders?.keys() ?? [])].sort()).toEqual(['', 'a', 'b', 'c']);
   } finally {
-    state.close();
+    await close();
   }
   return f;
 }
 
-/** Which file records the next runs read: by folder (the folders asked) or all of them. */
+/** Which file records the next runs read, on either backend: by folder (the folders asked) or all. */
 function recordReads(): { byFolder: string[][]; all: () => number } {
   const byFolder: string[][] = [];
-  const original = StateStore.prototype.filesIn;
-  vi.spyOn(StateStore.prototype, 'filesIn').mockImplementation(function (this: StateStore, mapping, folders) {
-    byFolder.push([...folders].sort());
-    return original.call(this, mapping, folders);
-  });
-  const all = vi.spyOn(StateStore.prototype, 'filesOf');
-  return { byFolder, all: () => all.mock.calls.length };
+  let all = 0;
+  for (const proto of [SqliteFileInventory.prototype, PgFileInventory.prototype]) {
+    const { listedIn, listed } = proto;
+    vi.spyOn(proto, 'listedIn').mockImplementation(function (this: typeof proto, mapping, folders) {
+      byFolder.push([...folders].sort());
+      return listedIn.call(this, mapping, folders);
+    });
+    vi.spyOn(proto, 'listed').mockImplementation(function (this: typeof proto, mapping) {
+      all++;
+      return listed.call(this, mapping);
+    });
+  }
+  return { byFolder, all: () => all };
 }
 
 describe('folders the snapshot vouches for beside changed ones', () => {
@@ -91,9 +99,9 @@ describe('folders the snapshot vouches for beside changed ones', () => {
     expect(uploaded(fx, mark)).toEqual(['n.txt:DE', 'n.txt:FR']);
     expect(s.unchanged).toBe(8);
     expect(reads.byFolder).toEqual([['b', 'c', 'new']]);
-    const state = fx.openState();
+    const { state, close } = await fx.open();
     try {
-      expect([...state.filesOf('docs').keys()].sort()).toEqual([
+      expect([...(await state.files.listed('docs')).keys()].sort()).toEqual([
         'a/x.txt',
         'a/y.txt',
         'b/z2.txt',
@@ -101,7 +109,7 @@ describe('folders the snapshot vouches for beside changed ones', () => {
         'top.txt',
       ]);
     } finally {
-      state.close();
+      await close();
     }
   });
 
