@@ -70,6 +70,12 @@ export interface TranslateAction {
   settings: PlannedSettings;
   /** The recorded job this continues (reason retry): its row is reused, not a new one. */
   jobId?: number;
+  /**
+   * The output's latest done job when this was planned (an output gone from disk, a re-translation
+   * asked for, a changed source). With several workers, a done job other than this one for the same
+   * content and settings was made by another worker meanwhile: nothing to upload.
+   */
+  doneId?: number;
 }
 
 /** Copy an identical translation (same content, same settings) instead of uploading: not billed. */

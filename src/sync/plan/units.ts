@@ -198,7 +198,7 @@ async function planUnit(
     b.add({ kind: 'skip', ref, reason: 'path-escape', message: escape });
     return;
   }
-  addDecision(ctx, b, ref, decision, source, planned, staleReason(m.targets[ti]!));
+  addDecision(ctx, b, ref, decision, source, planned, staleReason(m.targets[ti]!), done?.id);
 }
 
 /** Another existing output holding this content's translation with these settings. */
@@ -223,6 +223,7 @@ function addDecision(
   source: SourceFacts,
   settings: PlannedSettings,
   because: string,
+  doneId: number | undefined,
 ): void {
   switch (d.kind) {
     case 'unchanged':
@@ -263,6 +264,7 @@ function addDecision(
         source,
         settings,
         ...(d.jobId !== undefined ? { jobId: d.jobId } : {}),
+        ...(doneId !== undefined ? { doneId } : {}),
       });
       return;
   }

@@ -203,8 +203,8 @@ export class Executor {
           ? await this.d.state.jobs.takenUp(recorded, this.d.runId, request)
           : await this.d.state.jobs.created({
               ...this.newJob(a, request),
-              // What this worker knew of the output: a done job other than this one was done elsewhere.
-              ...(this.d.state.shared ? { seen_done: (await this.d.index.doneOf(a.ref.output))?.id } : {}),
+              // What the plan knew of the output: a done job other than this one was done elsewhere.
+              ...(a.doneId !== undefined ? { seen_done: a.doneId } : {}),
             });
       } catch (err) {
         if (!(err instanceof RecordedJobError)) {
