@@ -10,8 +10,6 @@ const pgAvailable =
   !!process.env.LOCSYNC_TEST_PG_URL || (await pgAnswers(MACHINE_PG_URL)) || pgBinDir() !== undefined;
 if (!pgAvailable) console.warn(`sync suite on PostgreSQL: ${PG_SKIP_NOTICE}`);
 const PURE = ['decide', 'timing', 'saved-plan', 'scan', 'unrecorded-outputs', 'retranslate', 'adoptable'];
-// Tests that watch state.db's own methods (which records a scan reads): SQLite's alone.
-const SQLITE_ONLY = ['folder-snapshot'];
 
 export default defineConfig({
   test: {
@@ -29,7 +27,7 @@ export default defineConfig({
               test: {
                 name: 'sync on postgres',
                 include: ['test/sync/**/*.test.ts'],
-                exclude: [...PURE, ...SQLITE_ONLY].map((n) => `test/sync/${n}.test.ts`),
+                exclude: PURE.map((n) => `test/sync/${n}.test.ts`),
                 env: { LOCSYNC_TEST_BACKEND: 'postgres' },
               },
             },
