@@ -5,7 +5,7 @@ import { loadManifest } from '../manifest/load.js';
 import { makePlan } from '../sync/engine.js';
 import { recordObservations } from '../sync/sync-run.js';
 import { decideAdoption } from '../sync/plan/adoptable.js';
-import type { TranslateAction } from '../sync/plan/types.js';
+import { unitOf, type TranslateAction } from '../sync/plan/types.js';
 import { EXIT } from '../util/errors.js';
 import { openRunState } from './open-state.js';
 
@@ -45,12 +45,7 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
     if (state.shared) {
       const adopt: TranslateAction[] = [];
       for (const a of decision.adopt) {
-        const unit = {
-          sha256: a.source.sha256,
-          target_lang: a.ref.target,
-          fingerprint: a.settings.fingerprint,
-        };
-        const holder = await state.shared.holderOf(unit);
+        const holder = await state.shared.holderOf(unitOf(a));
         if (holder) decision.notVouched.push({ action: a, why: `worker ${holder} is translating it now` });
         else adopt.push(a);
       }

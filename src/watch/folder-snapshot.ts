@@ -30,6 +30,9 @@ const folderOf = (relPath: string) => {
   return slash < 0 ? '' : relPath.slice(0, slash);
 };
 
+/** A file's path from its folder and name ('' is the source folder itself). */
+const pathIn = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`);
+
 /** murmur3's finaliser: every bit of the input moves every bit of the output (sums stay strong). */
 function fmix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -86,9 +89,8 @@ export class SnapshotComparison {
     this.listed.add(folder);
     const old = this.before.get(folder);
     const n = files.names.length;
-    const path = (name: string) => (folder === '' ? name : `${folder}/${name}`);
     if (n === 0) {
-      if (old) for (const name of old.names.split('\0')) this.gone.push(path(name));
+      if (old) for (const name of old.names.split('\0')) this.gone.push(pathIn(folder, name));
       return;
     }
     const [h1, h2] = digest(files);
@@ -107,10 +109,10 @@ export class SnapshotComparison {
         old!.stats[2 * was] !== stats[2 * k] ||
         old!.stats[2 * was + 1] !== stats[2 * k + 1]
       )
-        this.changed.push(path(name));
+        this.changed.push(pathIn(folder, name));
       prev.delete(name);
     });
-    for (const name of prev.keys()) this.gone.push(path(name));
+    for (const name of prev.keys()) this.gone.push(pathIn(folder, name));
   }
 
   /**
@@ -121,8 +123,7 @@ export class SnapshotComparison {
     for (const [folder, old] of this.before) {
       if (this.listed.has(folder)) continue;
       if (unseen(folder)) this.next.set(folder, old);
-      else
-        for (const name of old.names.split('\0')) this.gone.push(folder === '' ? name : `${folder}/${name}`);
+      else for (const name of old.names.split('\0')) this.gone.push(pathIn(folder, name));
     }
     return this.next;
   }

@@ -200,3 +200,8 @@ export interface Plan {
 export function contentKey(sha256: string, fingerprint: string): string {
   return `${sha256}|${fingerprint}`;
 }
+
+/** The unit of work a translation is (what is paid for once): its content, target and settings. */
+export function unitOf(a: TranslateAction): { sha256: string; target_lang: string; fingerprint: string } {
+  return { sha256: a.source.sha256, target_lang: a.ref.target, fingerprint: a.settings.fingerprint };
+}

@@ -18,6 +18,7 @@ import {
   type ResumeAction,
   type ReuseAction,
   type TranslateAction,
+  unitOf,
 } from '../plan/types.js';
 import type { RunControl } from './control.js';
 import { deleteOutput } from './delete-output.js';
@@ -166,11 +167,7 @@ export class Executor {
 
   private async translate(a: TranslateAction): Promise<void> {
     // Work another worker holds takes no place of the account's (a place is the account's to share).
-    const holder = await this.d.state.shared?.holderOf({
-      sha256: a.source.sha256,
-      target_lang: a.ref.target,
-      fingerprint: a.settings.fingerprint,
-    });
+    const holder = await this.d.state.shared?.holderOf(unitOf(a));
     if (holder)
       return this.d.report.heldElsewhere({ jobId: 0, ...a.ref }, holder, this.d.logger.child(a.ref));
     // A worker place first: the job row is written right before its upload, not when it is planned.
@@ -201,11 +198,7 @@ export class Executor {
       try {
         job = recorded
           ? await this.d.state.jobs.takenUp(recorded, this.d.runId, request)
-          : await this.d.state.jobs.created({
-              ...this.newJob(a, request),
-              // What the plan knew of the output: a done job other than this one was done elsewhere.
-              ...(a.doneId !== undefined ? { seen_done: a.doneId } : {}),
-            });
+          : await this.d.state.jobs.created(this.newJob(a, request));
       } catch (err) {
         if (!(err instanceof RecordedJobError)) {
           if (this.leftToOtherWorker(err, a.ref)) return;
@@ -273,6 +266,8 @@ export class Executor {
       output_path: a.ref.output,
       run_id: this.d.runId,
       request,
+      // What the plan knew of the output: a done job other than this one was done elsewhere.
+      ...(a.kind === 'translate' && a.doneId !== undefined ? { seen_done: a.doneId } : {}),
     };
   }
 
