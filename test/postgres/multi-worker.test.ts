@@ -86,6 +86,36 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
     }
   }, 120_000);
 
+  it('a worker that starts while another holds every place gets its share of them, and uploads', async () => {
+    const db: TestDatabase = await createTestDatabase(server!);
+    const check = new pg.Client({ connectionString: db.url });
+    try {
+      const n = 40;
+      const { out, manifestPath } = pipeline(db.url, n, { lease: 10, concurrency: 4 });
+      const first = worker(manifestPath);
+      await check.connect();
+      // The first worker holds every place of the account and has most of the plan still to do.
+      await waitFor('the first worker to hold every place', async () => {
+        const r = await check
+          .query(
+            `SELECT count(*)::int AS n FROM limit_slots WHERE kind = 'in_flight' AND worker_id IS NOT NULL`,
+          )
+          .catch(() => ({ rows: [{ n: 0 }] }));
+        return r.rows[0].n >= 4;
+      });
+      const second = worker(manifestPath);
+      await allSucceed([first, second]);
+      expectEveryOutputOnce(out, n);
+      const uploadsOf = (w: WorkerProcess) => w.logLines().filter((l) => l.msg === 'uploading').length;
+      expect(uploadsOf(first) + uploadsOf(second)).toBe(n);
+      // Places given back go to whichever worker waits, not always to the first one's own queue.
+      expect(uploadsOf(second), second.output()).toBeGreaterThanOrEqual(n / 4);
+    } finally {
+      await check.end().catch(() => undefined);
+      await db.drop();
+    }
+  }, 120_000);
+
   it('kill -9 of a worker: another finishes its jobs after the lease, with no new upload for a job that had an id', async () => {
     const db: TestDatabase = await createTestDatabase(server!);
     const check = new pg.Client({ connectionString: db.url });

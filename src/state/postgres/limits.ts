@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PlaceShare } from './place-share.js';
 
 // The account's limits held for all workers together (the manifest's concurrency,
 // max_undownloaded and requests_per_second are the account's, not one process's):
@@ -8,10 +9,11 @@ import pg from 'pg';
 //  - requests: one token bucket row, refilled by the database clock; a 429/529 seen by any worker
 //    sets paused_until, and every worker's next request waits for it.
 // A place given back while this process has waiters goes straight to the next of them (no round
-// trip, no wake-up delay); a process with no waiters gives it back to the table and says so on a
-// PostgreSQL channel, which wakes every other process's look for a free place at once (each process
-// also looks in the table every pollMs while it has waiters, in case a notification is missed or a
-// holder died).
+// trip, no wake-up delay) unless other workers wait too and this one holds more than its share
+// (place-share.ts); otherwise it goes back to the table, announced on a PostgreSQL channel, which
+// wakes every other process's look for a free place at once (each process also looks in the table
+// every pollMs while it has waiters, in case a notification is missed or a holder died). A process
+// with waiters says so on the same channel, so that the others know to share.
 
 export type PlaceKind = 'in_flight' | 'undownloaded';
 
@@ -71,10 +73,16 @@ export class GlobalLimits {
   private tokens = 0;
   private tokensUntil = 0;
   private fetching: Promise<number> | undefined;
+  /** This process's share of each kind's places while other workers wait for one. */
+  private readonly share: Record<PlaceKind, PlaceShare>;
 
   constructor(pool: pg.Pool, opts: GlobalLimitsOptions) {
     this.pool = pool;
     this.opts = { pollMs: 100, ...opts };
+    this.share = {
+      in_flight: new PlaceShare(opts.places.in_flight),
+      undownloaded: new PlaceShare(opts.places.undownloaded),
+    };
   }
 
   /** Create the rows for the configured limits (idempotent; several workers may run it at once). */
@@ -100,8 +108,8 @@ export class GlobalLimits {
    */
   async acquire(kind: PlaceKind, signal?: AbortSignal): Promise<Place> {
     signal?.throwIfAborted();
-    // Those already waiting here come first.
-    if (this.waiters[kind].length === 0) {
+    // Those already waiting here come first; beyond its share, a process waits its turn.
+    if (this.waiters[kind].length === 0 && this.share[kind].mayTake()) {
       const got = await this.tryAcquire(kind);
       if (got) return got;
     }
@@ -143,7 +151,8 @@ export class GlobalLimits {
         while (this.waiters[kind].length > 0) {
           let got: Place | undefined;
           try {
-            got = await this.tryAcquire(kind);
+            if (this.share[kind].announceDue()) await this.announceWant(kind);
+            if (this.share[kind].mayTake()) got = await this.tryAcquire(kind);
           } catch (err) {
             // The pool has waited out what it could: every waiter hears it, as from its own query.
             for (const w of this.waiters[kind].splice(0)) w.fail(err as Error);
@@ -183,13 +192,27 @@ export class GlobalLimits {
       [this.opts.workerId, kind, this.opts.places[kind], this.opts.leaseSeconds],
     );
     const row = r.rows[0];
-    return row ? { kind, slot: row.slot } : undefined;
+    if (!row) return undefined;
+    this.share[kind].held++;
+    return { kind, slot: row.slot };
   }
 
-  /** Give a place back: to this process's next waiter, else to the table. */
+  /** Tell the other workers that this one waits for a place of `kind`. */
+  private async announceWant(kind: PlaceKind): Promise<void> {
+    await this.pool.query(`SELECT pg_notify('${CHANNEL}', $1)`, [`want:${kind}:${this.opts.workerId}`]);
+  }
+
+  /**
+   * Give a place back: to this process's next waiter while it holds no more than its share, else to
+   * the table (where a waiting worker takes it).
+   */
   async release(place: Place): Promise<void> {
-    const next = this.waiters[place.kind].shift();
-    if (next) return next.give(place);
+    const share = this.share[place.kind];
+    if (share.mayKeep()) {
+      const next = this.waiters[place.kind].shift();
+      if (next) return next.give(place);
+    }
+    share.held = Math.max(0, share.held - 1);
     await this.pool.query(
       `WITH freed AS (
          UPDATE limit_slots SET worker_id = NULL, held_until = NULL WHERE kind = $1 AND slot = $2 AND worker_id = $3
@@ -205,7 +228,7 @@ export class GlobalLimits {
     this.listening = (async () => {
       // A connection of its own, outside the pool: it is held for as long as the worker runs.
       const client = new pg.Client((this.pool as unknown as { options: pg.ClientConfig }).options);
-      client.on('notification', (m) => this.wake[m.payload as PlaceKind]?.());
+      client.on('notification', (m) => this.heard(m.payload ?? ''));
       client.on('error', () => {
         // The server went away: polling goes on; the next wait listens again.
         if (this.listener === client) this.listener = undefined;
@@ -219,6 +242,15 @@ export class GlobalLimits {
     })().catch(() => {
       this.listening = undefined;
     });
+  }
+
+  /** A message on the places channel: a place given back (its kind), or a worker wanting one. */
+  private heard(payload: string): void {
+    // want:<kind>:<worker id> (worker ids hold colons themselves).
+    const [what, kind, ...id] = payload.split(':') as [string, PlaceKind, ...string[]];
+    if (what !== 'want') return this.wake[what as PlaceKind]?.();
+    const workerId = id.join(':');
+    if (workerId !== this.opts.workerId) this.share[kind]?.heard(workerId);
   }
 
   /** Stop listening. */
