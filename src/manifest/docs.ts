@@ -1,4 +1,5 @@
 import { jsonSchemaFor } from './json-schema.js';
+import { EXIT } from '../util/errors.js';
 import { OUTPUT_PLACEHOLDERS } from './schema.js';
 
 // docs/manifest.md, generated from the same zod schema (through its JSON Schema) so that the
@@ -199,8 +200,8 @@ A dictionary's entries are part of its targets' settings: editing them makes tho
 not affected. \`locsync glossaries pull [--out DIR] [--format csv|tsv]\` writes every glossary of the
 service as one file per pair.
 
-\`locsync plan --detailed-exitcode\` exits 0 when nothing would change, 2 when changes (or drift) are
-pending and 1 on any error; \`--json\` prints \`{ styles: { actions, drift, styleIds, changedKeys,
+\`locsync plan --detailed-exitcode\` exits ${EXIT.ok} when nothing would change, ${EXIT.changes} when changes (or drift)
+are pending, ${EXIT.usage} on a usage or manifest error and ${EXIT.failed} on any other error; \`--json\` prints \`{ styles: { actions, drift, styleIds, changedKeys,
 summary }, glossaries: { actions, drift, glossaryIds, changedPairs, summary }, files, changes }\`.
 \`locsync styles apply [--only KEY...] [--drift POLICY] [--dry-run] [--yes] [--json]\` applies style lists
 and glossaries alone: it shows the plan, asks before deleting anything on the service (off a terminal

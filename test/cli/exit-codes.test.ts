@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES } from '../../src/util/errors.js';
+import { EXIT, EXIT_CODES } from '../../src/util/errors.js';
 import { runCli, ROOT } from '../helpers/cli.js';
 
 // Every place that documents the exit codes shows the code's own table, row for row.
@@ -41,6 +41,29 @@ describe('exit codes', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     for (const e of EXIT_CODES) expect(r.stdout).toContain(`${String(e.code).padStart(3)}  ${e.meaning}`);
+  });
+
+  it('every page that says what plan --detailed-exitcode exits with says the code of "changes pending"', () => {
+    const pages = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const said: string[] = [];
+    for (const page of pages) {
+      // A paragraph is where a sentence about the flag may wrap over several lines.
+      for (const paragraph of fs.readFileSync(path.join(ROOT, page), 'utf8').split(/\n\s*\n/)) {
+        if (!paragraph.includes('--detailed-exitcode')) continue;
+        const flat = paragraph.replace(/\s+/g, ' ');
+        for (const m of flat.matchAll(/(\d+) when changes|exits (\d+) when true|(\d+) changes pending/g)) {
+          said.push(`${page}: ${m[0]}`);
+          expect(Number(m[1] ?? m[2] ?? m[3]), `${page}: "${m[0]}"`).toBe(EXIT.changes);
+        }
+      }
+    }
+    expect(said.length).toBeGreaterThanOrEqual(3);
   });
 
   it('a bad flag with plan --detailed-exitcode is a usage error (2), not "changes pending"', async () => {
