@@ -9,6 +9,7 @@ import { SOURCE_LANGUAGES } from './schema.js';
 import { stateLocation } from '../state/location.js';
 import { checkPostgresUrl, isPostgresUrl } from '../state/postgres/url.js';
 import { didYouMean } from './suggest.js';
+import { webhookUrl } from './webhook-url.js';
 import type { CheckContext } from './types.js';
 import { formatPath, type DataPath } from './yaml-source.js';
 
@@ -230,7 +231,21 @@ export function checkManifest(ctx: CheckContext): ConfigError[] {
   checkTargets(ctx, errors);
   checkOutputs(ctx, errors);
   checkPaths(ctx, errors);
+  checkWebhookEnv(ctx, errors, false);
   return errors;
+}
+
+/**
+ * A webhook URL read from the environment: a value that is not an http(s) URL is an error (every
+ * command would refuse it), a variable not set only a warning (validate may run where the secret is
+ * not, such as a pull request's CI; sync and watch refuse to start without it).
+ */
+function checkWebhookEnv(ctx: CheckContext, found: ConfigError[], unset: boolean): void {
+  const webhook = ctx.manifest.notify?.webhook;
+  if (!webhook) return;
+  const url = webhookUrl(webhook);
+  if ('problem' in url && url.unset === unset)
+    found.push(ctx.source.errorAt(['notify', 'webhook', 'url_env'], url.problem));
 }
 
 /**
@@ -280,6 +295,7 @@ export function manifestWarnings(ctx: CheckContext): ConfigError[] {
         `service.url: the URL holds a password, and the manifest is a plain file (kept in git); locsync never prints it, but prefer a URL without one (the API key comes from service.key_env)`,
       ),
     );
+  checkWebhookEnv(ctx, warnings, true);
   warnings.push(...outputOverlapWarnings(ctx));
   return warnings;
 }

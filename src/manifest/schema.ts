@@ -239,10 +239,12 @@ export const mappingSchema = z.strictObject({
     ),
 });
 
+/** An http:// or https:// URL: the service's base URL, a webhook (also when read from url_env). */
+export const httpUrlSchema = z.url({ protocol: /^https?$/ });
+
 export const serviceSchema = z.strictObject({
   /** Base URL of the service; omitted: the embedded local service. */
-  url: z
-    .url({ protocol: /^https?$/ })
+  url: httpUrlSchema
     .optional()
     .describe('Base URL of the service (http:// or https://); left out, the embedded local service is used.'),
   plan: z
@@ -340,10 +342,7 @@ export const NOTIFY_EVENTS = [
 export const notifySchema = z.strictObject({
   webhook: z
     .strictObject({
-      url: z
-        .url({ protocol: /^https?$/ })
-        .optional()
-        .describe('URL to POST a JSON message to (kept out of logs). Or url_env.'),
+      url: httpUrlSchema.optional().describe('URL to POST a JSON message to (kept out of logs). Or url_env.'),
       url_env: z
         .string()
         .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)

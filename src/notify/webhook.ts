@@ -2,7 +2,8 @@ import os from 'node:os';
 import got from 'got';
 import type { Logger } from '../log/logger.js';
 import { registerSecret } from '../log/secrets.js';
-import type { NotifyEvent } from '../manifest/schema.js';
+import type { Manifest, NotifyEvent } from '../manifest/schema.js';
+import { webhookUrl } from '../manifest/webhook-url.js';
 import { ConfigError } from '../util/errors.js';
 
 // Notifications: a JSON message POSTed to a webhook (chat, paging, a ticket system) when a run
@@ -102,17 +103,17 @@ export class WebhookNotifier {
 
 /** The notifier of a manifest's `notify.webhook`, or undefined when none is configured. */
 export function webhookFromManifest(
-  notify:
-    | { webhook: { url?: string | undefined; url_env?: string | undefined; events: NotifyEvent[] } }
-    | undefined,
+  notify: Manifest['notify'],
   opts: { pipeline: string; logger: Logger; env?: NodeJS.ProcessEnv },
 ): WebhookNotifier | undefined {
   const w = notify?.webhook;
   if (!w) return undefined;
-  const url = w.url ?? (opts.env ?? process.env)[w.url_env ?? ''];
-  if (!url)
-    throw new ConfigError(
-      `notify.webhook.url_env: the environment variable ${w.url_env} is not set (it holds the webhook URL)`,
-    );
-  return new WebhookNotifier({ url, events: w.events, pipeline: opts.pipeline, logger: opts.logger });
+  const resolved = webhookUrl(w, opts.env);
+  if ('problem' in resolved) throw new ConfigError(resolved.problem);
+  return new WebhookNotifier({
+    url: resolved.url,
+    events: w.events,
+    pipeline: opts.pipeline,
+    logger: opts.logger,
+  });
 }

@@ -144,6 +144,29 @@ describe('webhook notifications', () => {
     }
   }, 90_000);
 
+  it('a webhook URL from url_env that is not a URL: validate refuses it (naming the variable, not the value), sync refuses to start', async () => {
+    p = await opsProject({ manifest: { notify: { webhook: { url_env: 'HOOK_URL' } } } });
+    p.write('a.txt', 'Fine.\n');
+    const notUrl = { HOOK_URL: 'hooks.example.com/T0KEN-9f8e7d6c5b4a' };
+    const v = await p.cli(['validate'], notUrl);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toMatch(
+      /pipeline\.yaml:\d+:\d+: .*notify\.webhook\.url_env: the value of the environment variable HOOK_URL is not an http:\/\/ or https:\/\/ URL/,
+    );
+    const r = await p.cli(['sync'], notUrl);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/HOOK_URL is not an http/);
+    expect(r.stderr + r.stdout + v.stderr + v.stdout).not.toContain('T0KEN-9f8e7d6c5b4a');
+    expect(p.service.requests().filter((q) => q.upload)).toEqual([]);
+    // Not set where validate runs (a pull request's CI): a warning; the run itself needs it.
+    const unset = await p.cli(['validate'], { HOOK_URL: undefined });
+    expect(unset.code).toBe(0);
+    expect(unset.stderr).toMatch(
+      /warning: notify\.webhook\.url_env: the environment variable HOOK_URL is not set/,
+    );
+    expect((await p.cli(['sync'], { HOOK_URL: undefined })).code).toBe(2);
+  }, 90_000);
+
   it('an unreachable receiver never blocks: send returns at once, and the give-up is a warning without the URL', async () => {
     const lines: string[] = [];
     const logger = createLogger({
