@@ -99,9 +99,10 @@ interface Server {
 }
 
 /** `locsync serve` on a free port; resolves with its URL once it listens. */
-function serve(args: string[]): Promise<Server> {
+function serve(args: string[], env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, [join(repo, 'bin/locsync.js'), 'serve', '--port', '0', ...args], {
     cwd: repo,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolvePromise, reject) => {
@@ -197,11 +198,10 @@ async function main(): Promise<void> {
     // Real-service mode: one accepted key (the suite checks that another is refused). Mock mode:
     // any key (the suite makes random ones per session) and the style rule list the official mock
     // starts with.
-    const server = await serve(
+    const server =
       mode === 'real'
-        ? [...common, '--auth-key', key]
-        : [...common, '--style-rules', join(here, 'style-rules.yaml')],
-    );
+        ? await serve(common, { LOCSYNC_SERVE_KEY: key })
+        : await serve([...common, '--style-rules', join(here, 'style-rules.yaml')]);
     try {
       unexpected += report(mode, runJest(work, mode, server, key), expected);
     } finally {

@@ -54,7 +54,11 @@ export function registerServe(program: Command): void {
     .description('Run the local translation service (the whole spec, no account, no network)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8787')
-    .option('--auth-key <key>', 'accepted API key (also env LOCSYNC_SERVE_KEY); default: any non-empty key')
+    .option(
+      '--auth-key-env <name>',
+      'environment variable holding the accepted API key (default LOCSYNC_SERVE_KEY); unset: any non-empty key',
+    )
+    .option('--auth-key <key>', 'accepted API key on the command line: visible in ps, prefer the environment')
     .option('--plan <plan>', 'pro or free (free: style rules answer 403)', 'pro')
     .option(
       '--data <dir>',

@@ -12,6 +12,7 @@ interface ServeFlags {
   host: string;
   port: string;
   authKey?: string;
+  authKeyEnv?: string;
   plan: string;
   data?: string;
   phrasebook?: string;
@@ -94,10 +95,26 @@ export function readPresetStyleLists(file: string): StyleRow[] {
   });
 }
 
+/** The environment variable `serve` reads its accepted key from unless told another. */
+export const SERVE_KEY_ENV = 'LOCSYNC_SERVE_KEY';
+
+/** What `serve` says when the key is on its command line, where `ps` shows it to every user. */
+export const AUTH_KEY_FLAG_WARNING = `warning: --auth-key puts the key in the process list (ps, /proc) for every user of this machine; give it in the environment instead: ${SERVE_KEY_ENV}=… or --auth-key-env NAME`;
+
+/** The accepted key: --auth-key (discouraged), --auth-key-env NAME, or LOCSYNC_SERVE_KEY; none: any key. */
+function serveAuthKey(flags: ServeFlags, env: NodeJS.ProcessEnv): string | undefined {
+  if (flags.authKey !== undefined && flags.authKeyEnv !== undefined)
+    throw new ConfigError('give --auth-key or --auth-key-env, not both');
+  if (flags.authKeyEnv === undefined) return flags.authKey ?? env[SERVE_KEY_ENV];
+  const key = env[flags.authKeyEnv];
+  if (!key) throw new ConfigError(`--auth-key-env: the environment variable ${flags.authKeyEnv} is not set`);
+  return key;
+}
+
 export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServiceOptions {
   if (flags.plan !== 'pro' && flags.plan !== 'free')
     throw new ConfigError(`--plan must be pro or free (got '${flags.plan}')`);
-  const authKey = flags.authKey ?? env.LOCSYNC_SERVE_KEY;
+  const authKey = serveAuthKey(flags, env);
   registerSecret(authKey);
   // A long-running server loads its language detector at start: no request waits for it.
   const o: ServiceOptions = {
@@ -130,6 +147,7 @@ export async function serveAction(flags: ServeFlags, cmd?: Command): Promise<voi
   // written): here it sets the request log of the service, which is silent without it.
   const logLevel = flags.logLevel ?? cmd?.optsWithGlobals<{ logLevel?: string }>().logLevel;
   const options = serveOptions({ ...flags, ...(logLevel ? { logLevel } : {}) });
+  if (flags.authKey !== undefined) process.stderr.write(`${AUTH_KEY_FLAG_WARNING}\n`);
   // Loaded here, not at start-up: the service and its engine are heavy for every other command.
   const { startService } = await import('../service/index.js');
   const service = await startService(options);

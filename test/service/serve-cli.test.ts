@@ -55,6 +55,34 @@ describe('locsync serve', () => {
     expect(s.out()).toContain('stopped');
   });
 
+  it('takes the key from the variable --auth-key-env names; --auth-key on the command line (seen by ps) works with a warning', async () => {
+    const fromEnv = serve(['--auth-key-env', 'MY_SERVICE_KEY'], { MY_SERVICE_KEY: 'named-env-key-77' });
+    const url = await fromEnv.url;
+    const translate = (key: string) =>
+      fetch(`${url}/v2/translate`, {
+        method: 'POST',
+        headers: { Authorization: `Service-Auth-Key ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: ['x'], target_lang: 'DE' }),
+      });
+    expect((await translate('named-env-key-77')).status).toBe(200);
+    expect((await translate('another-key')).status).toBe(403);
+    fromEnv.child.kill('SIGTERM');
+    expect(await fromEnv.exited).toBe(0);
+    expect(fromEnv.out()).not.toMatch(/warning/);
+
+    const unset = await runCli(['serve', '--port', '0', '--auth-key-env', 'NOT_SET_ANYWHERE_42']);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/--auth-key-env: the environment variable NOT_SET_ANYWHERE_42 is not set/);
+
+    const flag = serve(['--auth-key', 'flag-key-123456']);
+    await flag.url;
+    flag.child.kill('SIGTERM');
+    expect(await flag.exited).toBe(0);
+    expect(flag.out()).toMatch(/warning: --auth-key puts the key in the process list \(ps/);
+    expect(flag.out()).toMatch(/LOCSYNC_SERVE_KEY=… or --auth-key-env NAME/);
+    expect(flag.out()).not.toContain('flag-key-123456');
+  });
+
   it('takes the key from LOCSYNC_SERVE_KEY, the plan and faults from flags', async () => {
     const s = serve(['--plan', 'free', '--faults', '{"status":503,"count":1,"match":{"path":"/v2/"}}'], {
       LOCSYNC_SERVE_KEY: 'env-key-123456',
