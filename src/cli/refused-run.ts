@@ -4,9 +4,11 @@ import type { RunStopReason, SyncState } from '../state/types.js';
 import { stopReasonOf } from '../sync/run-outcome.js';
 import { EXIT } from '../util/errors.js';
 
-// A run refused before it began (another process holds the state, a budget cap, a drifted style
-// list, a mistake in the options) is recorded like any run, failed with its reason, so that
-// `status`, its --json and the status page say why the last run did nothing, and what to do.
+// A run refused before it began (a budget cap, a drifted style list, a mistake in the options) is
+// recorded like any run, failed with its reason, so that `status`, its --json and the status page
+// say why the last run did nothing, and what to do. One refused because another locsync holds the
+// state (a cron sync while watch runs) is recorded as skipped: the work is being done, the other
+// process's runs are the outcome that counts.
 
 /** The reason of a refusal by its exit code (RunRefused of the sync gate), else by the error. */
 export function refusalReason(err: unknown): RunStopReason {
@@ -23,7 +25,8 @@ export async function recordRefused(
   err: unknown,
 ): Promise<void> {
   const id = await state.runs.start(command);
-  await state.runs.finish(id, { status: 'failed', reason: refusalReason(err) }, {}, 0);
+  const reason = refusalReason(err);
+  await state.runs.finish(id, { status: reason === 'lock' ? 'skipped' : 'failed', reason }, {}, 0);
 }
 
 /**

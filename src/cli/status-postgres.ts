@@ -5,6 +5,7 @@ import { schemaVersion } from '../state/postgres/migrations.js';
 import { PostgresState } from '../state/postgres/store.js';
 import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
 import { EXIT } from '../util/errors.js';
+import { lastRealRun } from '../report/advice.js';
 import { formatDuration } from '../util/format.js';
 import type { StatusData, StatusOptions, StatusView } from './status.js';
 
@@ -82,7 +83,7 @@ export async function postgresStatus(
       process.stdout.write(
         view.formatStatus(data, opts.config, now) + '\n\n' + formatWorkers(workers) + '\n',
       );
-    const last = data.runs[0]?.status;
+    const last = lastRealRun(data.runs)?.status;
     const dead = workers.some((w) => w.state === 'dead');
     process.exitCode =
       data.failures.length || dead || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;

@@ -15,6 +15,7 @@ export interface StatusView {
 }
 import { openState, type RunRecord } from '../state/store.js';
 import { EXIT } from '../util/errors.js';
+import { lastRealRun } from '../report/advice.js';
 import { formatCount, formatDuration } from '../util/format.js';
 
 export interface StatusOptions {
@@ -43,9 +44,10 @@ function ago(iso: string | null, now: number): string {
 }
 
 function runLine(r: RunRecord, now: number): string {
+  // A run still going has no duration yet: its outcome says so ("running (pid N)").
   const dur = r.finished_at
-    ? formatDuration(Date.parse(r.finished_at) - Date.parse(r.started_at))
-    : 'running';
+    ? `, ${formatDuration(Date.parse(r.finished_at) - Date.parse(r.started_at))}`
+    : '';
   const c = r.counts ?? {};
   const counts = ['translated', 'resumed', 'reused', 'unchanged', 'stale', 'failed']
     .filter((k) => c[k])
@@ -54,7 +56,7 @@ function runLine(r: RunRecord, now: number): string {
   const outcome =
     r.status === 'running' ? `running (pid ${r.pid})` : r.reason ? `${r.status} (${r.reason})` : r.status;
   return (
-    `#${r.id} ${r.command} ${r.started_at} (${ago(r.started_at, now)} ago), ${dur}: ${outcome}` +
+    `#${r.id} ${r.command} ${r.started_at} (${ago(r.started_at, now)} ago)${dur}: ${outcome}` +
     (counts ? `; ${counts}` : '') +
     `; billed ${formatCount(r.billed_characters)} characters`
   );
@@ -148,6 +150,6 @@ export async function statusAction(opts: StatusOptions): Promise<void> {
   const data = await collect(opts, loaded, now);
   if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
   else process.stdout.write(formatStatus(data, opts.config, now) + '\n');
-  const last = data.runs[0]?.status;
+  const last = lastRealRun(data.runs)?.status;
   process.exitCode = data.failures.length || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;
 }

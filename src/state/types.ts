@@ -95,7 +95,7 @@ export interface RunRecord {
   started_at: string;
   finished_at: string | null;
   command: string;
-  status: 'running' | 'ok' | 'failed' | 'interrupted' | 'crashed';
+  status: RunStatus;
   pid: number;
   counts: Record<string, number> | null;
   billed_characters: number;
@@ -147,7 +147,8 @@ export interface StyleStateStore {
 }
 
 /** How a run ended, and why when it did not complete (status, report). */
-export type RunStatus = 'running' | 'ok' | 'failed' | 'interrupted' | 'crashed';
+/** skipped: refused before it began because another locsync held the state (not an outcome). */
+export type RunStatus = 'running' | 'ok' | 'failed' | 'interrupted' | 'crashed' | 'skipped';
 
 /** Why a run stopped before its work was done (none: it completed). Interrupted is not failed. */
 export type RunStopReason =

@@ -7,7 +7,13 @@ import { StatusPageCollector, type StatusPageData, type StatusPageSource } from 
 // The status page of `locsync watch`, served on its metrics listener: `/` for people (it fetches
 // `/status/fragment` every few seconds and swaps it in, no reload), `/status.json` for scripts.
 
-const RUN_CLASS: Record<string, string> = { ok: 'ok', failed: 'bad', crashed: 'bad', interrupted: 'warn' };
+const RUN_CLASS: Record<string, string> = {
+  ok: 'ok',
+  failed: 'bad',
+  crashed: 'bad',
+  interrupted: 'warn',
+  skipped: 'warn',
+};
 
 function runsTable(d: StatusPageData): string {
   if (!d.status.runs.length) return '<p class="muted">No runs yet.</p>';

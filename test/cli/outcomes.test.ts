@@ -24,7 +24,7 @@ async function lastOutcome(
 }
 
 describe('run outcomes', () => {
-  it('a held lock (sync and watch), a bad option and a budget cap are recorded with their reason; status says what to do', async () => {
+  it('a bad option and a budget cap are recorded with their reason; status says what to do; a sync refused by the lock is skipped, status stays green', async () => {
     p = await opsProject();
     p.write('a.txt', 'A document with more than fifty characters in it, to go over.\n');
     expect((await p.cli(['sync'])).code).toBe(EXIT.ok);
@@ -47,7 +47,11 @@ describe('run outcomes', () => {
     expect(last.outcome).toMatchObject({ status: 'failed', reason: 'config' });
     expect(last.outcome.advice).toMatch(/locsync validate/);
 
-    // Another live process holds the state (this test runner, as the lock names it).
+    // The real run after them succeeds.
+    expect((await p.cli(['sync'])).code).toBe(EXIT.ok);
+
+    // Another live process holds the state (this test runner, as the lock names it): the cron sync
+    // is refused (exit 4) and recorded as skipped, which is no outcome: status stays green.
     fs.writeFileSync(
       path.join(p.dir, '.locsync/state.db.lock'),
       JSON.stringify({
@@ -60,11 +64,14 @@ describe('run outcomes', () => {
     const locked = await p.cli(['sync']);
     expect(locked.code).toBe(EXIT.locked);
     fs.rmSync(path.join(p.dir, '.locsync/state.db.lock'));
+    last = await lastOutcome(p);
+    expect(last.code).toBe(EXIT.ok);
+    expect(last.outcome).toMatchObject({ command: 'sync', status: 'ok', reason: null });
     const text = await p.cli(['status']);
-    expect(text.code).toBe(EXIT.failed);
-    expect(text.stdout).toMatch(
-      /^Last run #\d+ \(sync\): failed \(lock\)\n {2}what to do: another locsync process/,
-    );
-    expect(text.stdout).toMatch(/: failed \(lock\); billed 0 characters/);
+    expect(text.code).toBe(EXIT.ok);
+    expect(text.stdout).not.toMatch(/^Last run #/m);
+    expect(text.stdout).toMatch(/: skipped \(lock\); billed 0 characters/);
+    // A run still going reads "running (pid N)", said once.
+    expect(text.stdout).not.toMatch(/running: running/);
   }, 120_000);
 });
