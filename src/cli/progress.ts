@@ -5,6 +5,7 @@ import type { SyncEvents } from '../sync/events.js';
 import { formatBytes, formatCount, formatDuration, formatPercent } from '../util/format.js';
 import { RunTracker, type InFlightJob, type JobPhase } from './run-tracker.js';
 import { printable } from '../log/printable.js';
+import { stoppingLines } from './stop-view.js';
 
 // The live view of a sync or watch run on a terminal, drawn under the log lines from a RunTracker;
 // and on SIGINT/SIGTERM what was left and how to resume (a log line when there is no terminal).
@@ -41,8 +42,13 @@ export function renderProgress(
   const of = (n: number) => `${formatCount(n)}/${formatCount(c.total)}`;
   const head = `${bold('locsync')} ${formatDuration(opts.now - t.startedAt)}  ${formatCount(c.scanned)} files`;
   // Before the first unit of work is found there are no totals yet: say what is going on.
+  // Stopping: what is still awaited, with a countdown, above the counters; every job in flight listed.
+  const stopping = stoppingLines(t, opts.now);
   if (c.total === 0)
-    return [`${head}  ${t.scansDone ? 'nothing to translate' : 'checking style lists, scanning'}`];
+    return [
+      ...stopping,
+      `${head}  ${t.scansDone ? 'nothing to translate' : 'checking style lists, scanning'}`,
+    ];
   const lines = [
     `${head}  upload ${of(c.uploaded + c.reused)}  translate ${of(c.translated + c.reused)}  ` +
       `download ${of(c.downloaded + c.reused)}  ${formatPercent(t.finished(), c.total)}` +
@@ -52,11 +58,11 @@ export function renderProgress(
     `  billed ${formatCount(c.billed)} characters  downloaded ${formatBytes(c.bytes)}` +
       (t.uploadsStopped ? `  uploads stopped: ${t.uploadsStopped}` : ''),
   ];
-  const long = t.inFlight().filter((j) => opts.now - j.since >= opts.longJobMs);
+  const long = t.inFlight().filter((j) => t.stopping || opts.now - j.since >= opts.longJobMs);
   for (const j of long.slice(0, opts.maxJobLines)) lines.push(`  ${describeJob(j, opts.now)}`);
   if (long.length > opts.maxJobLines)
     lines.push(`  ... and ${long.length - opts.maxJobLines} more long jobs`);
-  return lines;
+  return [...stopping, ...lines];
 }
 
 /** What was left when the run was interrupted, and how to resume (plain text lines). */
@@ -195,26 +201,23 @@ export function startRunView(args: {
   const onSignal = () => {
     if (reported) return;
     reported = true;
+    // On a terminal the view goes on: it shows what is awaited and a countdown (stop-view.ts).
+    if (view) return;
     const lines = leftoverReport(tracker, args.configPath, Date.now(), args.resumeCommand);
-    if (view) {
-      view.stop();
-      out.write(lines.join('\n') + '\n');
-    } else {
-      args.logger.warn(
-        {
-          in_flight: tracker.inFlight().map((j) => ({
-            mapping: j.ref.mapping,
-            file: j.ref.file,
-            target: j.ref.target,
-            document_id: j.ref.documentId,
-            state: j.phase,
-            waited_s: Math.round((Date.now() - j.phaseSince) / 1000),
-          })),
-          not_started: tracker.totals().waiting,
-        },
-        lines.join(' '),
-      );
-    }
+    args.logger.warn(
+      {
+        in_flight: tracker.inFlight().map((j) => ({
+          mapping: j.ref.mapping,
+          file: j.ref.file,
+          target: j.ref.target,
+          document_id: j.ref.documentId,
+          state: j.phase,
+          waited_s: Math.round((Date.now() - j.phaseSince) / 1000),
+        })),
+        not_started: tracker.totals().waiting,
+      },
+      lines.join(' '),
+    );
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -62,6 +62,8 @@ export class RunTracker {
   /** Mappings scanned to the end (watch: rescans too). */
   scansDone = 0;
   uploadsStopped: string | undefined;
+  /** Stopped by a signal: how it goes (the view shows a countdown to graceEndsAt). */
+  stopping: { graceEndsAt: number; waiting: boolean } | undefined;
   readonly startedAt: number;
   /** When the first unit of work was found: the rate of the estimate counts from there. */
   private workSince: number | undefined;
@@ -128,6 +130,10 @@ export class RunTracker {
     });
     events.on('billed', (e) => (this.billed += e.characters));
     events.on('uploads:stopped', (e) => (this.uploadsStopped = e.reason));
+    events.on('run:stopping', (e) => (this.stopping = { graceEndsAt: e.graceEndsAt, waiting: true }));
+    events.on('run:stop-waiting', () => {
+      if (this.stopping) this.stopping.waiting = false;
+    });
   }
 
   private set(ref: JobRef, phase: JobPhase, serviceStatus?: string): void {

@@ -107,11 +107,13 @@ async function syncRun(
   // A PostgreSQL state is backed up by the database's own means (docs/postgres.md).
   if (!opts.dryRun && opened.sqlite) await takeAutoBackup(loaded, opened.sqlite, logger);
   const abort = new AbortController();
+  const stopWaiting = new AbortController();
   const signals = onStopSignals({
     logger,
     message: 'finishing documents in flight, no new uploads',
     next: 'the next run',
     stop: () => abort.abort(),
+    stopWaiting: () => stopWaiting.abort(),
   });
   const events = createSyncEvents();
   const notifier = webhookFromManifest(loaded.manifest.notify, { pipeline: loaded.path, logger });
@@ -160,6 +162,7 @@ async function syncRun(
       options: {
         ...options,
         signal: abort.signal,
+        stopWaiting: stopWaiting.signal,
         stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
         budget: {
           caps: budgetCaps(loaded, maxBilled),

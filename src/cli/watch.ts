@@ -39,6 +39,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
     message: `stopping: no new uploads, documents in flight get ${loaded.manifest.watch.shutdown}s to finish`,
     next: 'the next start',
     stop: () => void runner?.stop(),
+    stopWaiting: () => runner?.stopWaiting(),
     ready: () => runner !== undefined,
   });
   let connection: Connection | undefined;

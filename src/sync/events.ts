@@ -44,6 +44,10 @@ export interface SyncEventMap {
   'styles:drift': [{ lists: string[]; messages: string[] }];
   /** Uploads stopped for the rest of the run (quota, auth, stop()). */
   'uploads:stopped': [{ reason: string; kind: FailureKind }];
+  /** Stopped by a signal: work in flight may finish until graceEndsAt (epoch ms). */
+  'run:stopping': [{ graceEndsAt: number }];
+  /** A second signal: the run stops waiting for translations (uploads already sent are awaited). */
+  'run:stop-waiting': [Record<string, never>];
   'run:summary': [SyncSummary];
 }
 

@@ -62,6 +62,8 @@ export interface SyncOptions {
   command?: string;
   /** When `signal` aborts: how long jobs in flight may still finish, ms (default 30 s). */
   stopDeadlineMs?: number;
+  /** Aborted on a second stop signal: the grace ends at once (see Executor.stopWaiting). */
+  stopWaiting?: AbortSignal;
   /**
    * Budget caps held while the run goes on (the plan was checked against them before): an upload
    * that would exceed one is not made, and uploads stop for the rest of the run.
@@ -295,6 +297,9 @@ export class SyncRun {
     // A signal that came while the run was being prepared (pricing, the gate) stops it at once.
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const onStopWaiting = () => run.stopWaiting();
+    if (opts.stopWaiting?.aborted) onStopWaiting();
+    else opts.stopWaiting?.addEventListener('abort', onStopWaiting, { once: true });
     events.emit('run:start', { runId });
     return run;
   }
@@ -387,6 +392,11 @@ export class SyncRun {
    */
   stop(opts: { deadlineMs?: number; interrupted?: boolean } = {}): Promise<void> {
     return this.executor.stop(opts.deadlineMs ?? 30_000, opts.interrupted ?? true);
+  }
+
+  /** Stop waiting for translations at once (a second Ctrl-C); uploads already sent are awaited. */
+  stopWaiting(): void {
+    this.executor.stopWaiting();
   }
 
   /** The error that must stop the run (auth refused, internal error), if any. */

@@ -520,6 +520,11 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
    * the next start (they resume from id and key); an upload already sent is awaited so that its id is
    * recorded before the state closes: the next start must not upload (and pay for) it again.
    */
+  /** A second signal: stop waiting for translations now (see SyncRun.stopWaiting). */
+  stopWaiting(): void {
+    this.session?.stopWaiting();
+  }
+
   async stop(ended?: unknown): Promise<number> {
     if (this.stopping) return this.done;
     this.stopping = true;

@@ -13,6 +13,8 @@ export class RunControl {
   fatal: Error | undefined;
   /** Stopped by a signal (stop()): work not finished is left for the next run, not failed. */
   stopping = false;
+  /** Ends the shutdown grace early (a second Ctrl-C: stop waiting for translations). */
+  readonly graceOver = new AbortController();
   /** Aborts every wait for a next poll. */
   readonly pollAbort = new AbortController();
   private readonly onStop: Array<() => void> = [];

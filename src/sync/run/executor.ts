@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import type { UploadDocumentRequest } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
@@ -388,18 +387,24 @@ export class Executor {
    * start no download (the recorded id+key let the next run collect those documents). An upload
    * already sent is never cut: its answer is awaited (bounded by the client's timeouts) and its id
    * recorded, or the next run would upload, and the service bill, the same document again.
+   * Resolves as soon as nothing is left to await (the grace's timer is cancelled then).
    */
   async stop(deadlineMs: number, interrupted = true): Promise<void> {
     if (interrupted) {
+      const first = !this.d.control.stopping;
       this.d.control.stopping = true;
       this.d.control.stopUploads(
         'the run was interrupted; what is left is resumed by the next run',
         'stopped',
       );
+      if (first && !this.d.control.graceOver.signal.aborted)
+        this.d.report.events.emit('run:stopping', { graceEndsAt: Date.now() + deadlineMs });
     } else this.d.control.stopUploads('the run ended on an error; the next run resumes', 'transient');
     const all = () => this.drainTasks();
-    const r = await Promise.race([all().then(() => 'done' as const), sleep(deadlineMs, 'timeout' as const)]);
-    if (r === 'timeout') {
+    const grace = graceTimer(deadlineMs, this.d.control.graceOver.signal);
+    const r = await Promise.race([all().then(() => 'done' as const), grace.over]);
+    grace.cancel();
+    if (r === 'over') {
       this.d.control.pollAbort.abort();
       if (this.tasks.size)
         this.d.logger.info(
@@ -407,6 +412,17 @@ export class Executor {
         );
     }
     await all();
+  }
+
+  /**
+   * Stop waiting now (a second Ctrl-C): the grace ends at once. Documents at the service stay
+   * recorded with their id and key (the next run collects them, not paid again); an upload already
+   * sent is still awaited, because cutting it is what could bill it twice.
+   */
+  stopWaiting(): void {
+    if (this.d.control.graceOver.signal.aborted) return;
+    this.d.control.graceOver.abort();
+    this.d.report.events.emit('run:stop-waiting', {});
   }
 
   /** Every task scheduled, also those scheduled while waiting. */
@@ -427,4 +443,24 @@ function startAnywhere(actions: PlannedAction[]): PlannedAction[] {
   const out = [...actions];
   at.forEach((pos, k) => (out[pos] = actions[at[(k + shift) % at.length]!]!));
   return out;
+}
+
+/** Resolves 'over' after `ms` or when `ended` aborts; cancel() clears the timer (no wait is left behind). */
+function graceTimer(ms: number, ended: AbortSignal): { over: Promise<'over'>; cancel(): void } {
+  let cancel = () => {};
+  const over = new Promise<'over'>((resolve) => {
+    const end = () => {
+      clearTimeout(timer);
+      ended.removeEventListener('abort', end);
+      resolve('over');
+    };
+    const timer = setTimeout(end, ms);
+    if (ended.aborted) end();
+    else ended.addEventListener('abort', end);
+    cancel = () => {
+      clearTimeout(timer);
+      ended.removeEventListener('abort', end);
+    };
+  });
+  return { over, cancel };
 }
