@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLES, STYLE_24H_CURLY, workdir, type Workdir } from './helpers.js';
 import { makeZip, paragraphs, readZip } from './zip-helpers.js';
-import { assertWellFormed } from '../../src/service/formats/xml.js';
+import { assertWellFormed } from '../../src/documents/formats/xml.js';
 
 let w: Workdir;
 beforeAll(async () => (w = await workdir()));

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
-import { extractPdf, writePdf } from '../../src/service/formats/pdf.js';
-import { evenGlyphs, PdfFonts, wrapText } from '../../src/service/formats/pdf-fonts.js';
+import { extractPdf, writePdf } from '../../src/documents/formats/pdf.js';
+import { evenGlyphs, PdfFonts, wrapText } from '../../src/documents/formats/pdf-fonts.js';
 import { phrasebook, SAMPLES, workdir, type Workdir } from './helpers.js';
 import { verifyPdf } from './verify.js';
 

@@ -5,17 +5,17 @@ import { expect } from 'vitest';
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import WordExtractor from 'word-extractor';
-import { partRules } from '../../src/service/formats/ooxml.js';
-import { parseSrt } from '../../src/service/formats/srt.js';
-import { decodeText } from '../../src/service/formats/text-encoding.js';
-import { declaredCharset } from '../../src/service/formats/html.js';
+import { partRules } from '../../src/documents/formats/ooxml.js';
+import { parseSrt } from '../../src/documents/formats/srt.js';
+import { decodeText } from '../../src/documents/formats/text-encoding.js';
+import { declaredCharset } from '../../src/documents/formats/html.js';
 import {
   assertWellFormed,
   attribute,
   decodeXml,
   localName,
   tokenize,
-} from '../../src/service/formats/xml.js';
+} from '../../src/documents/formats/xml.js';
 import { checkSegment } from './helpers.js';
 import { countTags, paragraphs, readZip } from './zip-helpers.js';
 
@@ -229,7 +229,7 @@ export async function verifyOoxml(
 // ---- PDF, DOC, images ----
 
 export async function verifyPdf(src: string, out: string, lang: string): Promise<void> {
-  const { extractPdf } = await import('../../src/service/formats/pdf.js');
+  const { extractPdf } = await import('../../src/documents/formats/pdf.js');
   const a = await extractPdf(new Uint8Array(await readFile(src)));
   const b = await extractPdf(new Uint8Array(await readFile(out)));
   expect(b.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual(
@@ -252,7 +252,7 @@ async function docxBody(path: string): Promise<string[]> {
 }
 
 export async function verifyPdfToDocx(src: string, out: string, lang: string): Promise<void> {
-  const { extractPdf } = await import('../../src/service/formats/pdf.js');
+  const { extractPdf } = await import('../../src/documents/formats/pdf.js');
   const pages = await extractPdf(new Uint8Array(await readFile(src)));
   const body = (await docxBody(out)).filter((p) => p !== '');
   expectSegments(

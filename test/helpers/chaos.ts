@@ -8,7 +8,7 @@ import pg from 'pg';
 import { stringify } from 'yaml';
 import { expect } from 'vitest';
 import { createEngine } from '../../src/service/engine/index.js';
-import { extractPdf } from '../../src/service/formats/pdf.js';
+import { extractPdf } from '../../src/documents/formats/pdf.js';
 import { startService } from '../../src/service/index.js';
 import type { FaultSpec, RequestLogEntry, RunningService, ServiceOptions } from '../../src/service/types.js';
 import { openState, type JobRecord } from '../../src/state/store.js';

@@ -1,10 +1,11 @@
 // The local service's translation engine: phrasebook, glossary, pseudo-localisation and style rules
-// (docs/engine.md), over every document format in ../formats.
+// (docs/engine.md), over every document format the document layer (src/documents) reads.
 import type { Engine, EngineOptions } from './types.js';
 import { Phrasebook } from './phrasebook.js';
 import { createTranslator } from './translator.js';
 import { detectLanguage, languageByScript, preloadDetector } from './detect.js';
-import { DEFAULT_LIMITS, translateFile } from '../formats/index.js';
+import { DEFAULT_LIMITS } from '../../documents/index.js';
+import { translateDocumentFile } from './translate-document.js';
 
 export function createEngine(opts: EngineOptions = {}): Engine {
   const phrasebook = opts.phrasebookPath ? Phrasebook.load(opts.phrasebookPath) : undefined;
@@ -26,7 +27,7 @@ export function createEngine(opts: EngineOptions = {}): Engine {
     detectLanguage: (text) => detectLanguage(text, phrasebook),
     async translateDocument(input, output, topts, signal) {
       const translator = createTranslator(phrasebook, topts, topts.sourceLang?.toLowerCase() || 'en');
-      await translateFile(input, output, { translator, limits, ...(signal ? { signal } : {}) });
+      await translateDocumentFile(input, output, translator, { limits, signal });
       if (topts.sourceLang || !translator.sample.trim()) return { characters: translator.characters };
       return {
         characters: translator.characters,

@@ -1,8 +1,9 @@
 import type { ConfiguredRules, CustomInstruction, Formality } from '../../api/types.js';
 import type { GlossaryTerms } from '../glossary-entries.js';
+import type { ReadLimits } from '../../documents/index.js';
 
-// Contract between the local service's API layer (src/service) and its translation engine and
-// document formats (src/service/engine, src/service/formats).
+// Contract between the local service's API layer (src/service) and its translation engine
+// (src/service/engine, over the document layer src/documents).
 
 /** What a style list contributes to a translation. */
 export interface EngineStyle {
@@ -54,12 +55,7 @@ export interface DocumentResult {
 }
 
 /** Thrown for input the engine cannot translate (corrupt, mislabelled, bomb): the job ends in `error`. */
-export class DocumentFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DocumentFormatError';
-  }
-}
+export { DocumentFormatError } from '../../documents/index.js';
 
 export interface Engine {
   translateTexts(texts: string[], opts: TranslateOptions): TextResult;
@@ -76,19 +72,11 @@ export interface Engine {
 export interface EngineOptions {
   /** YAML or TSV phrasebook: exact source segment -> translation per target language. */
   phrasebookPath?: string;
-  /** Bounds against hostile documents (zip bombs); defaults in src/service/formats/context.ts. */
+  /** Bounds against hostile documents (zip bombs); defaults in src/documents/limits.ts. */
   limits?: Partial<EngineLimits>;
   /** Load the language detector at start (a long-running server) instead of on first need. */
   preloadDetection?: boolean;
 }
 
-export interface EngineLimits {
-  /** Total uncompressed bytes of a docx/pptx/xlsx package (declared and actual). */
-  maxUncompressedBytes: number;
-  /** Uncompressed bytes of one XML part read into memory. */
-  maxPartBytes: number;
-  /** Entries in a zip package. */
-  maxEntries: number;
-  /** Uncompressed/compressed ratio above which a large entry counts as a zip bomb. */
-  maxRatio: number;
-}
+/** Bounds against hostile documents (the document layer's read limits). */
+export type EngineLimits = ReadLimits;

@@ -1,5 +1,6 @@
-// PDF: the text is extracted with pdf.js and grouped into paragraphs (lines that follow each other
-// with the same font size); the translation is written as a new PDF with pdf-lib: same number and
+// PDF: read only. The text is extracted with pdf.js and grouped into paragraphs (lines that follow
+// each other with the same font size): each is a segment (a heading when set at least 1.4 times the
+// median size). The writer makes a new PDF of the translation with pdf-lib: same number and
 // size of pages, each paragraph at its original position and size, wrapped to the page width, in
 // DejaVu Sans, with Noto Sans JP for the characters DejaVu lacks (Chinese and Japanese; see
 // pdf-fonts.ts). Layout is simplified: images, vector graphics, colours, fonts and columns are not
@@ -11,10 +12,11 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { PDFDocument, rgb } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
-import type { FormatContext, FormatHandler } from './context.js';
-import { checkAborted, withTimeout } from './context.js';
-import { DocumentFormatError } from '../engine/types.js';
+import { checkAborted, withTimeout } from '../limits.js';
+import { DocumentFormatError } from '../errors.js';
 import { writeDocx, type DocxBlock } from './docx-writer.js';
+import { openedDocument, SegmentList, textsOut, type FormatReader } from './reader.js';
+import type { Segment } from '../segment.js';
 import { isWide, PdfFonts, wrapText } from './pdf-fonts.js';
 
 export interface PdfParagraph {
@@ -93,7 +95,7 @@ function groupParagraphs(lines: Line[]): PdfParagraph[] {
 }
 
 /** Pages of a PDF with their paragraphs. DocumentFormatError when it is not a readable PDF. */
-export async function extractPdf(data: Uint8Array, ctx?: FormatContext): Promise<PdfPage[]> {
+export async function extractPdf(data: Uint8Array, ctx?: { signal?: AbortSignal }): Promise<PdfPage[]> {
   const task = getDocument({
     data,
     isEvalSupported: false,
@@ -164,31 +166,51 @@ export async function writePdf(path: string, pages: PdfPage[], lang: string): Pr
   await writeFile(path, await pdf.save());
 }
 
-export const translatePdf: FormatHandler = async (input, output, ctx) => {
-  const data = new Uint8Array(await readFile(input.path));
+export const readPdf: FormatReader = async (path, ctx) => {
+  const data = new Uint8Array(await readFile(path));
   if (!Buffer.from(data.subarray(0, 1024)).includes('%PDF-')) {
     throw new DocumentFormatError('not a valid PDF: the file has no %PDF header');
   }
   const pages = await extractPdf(data, ctx);
-  const hasText = pages.some((p) => p.paragraphs.length > 0);
-  if (!hasText && output.ext === 'pdf') {
-    await copyFile(input.path, output.path); // no text layer (a scan): nothing to translate
-    return;
-  }
-  for (const page of pages) {
-    checkAborted(ctx);
-    for (const para of page.paragraphs) para.text = ctx.translator.translateText(para.text);
-  }
-  if (output.ext === 'docx') {
-    const sizes = pages.flatMap((p) => p.paragraphs.map((q) => q.size)).sort((a, b) => a - b);
-    const median = sizes[Math.floor(sizes.length / 2)] ?? 12;
-    const blocks: DocxBlock[] = pages.flatMap((p, i) => [
-      ...(i > 0 ? [{ pageBreak: true as const }] : []),
-      ...p.paragraphs.map((q) => ({ text: q.text, heading: q.size >= median * 1.4 })),
-    ]);
-    await writeDocx(output.path, { blocks, lang: ctx.translator.targetLang });
-    return;
-  }
-  if (output.ext !== 'pdf') throw new DocumentFormatError(`a PDF cannot be translated into .${output.ext}`);
-  await writePdf(output.path, pages, ctx.translator.targetLang);
+  const sizes = pages.flatMap((p) => p.paragraphs.map((q) => q.size)).sort((a, b) => a - b);
+  const median = sizes[Math.floor(sizes.length / 2)] ?? 12;
+  const heading = (q: PdfParagraph): boolean => q.size >= median * 1.4;
+  const found = new SegmentList();
+  const segmentOf = new Map<PdfParagraph, Segment>();
+  pages.forEach((page, i) => {
+    for (const q of page.paragraphs) {
+      const s = found.add(heading(q) ? 'heading' : 'text', `page ${i + 1}`, [{ text: q.text }]);
+      if (s) segmentOf.set(q, s);
+    }
+  });
+  return openedDocument({
+    format: 'pdf',
+    keepsLayout: false,
+    outputFormats: ['pdf', 'docx'],
+    segments: found.segments,
+    async write(translationOf, out, opts) {
+      if (out.format === 'pdf' && segmentOf.size === 0) {
+        await copyFile(path, out.path); // no text layer (a scan): nothing to translate
+        return;
+      }
+      const text = (q: PdfParagraph): string =>
+        textsOut(segmentOf.get(q), [{ text: q.text }], translationOf).join('');
+      const translated: PdfPage[] = pages.map((p) => ({
+        ...p,
+        paragraphs: p.paragraphs.map((q) => ({ ...q, text: text(q) })),
+      }));
+      if (out.format === 'docx') {
+        const blocks: DocxBlock[] = translated.flatMap((p, i) => [
+          ...(i > 0 ? [{ pageBreak: true as const }] : []),
+          ...p.paragraphs.map((q) => ({ text: q.text, heading: heading(q) })),
+        ]);
+        await writeDocx(out.path, { blocks, lang: opts.targetLang });
+        return;
+      }
+      if (out.format !== 'pdf')
+        throw new DocumentFormatError(`a PDF cannot be translated into .${out.format}`);
+      checkAborted(opts);
+      await writePdf(out.path, translated, opts.targetLang);
+    },
+  });
 };

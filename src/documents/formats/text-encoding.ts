@@ -1,6 +1,6 @@
 // Character encodings of plain-text formats (txt, srt, html): detect, decode, encode back the same way.
 import iconv from 'iconv-lite';
-import { DocumentFormatError } from '../engine/types.js';
+import { DocumentFormatError } from '../errors.js';
 
 export interface DecodedText {
   text: string;

@@ -2,7 +2,7 @@
 // new text into the original string: every byte outside a translated text stays as it was.
 // Well-formedness is checked separately with saxes (assertWellFormed).
 import { SaxesParser } from 'saxes';
-import { DocumentFormatError } from '../engine/types.js';
+import { DocumentFormatError } from '../errors.js';
 
 export type XmlToken =
   | { kind: 'open'; name: string; start: number; end: number; selfClosing: boolean }

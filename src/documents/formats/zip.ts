@@ -1,27 +1,22 @@
-// Rewrites a zip package (docx/pptx/xlsx) entry by entry: chosen parts are read, transformed and
-// written back; every other entry is streamed through with the same name, order, time and
-// uncompressed content. Bounded against zip bombs: entry count, declared and actual uncompressed
-// sizes, and the compression ratio of large entries.
+// Zip packages (docx/pptx/xlsx): reading chosen parts into memory, and rewriting the package entry
+// by entry with new content for those parts while every other entry is streamed through with the
+// same name, order, time and uncompressed content. Bounded against zip bombs: entry count, declared
+// and actual uncompressed sizes, and the compression ratio of large entries.
 import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { DocumentFormatError } from '../engine/types.js';
-import type { FormatContext } from './context.js';
-import { checkAborted } from './context.js';
+import { DocumentFormatError } from '../errors.js';
+import { checkAborted, type ReadContext } from '../limits.js';
 
 /** Entries above this size are checked for an implausible compression ratio. */
 const RATIO_CHECK_BYTES = 8 * 1024 * 1024;
 
-export type PartTransform = (content: Buffer, name: string) => Buffer | Promise<Buffer>;
-
-export interface ZipRewrite {
+export interface ZipPackage {
   /** Human name of the format for messages, e.g. "Word document (.docx)". */
   what: string;
   /** Throws DocumentFormatError when the entry names do not make a package of this format. */
   check(names: ReadonlySet<string>): void;
-  /** The transform for an entry, or undefined to copy it unchanged. */
-  transformFor(name: string): PartTransform | undefined;
 }
 
 function openZip(path: string, what: string): Promise<yauzl.ZipFile> {
@@ -79,7 +74,7 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, max: number, wh
 }
 
 /** Validates the package against the limits (before anything is decompressed). */
-function checkLimits(entries: yauzl.Entry[], ctx: FormatContext, what: string): void {
+function checkLimits(entries: yauzl.Entry[], ctx: ReadContext, what: string): void {
   const { maxEntries, maxUncompressedBytes, maxRatio } = ctx.limits;
   if (entries.length > maxEntries) {
     throw new DocumentFormatError(
@@ -107,19 +102,56 @@ function checkLimits(entries: yauzl.Entry[], ctx: FormatContext, what: string): 
   }
 }
 
-/** Rewrites the package at `inPath` into `outPath`. */
-export async function rewriteZip(
-  inPath: string,
-  outPath: string,
-  ctx: FormatContext,
-  spec: ZipRewrite,
-): Promise<void> {
-  const zip = await openZip(inPath, spec.what);
+/** Opens the package, checks it against the limits and its kind, and runs `work` on its entries. */
+async function withPackage<T>(
+  path: string,
+  ctx: ReadContext,
+  spec: ZipPackage,
+  work: (zip: yauzl.ZipFile, entries: yauzl.Entry[]) => Promise<T>,
+): Promise<T> {
+  const zip = await openZip(path, spec.what);
   try {
     const entries = await readEntries(zip, spec.what);
     checkLimits(entries, ctx, spec.what);
     spec.check(new Set(entries.map((e) => e.fileName)));
+    return await work(zip, entries);
+  } catch (err) {
+    if (err instanceof DocumentFormatError || (err as Error).name === 'AbortError') throw err;
+    throw new DocumentFormatError(`${spec.what} could not be read: ${(err as Error).message}`);
+  } finally {
+    zip.close();
+  }
+}
 
+/** Reads the entries `wanted` picks, in package order, each whole into memory (at most maxPartBytes). */
+export function readZipParts(
+  path: string,
+  ctx: ReadContext,
+  spec: ZipPackage,
+  wanted: (name: string) => boolean,
+  onPart: (name: string, content: Buffer) => void,
+): Promise<void> {
+  return withPackage(path, ctx, spec, async (zip, entries) => {
+    for (const entry of entries) {
+      checkAborted(ctx);
+      if (entry.fileName.endsWith('/') || !wanted(entry.fileName)) continue;
+      onPart(entry.fileName, await readEntry(zip, entry, ctx.limits.maxPartBytes, spec.what));
+    }
+  });
+}
+
+/**
+ * Rewrites the package at `inPath` into `outPath`: an entry `replacementFor` gives content for gets
+ * it, every other entry is copied.
+ */
+export function rewriteZip(
+  inPath: string,
+  outPath: string,
+  ctx: ReadContext,
+  spec: ZipPackage,
+  replacementFor: (name: string) => Buffer | undefined,
+): Promise<void> {
+  return withPackage(inPath, ctx, spec, async (zip, entries) => {
     const out = new yazl.ZipFile();
     const file = createWriteStream(outPath);
     const done = new Promise<void>((resolve, reject) => {
@@ -141,10 +173,9 @@ export async function rewriteZip(
           out.addEmptyDirectory(entry.fileName, { mtime: options.mtime });
           continue;
         }
-        const transform = spec.transformFor(entry.fileName);
-        if (transform) {
-          const content = await readEntry(zip, entry, ctx.limits.maxPartBytes, spec.what);
-          out.addBuffer(await transform(content, entry.fileName), entry.fileName, options);
+        const replacement = replacementFor(entry.fileName);
+        if (replacement) {
+          out.addBuffer(replacement, entry.fileName, options);
         } else {
           out.addReadStreamLazy(entry.fileName, { ...options, size: entry.uncompressedSize }, (cb) => {
             openEntry(zip, entry).then(
@@ -164,10 +195,5 @@ export async function rewriteZip(
     }
     out.end();
     await done;
-  } catch (err) {
-    if (err instanceof DocumentFormatError || (err as Error).name === 'AbortError') throw err;
-    throw new DocumentFormatError(`${spec.what} could not be read: ${(err as Error).message}`);
-  } finally {
-    zip.close();
-  }
+  });
 }

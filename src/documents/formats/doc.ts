@@ -1,12 +1,14 @@
-// Legacy Word (.doc, Word 97-2003): the text is extracted (word-extractor) and the translation is
-// written as a new .docx: body paragraphs, headers and footers; footnotes, endnotes and comments are
-// appended at the end of the body. Formatting, tables and images of the .doc are not carried over.
+// Legacy Word (.doc, Word 97-2003): read only. The text is extracted (word-extractor): body
+// paragraphs, then text boxes, footnotes, endnotes and comments (role note), headers, footers. The
+// writer makes a new .docx of the translation, notes appended at the end of the body; formatting,
+// tables and images of the .doc are not carried over.
 import { open } from 'node:fs/promises';
 import WordExtractor from 'word-extractor';
-import type { FormatHandler } from './context.js';
-import { checkAborted, withTimeout } from './context.js';
-import { DocumentFormatError } from '../engine/types.js';
-import { writeDocx, type DocxBlock } from './docx-writer.js';
+import { checkAborted, withTimeout } from '../limits.js';
+import { DocumentFormatError } from '../errors.js';
+import type { SegmentRole } from '../segment.js';
+import { writeDocx } from './docx-writer.js';
+import { openedDocument, SegmentList, textsOut, type FormatReader } from './reader.js';
 
 /** Signature of an OLE2 compound file, the container of .doc files. */
 const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -45,9 +47,9 @@ function oleHeaderProblem(head: Buffer, size: number): string | undefined {
 /** Seconds word-extractor may take before the file counts as hostile. */
 const EXTRACT_TIMEOUT_MS = 60_000;
 
-export const translateDoc: FormatHandler = async (input, output, ctx) => {
+export const readDoc: FormatReader = async (path, ctx) => {
   const head = Buffer.alloc(512);
-  const fh = await open(input.path, 'r');
+  const fh = await open(path, 'r');
   let size: number;
   try {
     await fh.read(head, 0, head.length, 0);
@@ -59,18 +61,13 @@ export const translateDoc: FormatHandler = async (input, output, ctx) => {
   if (problem) throw new DocumentFormatError(`not a valid Word 97-2003 document (.doc): ${problem}`);
   let doc: Awaited<ReturnType<WordExtractor['extract']>>;
   try {
-    doc = await withTimeout(
-      new WordExtractor().extract(input.path),
-      EXTRACT_TIMEOUT_MS,
-      'took too long to read',
-    );
+    doc = await withTimeout(new WordExtractor().extract(path), EXTRACT_TIMEOUT_MS, 'took too long to read');
   } catch (err) {
     throw new DocumentFormatError(
       `the Word 97-2003 document (.doc) could not be read: ${(err as Error).message}`,
     );
   }
   checkAborted(ctx);
-  const t = (text: string): string => ctx.translator.translateText(text);
   // filterUnicode: false keeps typographic quotes and dashes as they are (the default makes them ASCII)
   const get = (
     part:
@@ -89,13 +86,31 @@ export const translateDoc: FormatHandler = async (input, output, ctx) => {
         includeHeadersAndFooters: false,
       }),
     );
-  const blocks: DocxBlock[] = get('getBody').map((p) => ({ text: t(p) }));
-  const notes = [get('getTextboxes'), get('getFootnotes'), get('getEndnotes'), get('getAnnotations')].flat();
-  blocks.push(...notes.map((p) => ({ text: t(p) })));
-  await writeDocx(output.path, {
-    blocks,
-    header: get('getHeaders').map(t),
-    footer: get('getFooters').map(t),
-    lang: ctx.translator.targetLang,
+  const found = new SegmentList();
+  const add = (role: SegmentRole, what: string, paragraphs: string[]) =>
+    paragraphs.flatMap((text, i) => found.add(role, `${what} paragraph ${i + 1}`, [{ text }]) ?? []);
+  const body = add('text', 'body', get('getBody'));
+  const notes = add(
+    'note',
+    'note',
+    [get('getTextboxes'), get('getFootnotes'), get('getEndnotes'), get('getAnnotations')].flat(),
+  );
+  const headers = add('header', 'header', get('getHeaders'));
+  const footers = add('footer', 'footer', get('getFooters'));
+  return openedDocument({
+    format: 'doc',
+    keepsLayout: false,
+    outputFormats: ['docx'],
+    segments: found.segments,
+    // Always a .docx (the service's output format for .doc), whatever the target's name says.
+    async write(translationOf, out, opts) {
+      const text = (s: (typeof body)[number]): string => textsOut(s, s.pieces, translationOf).join('');
+      await writeDocx(out.path, {
+        blocks: [...body, ...notes].map((s) => ({ text: text(s) })),
+        header: headers.map(text),
+        footer: footers.map(text),
+        lang: opts.targetLang,
+      });
+    },
   });
 };

@@ -1,9 +1,10 @@
 // SubRip subtitles: only cue text lines are translated; cue numbers, timings, blank lines, line
 // endings and encoding stay byte-identical.
-import { readFile, writeFile } from 'node:fs/promises';
-import type { FormatHandler } from './context.js';
-import { DocumentFormatError } from '../engine/types.js';
-import { decodeText, encodeTranslated } from './text-encoding.js';
+import { readFile } from 'node:fs/promises';
+import { DocumentFormatError } from '../errors.js';
+import { decodeText } from './text-encoding.js';
+import { SegmentList, type FormatReader } from './reader.js';
+import { linesDocument } from './lines.js';
 
 const TIMING = /^\s*\d{1,3}:\d{2}:\d{2}[,.]\d{1,3}\s*-->\s*\d{1,3}:\d{2}:\d{2}[,.]\d{1,3}/;
 
@@ -41,11 +42,14 @@ export function parseSrt(text: string): { parts: string[]; cues: SrtCue[] } {
   return { parts, cues };
 }
 
-export const translateSrt: FormatHandler = async (input, output, ctx) => {
-  const decoded = decodeText(await readFile(input.path), 'the .srt file');
+export const readSrt: FormatReader = async (path) => {
+  const decoded = decodeText(await readFile(path), 'the .srt file');
   const { parts, cues } = parseSrt(decoded.text);
-  for (const cue of cues) {
-    for (const k of cue.textLines) parts[k] = ctx.translator.translateText(parts[k] as string);
-  }
-  await writeFile(output.path, encodeTranslated(parts.join(''), decoded));
+  const found = new SegmentList();
+  const lineOf: number[] = [];
+  cues.forEach((cue, c) => {
+    for (const k of cue.textLines)
+      if (found.add('subtitle', `cue ${c + 1}`, [{ text: parts[k] as string }])) lineOf.push(k);
+  });
+  return linesDocument('srt', decoded, parts, found, lineOf);
 };

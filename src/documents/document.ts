@@ -1,0 +1,47 @@
+// What a format reader opens: the segments of one document and the writer that puts translated
+// segments back into everything else the document holds (its skeleton).
+import type { ReadLimits } from './limits.js';
+import type { Segment } from './segment.js';
+
+/**
+ * The translation of a segment: one text per piece of the segment, in order (code pieces are
+ * written as they were whatever is given for them); undefined keeps the source text.
+ */
+export type TranslationOf = (segment: Segment) => readonly string[] | undefined;
+
+export interface ReadOptions {
+  /** Lower-case format (file extension without the dot): docx, txt, ... */
+  format: string;
+  /** Bounds against hostile files (zip bombs); defaults in limits.ts. */
+  limits?: Partial<ReadLimits>;
+  signal?: AbortSignal;
+}
+
+export interface WriteTarget {
+  path: string;
+  /** Lower-case format to write: the source's, or one of `outputFormats` (doc -> docx, pdf -> docx). */
+  format: string;
+}
+
+export interface WriteOptions {
+  /** Lower-case language code of the translation ("de", "pt-br"): set where the format records a language. */
+  targetLang: string;
+  signal?: AbortSignal;
+}
+
+export interface OpenedDocument {
+  /** Lower-case format it was read as. */
+  readonly format: string;
+  /**
+   * True when write() keeps every byte that is not translated text (txt, srt, html, xliff, docx,
+   * pptx, xlsx; images, which it copies); false when it builds a new document from the text (doc,
+   * pdf: layout simplified).
+   */
+  readonly keepsLayout: boolean;
+  /** Formats write() can produce. */
+  readonly outputFormats: readonly string[];
+  /** The translatable segments in document order (segments with no text to translate are not listed). */
+  segments(): AsyncIterable<Segment>;
+  /** Writes the document with each segment's translation in place of its text. */
+  write(translationOf: TranslationOf, out: WriteTarget, opts: WriteOptions): Promise<void>;
+}

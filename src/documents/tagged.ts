@@ -1,0 +1,47 @@
+// A segment as one string with its inline formatting as tags (XLIFF's inline-code convention), for a
+// translation service that takes markup (DeepL's tag_handling=xml), and the translation back into
+// the segment's pieces:
+//   a segment of one text piece        ->  its text, escaped
+//   text piece i of several            ->  <g id="i">text</g>
+//   code piece i                       ->  <x id="i"/>
+import type { Piece } from './segment.js';
+import { decodeXml, escapeXml } from './formats/xml.js';
+
+/** The segment's pieces as one tagged string. */
+export function taggedText(segment: { pieces: readonly Piece[] }): string {
+  const { pieces } = segment;
+  if (pieces.length === 1 && !pieces[0]?.code) return escapeXml(pieces[0]?.text ?? '');
+  return pieces.map((p, i) => (p.code ? `<x id="${i}"/>` : `<g id="${i}">${escapeXml(p.text)}</g>`)).join('');
+}
+
+const TAG = /<g id="(\d+)">|<\/g>|<x id="(\d+)"\s*\/>/g;
+
+/**
+ * One text per piece of `segment` from a translated tagged string. Text a translation moved outside
+ * every <g> joins the text piece before it (the first text piece when none is before it); a piece
+ * whose tag went missing is empty; code pieces are the source's.
+ */
+export function fromTaggedText(tagged: string, segment: { pieces: readonly Piece[] }): string[] {
+  const { pieces } = segment;
+  const out = pieces.map((p) => (p.code ? p.text : ''));
+  const firstText = pieces.findIndex((p) => !p.code);
+  if (pieces.length === 1 && firstText === 0) return [decodeXml(tagged)];
+  let inside: number | undefined;
+  let last = firstText;
+  let pos = 0;
+  const put = (text: string): void => {
+    const to = inside ?? last;
+    if (text && to >= 0 && !pieces[to]?.code) out[to] += decodeXml(text);
+  };
+  for (const m of tagged.matchAll(TAG)) {
+    put(tagged.slice(pos, m.index));
+    pos = m.index + m[0].length;
+    if (m[1] !== undefined) {
+      const i = Number(m[1]);
+      inside = i < pieces.length && !pieces[i]?.code ? i : undefined;
+      if (inside !== undefined) last = inside;
+    } else if (m[0] === '</g>') inside = undefined;
+  }
+  put(tagged.slice(pos));
+  return out;
+}
