@@ -185,7 +185,7 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
       html = renderReportPage({
         generatedAt: new Date().toISOString(),
         pipeline: loaded.path,
-        byLanguage: billingReport(state, { by: 'language', ...scope }),
+        grouped: report,
         byMonthLanguage: billingByMonthAndLanguage(state, scope),
       });
     }

@@ -10,7 +10,8 @@ import { escapeHtml, htmlPage } from './html.js';
 export interface ReportPageData {
   generatedAt: string;
   pipeline: string;
-  byLanguage: BillingReport;
+  /** The report grouped as `--by` asks (language, mapping or month): the page's table. */
+  grouped: BillingReport;
   byMonthLanguage: Array<BillingRow & { month: string; language: string }>;
 }
 
@@ -21,7 +22,7 @@ const num = (v: unknown) => (typeof v === 'number' ? formatCount(v) : '?');
 function table(r: BillingReport): string {
   const row = (x: BillingRow, tag = 'td') =>
     `<tr><${tag}>${escapeHtml(x.key)}</${tag}>${COLUMNS.map((c) => `<td class="num">${num(x[c.key])}</td>`).join('')}</tr>`;
-  return `<table><thead><tr><th>language</th>${COLUMNS.map((c) => `<th class="num">${c.title}</th>`).join('')}</tr></thead>
+  return `<table id="billing-table"><thead><tr><th>${escapeHtml(r.by)}</th>${COLUMNS.map((c) => `<th class="num">${c.title}</th>`).join('')}</tr></thead>
 <tbody>${r.rows.map((x) => row(x)).join('')}</tbody><tfoot>${row(r.total, 'th')}</tfoot></table>`;
 }
 
@@ -55,9 +56,9 @@ export function renderReportPage(d: ReportPageData): string {
     ],
     unit: 'characters',
   });
-  const t = d.byLanguage.total;
+  const t = d.grouped.total;
   const body = `<h1>Billing report</h1>
-<p class="muted">${escapeHtml(d.pipeline)} · made ${escapeHtml(d.generatedAt)}${d.byLanguage.since ? ` · since ${escapeHtml(d.byLanguage.since)}` : ''}</p>
+<p class="muted">${escapeHtml(d.pipeline)} · made ${escapeHtml(d.generatedAt)}${d.grouped.since ? ` · since ${escapeHtml(d.grouped.since)}` : ''}</p>
 <div class="cards">
   <div class="card"><span class="muted">billed characters</span><b id="total-billed">${formatCount(t.billed_characters)}</b></div>
   <div class="card"><span class="muted">documents</span><b>${formatCount(t.documents)}</b></div>
@@ -70,7 +71,7 @@ ${months.length ? byMonth : '<p class="muted">Nothing billed yet.</p>'}
 <p class="muted">pptx, docx, doc, xlsx and pdf documents are billed at least ${formatCount(MINIMUM_BILLED_CHARACTERS)} characters each.
 ${t.minimum_added_characters !== null ? `The minimum added ${formatCount(t.minimum_added_characters)} characters over their real count.` : ''}</p>
 ${months.length ? minimum : ''}
-<h2>By language</h2>
-${table(d.byLanguage)}`;
+<h2>By ${escapeHtml(d.grouped.by)}</h2>
+${table(d.grouped)}`;
   return htmlPage({ title: `locsync billing report — ${d.pipeline}`, body });
 }

@@ -113,6 +113,22 @@ describe('sync, status and report as cron sees them', () => {
     expect(Number(total[2])).toBe(billedByService);
   }, 180_000);
 
+  it('report --format html groups its table as --by says (mapping, month, language)', async () => {
+    const tableOf = async (by: string) => {
+      const file = path.join(p.dir, `report-${by}.html`);
+      expect((await p.cli(['report', '--format', 'html', '--by', by, '-o', file])).code).toBe(0);
+      const table = /<table[^>]*>([\s\S]*?)<\/table>/.exec(fs.readFileSync(file, 'utf8'))![1]!;
+      return {
+        head: /<th>([^<]*)<\/th>/.exec(table)![1],
+        keys: [...table.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((m) => m[1]),
+      };
+    };
+    expect(await tableOf('mapping')).toEqual({ head: 'mapping', keys: ['docs'] });
+    const month = new Date().toISOString().slice(0, 7);
+    expect(await tableOf('month')).toEqual({ head: 'month', keys: [month] });
+    expect(await tableOf('language')).toEqual({ head: 'language', keys: ['de', 'fr'] });
+  }, 60_000);
+
   it('report refuses a bad --since with the fix', async () => {
     const r = await p.cli(['report', '--since', 'last week']);
     expect(r.code).toBe(2);
