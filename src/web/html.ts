@@ -8,6 +8,15 @@ export function escapeHtml(s: string | number | null | undefined): string {
   );
 }
 
+/**
+ * Text that comes from outside — file, folder and mapping names, the service's messages, paths —
+ * escaped and isolated (<bdi>): a right-to-left character in it (an override, U+202E, in a file
+ * name) stays inside and cannot reorder the page's own words around it.
+ */
+export function isolated(s: string | number | null | undefined): string {
+  return `<bdi>${escapeHtml(s)}</bdi>`;
+}
+
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1b1f24; --muted: #5b6470; --line: #d8dde3; --bg: #fff;
   --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --card: #f6f8fa; }
@@ -24,6 +33,7 @@ th { font-weight: 600; color: var(--muted); } td.num, th.num { text-align: right
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: .6rem .9rem; min-width: 9rem; }
 .card b { display: block; font-size: 1.3rem; }
 .advice { color: var(--muted); font-size: .92em; }
+bdi { unicode-bidi: isolate; }
 svg text { fill: var(--fg); font: 12px system-ui, sans-serif; } svg .axis { stroke: var(--line); }
 `;
 

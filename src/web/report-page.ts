@@ -2,7 +2,7 @@ import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { BILLING_COLUMNS, type BillingReport, type BillingRow } from '../report/queries.js';
 import { formatCount, formatPercent } from '../util/format.js';
 import { stackedBarChart } from './charts.js';
-import { escapeHtml, htmlPage } from './html.js';
+import { escapeHtml, htmlPage, isolated } from './html.js';
 
 // `locsync report --format html`: the billing report as one self-contained page with charts
 // (billed characters by month and language; the share billed at the per-document minimum).
@@ -21,7 +21,7 @@ const num = (v: unknown) => (typeof v === 'number' ? formatCount(v) : '?');
 
 function table(r: BillingReport): string {
   const row = (x: BillingRow, tag = 'td') =>
-    `<tr><${tag}>${escapeHtml(x.key)}</${tag}>${COLUMNS.map((c) => `<td class="num">${num(x[c.key])}</td>`).join('')}</tr>`;
+    `<tr><${tag}>${isolated(x.key)}</${tag}>${COLUMNS.map((c) => `<td class="num">${num(x[c.key])}</td>`).join('')}</tr>`;
   return `<table id="billing-table"><thead><tr><th>${escapeHtml(r.by)}</th>${COLUMNS.map((c) => `<th class="num">${c.title}</th>`).join('')}</tr></thead>
 <tbody>${r.rows.map((x) => row(x)).join('')}</tbody><tfoot>${row(r.total, 'th')}</tfoot></table>`;
 }
@@ -58,7 +58,7 @@ export function renderReportPage(d: ReportPageData): string {
   });
   const t = d.grouped.total;
   const body = `<h1>Billing report</h1>
-<p class="muted">${escapeHtml(d.pipeline)} · made ${escapeHtml(d.generatedAt)}${d.grouped.since ? ` · since ${escapeHtml(d.grouped.since)}` : ''}</p>
+<p class="muted">${isolated(d.pipeline)} · made ${escapeHtml(d.generatedAt)}${d.grouped.since ? ` · since ${escapeHtml(d.grouped.since)}` : ''}</p>
 <div class="cards">
   <div class="card"><span class="muted">billed characters</span><b id="total-billed">${formatCount(t.billed_characters)}</b></div>
   <div class="card"><span class="muted">documents</span><b>${formatCount(t.documents)}</b></div>

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatCount, formatDuration, formatPercent } from '../util/format.js';
 import { stackedBarChart } from './charts.js';
-import { escapeHtml, htmlPage } from './html.js';
+import { escapeHtml, htmlPage, isolated } from './html.js';
 import { StatusPageCollector, type StatusPageData, type StatusPageSource } from './status-data.js';
 
 // The status page of `locsync watch`, served on its metrics listener: `/` for people (it fetches
@@ -35,7 +35,7 @@ function runsTable(d: StatusPageData): string {
 function lastOutcomeLine(d: StatusPageData): string {
   const o = d.status.last_outcome;
   if (!o?.advice) return '';
-  return `<p id="last-outcome" class="${RUN_CLASS[o.status] ?? ''}">Run #${o.run} (${escapeHtml(o.command)}): ${escapeHtml(o.reason ? `${o.status} (${o.reason})` : o.status)}. What to do: ${escapeHtml(o.advice)}</p>`;
+  return `<p id="last-outcome" class="${RUN_CLASS[o.status] ?? ''}">Run #${o.run} (${escapeHtml(o.command)}): ${escapeHtml(o.reason ? `${o.status} (${o.reason})` : o.status)}. What to do: ${isolated(o.advice)}</p>`;
 }
 
 function jobsTable(d: StatusPageData): string {
@@ -53,7 +53,7 @@ function jobsTable(d: StatusPageData): string {
   return `<table id="jobs"><thead><tr><th>document</th><th>language</th><th>phase</th><th class="num">for</th><th>document id</th></tr></thead><tbody>${jobs
     .map(
       (j) =>
-        `<tr><td>${escapeHtml(`${j.mapping}/${j.file}`)}</td><td>${escapeHtml(j.target)}</td><td>${escapeHtml(j.phase)}</td><td class="num">${formatDuration(j.age * 1000)}</td><td class="muted">${escapeHtml(j.document_id ?? '')}</td></tr>`,
+        `<tr><td>${isolated(`${j.mapping}/${j.file}`)}</td><td>${isolated(j.target)}</td><td>${escapeHtml(j.phase)}</td><td class="num">${formatDuration(j.age * 1000)}</td><td class="muted">${isolated(j.document_id ?? '')}</td></tr>`,
     )
     .join('')}</tbody></table>`;
 }
@@ -63,8 +63,8 @@ function failuresList(d: StatusPageData): string {
   return `<table id="failures"><thead><tr><th>document</th><th>language</th><th>what happened</th></tr></thead><tbody>${d.status.failures
     .map(
       (f) =>
-        `<tr><td>${escapeHtml(`${f.mapping}/${f.file}`)}${f.gave_up ? ' <span class="bad">(gave up)</span>' : ''}</td><td>${escapeHtml(f.target)}</td>
-<td><span class="bad">${escapeHtml(f.kind ?? 'error')}</span>: ${escapeHtml(f.message ?? '')}<div class="advice">What to do: ${escapeHtml(f.advice)}</div></td></tr>`,
+        `<tr><td>${isolated(`${f.mapping}/${f.file}`)}${f.gave_up ? ' <span class="bad">(gave up)</span>' : ''}</td><td>${isolated(f.target)}</td>
+<td><span class="bad">${escapeHtml(f.kind ?? 'error')}</span>: ${isolated(f.message ?? '')}<div class="advice">What to do: ${isolated(f.advice)}</div></td></tr>`,
     )
     .join('')}</tbody></table>`;
 }
@@ -87,7 +87,7 @@ function progressTable(d: StatusPageData): string {
   return `<table id="progress"><thead><tr><th>mapping</th><th>language</th><th class="num">outputs</th><th class="num">up to date</th><th class="num">stale</th><th class="num">pending</th><th class="num">failed</th><th>done</th></tr></thead><tbody>${p
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.mapping)}</td><td>${escapeHtml(r.target)}</td><td class="num">${formatCount(r.outputs)}</td><td class="num">${formatCount(r.upToDate)}</td><td class="num">${formatCount(r.stale)}</td><td class="num">${formatCount(r.pending)}</td><td class="num">${formatCount(r.failed)}</td>
+        `<tr><td>${isolated(r.mapping)}</td><td>${isolated(r.target)}</td><td class="num">${formatCount(r.outputs)}</td><td class="num">${formatCount(r.upToDate)}</td><td class="num">${formatCount(r.stale)}</td><td class="num">${formatCount(r.pending)}</td><td class="num">${formatCount(r.failed)}</td>
 <td><meter min="0" max="100" value="${r.percent}"></meter> ${r.percent}%</td></tr>`,
     )
     .join('')}</tbody></table>`;
@@ -98,8 +98,8 @@ export function renderStatusFragment(d: StatusPageData): string {
   const h = d.health;
   const t = d.live?.totals;
   const waiting = h?.queue_depth ?? 0;
-  return `<p class="muted">${escapeHtml(d.pipeline)} · updated <span id="updated">${escapeHtml(d.generatedAt.slice(11, 19))}</span> UTC</p>
-${h ? `<p id="health" class="${h.ok ? 'ok' : 'bad'}">${h.ok ? 'Healthy: uploading as documents arrive.' : `Uploads stopped: ${escapeHtml(h.problem ?? '')}`}</p>` : ''}
+  return `<p class="muted">${isolated(d.pipeline)} · updated <span id="updated">${escapeHtml(d.generatedAt.slice(11, 19))}</span> UTC</p>
+${h ? `<p id="health" class="${h.ok ? 'ok' : 'bad'}">${h.ok ? 'Healthy: uploading as documents arrive.' : `Uploads stopped: ${isolated(h.problem ?? '')}`}</p>` : ''}
 <div class="cards">
   <div class="card"><span class="muted">in flight</span><b id="in-flight">${formatCount(t ? t.uploading + t.atService + t.downloading : d.status.inFlight.length)}</b></div>
   <div class="card"><span class="muted">waiting (spooled)</span><b id="spooled">${formatCount(waiting)}</b></div>

@@ -21,6 +21,34 @@ import {
 // job that finishes without being reloaded. The screenshots are those of docs/operations.md.
 
 const TSX = import.meta.resolve('tsx');
+/** A file name with a right-to-left override (U+202E) in it, as someone trying to confuse a reader writes. */
+const RLO_FILE = 'a\u202Eeman-txt.txt';
+
+/**
+ * Whether `text`, found in a text node under `selector`, is laid out left to right on the screen:
+ * its first character left of its last (an override that leaks into it reverses that).
+ */
+function readsLeftToRight(page: Browser['page'], selector: string, text: string): Promise<boolean | null> {
+  // Run in the page (this project's types have no DOM): plain JavaScript.
+  return page.evaluate(`(() => {
+    const root = document.querySelector(${JSON.stringify(selector)});
+    const text = ${JSON.stringify(text)};
+    if (!root) return null;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent.indexOf(text);
+      if (at < 0) continue;
+      const left = (i) => {
+        const r = document.createRange();
+        r.setStart(node, i);
+        r.setEnd(node, i + 1);
+        return r.getBoundingClientRect().left;
+      };
+      return left(at) < left(at + text.length - 1);
+    }
+    return null;
+  })()`);
+}
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
@@ -45,6 +73,8 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
         watch: { shutdown: 5, stability: 0.2, metrics: { host: '127.0.0.1', port: 0 } },
       },
     });
+    // First in path order, so the one the service fails: a right-to-left override in its name.
+    p.write(RLO_FILE, 'A name that reads backwards.\n');
     p.write('guide.txt', 'Open the door at 3 pm. Close it at 5 pm.\n');
     p.write('notes/readme.txt', 'A short note.\n');
     p.write('report.docx', await smallDocx('The quarterly report is short.'));
@@ -73,7 +103,7 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
 
   it('the status page shows runs, jobs, failures with what to do, the billing chart and progress, and follows a job without reloading', async () => {
     const { page, errors } = browser;
-    // Everything of the first scan done: 3 files x 2 languages, one failed on the service.
+    // Everything of the first scan done: 4 files x 2 languages, one failed on the service.
     const status = async () =>
       (await (await fetch(`${url}/status.json`)).json()) as {
         live: { totals: { downloaded: number; failed: number } };
@@ -81,7 +111,7 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
       };
     await until('the first scan translated', async () => {
       const s = await status();
-      return s.live.totals.downloaded + s.live.totals.failed === 6 && s.status.progress !== null;
+      return s.live.totals.downloaded + s.live.totals.failed === 8 && s.status.progress !== null;
     });
     await page.goto(`${url}/?refresh=300`);
     await expect.poll(() => page.locator('#runs tbody tr').count()).toBeGreaterThan(0);
@@ -94,16 +124,21 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
     expect(await page.locator('#failures').textContent()).toMatch(
       /What to do: the service could not translate it/,
     );
+    // The override stays inside the file's name: the page's own words around it read left to right.
+    const failed = page.locator('#failures tbody tr', { hasText: 'gave up' }).first();
+    expect(await failed.locator('td').first().textContent()).toContain(RLO_FILE);
+    expect(await readsLeftToRight(page, '#failures', '(gave up)')).toBe(true);
+    expect(await readsLeftToRight(page, '#failures', 'What to do')).toBe(true);
     expect(await page.locator('svg.chart rect.bar').count()).toBeGreaterThan(0);
     expect(await page.locator('#progress tbody tr').count()).toBe(2);
     const done = async () => Number((await page.locator('#done').textContent())!.replace(/,/g, ''));
-    expect(await done()).toBe(5);
+    expect(await done()).toBe(7);
     const billedBefore = await page.locator('#billed-month').textContent();
 
     // A new document: the page follows its job to the end, in the same document (no reload).
     await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));
     p.write('added.txt', 'A document added while the page is open.\n');
-    await expect.poll(done, { timeout: 60_000 }).toBe(7);
+    await expect.poll(done, { timeout: 60_000 }).toBe(9);
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(42);
     expect(await page.locator('#billed-month').textContent()).not.toBe(billedBefore);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
