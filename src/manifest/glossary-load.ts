@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkEntries, formatOfFile, parseEntries, type EntryRow } from '../styles/glossary-entries.js';
 import { ConfigError } from '../util/errors.js';
 import { GLOSSARY_PAIR_PATTERN, SOURCE_LANGUAGES, type Manifest } from './schema.js';
+import { projectRoot, readProjectFile } from './project-file.js';
 import { didYouMean } from './suggest.js';
 import type { ResolvedDictionary, ResolvedGlossary } from './types.js';
 import type { YamlSource } from './yaml-source.js';
@@ -44,16 +44,12 @@ async function fileDictionary(
     return undefined;
   }
   const file = path.resolve(dir, rel);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a folder' : `cannot be read (${code})`;
-    errors.push(source.errorAt(at, `${where}: glossary file '${rel}' ${reason} (looked for ${file})`));
+  const read = await readProjectFile(file, projectRoot(dir));
+  if ('problem' in read) {
+    errors.push(source.errorAt(at, `${where}: glossary file '${rel}' ${read.problem} (looked for ${file})`));
     return undefined;
   }
+  const text = read.text;
   const langs = splitPair(pair);
   const { rows, problems } = parseEntries(text, format, langs);
   for (const p of problems)

@@ -5,6 +5,7 @@ import { checkManifest, manifestWarnings, type StyleListSource } from './checks.
 import { checkGlossaryTargets, glossaryWarnings } from './glossary-checks.js';
 import { loadGlossaries } from './glossary-load.js';
 import { issuesToErrors } from './issues.js';
+import { projectRoot, readProjectFile } from './project-file.js';
 import { manifestSchema, styleListBodySchema, type Manifest, type StyleListBody } from './schema.js';
 import type { LoadedManifest, ResolvedStyleList } from './types.js';
 import { YamlSource } from './yaml-source.js';
@@ -31,24 +32,20 @@ async function readSource(
   file: string,
   what: string,
   shown: string,
+  root: string | undefined,
   referencedAt?: ConfigError,
 ): Promise<YamlSource> {
-  try {
-    return await YamlSource.read(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a folder' : `cannot be read (${code})`;
-    const message = `${what} '${shown}' ${reason}${shown !== file ? ` (looked for ${file})` : ''}`;
-    if (referencedAt) {
-      throw new ConfigError(`${referencedAt.message}: ${message}`, {
-        file: referencedAt.file,
-        line: referencedAt.line,
-        column: referencedAt.column,
-      });
-    }
-    throw new ConfigError(message, { file });
+  const read = await readProjectFile(file, root);
+  if ('text' in read) return new YamlSource(file, read.text);
+  const message = `${what} '${shown}' ${read.problem}${shown !== file ? ` (looked for ${file})` : ''}`;
+  if (referencedAt) {
+    throw new ConfigError(`${referencedAt.message}: ${message}`, {
+      file: referencedAt.file,
+      line: referencedAt.line,
+      column: referencedAt.column,
+    });
   }
+  throw new ConfigError(message, { file });
 }
 
 function resolveList(
@@ -91,6 +88,7 @@ async function loadStyleLists(
         file,
         'style list file',
         entry.file,
+        projectRoot(dir),
         source.errorAt(['style_lists', key, 'file'], `style_lists.${key}.file`),
       );
     } catch (err) {
@@ -138,7 +136,7 @@ export async function checkManifestFile(
   const dir = path.dirname(file);
   let source: YamlSource;
   try {
-    source = await readSource(file, 'manifest', file);
+    source = await readSource(file, 'manifest', file, undefined);
   } catch (err) {
     return { loaded: undefined, errors: [err as ConfigError], warnings: [] };
   }

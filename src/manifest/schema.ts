@@ -145,7 +145,9 @@ export const styleListEntrySchema = z.union([
     file: z
       .string()
       .min(1)
-      .describe('YAML file holding the list (one list per file), relative to the manifest.'),
+      .describe(
+        "YAML file holding the list (one list per file), relative to the manifest; a regular file inside the project (the git repository, or the manifest's folder), also through links.",
+      ),
   }),
   styleListBodySchema,
 ]);
@@ -178,7 +180,7 @@ export const glossarySchema = z.strictObject({
     .record(glossaryPair, z.string().min(1))
     .default({})
     .describe(
-      'Entries kept in files, per language pair (en-de): a .csv (source,target) or .tsv (source<TAB>target) file, relative to the manifest.',
+      "Entries kept in files, per language pair (en-de): a .csv (source,target) or .tsv (source<TAB>target) file, relative to the manifest; a regular file inside the project (the git repository, or the manifest's folder), also through links.",
     ),
 });
 

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkManifestFile } from '../../src/manifest/load.js';
@@ -109,6 +111,64 @@ mappings:
     expect(r.code).toBe(2);
     expect(r.stderr + r.stdout).toContain(
       `${path.join(project.dir, 'terms.en-de.tsv')}:2: glossary 'terms' (en-de): duplicate source term "Save" (first on line 1)`,
+    );
+  });
+
+  it('a glossary or style-list file that is a link out of the project is refused, its lines never printed; a link inside is followed', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-outside-'));
+    try {
+      fs.writeFileSync(path.join(outside, 'private.csv'), 'secret-term-4711,geheim\n');
+      fs.writeFileSync(path.join(outside, 'house.yaml'), 'language: de\nconfigured_rules: {}\n');
+      project = await tempProject({
+        'pipeline.yaml': `style_lists:\n  house: { file: styles/house.yaml }\n${MANIFEST(
+          '  terms:\n    files:\n      en-de: terms.en-de.csv\n      en-fr: shared/fr.csv\n',
+          '      - lang: de\n        glossary: terms\n        style: house\n      - lang: fr\n        glossary: terms\n',
+        )}`,
+        'glossaries/fr.csv': 'Save,Enregistrer\n',
+        'docs/a.txt': 'Save.\n',
+      });
+      fs.symlinkSync(path.join(outside, 'private.csv'), path.join(project.dir, 'terms.en-de.csv'));
+      fs.mkdirSync(path.join(project.dir, 'styles'));
+      fs.symlinkSync(path.join(outside, 'house.yaml'), path.join(project.dir, 'styles/house.yaml'));
+      // Inside the project: followed.
+      fs.symlinkSync(path.join(project.dir, 'glossaries'), path.join(project.dir, 'shared'));
+
+      const { errors } = await checkManifestFile(path.join(project.dir, 'pipeline.yaml'));
+      expect(errors.map((e) => e.format().replace(project!.dir + '/', ''))).toEqual([
+        expect.stringMatching(
+          /^pipeline\.yaml:\d+:\d+: style_lists\.house\.file: style list file 'styles\/house\.yaml' leads outside the project \(.*\) to .*house\.yaml; files the manifest refers to are read only inside it/,
+        ),
+        expect.stringMatching(
+          /^pipeline\.yaml:\d+:\d+: glossaries\.terms\.files\.en-de: glossary file 'terms\.en-de\.csv' leads outside the project/,
+        ),
+      ]);
+      const plan = await runCli(['plan', '-c', path.join(project.dir, 'pipeline.yaml')]);
+      expect(plan.code).toBe(2);
+      expect(plan.stdout + plan.stderr).not.toContain('secret-term-4711');
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a glossary file that is a FIFO (or a link to one) is refused at once: validate does not hang', async () => {
+    project = await tempProject({
+      'pipeline.yaml': MANIFEST(
+        '  terms:\n    files:\n      en-de: terms.en-de.csv\n      en-fr: pipe.csv\n',
+        '      - lang: de\n        glossary: terms\n      - lang: fr\n        glossary: terms\n',
+      ),
+    });
+    execFileSync('mkfifo', [path.join(project.dir, 'pipe.csv')]);
+    fs.symlinkSync('pipe.csv', path.join(project.dir, 'terms.en-de.csv'));
+    const r = await runCli(['validate', '-c', path.join(project.dir, 'pipeline.yaml')], {
+      timeoutMs: 30_000,
+    });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /glossaries\.terms\.files\.en-de: glossary file 'terms\.en-de\.csv' is not a regular file/,
+    );
+    expect(r.stderr).toMatch(
+      /glossaries\.terms\.files\.en-fr: glossary file 'pipe\.csv' is not a regular file/,
     );
   });
 });
