@@ -18,8 +18,9 @@ export async function validateAction(opts: { config: string; json?: boolean }): 
     const out = { valid: errors.length === 0, errors: errors.map(plain), warnings: warnings.map(plain) };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } else {
-    for (const w of warnings) process.stderr.write(`${labelled(w, 'warning')}\n`);
-    for (const e of errors) process.stderr.write(`${e.format()}\n`);
+    // The findings are what validate answers: stdout, as with --json (the exit code says 2).
+    for (const w of warnings) process.stdout.write(`${labelled(w, 'warning')}\n`);
+    for (const e of errors) process.stdout.write(`${e.format()}\n`);
     if (loaded) {
       const m = loaded.manifest;
       const targets = m.mappings.reduce((n, x) => n + x.targets.length, 0);
@@ -29,7 +30,7 @@ export async function validateAction(opts: { config: string; json?: boolean }): 
           (warnings.length ? `, ${warnings.length} warning(s)` : '') +
           '\n',
       );
-    } else process.stderr.write(`${errors.length} problem(s) found in ${opts.config}\n`);
+    } else process.stdout.write(`${errors.length} problem(s) found in ${opts.config}\n`);
   }
   process.exitCode = errors.length ? EXIT.usage : EXIT.ok;
 }

@@ -102,8 +102,9 @@ function table(rows: Row[]): string {
 }
 
 const CHECKS = [
-  "unknown keys (with the nearest known key: `unknown key 'taregts' (did you mean 'targets'?)`), wrong types, values outside their range, YAML syntax errors and duplicate keys;",
-  "unknown languages (`lang`, `source_lang`, a style list's `language`, an instruction's `source_language`); targets written as bare languages (`- de` instead of `- lang: de`);",
+  "unknown keys (with the nearest known key: `unknown key 'taregts' (did you mean 'targets'?)`, or the section a key belongs in: `unknown key 'concurrency'; it belongs under service:`), wrong types, values outside their range, YAML syntax errors and duplicate keys;",
+  "YAML indentation mistakes at the line to fix, in words: `this line is indented more than the key above it ('name' on line 4, which has a value): start 'source' in column 5, as 'name'`; a list item whose `-` is not under the one above it;",
+  "unknown languages (`lang`, `source_lang`, a style list's `language`, an instruction's `source_language`) with the code meant: `FR`, `pt_BR` → `fr`, `pt-br`; a region the service has no target for, `fr-FR` → `fr`; a country code, `gr` → `el`; targets written as bare languages (`- de` instead of `- lang: de`);",
   "a target's style list of another language (a list's language must be the target's base language: a `de` list for `de`, an `en` list for `en-gb`; lists exist for de, en, es, fr, it, ja, ko and zh), and a target naming a style list that does not exist;",
   '`formality: more` or `less` on a target other than DE, FR, IT, ES, NL, PL, PT-BR, PT-PT, JA, RU (use `prefer_more` / `prefer_less`);',
   "a target language equal to the mapping's `source_lang`; `glossary_id` without `source_lang`;",
@@ -154,7 +155,8 @@ a file whose path would make them do so is reported and skipped.
 ## Checks
 
 \`locsync validate [-c pipeline.yaml] [--json]\` checks the manifest and its style list files without
-calling the service and lists every problem as \`file:line:column: message\` (exit 0 valid, 2 invalid):
+calling the service and lists every problem on stdout as \`file:line:column: message\` (with \`--json\`, one JSON
+document with \`valid\`, \`errors\` and \`warnings\`; exit 0 valid, 2 invalid):
 
 ${CHECKS.map((c) => `- ${c}`).join('\n')}
 

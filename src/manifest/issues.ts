@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { redactUrl } from '../log/secrets.js';
 import type { ConfigError } from '../util/errors.js';
+import { didYouMeanLanguage } from './language-hint.js';
 import { didYouMean } from './suggest.js';
 import { formatPath, type DataPath, type YamlSource } from './yaml-source.js';
 
@@ -65,6 +66,38 @@ export function allowedKeys(schema: unknown, path: DataPath): string[] {
     if (def.type === 'object') Object.keys(def.shape ?? {}).forEach((k) => keys.add(k));
   }
   return [...keys];
+}
+
+/**
+ * Where else in the schema a key is allowed ("service", "mappings[].targets[]"): for a key written
+ * in the wrong section. Read from the schema, so a new key is found without a list kept by hand.
+ */
+export function keyHomes(schema: unknown, key: string): string[] {
+  const homes = new Set<string>();
+  const walk = (s: Schema, at: string, depth: number): void => {
+    if (depth > 8) return;
+    const def = defOf(s);
+    if (def.type === 'union') def.options?.forEach((o) => walk(o, at, depth + 1));
+    else if (def.type === 'array' && def.element) walk(def.element, `${at}[]`, depth + 1);
+    else if (def.type === 'record' && def.valueType) walk(def.valueType, `${at}.<name>`, depth + 1);
+    else if (def.type === 'object')
+      for (const [k, v] of Object.entries(def.shape ?? {})) {
+        if (k === key && at) homes.add(at);
+        walk(v, at ? `${at}.${k}` : k, depth + 1);
+      }
+  };
+  walk(schema as Schema, '', 0);
+  return [...homes];
+}
+
+/** "; it belongs under service:" (or under one of several sections), or "". */
+function belongsUnder(schema: unknown, key: string, here: DataPath): string {
+  // Allowed here in another of its forms (a style list written inline or as a file): not misplaced.
+  if (allowedKeys(schema, here).includes(key)) return '';
+  const homes = keyHomes(schema, key);
+  if (homes.length === 0) return '';
+  const list = homes.map((h) => `${h}:`);
+  return `; it belongs under ${list.length === 1 ? list[0] : `one of ${list.join(', ')}`} (move it there)`;
 }
 
 function enumValues(def: Def): string[] | undefined {
@@ -171,6 +204,8 @@ export interface IssueContext {
   data: unknown;
   /** Where that data sits in the file. */
   base?: DataPath;
+  /** The whole file's schema, when `schema` is a part of it (where a misplaced key belongs). */
+  rootSchema?: unknown;
 }
 
 /** One ConfigError per problem, each located in the YAML file. */
@@ -194,7 +229,7 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueCo
       case 'unrecognized_keys': {
         const allowed = allowedKeys(ctx.schema, rel);
         for (const key of issue.keys) {
-          const hint = didYouMean(key, allowed);
+          const hint = didYouMean(key, allowed) || belongsUnder(ctx.rootSchema ?? ctx.schema, key, path);
           const msg = `unknown key '${key}'${path.length ? ` in ${where}` : ''}${hint || `; expected one of: ${allowed.join(', ')}`}`;
           out.push(ctx.source.errorAt([...path, key], msg, { key: true }));
         }
@@ -209,6 +244,7 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueCo
         out.push(
           ...issuesToErrors(issue.errors[branch] ?? [], {
             ...ctx,
+            rootSchema: ctx.rootSchema ?? ctx.schema,
             schema: schemasAt(ctx.schema, rel)[branch],
             data: value,
             base: path,
@@ -234,7 +270,12 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueCo
         }
         const values = issue.values.map(String);
         const got = typeof value === 'string' ? value : String(value);
-        const hint = typeof value === 'string' ? didYouMean(value, values) : '';
+        const hint =
+          typeof value !== 'string'
+            ? ''
+            : LANGUAGE_KEYS.has(last)
+              ? didYouMeanLanguage(value, values)
+              : didYouMean(value, values);
         if (values.length === 1) at(`${where}: expected ${values[0]}, got ${describeValue(value)}`);
         else if (LANGUAGE_KEYS.has(last))
           at(`${where}: unknown language '${got}'${hint}; expected one of: ${values.join(', ')}`);

@@ -1,4 +1,5 @@
 import { CST, Lexer, type LineCounter, type YAMLError } from 'yaml';
+import { indentMistake, nextContentLine } from './yaml-indent.js';
 
 // One YAML syntax mistake, reported once and where it was made. The parser reports where it
 // noticed the problem, often far later (an unclosed quote at the end of the file, an unclosed `[`
@@ -57,6 +58,30 @@ function skipIndent(text: string, lines: LineCounter, at: number): number {
   return text[i] === '\n' || text[i] === '\r' || i >= text.length ? at : i;
 }
 
+/** Parser errors that come from a line indented wrongly (at that line, or the one before it). */
+const INDENT_CODES = new Set(['BAD_INDENT', 'BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY']);
+
+/**
+ * The line indented wrongly behind a parser error, and what is wrong with it in words: the line
+ * the parser points at, or the next one ("Nested mappings are not allowed in compact mappings" points
+ * at the value of the key above the line that is indented too far).
+ */
+function indentationAt(
+  text: string,
+  lines: LineCounter,
+  e: YAMLError,
+  offset: number,
+): SyntaxMistake | undefined {
+  if (!INDENT_CODES.has(e.code) && !INDENTATION.test(e.message)) return undefined;
+  const line = lines.linePos(offset).line;
+  for (const l of [line, nextContentLine(text, line)]) {
+    if (l === undefined) continue;
+    const words = indentMistake(text, l);
+    if (words) return { offset: skipIndent(text, lines, lines.lineStarts[l - 1] ?? 0), message: words };
+  }
+  return undefined;
+}
+
 /** The first mistake among the parser's errors (undefined when there are none). */
 export function firstSyntaxMistake(
   text: string,
@@ -65,10 +90,12 @@ export function firstSyntaxMistake(
 ): SyntaxMistake | undefined {
   let best: SyntaxMistake | undefined;
   for (const e of errors) {
-    const offset = placeOf(text, lines, e);
+    const place = placeOf(text, lines, e);
+    const indent = indentationAt(text, lines, e, place);
+    const offset = indent?.offset ?? place;
     if (best && best.offset <= offset) continue;
     const message = e.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '');
-    best = {
+    best = indent ?? {
       offset,
       message: INDENTATION.test(message) ? `${message} (check this line's indentation)` : message,
     };

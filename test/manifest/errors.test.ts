@@ -125,6 +125,37 @@ describe('manifest errors name the file, line and column and say what is expecte
     );
   });
 
+  it('a regional or country form of a language: the code the service knows (issue 29)', async () => {
+    await expectOneError(
+      mapping('      - lang: fr-FR #<'),
+      "unknown language 'fr-FR' (did you mean 'fr'? the service has no fr-FR of its own; 'fr' is French)",
+    );
+    // A region the service translates into is suggested as it is spelt there.
+    await expectOneError(
+      mapping('      - lang: en_GB #<'),
+      "unknown language 'en_GB' (did you mean 'en-gb'?)",
+    );
+    await expectOneError(
+      mapping('      - lang: gr #<'),
+      "unknown language 'gr' (did you mean 'el'? 'gr' is the country code of Greece; Greek is 'el')",
+    );
+    await expectOneError(
+      mapping('      - lang: de', '\n    source_lang: de-AT #<'),
+      "unknown language 'de-AT' (did you mean 'de'?",
+    );
+  });
+
+  it('a key in the wrong section: where it belongs, from the schema (issue 29)', async () => {
+    await expectOneError(
+      `concurrency: 4 #<\n${mapping('      - lang: de')}`,
+      "unknown key 'concurrency'; it belongs under service: (move it there)",
+    );
+    await expectOneError(
+      mapping('      - lang: de', '\n    formality: more #<'),
+      "unknown key 'formality' in mappings[0]; it belongs under mappings[].targets[]: (move it there)",
+    );
+  });
+
   it('an unknown source_language of a custom instruction', async () => {
     await expectOneError(
       `style_lists:\n  x:\n    language: de\n    custom_instructions:\n      - label: l\n        prompt: p\n        source_language: EN #<\n${mapping('      - lang: de')}`,

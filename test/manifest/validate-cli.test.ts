@@ -21,17 +21,17 @@ describe('locsync validate', () => {
     const ok = await runCli(['validate', '-c', path.join(p.dir, 'ok.yaml')]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('is valid: 1 mapping(s), 1 target(s), 0 style list(s), 1 warning(s)');
-    expect(ok.stderr).toContain(
+    expect(ok.stdout).toContain(
       `${path.join(p.dir, 'ok.yaml')}:3:13: warning: mappings[0].source: folder 'docs' does not exist (yet)`,
     );
 
     const badPath = path.join(p.dir, 'bad.yaml');
     const bad = await runCli(['validate', '-c', badPath]);
     expect(bad.code).toBe(2);
-    const lines = bad.stderr.trim().split('\n');
+    const lines = bad.stdout.trim().split('\n');
     expect(lines.filter((l) => l.startsWith(`${path.join(p.dir, 'bad.yaml')}:`))).toHaveLength(4);
-    expect(bad.stderr).toContain("unknown key 'sorce' in mappings[0] (did you mean 'source'?)");
-    expect(bad.stderr).toContain(`4 problem(s) found in ${badPath}`);
+    expect(bad.stdout).toContain("unknown key 'sorce' in mappings[0] (did you mean 'source'?)");
+    expect(bad.stdout).toContain(`4 problem(s) found in ${badPath}`);
 
     const json = await runCli(['validate', '-c', badPath, '--json']);
     expect(json.code).toBe(2);

@@ -69,7 +69,36 @@ describe('YAML syntax errors: one per mistake, where it was made', () => {
 
   it('a key indented wrongly: that line, at its first character', async () => {
     const { yaml, line } = breakExample('    source: samples', '   source: samples');
-    await expectOneSyntaxError(yaml, line, 4, /indentation/);
+    await expectOneSyntaxError(yaml, line, 4, /this line is indented less than the key above it/);
+  });
+
+  it('a key indented more than the key above it: that line, not the one before, in words (issue 29)', async () => {
+    const { yaml, line } = breakExample('    source: samples', '      source: samples');
+    await expectOneSyntaxError(
+      yaml,
+      line,
+      7,
+      /this line is indented more than the key above it \('name' on line \d+, which has a value\): start 'source' in column 5, as 'name'/,
+    );
+  });
+
+  it("a list item whose '-' is not under the one above it: that item, in words (issue 29)", async () => {
+    const yaml = [
+      'mappings:',
+      '  - name: docs',
+      '    source: docs',
+      '    output: out/{lang}/{path}',
+      '    targets:',
+      '      - lang: de',
+      '     - lang: fr',
+      '',
+    ].join('\n');
+    await expectOneSyntaxError(
+      yaml,
+      7,
+      6,
+      /this list item's '-' is in column 6, 1 to the left of the item above it \(line 6, column 7\)/,
+    );
   });
 
   it('a key without its colon, a tab as indentation, a duplicate key', async () => {
@@ -88,12 +117,12 @@ describe('YAML syntax errors: one per mistake, where it was made', () => {
     const file = path.join(p.dir, 'pipeline.yaml');
     const r = await runCli(['validate', '-c', file]);
     expect(r.code).toBe(2);
-    const located = r.stderr.split('\n').filter((l) => l.startsWith(`${file}:`));
+    const located = r.stdout.split('\n').filter((l) => l.startsWith(`${file}:`));
     expect(located).toHaveLength(1);
     expect(located[0]).toMatch(
       new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+: YAML syntax error`),
     );
-    expect(r.stderr).toContain(`  ${line} |     source: "samples`);
-    expect(r.stderr).toContain('1 problem(s) found');
+    expect(r.stdout).toContain(`  ${line} |     source: "samples`);
+    expect(r.stdout).toContain('1 problem(s) found');
   });
 });
