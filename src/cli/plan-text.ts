@@ -63,6 +63,11 @@ export function formatFiles(p: PricedFiles, rate?: BillingRate): string {
       (i) => `= ${i.output} ← ${i.from}`,
     ),
     ...section(
+      'Re-saved, content unchanged (outputs kept, nothing uploaded; `plan --why FILE` shows what a change is)',
+      p.resaved,
+      (i) => `~ ${i.file} → ${i.output} (${i.target})`,
+    ),
+    ...section(
       'Uploads to resume (accepted earlier; billed when collected)',
       p.toResume,
       (i) => `> ${i.file} → ${i.output} (${i.target})`,
@@ -79,7 +84,8 @@ export function formatFiles(p: PricedFiles, rate?: BillingRate): string {
   ];
   const summary =
     `Files: ${p.toTranslate.length} to translate, ${p.toReuse.length} to reuse, ${p.toResume.length} to resume, ` +
-    `${p.stale.length} stale, ${p.toDelete.length} to delete, ${p.unchanged} unchanged.`;
+    `${p.stale.length} stale, ${p.toDelete.length} to delete, ${p.unchanged} unchanged` +
+    (p.resaved.length ? `, ${p.resaved.length} re-saved, unchanged.` : '.');
   // File names come from outside: each entry stays one line.
   return [...lines, ...(lines.length ? [''] : []), summary, ...formatPlanPrice(p.price, rate)]
     .map(printable)

@@ -25,7 +25,12 @@ function hasChanges(styles: TerminologyPlan, files: SyncPlan): boolean {
     styles.drift.length > 0 ||
     styles.glossaries.actions.length > 0 ||
     styles.glossaries.drift.length > 0 ||
-    files.toTranslate.length + files.toReuse.length + files.toResume.length + files.toDelete.length > 0
+    files.toTranslate.length +
+      files.toReuse.length +
+      files.toResume.length +
+      files.resaved.length +
+      files.toDelete.length >
+      0
   );
 }
 

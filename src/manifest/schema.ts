@@ -239,6 +239,12 @@ export const mappingSchema = z.strictObject({
     .describe(
       'Symbolic links in the source that lead outside the source folder: skipped with a warning, or followed (translated and billed).',
     ),
+  change_detection: z
+    .enum(['content', 'bytes'])
+    .default('content')
+    .describe(
+      'What makes a changed source be translated again: its content (a document saved again with no edit, new container or metadata, keeps its outputs; see docs/content-digest.md) or any change of its bytes.',
+    ),
 });
 
 /** An http:// or https:// URL: the service's base URL, a webhook (also when read from url_env). */

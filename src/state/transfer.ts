@@ -22,6 +22,7 @@ const TABLES = {
   runs: ['id', 'started_at', 'finished_at', 'command', 'status', 'pid', 'counts', 'billed_characters', 'reason'],
   snapshots: ['mapping', 'digest', 'output_dirs', 'outputs_digest', 'files', 'taken_at', 'folders'],
   glossaries: ['key', 'glossary_id', 'name', 'hashes', 'applied_at'],
+  content_digests: ['sha256', 'digest', 'parts'],
 } as const; // prettier-ignore
 
 type Table = keyof typeof TABLES;
@@ -39,6 +40,7 @@ const ORDER: Record<Table, string> = {
   runs: 'id',
   snapshots: 'mapping',
   glossaries: 'key',
+  content_digests: 'sha256',
 };
 
 export type TransferCounts = Record<Table, number>;
@@ -50,6 +52,7 @@ const emptyCounts = (): TransferCounts => ({
   runs: 0,
   snapshots: 0,
   glossaries: 0,
+  content_digests: 0,
 });
 
 /** Copy a PostgreSQL state into a new SQLite state file (refused when `file` exists). */

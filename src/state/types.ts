@@ -267,6 +267,26 @@ export interface FileInventory {
   setSnapshot(mapping: string, snap: MappingSnapshot, files: number): Promise<void>;
 }
 
+/**
+ * A content digest as recorded (src/documents/digest): by the sha256 of the bytes it was made from,
+ * so it is never out of date and serves every file, job and copy with those bytes.
+ */
+export interface StoredDigest {
+  sha256: string;
+  /** The content digest; '' when the file had none (its format has no digest, or it could not be read). */
+  digest: string;
+  /** JSON of the per-part summary (PartDigest[]) that `plan --why` compares. */
+  parts: string;
+}
+
+/** Content digests by the sha256 of the bytes (see StoredDigest). */
+export interface ContentDigests {
+  get(sha256: string): Promise<StoredDigest | undefined>;
+  /** Which of these contents have a digest recorded (one call per scan, not one per file). */
+  known(sha256s: readonly string[]): Promise<Set<string>>;
+  put(rows: readonly StoredDigest[]): Promise<void>;
+}
+
 export interface RunLog {
   /** Record a run; runs left running by a process that died are marked crashed. */
   start(command: string): Promise<number>;
@@ -331,6 +351,7 @@ export interface SyncState {
   readonly location: string;
   readonly jobs: JobLedger;
   readonly files: FileInventory;
+  readonly digests: ContentDigests;
   readonly runs: RunLog;
   /** What the reconciler last applied for a style list (its content hash makes outputs stale). */
   appliedStyle(key: string): Promise<AppliedStyle | undefined>;

@@ -54,6 +54,11 @@ export interface SyncSummary {
   reused: number;
   /** (file, target) units already up to date. */
   unchanged: number;
+  /**
+   * (file, target) units whose source was saved again without a change of content (other bytes,
+   * same content digest): outputs kept, nothing uploaded.
+   */
+  resaved: number;
   /** Outputs made with an older version of their style list or glossary, left as they are. */
   stale: number;
   /** Stale outputs re-translated because of --retranslate stale. */
@@ -97,6 +102,7 @@ export function emptySummary(runId: number, dryRun: boolean): SyncSummary {
     resumed: 0,
     reused: 0,
     unchanged: 0,
+    resaved: 0,
     stale: 0,
     retranslated: 0,
     unsupported: [],
@@ -124,6 +130,7 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
     resumed: s.resumed,
     reused: s.reused,
     unchanged: s.unchanged,
+    resaved: s.resaved,
     stale: s.stale,
     retranslated: s.retranslated,
     unsupported: s.unsupported.length,
@@ -158,7 +165,9 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
     `${s.dryRun ? 'Dry run: ' : ''}${n(s.files)} source files; outputs: ` +
       `${n(s.translated)} ${s.dryRun ? 'to translate' : 'translated'}` +
       (s.resumed ? ` (${n(s.resumed)} resumed)` : '') +
-      `, ${n(s.reused)} reused, ${n(s.unchanged)} unchanged, ${n(s.stale)} stale` +
+      `, ${n(s.reused)} reused, ${n(s.unchanged)} unchanged` +
+      (s.resaved ? `, ${n(s.resaved)} re-saved, unchanged` : '') +
+      `, ${n(s.stale)} stale` +
       (s.retranslated ? ` (${n(s.retranslated)} re-translated)` : '') +
       `, ${n(s.failed.length)} failed` +
       (s.unsupported.length ? `; ${n(s.unsupported.length)} files unsupported` : ''),

@@ -171,7 +171,7 @@ export function openPlanner(args: SyncRunArgs, events: SyncEvents): Promise<Plan
   });
 }
 
-/** Record what planning observed: hashes, verified marks, listing snapshots. */
+/** Record what planning observed: hashes, content digests, verified marks, listing snapshots. */
 export async function recordObservations(state: SyncState, o: Observations): Promise<void> {
   for (const h of o.hashed)
     await state.files.put({
@@ -181,6 +181,7 @@ export async function recordObservations(state: SyncState, o: Observations): Pro
       mtime_ms: h.mtimeMs,
       sha256: h.sha256,
     });
+  if (o.digests?.length) await state.digests.put(o.digests);
   for (const v of o.verified) await state.files.verify(v.mapping, v.files);
   for (const s of o.snapshots)
     await state.files.setSnapshot(

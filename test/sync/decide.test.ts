@@ -16,6 +16,7 @@ function facts(over: Partial<UnitFacts> = {}): UnitFacts {
     outputExists: false,
     open: undefined,
     donor: undefined,
+    contentUnchanged: false,
     maxAttempts: 3,
     retranslate: new Set(),
     ...over,
@@ -52,6 +53,22 @@ describe('decide: what a (file, target) needs', () => {
       kind: 'translate',
       reason: 'changed',
     });
+  });
+
+  it('nothing to buy when only the bytes changed (saved again, same content digest): re-saved', () => {
+    const resaved = { done: doneWith(OTHER_SHA, 'fp-1'), outputExists: true, contentUnchanged: true };
+    expect(decide(facts(resaved))).toEqual({ kind: 'resaved', doneId: 7 });
+    // --retranslate all still re-translates it; other settings make it stale as the same bytes would.
+    expect(decide(facts({ ...resaved, retranslate: new Set(['all'] as const) }))).toEqual({
+      kind: 'translate',
+      reason: 'requested',
+    });
+    expect(decide(facts({ ...resaved, done: doneWith(OTHER_SHA, 'fp-0', 'base-0') }))).toEqual({
+      kind: 'stale',
+      reason: 'settings',
+    });
+    // Its output gone: translated (nothing holds the translation any more).
+    expect(decide(facts({ ...resaved, outputExists: false })).kind).toBe('translate');
   });
 
   it('stale (left alone, not billed) when the settings changed; re-translated on request', () => {

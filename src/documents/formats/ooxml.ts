@@ -245,8 +245,21 @@ const KINDS: Record<'docx' | 'pptx' | 'xlsx', PackageKind> = {
   },
 };
 
+/**
+ * The text of an XML part: parts are UTF-8 or UTF-16 (with a byte order mark); `bom` and
+ * `encoding` say how to write it back the same way.
+ */
+export function decodePart(content: Buffer): { xml: string; bom: number; encoding: 'utf8' | 'utf16le' } {
+  const utf16 = content[0] === 0xff && content[1] === 0xfe;
+  const bom = utf16 ? 2 : content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0;
+  const encoding = utf16 ? 'utf16le' : 'utf8';
+  return { xml: content.subarray(bom).toString(encoding), bom, encoding };
+}
+
+export type PackageKindName = 'docx' | 'pptx' | 'xlsx';
+
 /** Rules for a part of a package kind, or undefined when the part has no translatable text. */
-export function partRules(kind: 'docx' | 'pptx' | 'xlsx', name: string): PartRules | undefined {
+export function partRules(kind: PackageKindName, name: string): PartRules | undefined {
   return KINDS[kind].parts.find(([re]) => re.test(name))?.[1];
 }
 
@@ -275,11 +288,7 @@ function reader(kind: 'docx' | 'pptx' | 'xlsx'): FormatReader {
       (name) => partRules(kind, name) !== undefined,
       (name, content) => {
         const rules = partRules(kind, name) as PartRules;
-        // parts are UTF-8 or UTF-16 (with a byte order mark); they are written back the same way
-        const utf16 = content[0] === 0xff && content[1] === 0xfe;
-        const bom = utf16 ? 2 : content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0;
-        const encoding = utf16 ? 'utf16le' : 'utf8';
-        const xml = content.subarray(bom).toString(encoding);
+        const { xml, bom, encoding } = decodePart(content);
         const role = k.roles.find(([re]) => re.test(name))?.[1] ?? 'text';
         const read = readPart(xml, rules, found, { part: name, role, what: `${name} in the ${k.what}` }, ctx);
         parts.set(name, { read, rules, bom: Buffer.from(content.subarray(0, bom)), encoding });

@@ -8,7 +8,7 @@ import { inTransaction } from './tx.js';
 // Versioned migrations recorded in locsync_schema; add new ones at the end only. They run in one
 // transaction under an advisory lock, so that workers starting together apply each one once.
 
-const MIGRATIONS: string[] = [
+export const MIGRATIONS: string[] = [
   // 1: the SQLite state's tables (its migrations 1-4 in one), and the tables of several workers
   `
   CREATE TABLE files (
@@ -140,10 +140,24 @@ const MIGRATIONS: string[] = [
    );`,
   // 3: the snapshot's digest of each source folder (MappingSnapshot.folders; [folder, digest] pairs)
   `ALTER TABLE snapshots ADD COLUMN folders jsonb;`,
+  // 4: content digests by the sha256 of the bytes (SQLite's migration 8): the first scan after it
+  // reads each file once, so that a file already translated has its digest before it is next saved.
+  `CREATE TABLE content_digests (
+     sha256 text PRIMARY KEY,
+     digest text NOT NULL,
+     parts text NOT NULL
+   );
+   UPDATE files SET verified = NULL WHERE verified IS NOT NULL;
+   DELETE FROM snapshots;`,
 ];
 
 /** Schema version this code writes (number of migrations). */
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The migration that brought content digests (tests replay it on a state made before it). */
+export const CONTENT_DIGESTS_MIGRATION = MIGRATIONS.findIndex((m) =>
+  m.includes('CREATE TABLE content_digests'),
+);
 
 /** Advisory lock keys (64-bit, fixed): the same in every process and every locsync version. */
 export const ADVISORY = {

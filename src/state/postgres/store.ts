@@ -5,6 +5,7 @@ import { holderOf, orphanedUnits, releaseAllUnits, unitKey, unitsHeldByOthers } 
 import { withAdvisoryLock } from './advisory.js';
 import { createPool, describeConnectError, isUnreachable, type PostgresStateConfig } from './connect.js';
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
+import { PgContentDigests } from './digests.js';
 import { PgFileInventory } from './inventory.js';
 import { PgJobLedger } from './ledger.js';
 import { GlobalLimits } from './limits.js';
@@ -38,6 +39,7 @@ export class PostgresState implements SyncState, StyleStateStore {
   readonly location: string;
   readonly jobs: PgJobLedger;
   readonly files: PgFileInventory;
+  readonly digests: PgContentDigests;
   readonly runs: PgRunLog;
   readonly styles: PgStyleState;
   readonly glossaries: PgGlossaryState;
@@ -63,6 +65,7 @@ export class PostgresState implements SyncState, StyleStateStore {
     const worker = workerId ? { id: workerId, leaseSeconds } : undefined;
     this.jobs = new PgJobLedger(pool, worker, outageMs);
     this.files = new PgFileInventory(pool);
+    this.digests = new PgContentDigests(pool);
     this.runs = new PgRunLog(pool, workerId);
     this.styles = new PgStyleState(pool);
     this.glossaries = new PgGlossaryState(pool);

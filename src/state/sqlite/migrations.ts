@@ -89,7 +89,22 @@ export const MIGRATIONS: string[] = [
    );`,
   // 7: the snapshot's digest of each source folder (MappingSnapshot.folders; JSON [folder, digest] pairs)
   `ALTER TABLE snapshots ADD COLUMN folders TEXT;`,
+  // 8: content digests (src/documents/digest) by the sha256 of the bytes they were made from, with the
+  // per-part summary `plan --why` compares. The first scan after this reads each file once (marks and
+  // snapshots dropped) so that a file already translated has its digest before it is next saved.
+  `CREATE TABLE content_digests (
+     sha256 TEXT PRIMARY KEY,
+     digest TEXT NOT NULL,
+     parts TEXT NOT NULL
+   );
+   UPDATE files SET verified = NULL WHERE verified IS NOT NULL;
+   DELETE FROM snapshots;`,
 ];
 
 /** Schema version this code writes (number of migrations). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The migration that brought content digests (tests replay it on a state made before it). */
+export const CONTENT_DIGESTS_MIGRATION = MIGRATIONS.findIndex((m) =>
+  m.includes('CREATE TABLE content_digests'),
+);

@@ -6,6 +6,7 @@ import { ConfigError } from '../../util/errors.js';
 import { isStateDamage, noteStateOpened, StateDamagedError } from '../integrity.js';
 import { networkFsType } from '../netfs.js';
 import { groupBySignature } from '../transitions.js';
+import { SqliteContentDigests } from './digests.js';
 import { SqliteFileInventory, SqliteRunLog } from './inventory.js';
 import { SqliteJobLedger } from './ledger.js';
 import { MIGRATIONS } from './migrations.js';
@@ -57,6 +58,7 @@ export class StateStore implements StyleStateStore, SyncState {
   readonly jobs: SqliteJobLedger = new SqliteJobLedger(this);
   readonly files: SqliteFileInventory = new SqliteFileInventory(this);
   readonly runs: SqliteRunLog = new SqliteRunLog(this);
+  readonly digests: SqliteContentDigests;
   readonly db: Database.Database;
   private readonly stmts;
   /** Glossaries as last applied (src/styles/glossary-reconcile.ts). */
@@ -91,6 +93,7 @@ export class StateStore implements StyleStateStore, SyncState {
     }
     this.stmts = this.prepare();
     this.glossaries = new SqliteGlossaryState(this.db);
+    this.digests = new SqliteContentDigests(this.db);
   }
 
   private migrate(): void {

@@ -1,4 +1,5 @@
 import type { Mapping } from '../../manifest/schema.js';
+import type { StoredDigest } from '../../state/types.js';
 import {
   PLAN_VERSION,
   contentKey,
@@ -23,6 +24,8 @@ export class PlanBuilder {
   readonly gone: Array<{ mapping: Mapping; relPath: string }> = [];
   /** Units whose output has work in flight: decided again once that work is done. */
   readonly deferred: OutputRef[] = [];
+  /** Content digests made while planning, by sha256 (also in the observations, to be recorded). */
+  readonly digests = new Map<string, StoredDigest>();
 
   constructor(inputs: PlanInputs) {
     this.plan = {
@@ -69,6 +72,13 @@ export class PlanBuilder {
     }
     this.plannedContentAt(action.source.sha256, action.settings.fingerprint, action.ref.output);
     this.add(action);
+  }
+
+  /** A content digest was made: kept for this plan's decisions and recorded with the plan. */
+  digested(d: StoredDigest): void {
+    if (this.digests.has(d.sha256)) return;
+    this.digests.set(d.sha256, d);
+    (this.plan.observations.digests ??= []).push(d);
   }
 
   unsupported(item: SkippedFile): void {

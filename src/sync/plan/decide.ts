@@ -27,6 +27,11 @@ export interface UnitFacts {
         attempts: number;
       }
     | undefined;
+  /**
+   * The source's bytes differ from those the done job translated, but its content digest is theirs
+   * (saved again without an edit: new container, new metadata). False with change_detection: bytes.
+   */
+  contentUnchanged: boolean;
   /** Another existing output holding a translation of this content with these settings. */
   donor: { output: string; jobId: number } | undefined;
   maxAttempts: number;
@@ -41,6 +46,7 @@ export type Decision =
   | { kind: 'unchanged' }
   | { kind: 'stale'; reason: StaleReason }
   | { kind: 'reuse'; from: string; fromJobId: number }
+  | { kind: 'resaved'; doneId: number }
   | { kind: 'resume'; jobId: number }
   | { kind: 'gave-up'; jobId: number }
   | { kind: 'translate'; reason: TranslateReason; jobId?: number };
@@ -75,9 +81,15 @@ export function decide(f: UnitFacts): Decision {
       jobId: open.id,
     };
   }
+  // The output holds a translation of this very content, saved again as other bytes: it stays.
+  const sameContent = done !== undefined && (done.sha256 === f.sha256 || f.contentUnchanged);
+  if (sameContent && f.outputExists && done.fingerprint === f.fingerprint && done.sha256 !== f.sha256)
+    return f.retranslate.has('all')
+      ? { kind: 'translate', reason: 'requested' }
+      : { kind: 'resaved', doneId: done.id };
   if (f.donor) return { kind: 'reuse', from: f.donor.output, fromJobId: f.donor.jobId };
   // This content translated with other settings: kept, and re-translated (billed) only on request.
-  if (done && f.outputExists && done.sha256 === f.sha256 && done.fingerprint !== f.fingerprint) {
+  if (sameContent && f.outputExists && done.fingerprint !== f.fingerprint) {
     const why: StaleReason = done.base_fingerprint === f.baseFingerprint ? 'style' : 'settings';
     if (f.retranslate.has(why) || f.retranslate.has('all'))
       return { kind: 'translate', reason: why === 'style' ? 'stale' : 'settings-changed' };

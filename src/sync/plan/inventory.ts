@@ -24,6 +24,8 @@ import {
 import { POINT_LOOKUPS_BEFORE_INDEX } from './output-index.js';
 import { preflight, PREFLIGHT_HEAD_BYTES } from './preflight.js';
 import { planFileTargets } from './units.js';
+import { digestContents, type DigestCandidate } from './digests.js';
+import { mapLimit } from '../../util/map-limit.js';
 
 // Taking stock of a mapping's sources: list, skip what cannot be translated, hash what is new or
 // changed (size+mtime fast path, sha256 decides), and take the no-op fast paths (a listing equal to
@@ -175,6 +177,21 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
       if (++count % 500 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: count, hashed });
     }
   });
+  // Content digests of what was read, and of recorded contents without one (see digests.ts).
+  const candidates: DigestCandidate[] = [];
+  for (const i of [...toHash, ...recorded]) {
+    const sha = hashes[i];
+    const f = files[i] as FoundFile;
+    if (sha !== undefined)
+      candidates.push({
+        relPath: f.relPath,
+        absPath: f.absPath,
+        size: f.size,
+        mtimeMs: f.mtimeMs,
+        sha256: sha,
+      });
+  }
+  await digestContents(ctx, b, m, candidates);
   ctx.listing = new OutputListing(ctx.loaded.dir);
   const toVerify: Array<{ relPath: string; sig: number }> = [];
   let fresh = 0;
@@ -327,6 +344,7 @@ export async function planPath(
   }
   b.plan.files++;
   const f = { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs };
+  if (!isVerified) await digestContents(ctx, b, m, [{ ...f, sha256: sha }]);
   if (!isVerified && skippedBeforeUpload(b, m, f)) return undefined;
   if (
     (await planFileTargets(ctx, b, m, { file: f, sha256: sha, verified: isVerified }, onlyOutput)) &&
@@ -385,20 +403,6 @@ async function hashOf(f: FoundFile): Promise<string> {
   } finally {
     await fh.close();
   }
-}
-
-/** Map with at most `limit` calls in flight; results in input order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 /** A file event's path that resolves (links followed) outside its source folder, as a scan problem. */

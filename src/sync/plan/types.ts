@@ -1,4 +1,5 @@
 import type { UploadDocumentRequest } from '../../api/types.js';
+import type { StoredDigest } from '../../state/types.js';
 
 // The plan is data: scanning and deciding produce a Plan, `plan` prints it, `plan --json` emits it,
 // and `sync` hands it to the executor, which carries out exactly these actions. Every field is plain
@@ -94,6 +95,20 @@ export interface ReuseAction {
   settings: PlannedSettings;
 }
 
+/**
+ * A source saved again without a change of its content (other bytes, the same content digest as
+ * what its output was translated from): the output stays, the state records the new bytes against
+ * the same translation. Not billed.
+ */
+export interface ResavedAction {
+  kind: 'resaved';
+  ref: OutputRef;
+  source: SourceFacts;
+  settings: PlannedSettings;
+  /** The output's done job: the translation the new bytes are recorded against. */
+  doneId: number;
+}
+
 /** Collect a document an earlier run uploaded (its id and key are recorded): poll and download. */
 export interface ResumeAction {
   kind: 'resume';
@@ -137,7 +152,14 @@ export interface ForgetAction {
 }
 
 export type PlannedAction =
-  TranslateAction | ReuseAction | ResumeAction | StaleAction | SkipAction | DeleteAction | ForgetAction;
+  | TranslateAction
+  | ReuseAction
+  | ResavedAction
+  | ResumeAction
+  | StaleAction
+  | SkipAction
+  | DeleteAction
+  | ForgetAction;
 
 /** A file the scan could not take (unsupported extension, unreadable, symlink loop). */
 export interface SkippedFile {
@@ -154,6 +176,8 @@ export interface SkippedFile {
  */
 export interface Observations {
   hashed: Array<{ mapping: string; file: string; size: number; mtimeMs: number; sha256: string }>;
+  /** Content digests made (of new or changed bytes, and of recorded ones that had none). */
+  digests?: StoredDigest[];
   verified: Array<{ mapping: string; files: Array<{ relPath: string; sig: number }> }>;
   snapshots: Array<{
     mapping: string;

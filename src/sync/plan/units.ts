@@ -6,6 +6,7 @@ import type { PlanBuilder } from './builder.js';
 import { OutputClaims } from './claims.js';
 import type { PlanContext } from './context.js';
 import { decide, type Decision } from './decide.js';
+import { sameContent } from './digests.js';
 import type { FoundFile } from './list-sources.js';
 import type { OutputRef, PlannedSettings, SourceFacts } from './types.js';
 
@@ -162,6 +163,7 @@ async function planUnit(
     done,
     outputExists: fileExists(ctx.folders.abs(ref.output)),
     open,
+    contentUnchanged: done !== undefined && (await sameContent(ctx, b, m, done.sha256, sha256)),
     donor: await existingDonor(ctx, sha256, fp, ref.output),
     maxAttempts: ctx.loaded.manifest.max_attempts,
     retranslate: ctx.retranslate,
@@ -247,6 +249,9 @@ function addDecision(
     }
     case 'reuse':
       b.add({ kind: 'reuse', ref, from: d.from, donor: 'done', fromJobId: d.fromJobId, source, settings });
+      return;
+    case 'resaved':
+      b.add({ kind: 'resaved', ref, source, settings, doneId: d.doneId });
       return;
     case 'resume': {
       if (b.resumed.has(d.jobId)) return;

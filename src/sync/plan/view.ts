@@ -9,6 +9,8 @@ export interface SyncPlan {
   toTranslate: Array<OutputRef & { why: TranslateReason }>;
   toReuse: Array<OutputRef & { from: string }>;
   toResume: OutputRef[];
+  /** Sources saved again without a change of content: outputs kept, nothing uploaded. */
+  resaved: OutputRef[];
   /** reason: style or settings; because: what changed, for people ("glossary changed"). */
   stale: Array<OutputRef & { reason: StaleReason; because?: string }>;
   unchanged: number;
@@ -23,6 +25,7 @@ export function groupPlan(plan: Plan): SyncPlan {
     toTranslate: [],
     toReuse: [],
     toResume: [],
+    resaved: [],
     stale: [],
     unchanged: plan.unchanged,
     unsupported: [...plan.unsupported],
@@ -40,6 +43,9 @@ export function groupPlan(plan: Plan): SyncPlan {
         break;
       case 'resume':
         view.toResume.push(a.ref);
+        break;
+      case 'resaved':
+        view.resaved.push(a.ref);
         break;
       case 'stale':
         view.stale.push({ ...a.ref, reason: a.reason, ...(a.because ? { because: a.because } : {}) });
@@ -78,6 +84,7 @@ export function summaryOfPlan(plan: Plan, durationMs: number): SyncSummary {
       s.translated++;
       if (a.reason === 'stale') s.stale++;
     } else if (a.kind === 'reuse') s.reused++;
+    else if (a.kind === 'resaved') s.resaved++;
     else if (a.kind === 'resume') s.resumed++;
     else if (a.kind === 'stale') s.stale++;
     else if (a.kind === 'skip')

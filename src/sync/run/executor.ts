@@ -14,6 +14,7 @@ import {
   type ForgetAction,
   type OutputRef,
   type PlannedAction,
+  type ResavedAction,
   type ResumeAction,
   type ReuseAction,
   type TranslateAction,
@@ -86,6 +87,9 @@ export class Executor {
         return this.takeTranslate(a);
       case 'reuse':
         this.schedule(a.ref.output, () => this.reuse(a));
+        return;
+      case 'resaved':
+        this.schedule(a.ref.output, () => this.resaved(a));
         return;
       case 'resume':
         return this.takeResume(a);
@@ -254,7 +258,7 @@ export class Executor {
     return false;
   }
 
-  private newJob(a: TranslateAction | ReuseAction, request: string): NewJob {
+  private newJob(a: TranslateAction | ReuseAction | ResavedAction, request: string): NewJob {
     return {
       mapping: a.ref.mapping,
       rel_path: a.ref.file,
@@ -350,6 +354,26 @@ export class Executor {
     } catch (err) {
       if (this.leftToOtherWorker(err, a.ref)) return;
       this.d.report.unitFailed(a.ref, 'output', `copying ${a.from}: ${(err as Error).message}`, true);
+    }
+  }
+
+  /**
+   * A source saved again without a change of content: its output stays as it is, and a done job
+   * records the new bytes against the translation it holds (so the next scan finds it up to date).
+   */
+  private async resaved(a: ResavedAction): Promise<void> {
+    // Only while the output still holds the translation this was planned against.
+    if ((await this.d.index.doneOf(a.ref.output))?.id !== a.doneId) return this.replan(a.ref);
+    try {
+      const job = await this.d.state.jobs.reused(
+        this.newJob(a, JSON.stringify(a.settings.request)),
+        a.doneId,
+      );
+      this.d.index.jobDone(job);
+      this.d.report.resaved(job);
+    } catch (err) {
+      if (this.leftToOtherWorker(err, a.ref)) return;
+      throw err;
     }
   }
 

@@ -149,6 +149,15 @@ export class RunReport {
     this.events.emit('job:reused', { ...refOfJob(job), fromJobId, fromOutput: from });
   }
 
+  /** A source saved again without a change of content: its output kept, nothing uploaded. */
+  resaved(job: JobRecord): void {
+    this.sum.resaved++;
+    this.logger.info(
+      { mapping: job.mapping, file: job.rel_path, target: job.target_lang },
+      're-saved, content unchanged: output kept, nothing uploaded',
+    );
+  }
+
   lostDownload(job: JobRecord, message: string): void {
     const documentId = job.document_id ?? '';
     this.sum.lostDownloads.push({
