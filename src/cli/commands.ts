@@ -148,6 +148,10 @@ export function registerPlan(program: Command): void {
       '--out <file>',
       'also save the plan to this file (also -out, as terraform spells it); `sync --plan <file>` carries it out',
     )
+    .option(
+      '--why <file>',
+      'say why a source file would be translated (or not): for a changed document, which parts changed, e.g. "word/document.xml: paragraph 12 text"',
+    )
     .addOption(DRIFT_OPTION())
     .action(lazyAction(() => import('./plan.js'), 'planAction'));
 }

@@ -1,3 +1,4 @@
+import { printable } from '../log/printable.js';
 import type { DriftPolicy } from '../manifest/types.js';
 import { EMPTY_GLOSSARY_PLAN, EMPTY_STYLE_PLAN, type TerminologyPlan } from '../styles/terminology.js';
 import type { SyncPlan } from '../sync/engine.js';
@@ -14,6 +15,8 @@ interface PlanOptions {
   drift?: DriftPolicy;
   /** Save the plan to this file for `sync --plan` (review, then apply). */
   out?: string;
+  /** Say why this source file would be translated (or not), instead of the whole plan. */
+  why?: string;
 }
 
 const EMPTY_STYLES: TerminologyPlan = { ...EMPTY_STYLE_PLAN, glossaries: EMPTY_GLOSSARY_PLAN };
@@ -54,6 +57,12 @@ async function plan(opts: PlanOptions): Promise<number> {
         ...(connection ? { connection } : {}),
         ...(opts.drift ? { options: { drift: opts.drift } } : {}),
       });
+      if (opts.why) {
+        const { whyText } = await import('../sync/plan/why.js');
+        const text = await whyText(made.plan, state, loaded, opts.why);
+        process.stdout.write(text.split('\n').map(printable).join('\n') + '\n');
+        return EXIT.ok;
+      }
       const styles = made.styles ?? EMPTY_STYLES;
       const files = await priceFiles(loaded, groupPlan(made.plan));
       if (opts.out) await saveFilesPlan(opts.out, loaded, state, made.plan, files);

@@ -5,7 +5,8 @@ import { PDFDocument, PDFHexString } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { readZip } from '../formats/zip-helpers.js';
-import { createFixture, onPostgres, type Fixture } from './fixture.js';
+import { runCli } from '../helpers/cli.js';
+import { API_KEY, createFixture, onPostgres, type Fixture } from './fixture.js';
 
 // Pay for words, not bytes: a document saved again without an edit (a new zip container, new
 // metadata, a new PDF /ID, an html comment) keeps its outputs and is not uploaded; an edit that the
@@ -246,5 +247,34 @@ describe('content digests on a state from before them, and change_detection: byt
     const s = await fx.sync(bytes);
     expect(s.resaved).toBe(0);
     expect(uploaded(fx, mark)).toEqual(['report.docx:DE', 'report.docx:FR']);
+  });
+});
+
+describe('plan --why and the plan text', () => {
+  it('says which part of a changed document changed, and counts re-saved documents apart', async () => {
+    fx = await createFixture({
+      files: {
+        'report.docx': files()['report.docx'] as Buffer,
+        'status.xlsx': files()['status.xlsx'] as Buffer,
+      },
+    });
+    await fx.sync();
+    await resavePackage(path.join(fx.src, 'report.docx'), (name, xml) =>
+      name === 'word/header1.xml' ? xml.replace('Confidential', 'Secret') : xml,
+    );
+    await resavePackage(path.join(fx.src, 'status.xlsx'));
+    const env = { LOCSYNC_TEST_SYNC_KEY: API_KEY };
+    const why = await runCli(['plan', '-c', fx.manifestPath, '--why', path.join(fx.src, 'report.docx')], {
+      env,
+    });
+    expect(why.code, why.stderr).toBe(0);
+    expect(why.stdout).toContain('de → out/de/report.docx: translate (billed): changed');
+    expect(why.stdout).toMatch(/word\/header1\.xml: paragraph \d+ text/);
+    const resaved = await runCli(['plan', '-c', fx.manifestPath, '--why', 'src/status.xlsx'], { env });
+    expect(resaved.stdout).toContain('re-saved, content unchanged');
+    const plan = await runCli(['plan', '-c', fx.manifestPath], { env });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('2 re-saved, unchanged');
+    expect(plan.stdout).toContain('~ status.xlsx → out/de/status.xlsx (de)');
   });
 });
