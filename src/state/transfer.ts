@@ -11,7 +11,7 @@ import { openState } from './store.js';
 
 /** The tables moved and their columns common to both backends, in an order that keeps links valid. */
 const TABLES = {
-  files: ['mapping', 'rel_path', 'size', 'mtime_ms', 'sha256', 'seen_at', 'verified'],
+  files: ['mapping', 'rel_path', 'size', 'mtime_ms', 'sha256', 'seen_at', 'verified', 'ino', 'ctime_ms'],
   jobs: [
     'id', 'mapping', 'rel_path', 'sha256', 'target_lang', 'fingerprint', 'base_fingerprint', 'output_path',
     'status', 'document_id', 'document_key', 'attempts', 'billed_characters', 'source_characters', 'error',

@@ -21,13 +21,31 @@ export interface FileRecord {
    * JobLedger.done). A later scan with the same size, mtime and signature needs no job lookup at all.
    */
   verified: number | null;
+  /**
+   * The file's inode and ctime when it was hashed: what a rename over a file of the same size and
+   * mtime changes. Null in records written before they were kept (such a file is hashed once more).
+   */
+  ino: number | null;
+  ctime_ms: number | null;
 }
 
+/** What a scan records of a file it hashed (inode and ctime may be left out: recorded as unknown). */
+export type HashedFile = Omit<FileRecord, 'seen_at' | 'verified' | 'ino' | 'ctime_ms'> &
+  Partial<Pick<FileRecord, 'ino' | 'ctime_ms'>>;
+
 /**
- * What a scan needs of every recorded file of a mapping, as read in bulk: size, mtime and verified
- * mark, no sha256 (a file whose mark matches needs no content at all; see FileInventory.filesOf).
+ * What a scan needs of every recorded file of a mapping, as read in bulk: size, mtime, verified
+ * mark, inode and ctime, no sha256 (a file whose mark matches needs no content at all; see
+ * FileInventory.filesOf).
  */
-export type ListedFile = readonly [relPath: string, size: number, mtimeMs: number, verified: number | null];
+export type ListedFile = readonly [
+  relPath: string,
+  size: number,
+  mtimeMs: number,
+  verified: number | null,
+  ino: number | null,
+  ctimeMs: number | null,
+];
 
 export interface JobRecord {
   id: number;
@@ -70,7 +88,7 @@ export interface JobRecord {
 
 /** See FileInventory.mappingSnapshot. */
 export interface MappingSnapshot {
-  /** Digest of the source listing: every file's path, size, mtime and settings signature. */
+  /** Digest of the source listing: every file's path, size, mtime, inode, ctime and settings signature. */
   digest: string;
   /** The output folders of the mapping's outputs (relative to the manifest folder). */
   outputDirs: string[];
@@ -258,7 +276,7 @@ export interface FileInventory {
   /** The recorded sha256 of every file of a mapping, by relative path (when many are needed). */
   contents(mapping: string): Promise<Map<string, string>>;
   /** A file was hashed: recorded (its verified mark and its mapping's snapshot are void). */
-  put(rec: Omit<FileRecord, 'seen_at' | 'verified'>): Promise<void>;
+  put(rec: HashedFile): Promise<void>;
   /** A source is gone. */
   remove(mapping: string, relPath: string): Promise<void>;
   /** These files' outputs were all found up to date under the settings signature `sig`. */

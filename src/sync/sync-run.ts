@@ -179,6 +179,8 @@ export async function recordObservations(state: SyncState, o: Observations): Pro
       rel_path: h.file,
       size: h.size,
       mtime_ms: h.mtimeMs,
+      ino: h.ino,
+      ctime_ms: h.ctimeMs,
       sha256: h.sha256,
     });
   if (o.digests?.length) await state.digests.put(o.digests);

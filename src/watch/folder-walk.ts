@@ -13,7 +13,7 @@ import { extOf } from '../sync/plan/fingerprint.js';
 import type { FolderFiles } from './folder-snapshot.js';
 
 // Poll mode's walk of a source folder, one folder at a time: each folder is read (one readdir) and
-// its files stat'ed, and handed over with their names, sizes and mtimes before the next folder is
+// its files stat'ed, and handed over with their names, sizes, mtimes, inodes and ctimes before the next folder is
 // read. Nothing is kept per file beyond the folder being read: no listing of the whole tree, no
 // object per file, no sort (the sync's listing, list-sources.ts, builds all three). Which entries
 // are source files is decided by source-rules.ts, the same rules as the sync's listing.
@@ -82,7 +82,7 @@ export async function walkSourceFolders(
         else if (link?.kind === 'folder') todo.push({ abs: prefix + name, rel: relPath, nested: true });
         else if (link?.kind === 'file' && isSupportedExtension(extOf(name))) {
           names.push(name);
-          stats.push(link.size, link.mtimeMs);
+          stats.push(link.size, link.mtimeMs, link.ino, link.ctimeMs);
         }
         continue;
       }
@@ -93,7 +93,7 @@ export async function walkSourceFolders(
       if (st && 'reason' in st) problems.push(st);
       else if (st) {
         names.push(name);
-        stats.push(st.size, st.mtimeMs);
+        stats.push(st.size, st.mtimeMs, st.ino, st.ctimeMs);
       }
     }
     folder(rel, files);

@@ -40,7 +40,7 @@ describe.each(backends)('folder records and digests on $name', (backend) => {
     expect((await files.listedIn('docs', ['d'])).get('d/x.txt')).toEqual(
       (await files.listed('docs')).get('d/x.txt'),
     );
-    expect((await files.listedIn('docs', ['d'])).get('d/x.txt')).toEqual(['d/x.txt', 1, 1001, 7]);
+    expect((await files.listedIn('docs', ['d'])).get('d/x.txt')).toEqual(['d/x.txt', 1, 1001, 7, null, null]);
   });
 
   it('keeps the folder digests of a snapshot, and none for a snapshot taken without them', async () => {

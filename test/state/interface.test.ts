@@ -146,7 +146,18 @@ describe.each(backends)('state interface on $name', (backend) => {
   it('the inventory keeps files, contents, verified marks and snapshots; a done job voids them', async () => {
     const { state } = await fresh();
     const files = state.files;
-    await files.put({ mapping: 'm', rel_path: 'a.txt', size: 3, mtime_ms: 1.5, sha256: 'sha-a' });
+    // Inode and ctime exactly as fs.Stats gives them (a large inode, a ctime with a fraction of a ms).
+    const ino = 2 ** 40 + 3;
+    const ctime = 1_795_700_000_000.125;
+    await files.put({
+      mapping: 'm',
+      rel_path: 'a.txt',
+      size: 3,
+      mtime_ms: 1.5,
+      sha256: 'sha-a',
+      ino,
+      ctime_ms: ctime,
+    });
     await files.put({ mapping: 'm', rel_path: 'c d/ü.txt', size: 4, mtime_ms: 2, sha256: 'sha-c' });
     await files.put({ mapping: 'n', rel_path: 'a.txt', size: 5, mtime_ms: 3, sha256: 'sha-n' });
     await files.verify('m', [
@@ -154,8 +165,8 @@ describe.each(backends)('state interface on $name', (backend) => {
       { relPath: 'c d/ü.txt', sig: 2 ** 47 + 5 },
     ]);
     expect([...(await files.listed('m')).values()].sort()).toEqual([
-      ['a.txt', 3, 1.5, 7],
-      ['c d/ü.txt', 4, 2, 2 ** 47 + 5],
+      ['a.txt', 3, 1.5, 7, ino, ctime],
+      ['c d/ü.txt', 4, 2, 2 ** 47 + 5, null, null],
     ]);
     expect(await files.contents('n')).toEqual(new Map([['a.txt', 'sha-n']]));
     expect(await files.get('m', 'a.txt')).toMatchObject({ sha256: 'sha-a', verified: 7 });

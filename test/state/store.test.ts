@@ -109,7 +109,7 @@ describe('openState', () => {
     again.deleteStyle('de');
     expect(again.getStyle('de')).toBeUndefined();
     expect(again.getFile('m', 'a b/ü.txt')?.sha256).toBe('x');
-    expect(again.filesOf('m').get('a b/ü.txt')?.slice(1)).toEqual([3, 1.5, null]);
+    expect(again.filesOf('m').get('a b/ü.txt')?.slice(1)).toEqual([3, 1.5, null, null, null]);
     const open = again.openJobs();
     expect(open.map((j) => [j.status, j.document_id])).toEqual([['uploaded', 'D1']]);
     // reading a job's key registers it as a secret: it cannot reach a log line

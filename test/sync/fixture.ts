@@ -200,6 +200,14 @@ export async function createFixture(opts: FixtureOptions = {}): Promise<Fixture>
   return fx;
 }
 
+/** The documents uploaded since log position `mark`, as "file:TARGET", sorted. */
+export function uploadedUnits(f: Fixture, mark: number): string[] {
+  return f
+    .uploads(mark)
+    .map((u) => `${u.filename}:${u.target_lang}`)
+    .sort();
+}
+
 /** Every (file, target) of a summary that failed, as "file -> target". */
 export function failedUnits(s: SyncSummary): string[] {
   return s.failed.map((f) => `${f.file} -> ${f.target}`).sort();

@@ -4,7 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { createSyncEvents } from '../../src/sync/events.js';
 import { SyncRun } from '../../src/sync/sync-run.js';
-import { createFixture, FAST_POLL, houseStyleManifest, setHouseStyle, type Fixture } from './fixture.js';
+import {
+  createFixture,
+  FAST_POLL,
+  houseStyleManifest,
+  setHouseStyle,
+  uploadedUnits,
+  type Fixture,
+} from './fixture.js';
 
 // The no-op fast paths (a file's verified mark, a mapping's listing snapshot) must never hide work:
 // whatever a run skips, a missing output, a changed style list or an output overwritten by another
@@ -15,12 +22,6 @@ afterEach(async () => {
   await fx?.close();
   fx = undefined;
 });
-
-const uploaded = (f: Fixture, mark: number) =>
-  f
-    .uploads(mark)
-    .map((u) => `${u.filename}:${u.target_lang}`)
-    .sort();
 
 /** Runs that translate, then record the verified marks and the snapshot, then use the snapshot. */
 async function settle(f: Fixture, files: number): Promise<void> {
@@ -56,7 +57,7 @@ describe('no-op fast paths', () => {
     const s = await fx.sync();
     expect(s.translated).toBe(1);
     expect(s.unchanged).toBe(3);
-    expect(uploaded(fx, mark)).toEqual(['b.txt:DE']);
+    expect(uploadedUnits(fx, mark)).toEqual(['b.txt:DE']);
     expect(fx.exists('out/de/sub/b.txt')).toBe(true);
     const again = await fx.sync();
     expect(again.translated + again.hashed).toBe(0);
@@ -72,11 +73,11 @@ describe('no-op fast paths', () => {
     const touched = await fx.sync();
     expect(touched.hashed).toBe(1);
     expect(touched.unchanged).toBe(4);
-    expect(uploaded(fx, mark)).toEqual([]);
+    expect(uploadedUnits(fx, mark)).toEqual([]);
     fx.write('src/b.txt', 'Beta, edited.\n');
     mark = fx.mark();
     const edited = await fx.sync();
-    expect(uploaded(fx, mark)).toEqual(['b.txt:DE', 'b.txt:FR']);
+    expect(uploadedUnits(fx, mark)).toEqual(['b.txt:DE', 'b.txt:FR']);
     expect(edited.unchanged).toBe(2);
   });
 
@@ -91,7 +92,7 @@ describe('no-op fast paths', () => {
     const s = await fx.sync();
     expect(s.stale).toBe(1);
     expect(s.unchanged).toBe(1);
-    expect(uploaded(fx, mark)).toEqual([]);
+    expect(uploadedUnits(fx, mark)).toEqual([]);
   });
 
   it('an output is never overwritten by another source, also when that mapping runs alone (sync --only)', async () => {
@@ -128,7 +129,7 @@ describe('no-op fast paths', () => {
 
     // Nothing is uploaded back and forth: the next full run finds every output as it was.
     const s = await fx.sync();
-    expect(uploaded(fx, mark)).toEqual([]);
+    expect(uploadedUnits(fx, mark)).toEqual([]);
     expect(fx.read('out/de/x.txt')).toBe(ours);
     expect(s.unchanged).toBe(4);
     expect(s.failed.map((f) => `${f.mapping}/${f.file}:${f.kind}`)).toEqual(['other/x.txt:collision']);
@@ -189,7 +190,7 @@ describe('files the snapshot vouches for beside new ones', () => {
     fx.write('src/new/c.txt', 'Gamma.\n');
     let mark = fx.mark();
     const added = await fx.sync();
-    expect(uploaded(fx, mark)).toEqual(['c.txt:DE', 'c.txt:FR']);
+    expect(uploadedUnits(fx, mark)).toEqual(['c.txt:DE', 'c.txt:FR']);
     expect(added.unchanged).toBe(4);
     expect(added.hashed).toBe(1);
 
@@ -200,7 +201,7 @@ describe('files the snapshot vouches for beside new ones', () => {
     fs.rmSync(path.join(fx.dir, 'out/fr/sub/b.txt'));
     mark = fx.mark();
     await fx.sync();
-    expect(uploaded(fx, mark)).toEqual(['b.txt:FR', 'd.txt:DE', 'd.txt:FR']);
+    expect(uploadedUnits(fx, mark)).toEqual(['b.txt:FR', 'd.txt:DE', 'd.txt:FR']);
     expect(fx.exists('out/fr/sub/b.txt')).toBe(true);
   });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listSourceFiles } from '../../src/sync/plan/list-sources.js';
+import { NUMBERS_PER_FILE } from '../../src/watch/folder-snapshot.js';
 import { walkSourceFolders } from '../../src/watch/folder-walk.js';
 import { startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
 
@@ -76,7 +77,7 @@ describe('poll mode and the sync take the same files', () => {
       const polled: string[] = [];
       const problems = await walkSourceFolders(root, include, ignore, opts, (folder, files) =>
         files.names.forEach((name, k) =>
-          polled.push(`${folder === '' ? '' : `${folder}/`}${name} ${files.stats[2 * k]}`),
+          polled.push(`${folder === '' ? '' : `${folder}/`}${name} ${files.stats[NUMBERS_PER_FILE * k]}`),
         ),
       );
       const what = JSON.stringify({ include, ignore, opts });

@@ -10,7 +10,13 @@ import type { WatchedSource } from '../../src/watch/sources.js';
 // Poll mode's pieces: the comparison of two listings, and the poller on real folders, including a
 // source folder that goes away (nothing is reported deleted).
 
-const f = (relPath: string, size: number, mtimeMs = 1): PolledFile => ({ relPath, size, mtimeMs });
+const f = (relPath: string, size: number, mtimeMs = 1, ino = 7, ctimeMs = 1): PolledFile => ({
+  relPath,
+  size,
+  mtimeMs,
+  ino,
+  ctimeMs,
+});
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -38,6 +44,12 @@ describe('compareWithSnapshot', () => {
     expect(diff([f('x/a.txt', big, 1000.5)], [f('x/a.txt', big, 1000.25)]).changed).toEqual(['x/a.txt']);
     expect(diff([f('x/a.txt', big, 1)], [f('x/a.txt', big + 2 ** 32, 1)]).changed).toEqual(['x/a.txt']);
   });
+  it('sees a file renamed over another of the same size and mtime (another inode or ctime)', () => {
+    expect(diff([f('a.txt', 3, 5, 100, 9)], [f('a.txt', 3, 5, 101, 9)]).changed).toEqual(['a.txt']);
+    expect(diff([f('a.txt', 3, 5, 100, 9)], [f('a.txt', 3, 5, 100, 9.5)]).changed).toEqual(['a.txt']);
+    // A record without an inode (an older state) is looked at again.
+    expect(diff([f('a.txt', 3, 5, NaN, NaN)], [f('a.txt', 3, 5, 100, 9)]).changed).toEqual(['a.txt']);
+  });
 });
 
 describe('FolderPoller', () => {
@@ -60,7 +72,8 @@ describe('FolderPoller', () => {
     const events: string[] = [];
     const problems: Array<string | undefined> = [];
     const stat = (rel: string) => fs.statSync(path.join(root, rel));
-    const recorded = () => ['a.txt', 'sub/b.txt'].map((r) => f(r, stat(r).size, stat(r).mtimeMs));
+    const recorded = () =>
+      ['a.txt', 'sub/b.txt'].map((r) => f(r, stat(r).size, stat(r).mtimeMs, stat(r).ino, stat(r).ctimeMs));
     const poller = new FolderPoller([src], 60_000, new SourceRoots([root]), recorded, {
       file: (abs, kind) => events.push(`${kind} ${path.relative(root, abs)}`),
       rootState: (_root, problem) => problems.push(problem),

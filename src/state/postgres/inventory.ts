@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { FileInventory, FileRecord, ListedFile, MappingSnapshot } from '../types.js';
+import type { FileInventory, FileRecord, HashedFile, ListedFile, MappingSnapshot } from '../types.js';
 import { groupBySignature } from '../transitions.js';
 import { inTransaction } from './tx.js';
 
@@ -18,8 +18,8 @@ export class PgFileInventory implements FileInventory {
   }
 
   async listed(mapping: string): Promise<Map<string, ListedFile>> {
-    const r = await this.pool.query<[string, number, number, number | null]>({
-      text: 'SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = $1',
+    const r = await this.pool.query<[string, number, number, number | null, number | null, number | null]>({
+      text: 'SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = $1',
       values: [mapping],
       rowMode: 'array',
     });
@@ -31,8 +31,8 @@ export class PgFileInventory implements FileInventory {
   async listedIn(mapping: string, folders: readonly string[]): Promise<Map<string, ListedFile>> {
     // A file's folder computed here, not a key range: text comparison follows the database's
     // collation, where a range of paths starting with 'folder/' is not one range.
-    const r = await this.pool.query<[string, number, number, number | null]>({
-      text: `SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = $1
+    const r = await this.pool.query<[string, number, number, number | null, number | null, number | null]>({
+      text: `SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = $1
                AND (CASE WHEN strpos(rel_path, '/') = 0 THEN '' ELSE substring(rel_path from '^(.*)/') END) = ANY($2::text[])`,
       values: [mapping, [...new Set(folders)]],
       rowMode: 'array',
@@ -51,13 +51,23 @@ export class PgFileInventory implements FileInventory {
     return new Map(r.rows);
   }
 
-  async put(rec: Omit<FileRecord, 'seen_at' | 'verified'>): Promise<void> {
+  async put(rec: HashedFile): Promise<void> {
     await inTransaction(this.pool, async (c) => {
       await c.query(
-        `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at) VALUES ($1, $2, $3, $4, $5, now())
+        `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at, ino, ctime_ms)
+         VALUES ($1, $2, $3, $4, $5, now(), $6, $7)
          ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
-           sha256 = excluded.sha256, seen_at = excluded.seen_at, verified = NULL`,
-        [rec.mapping, rec.rel_path, rec.size, rec.mtime_ms, rec.sha256],
+           sha256 = excluded.sha256, seen_at = excluded.seen_at, verified = NULL, ino = excluded.ino,
+           ctime_ms = excluded.ctime_ms`,
+        [
+          rec.mapping,
+          rec.rel_path,
+          rec.size,
+          rec.mtime_ms,
+          rec.sha256,
+          rec.ino ?? null,
+          rec.ctime_ms ?? null,
+        ],
       );
       await c.query('DELETE FROM snapshots WHERE mapping = $1', [rec.mapping]);
     });

@@ -149,6 +149,9 @@ export const MIGRATIONS: string[] = [
    );
    UPDATE files SET verified = NULL WHERE verified IS NOT NULL;
    DELETE FROM snapshots;`,
+  // 5: a file's inode and ctime when hashed (FileRecord.ino): a rename over a file of the same size
+  // and mtime changes them. Doubles: the values exactly as Node's fs.Stats gives them.
+  `ALTER TABLE files ADD COLUMN ino double precision, ADD COLUMN ctime_ms double precision;`,
 ];
 
 /** Schema version this code writes (number of migrations). */

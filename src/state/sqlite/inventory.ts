@@ -1,4 +1,12 @@
-import type { FileInventory, FileRecord, ListedFile, MappingSnapshot, RunLog, RunOutcome } from '../types.js';
+import type {
+  FileInventory,
+  FileRecord,
+  HashedFile,
+  ListedFile,
+  MappingSnapshot,
+  RunLog,
+  RunOutcome,
+} from '../types.js';
 
 // The file inventory and the run log on SQLite: the state interface's asynchronous calls, answered
 // by the store's synchronous statements.
@@ -9,7 +17,7 @@ export interface FileRows {
   filesOf(mapping: string): Map<string, ListedFile>;
   filesIn(mapping: string, folders: readonly string[]): Map<string, ListedFile>;
   shasOf(mapping: string): Map<string, string>;
-  putFile(rec: Omit<FileRecord, 'seen_at' | 'verified'>): void;
+  putFile(rec: HashedFile): void;
   deleteFile(mapping: string, relPath: string): void;
   verifyFiles(mapping: string, files: Array<{ relPath: string; sig: number }>): void;
   mappingSnapshot(mapping: string): MappingSnapshot | undefined;
@@ -30,7 +38,7 @@ export class SqliteFileInventory implements FileInventory {
   async contents(mapping: string): Promise<Map<string, string>> {
     return this.rows.shasOf(mapping);
   }
-  async put(rec: Omit<FileRecord, 'seen_at' | 'verified'>): Promise<void> {
+  async put(rec: HashedFile): Promise<void> {
     this.rows.putFile(rec);
   }
   async remove(mapping: string, relPath: string): Promise<void> {

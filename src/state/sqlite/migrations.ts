@@ -99,6 +99,10 @@ export const MIGRATIONS: string[] = [
    );
    UPDATE files SET verified = NULL WHERE verified IS NOT NULL;
    DELETE FROM snapshots;`,
+  // 9: a file's inode and ctime when hashed (FileRecord.ino): a rename over a file of the same size
+  // and mtime changes them. REAL: the values exactly as Node's fs.Stats gives them.
+  `ALTER TABLE files ADD COLUMN ino REAL;
+   ALTER TABLE files ADD COLUMN ctime_ms REAL;`,
 ];
 
 /** Schema version this code writes (number of migrations). */

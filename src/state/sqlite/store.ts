@@ -16,6 +16,7 @@ import type {
   AppliedStyle,
   DoneIndexRow,
   FileRecord,
+  HashedFile,
   JobRecord,
   ListedFile,
   MappingSnapshot,
@@ -120,28 +121,29 @@ export class StateStore implements StyleStateStore, SyncState {
       ),
       filesOf: db
         .prepare<[string], unknown[]>(
-          'SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = ?',
+          'SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = ?',
         )
         .raw(true),
       // A folder's files: the key range of paths starting with `folder/` (BINARY collation compares
       // bytes, and '0' follows '/'), those in its subfolders dropped by the caller.
       filesUnder: db
         .prepare<[string, string, string], unknown[]>(
-          'SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = ? AND rel_path > ? AND rel_path < ?',
+          'SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = ? AND rel_path > ? AND rel_path < ?',
         )
         .raw(true),
       filesAtTop: db
         .prepare<[string], unknown[]>(
-          "SELECT rel_path, size, mtime_ms, verified FROM files WHERE mapping = ? AND instr(rel_path, '/') = 0",
+          "SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = ? AND instr(rel_path, '/') = 0",
         )
         .raw(true),
       shasOf: db
         .prepare<[string], unknown[]>('SELECT rel_path, sha256 FROM files WHERE mapping = ?')
         .raw(true),
       putFile: db.prepare(
-        `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at) VALUES (@mapping, @rel_path, @size, @mtime_ms, @sha256, @seen_at)
+        `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at, ino, ctime_ms)
+         VALUES (@mapping, @rel_path, @size, @mtime_ms, @sha256, @seen_at, @ino, @ctime_ms)
          ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256,
-           seen_at = excluded.seen_at, verified = NULL`,
+           seen_at = excluded.seen_at, verified = NULL, ino = excluded.ino, ctime_ms = excluded.ctime_ms`,
       ),
       verifyFiles: db.prepare(
         'UPDATE files SET verified = ? WHERE mapping = ? AND rel_path IN (SELECT value FROM json_each(?))',
@@ -278,9 +280,9 @@ export class StateStore implements StyleStateStore, SyncState {
       for (const [sig, rels] of bySig) this.stmts.verifyFiles.run(sig, mapping, JSON.stringify(rels));
     })();
   }
-  putFile(rec: Omit<FileRecord, 'seen_at' | 'verified'> & { seen_at?: string }): void {
+  putFile(rec: HashedFile & { seen_at?: string }): void {
     this.transaction(() => {
-      this.stmts.putFile.run({ ...rec, seen_at: rec.seen_at ?? now() });
+      this.stmts.putFile.run({ ino: null, ctime_ms: null, ...rec, seen_at: rec.seen_at ?? now() });
       this.stmts.dropSnapshot.run(rec.mapping);
     });
   }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Mapping } from '../../manifest/schema.js';
 import type { PlanBuilder } from './builder.js';
 import type { PlanContext } from './context.js';
+import { matchesRecord } from './file-stamp.js';
 import { extOf } from './fingerprint.js';
 import {
   isSupportedExtension,
@@ -28,8 +29,9 @@ import { digestContents, type DigestCandidate } from './digests.js';
 import { mapLimit } from '../../util/map-limit.js';
 
 // Taking stock of a mapping's sources: list, skip what cannot be translated, hash what is new or
-// changed (size+mtime fast path, sha256 decides), and take the no-op fast paths (a listing equal to
-// the mapping's snapshot, a file's verified mark) before any per-output look. What was observed
+// changed (size, mtime, inode and ctime as recorded: file-stamp.ts; else sha256 decides), and take
+// the no-op fast paths (a listing equal to the mapping's snapshot, a file's verified mark) before any
+// per-output look. What was observed
 // (hashes, marks, snapshots) goes into the plan for `sync` to record.
 
 const unsupportedMessage = (ext: string) =>
@@ -106,9 +108,9 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   let hashed = 0;
   let bytesHashed = 0;
   let count = 0;
-  // A file with its recorded size and mtime and a verified mark for the current settings needs
-  // nothing else (its content is read from the state only if an output needs work); one without
-  // the mark needs its recorded content; any other file is hashed.
+  // A file with its recorded size, mtime, inode and ctime and a verified mark for the current
+  // settings needs nothing else (its content is read from the state only if an output needs work);
+  // one without the mark needs its recorded content; any other file is hashed.
   const hashes = new Array<string | undefined>(files.length);
   /** 1: the file's verified mark matches; 2: and the snapshot vouches for it (below). */
   const verified = new Uint8Array(files.length);
@@ -130,7 +132,7 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
       continue;
     }
     const prev = known.get(f.relPath);
-    if (!prev || prev[1] !== f.size || prev[2] !== f.mtimeMs) toHash.push(i);
+    if (!prev || !matchesRecord(f, prev[1], prev[2], prev[4], prev[5])) toHash.push(i);
     else if (!everyOutput && prev[3] === ctx.settings.signature(m, extOf(f.relPath))) {
       verified[i] = 1;
       if (outputsHeld) {
@@ -162,6 +164,8 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
         file: f.relPath,
         size: f.size,
         mtimeMs: f.mtimeMs,
+        ino: f.ino,
+        ctimeMs: f.ctimeMs,
         sha256: sha,
       });
       hashes[i] = sha;
@@ -282,8 +286,9 @@ function pairsOf(f: ListingFolders): Array<[string, string]> {
 }
 
 /**
- * Plan one source file by path (watch events, a re-plan): stat, hash unless size+mtime match its
- * record, and plan every target or only the one rendering to `onlyOutput`. 'gone' when it does not exist.
+ * Plan one source file by path (watch events, a re-plan): stat, hash unless size, mtime, inode and
+ * ctime match its record, and plan every target or only the one rendering to `onlyOutput`. 'gone'
+ * when it does not exist.
  */
 export async function planPath(
   ctx: PlanContext,
@@ -316,7 +321,8 @@ export async function planPath(
     return undefined;
   }
   const known = await ctx.state.files.get(m.name, relPath);
-  const prev = known && known.size === st.size && known.mtime_ms === st.mtimeMs ? known : undefined;
+  const prev =
+    known && matchesRecord(st, known.size, known.mtime_ms, known.ino, known.ctime_ms) ? known : undefined;
   const isVerified =
     prev !== undefined && !ctx.retranslate.has('all') && prev.verified === ctx.settings.signature(m, ext);
   let sha: string;
@@ -339,11 +345,13 @@ export async function planPath(
       file: relPath,
       size: st.size,
       mtimeMs: st.mtimeMs,
+      ino: st.ino,
+      ctimeMs: st.ctimeMs,
       sha256: sha,
     });
   }
   b.plan.files++;
-  const f = { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs };
+  const f = { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs };
   if (!isVerified) await digestContents(ctx, b, m, [{ ...f, sha256: sha }]);
   if (!isVerified && skippedBeforeUpload(b, m, f)) return undefined;
   if (

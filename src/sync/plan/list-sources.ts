@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
+import type { FileStamp } from './file-stamp.js';
 import {
   isDefaultIgnored,
   SourceRules,
@@ -26,12 +27,10 @@ export {
   type ScanProblem,
 } from './source-rules.js';
 
-export interface FoundFile {
+export interface FoundFile extends FileStamp {
   /** Path relative to the source folder, '/' separators. */
   readonly relPath: string;
   readonly absPath: string;
-  readonly size: number;
-  readonly mtimeMs: number;
 }
 
 /**
@@ -43,6 +42,8 @@ class WalkedFile implements FoundFile {
     readonly relPath: string,
     readonly size: number,
     readonly mtimeMs: number,
+    readonly ino: number,
+    readonly ctimeMs: number,
     /** The walked folder, with a trailing separator. */
     private readonly dirPrefix: string,
     /** The path below it as fast-glob gave it ('/' separators). */
@@ -136,14 +137,18 @@ async function walk(dir: string, prefix: string, rules: SourceRules, out: Listed
       const link = rules.followLink(abs, relPath);
       if (link?.kind === 'problem') out.problems.push(link.problem);
       else if (link?.kind === 'file')
-        pushFile(out, new WalkedFile(relPath, link.size, link.mtimeMs, dirPrefix, e.path));
+        pushFile(
+          out,
+          new WalkedFile(relPath, link.size, link.mtimeMs, link.ino, link.ctimeMs, dirPrefix, e.path),
+        );
       else if (link?.kind === 'folder') await walk(abs, relPath, rules, out);
       continue;
     }
     if (!dirent.isFile() || !rules.included(relPath)) continue;
     const st = statSourceFile(abs, relPath);
     if (st && 'reason' in st) out.problems.push(st);
-    else if (st) pushFile(out, new WalkedFile(relPath, st.size, st.mtimeMs, dirPrefix, e.path));
+    else if (st)
+      pushFile(out, new WalkedFile(relPath, st.size, st.mtimeMs, st.ino, st.ctimeMs, dirPrefix, e.path));
   }
 }
 

@@ -51,11 +51,14 @@ export function outputsDigest(
   return h.digest('hex');
 }
 
-/** What a listing's digest holds of a file: its path, size, mtime and settings signature. */
+/**
+ * What a listing's digest holds of a file: its path, size, mtime, inode, ctime (a rename over a file
+ * of the same size and mtime changes these: file-stamp.ts) and settings signature.
+ */
 const entryOf = (m: Mapping, f: FoundFile, signature: (m: Mapping, ext: string) => number) =>
-  `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${signature(m, extOf(f.relPath))}\n`;
+  `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${f.ino}\0${f.ctimeMs}\0${signature(m, extOf(f.relPath))}\n`;
 
-/** Digest of a listing: every file's path, size, mtime and settings signature. */
+/** Digest of a listing: every file's path, size, mtime, inode, ctime and settings signature. */
 export function listingDigest(
   m: Mapping,
   files: FoundFile[],
@@ -85,7 +88,7 @@ export interface ListingFolders {
 
 /**
  * Digest of each folder's own files: a folder whose digest is the snapshot's lists the same files,
- * sizes, mtimes and settings as then.
+ * sizes, mtimes, inodes, ctimes and settings as then.
  */
 export function folderDigests(
   m: Mapping,

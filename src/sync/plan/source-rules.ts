@@ -90,7 +90,7 @@ export function linkOutsideProblem(
 
 /** What a symbolic link in a source folder comes to. */
 export type LinkOutcome =
-  | { kind: 'file'; size: number; mtimeMs: number }
+  | { kind: 'file'; size: number; mtimeMs: number; ino: number; ctimeMs: number }
   | { kind: 'folder'; real: string }
   | { kind: 'problem'; problem: ScanProblem }
   | undefined;
@@ -205,7 +205,9 @@ export class SourceRules {
     if (outside)
       return st.isDirectory() || this.included(relPath) ? { kind: 'problem', problem: outside } : undefined;
     if (st.isFile())
-      return this.included(relPath) ? { kind: 'file', size: st.size, mtimeMs: st.mtimeMs } : undefined;
+      return this.included(relPath)
+        ? { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs }
+        : undefined;
     if (!st.isDirectory()) return undefined;
     const parentReal = fs.realpathSync(path.dirname(abs));
     if (this.visited.has(real) || isInsideOrSame(real, this.rootReal) || isInsideOrSame(real, parentReal))

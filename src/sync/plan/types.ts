@@ -175,7 +175,15 @@ export interface SkippedFile {
  * Recorded by `sync` before it executes; a plan that is only printed records nothing.
  */
 export interface Observations {
-  hashed: Array<{ mapping: string; file: string; size: number; mtimeMs: number; sha256: string }>;
+  hashed: Array<{
+    mapping: string;
+    file: string;
+    size: number;
+    mtimeMs: number;
+    ino: number;
+    ctimeMs: number;
+    sha256: string;
+  }>;
   /** Content digests made (of new or changed bytes, and of recorded ones that had none). */
   digests?: StoredDigest[];
   verified: Array<{ mapping: string; files: Array<{ relPath: string; sig: number }> }>;
