@@ -38,9 +38,10 @@ const yamlString = (s: string) => JSON.stringify(s);
 export function starterManifest(opts: { source: string; targets: string[]; output: string }): string {
   const targets = opts.targets.map((l) => `      - lang: ${l}`).join('\n');
   return `# locsync pipeline manifest, written by \`locsync init\`. Paths are relative to this file.
-# Check it:          npx locsync validate
-# See what it does:  npx locsync plan
-# Run it:            npx locsync sync
+# Check it:          locsync validate
+# See what it does:  locsync plan
+# Run it:            locsync sync
+# (locsync installed from its checkout: see "Install" in its README.)
 # Every setting: docs/manifest.md of locsync (or schema/pipeline.schema.json for your editor).
 version: 1
 
@@ -126,7 +127,10 @@ export async function initAction(opts: InitOptions & { config: string }): Promis
     );
   }
   const ignored = updateGitignore(path.dirname(file), opts.output);
-  const sourceMissing = !fs.existsSync(path.resolve(path.dirname(file), opts.source));
+  // The source folder is made now: a missing one fails validate and every run (a typo is not "nothing to do").
+  const sourceAbs = path.resolve(path.dirname(file), opts.source);
+  const sourceCreated = !fs.existsSync(sourceAbs);
+  if (sourceCreated) fs.mkdirSync(sourceAbs, { recursive: true });
   if (opts.json) {
     process.stdout.write(
       JSON.stringify(
@@ -136,7 +140,7 @@ export async function initAction(opts: InitOptions & { config: string }): Promis
           output: opts.output,
           targets,
           gitignore: ignored,
-          sourceMissing,
+          sourceCreated,
         },
         null,
         2,
@@ -146,7 +150,7 @@ export async function initAction(opts: InitOptions & { config: string }): Promis
   }
   const lines = [`Wrote ${opts.config}: ${opts.source}/ -> ${opts.output} for ${targets.join(', ')}.`];
   if (ignored.length) lines.push(`Added to .gitignore: ${ignored.join(' ')}`);
-  if (sourceMissing) lines.push(`Create the folder ${opts.source}/ and put documents in it.`);
+  if (sourceCreated) lines.push(`Created the folder ${opts.source}/: put the documents to translate in it.`);
   lines.push(
     `Next: \`locsync plan -c ${opts.config}\` shows what would be translated; \`locsync sync -c ${opts.config}\` does it.`,
   );

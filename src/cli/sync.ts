@@ -175,7 +175,7 @@ async function syncRun(
       ? EXIT.interrupted
       : summary.failed.some((f) => f.kind === 'budget')
         ? EXIT.budget
-        : summary.failed.length > 0
+        : summary.failed.length > 0 || summary.sourceMissing.length > 0
           ? EXIT.failed
           : EXIT.ok;
   } catch (err) {

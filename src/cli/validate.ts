@@ -7,7 +7,11 @@ function labelled(e: ConfigError, label: string): string {
 }
 
 export async function validateAction(opts: { config: string; json?: boolean }): Promise<void> {
-  const { loaded, errors, warnings } = await checkManifestFile(opts.config);
+  const checked = await checkManifestFile(opts.config);
+  const { warnings } = checked;
+  // A source folder that is not there is an error here (a run would fail on it), not for loading.
+  const errors = [...checked.errors, ...checked.missingSources];
+  const loaded = errors.length ? undefined : checked.loaded;
   const plain = (e: ConfigError) => ({
     file: e.file,
     line: e.line,

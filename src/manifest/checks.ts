@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { FORMALITY_LANGUAGES } from '../api/types.js';
 import { redactUrl } from '../log/secrets.js';
@@ -9,6 +9,7 @@ import { SOURCE_LANGUAGES } from './schema.js';
 import { stateLocation } from '../state/location.js';
 import { checkPostgresUrl, isPostgresUrl } from '../state/postgres/url.js';
 import { didYouMean } from './suggest.js';
+import { sourceMissingMessage } from './source-missing.js';
 import { webhookUrl } from './webhook-url.js';
 import type { CheckContext } from './types.js';
 import { formatPath, type DataPath } from './yaml-source.js';
@@ -249,6 +250,32 @@ function checkWebhookEnv(ctx: CheckContext, found: ConfigError[], unset: boolean
 }
 
 /**
+ * Source folders that are not there: `validate` names each as an error (a typo in source:, a share
+ * not mounted), unless the mapping allows it (allow_missing). Loading does not fail on them: sync
+ * fails with its own reason (source-missing) and watch reports itself degraded until they are back.
+ */
+export function missingSourceErrors(ctx: CheckContext): ConfigError[] {
+  return ctx.manifest.mappings.flatMap((m, mi) =>
+    m.allow_missing || existsSync(path.resolve(ctx.dir, m.source))
+      ? []
+      : [
+          ctx.source.errorAt(
+            ['mappings', mi, 'source'],
+            `mappings[${mi}].source: ${sourceMissingMessage(m.source, 'missing')}`,
+          ),
+        ],
+  );
+}
+
+function isEmptyFolder(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Things that are allowed but probably not meant (validate shows them; loading does not fail):
  * a style list no target uses, a source folder that does not exist, a pattern that flattens
  * sub-folders ({name} or {stem} without {dir} or {path}), patterns of different targets that can
@@ -280,11 +307,12 @@ export function manifestWarnings(ctx: CheckContext): ConfigError[] {
     }
   }
   manifest.mappings.forEach((m, mi) => {
-    if (!existsSync(path.resolve(ctx.dir, m.source)))
+    const abs = path.resolve(ctx.dir, m.source);
+    if (!m.allow_missing && existsSync(abs) && isEmptyFolder(abs))
       warnings.push(
         source.errorAt(
           ['mappings', mi, 'source'],
-          `mappings[${mi}].source: folder '${m.source}' does not exist (yet)`,
+          `mappings[${mi}].source: folder '${m.source}' is empty: nothing to translate yet (if it is a share, is it mounted?)`,
         ),
       );
   });

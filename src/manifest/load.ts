@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { stateLocation } from '../state/location.js';
 import { ConfigError } from '../util/errors.js';
-import { checkManifest, manifestWarnings, type StyleListSource } from './checks.js';
+import { checkManifest, manifestWarnings, missingSourceErrors, type StyleListSource } from './checks.js';
 import { checkGlossaryTargets, glossaryWarnings } from './glossary-checks.js';
 import { loadGlossaries } from './glossary-load.js';
 import { issuesToErrors } from './issues.js';
@@ -129,25 +129,29 @@ function sortErrors(errors: ConfigError[]): ConfigError[] {
  * cross-field checks), the loaded manifest when there is none, and warnings (allowed, probably not
  * meant: an unused style list, a missing source folder, a pattern that flattens sub-folders).
  */
-export async function checkManifestFile(
-  manifestPath: string,
-): Promise<{ loaded: LoadedManifest | undefined; errors: ConfigError[]; warnings: ConfigError[] }> {
+export async function checkManifestFile(manifestPath: string): Promise<{
+  loaded: LoadedManifest | undefined;
+  errors: ConfigError[];
+  warnings: ConfigError[];
+  /** Source folders that are not there (validate's errors; a run fails on them with its own reason). */
+  missingSources: ConfigError[];
+}> {
   const file = path.resolve(manifestPath);
   const dir = path.dirname(file);
   let source: YamlSource;
   try {
     source = await readSource(file, 'manifest', file, undefined);
   } catch (err) {
-    return { loaded: undefined, errors: [err as ConfigError], warnings: [] };
+    return { loaded: undefined, errors: [err as ConfigError], warnings: [], missingSources: [] };
   }
   const syntax = source.syntaxErrors();
-  if (syntax.length) return { loaded: undefined, errors: syntax, warnings: [] };
+  if (syntax.length) return { loaded: undefined, errors: syntax, warnings: [], missingSources: [] };
 
   const data = source.data();
   const parsed = manifestSchema.safeParse(data);
   if (!parsed.success) {
     const errors = issuesToErrors(parsed.error.issues, { source, schema: manifestSchema, data });
-    return { loaded: undefined, errors: sortErrors(errors), warnings: [] };
+    return { loaded: undefined, errors: sortErrors(errors), warnings: [], missingSources: [] };
   }
   const manifest = parsed.data;
   const errors: ConfigError[] = [];
@@ -157,11 +161,13 @@ export async function checkManifestFile(
   const glossaries = await loadGlossaries(manifest, source, dir, errors);
   checkGlossaryTargets(manifest, source, glossaries, errors);
   const warnings = sortErrors([...manifestWarnings(ctx), ...glossaryWarnings(manifest, source)]);
-  if (errors.length) return { loaded: undefined, errors: sortErrors(errors), warnings };
+  const missingSources = missingSourceErrors(ctx);
+  if (errors.length) return { loaded: undefined, errors: sortErrors(errors), warnings, missingSources };
   return {
     loaded: { path: file, dir, manifest, styleLists: lists, glossaries, ...stateLocation(manifest, dir) },
     errors: [],
     warnings,
+    missingSources,
   };
 }
 

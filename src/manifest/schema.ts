@@ -217,6 +217,12 @@ export const mappingSchema = z.strictObject({
   name: z.string().min(1).describe('Unique name of the mapping ({mapping} in output patterns).'),
   /** Source folder, relative to the manifest. */
   source: z.string().min(1).describe('Source folder, relative to the manifest.'),
+  allow_missing: z
+    .boolean()
+    .optional()
+    .describe(
+      'The source folder may be absent or empty (a removable share): then the mapping is left alone and the run does not fail. Without it a missing source folder fails sync and status, and validate names it as an error.',
+    ),
   include: z.array(z.string()).default(['**/*']).describe('Globs of files to translate, relative to source.'),
   exclude: z.array(z.string()).default([]).describe('Globs of files to leave alone, relative to source.'),
   source_lang: z
@@ -345,6 +351,7 @@ export const NOTIFY_EVENTS = [
   'budget-reached',
   'manifest-rejected',
   'drift',
+  'source-missing',
 ] as const;
 
 export const notifySchema = z.strictObject({

@@ -23,6 +23,12 @@ export function notifyRunEvents(events: SyncEvents, notifier: WebhookNotifier, c
       { lists: e.lists, messages: e.messages },
     ),
   );
+  events.on('source:missing', (e) =>
+    notifier.send('source-missing', `locsync ${command}: mapping ${e.mapping}: ${e.message}`, {
+      mapping: e.mapping,
+      message: e.message,
+    }),
+  );
   events.on('run:summary', (s) => {
     if (s.dryRun) return;
     if (s.interrupted) {

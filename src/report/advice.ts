@@ -58,6 +58,8 @@ export function outcomeAdvice(
   if (status === 'interrupted' || reason === 'signal')
     return `interrupted by a signal: run ${again} to resume; recorded uploads are collected, not paid again`;
   switch (reason) {
+    case 'source-missing':
+      return `a mapping's source folder is not there (or empty where files were: a share not mounted?): fix source: or mount the share, then run ${again}; set allow_missing: true on a mapping whose folder may be absent`;
     case 'documents-failed':
       return 'some documents failed: see Failures for what to do about each; the next run retries what can be retried';
     case 'drift':

@@ -171,6 +171,7 @@ export type RunStatus = 'running' | 'ok' | 'failed' | 'interrupted' | 'crashed' 
 /** Why a run stopped before its work was done (none: it completed). Interrupted is not failed. */
 export type RunStopReason =
   | 'documents-failed' // the run went through; some documents failed
+  | 'source-missing' // a mapping's source folder is not there (or empty where files were)
   | 'drift' // a style list was changed on the service by someone else
   | 'auth' // the service refused the API key
   | 'quota' // the account's character quota is used up

@@ -24,6 +24,8 @@ export interface SyncEventMap {
   'scan:progress': [{ mapping: string; files: number; hashed: number }];
   'scan:done': [{ mapping: string; files: number; hashed: number; bytesHashed: number }];
   'file:skipped': [{ mapping: string; file: string; reason: SkipReason; message: string }];
+  /** A mapping's source folder is away (missing, or empty where files were): the run fails. */
+  'source:missing': [{ mapping: string; message: string }];
   'file:removed': [{ mapping: string; file: string; outputsDeleted: string[] }];
   'job:queued': [JobRef & { resumed: boolean }];
   'job:uploading': [JobRef & { attempt: number; reupload?: 'lost-download' | 'unconfirmed-upload' }];

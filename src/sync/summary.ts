@@ -65,6 +65,8 @@ export interface SyncSummary {
   retranslated: number;
   unsupported: SkippedItem[];
   skipped: SkippedItem[];
+  /** Mappings whose source folder is away (not "nothing to do": the run fails). */
+  sourceMissing: SkippedItem[];
   failed: FailedItem[];
   /** Documents uploaded again because their download was lost (crash mid-download). */
   lostDownloads: Array<{ mapping: string; file: string; target: string; documentId: string }>;
@@ -107,6 +109,7 @@ export function emptySummary(runId: number, dryRun: boolean): SyncSummary {
     retranslated: 0,
     unsupported: [],
     skipped: [],
+    sourceMissing: [],
     failed: [],
     lostDownloads: [],
     unconfirmedUploads: [],
@@ -135,6 +138,7 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
     retranslated: s.retranslated,
     unsupported: s.unsupported.length,
     skipped: s.skipped.length,
+    ...(s.sourceMissing.length ? { source_missing: s.sourceMissing.length } : {}),
     failed: s.failed.length,
     lost_downloads: s.lostDownloads.length,
     unconfirmed_uploads: s.unconfirmedUploads.length,
@@ -190,6 +194,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
         '; run the same command again to resume.',
     );
   else if (s.stoppedReason) lines.push(`Uploads stopped: ${s.stoppedReason}`);
+  for (const m of s.sourceMissing) lines.push(`  failed: mapping ${m.mapping}: ${m.message}`);
   for (const f of s.failed)
     lines.push(
       `  failed: ${f.mapping}/${f.file} -> ${f.target}: ${f.error}${f.willRetry ? ' (will retry next run)' : ''}`,

@@ -415,6 +415,7 @@ export class SyncRun {
   private stopReason(s: SyncSummary): RunStopReason | undefined {
     if (this.control.stopping) return 'signal';
     if (this.drifted || s.failed.some((f) => f.kind === 'drift')) return 'drift';
+    if (s.sourceMissing.length) return 'source-missing';
     const kind = this.control.uploadsStopped?.kind;
     if (kind === 'auth' || kind === 'quota' || kind === 'budget') return kind;
     if (this.control.fatal) return 'internal';
@@ -434,7 +435,7 @@ export class SyncRun {
         status ??
         (this.control.stopping
           ? 'interrupted'
-          : s.failed.length > 0 || this.control.fatal || this.drifted
+          : s.failed.length > 0 || s.sourceMissing.length > 0 || this.control.fatal || this.drifted
             ? 'failed'
             : 'ok');
       const reason = st === 'ok' ? undefined : ended !== undefined ? stopReasonOf(ended) : this.stopReason(s);

@@ -21,6 +21,8 @@ export interface WatchedSource {
   ignore: string[];
   /** The mapping's links_outside_source is follow. */
   followLinksOutside: boolean;
+  /** The mapping's allow_missing: its folder being away is no problem to report (a removable share). */
+  allowMissing?: boolean;
 }
 
 export interface SourceRef {
@@ -54,6 +56,7 @@ export function watchedSources(loaded: LoadedManifest): WatchedSource[] {
       include: m.include,
       ignore: [...m.exclude, ...skipDirs.map((d) => `${toRel(root, d)}/**`)],
       followLinksOutside: m.links_outside_source === 'follow',
+      allowMissing: m.allow_missing === true,
     };
   });
 }

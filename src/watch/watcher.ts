@@ -85,9 +85,16 @@ export function startSourceWatcher(
   const roots = new SourceRoots(rootList);
   const problems = new Problems(logger, on.problems);
   const rootKey = (r: string) => `root:${r}`;
+  // A folder every mapping of which allows it to be away (allow_missing) makes watch no less healthy;
+  // its deletions are still not believed while it is away.
+  const mayBeAway = new Set(
+    rootList.filter((r) => sources.filter((s) => s.root === r).every((s) => s.allowMissing)),
+  );
+  const rootState = (root: string, why: string | undefined) =>
+    problems.set(rootKey(root), mayBeAway.has(root) ? undefined : why);
   const trusts = (root: string) => {
     const why = roots.missing(root);
-    problems.set(rootKey(root), why);
+    rootState(root, why);
     return why === undefined;
   };
 
@@ -108,7 +115,7 @@ export function startSourceWatcher(
       };
       poller = new FolderPoller(sources, cfg.interval * 1000, roots, recorded, {
         file: on.file,
-        rootState: (root, problem) => problems.set(rootKey(root), problem),
+        rootState,
       });
       poller.start();
     })();

@@ -61,7 +61,10 @@ describe('locsync init', () => {
     expect(written).toMatch(/^# /);
     expect(written).toContain('source: "manuals"');
     expect(written).toMatch(/- lang: de\n\s+- lang: ja/);
-    expect(r.stdout).toContain('Create the folder manuals/');
+    expect(r.stdout).toContain('Created the folder manuals/');
+    expect(fs.statSync(path.join(dir, 'manuals')).isDirectory()).toBe(true);
+    // The manifest never sends anyone to the npm registry for a package named locsync.
+    expect(written).not.toMatch(/npx locsync/);
     // The state and the outputs are kept out of git.
     expect(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8')).toMatch(/^\/\.locsync\/\n\/out\/$/m);
     expect(r.stdout).toContain('Added to .gitignore: .locsync/ out/');

@@ -99,6 +99,7 @@ describe('manifest edges', () => {
     const dir = await project({
       'ftp.yaml': `service:\n  url: ${url}\n${MINIMAL}`,
       'pw.yaml': `service:\n  url: https://deploy:hunter2-secret@api.example.com\n${MINIMAL}`,
+      'docs/a.txt': 'A document.\n',
     });
     const ftp = await runCli(['validate', '-c', path.join(dir, 'ftp.yaml')]);
     expect(ftp.code).toBe(2);

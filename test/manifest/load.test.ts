@@ -67,19 +67,26 @@ mappings:
     expect(loaded.styleLists.plain).toMatchObject({ name: 'plain', drift: 'fail', configured_rules: {} });
   });
 
-  it('warns, without failing, about an unused style list, a missing source folder and a flattening pattern', async () => {
+  it('warns, without failing, about an unused style list and a flattening pattern; a missing source folder is for validate (and runs) to fail on', async () => {
     const dir = await project({
       'p.yaml': `style_lists:\n  spare: { language: fr }\nmappings:\n  - name: docs\n    source: docs\n    output: out/{lang}/{name}\n    targets: [{ lang: de }]\n`,
     });
-    const { loaded, errors, warnings } = await checkManifestFile(path.join(dir, 'p.yaml'));
+    const { loaded, errors, warnings, missingSources } = await checkManifestFile(path.join(dir, 'p.yaml'));
     expect(errors).toEqual([]);
     expect(loaded).toBeDefined();
     expect(warnings.map((w) => [w.line, w.message])).toEqual([
       [2, "style list 'spare' is not used by any target"],
-      [5, "mappings[0].source: folder 'docs' does not exist (yet)"],
       [
         6,
         "mappings[0].output: 'out/{lang}/{name}' has no {dir} or {path}: files of different sub-folders with the same name would collide (locsync reports them and skips the second)",
+      ],
+    ]);
+    expect(missingSources.map((w) => [w.line, w.message])).toEqual([
+      [
+        5,
+        expect.stringMatching(
+          /^mappings\[0\]\.source: source folder 'docs' does not exist .*allow_missing: true/,
+        ),
       ],
     ]);
   });

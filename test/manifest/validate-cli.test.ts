@@ -12,6 +12,7 @@ describe('locsync validate', () => {
   it('exits 0 for a valid manifest and 2 with every problem for an invalid one', async () => {
     const p = await tempProject({
       'ok.yaml': MINIMAL,
+      'docs/a.txt': 'A document.\n',
       'bad.yaml': MINIMAL.replace('- lang: de', '- lang: xx\n        formality: mor').replace(
         'source:',
         'sorce:',
@@ -20,10 +21,8 @@ describe('locsync validate', () => {
     cleanups.push(p.remove);
     const ok = await runCli(['validate', '-c', path.join(p.dir, 'ok.yaml')]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toContain('is valid: 1 mapping(s), 1 target(s), 0 style list(s), 1 warning(s)');
-    expect(ok.stdout).toContain(
-      `${path.join(p.dir, 'ok.yaml')}:3:13: warning: mappings[0].source: folder 'docs' does not exist (yet)`,
-    );
+    expect(ok.stdout).toContain('is valid: 1 mapping(s), 1 target(s), 0 style list(s)\n');
+    expect(ok.stdout).not.toMatch(/warning/);
 
     const badPath = path.join(p.dir, 'bad.yaml');
     const bad = await runCli(['validate', '-c', badPath]);

@@ -27,6 +27,7 @@ import { preflight, PREFLIGHT_HEAD_BYTES } from './preflight.js';
 import { planFileTargets } from './units.js';
 import { digestContents, type DigestCandidate } from './digests.js';
 import { mapLimit } from '../../util/map-limit.js';
+import { sourceMissingMessage } from '../../manifest/source-missing.js';
 
 // Taking stock of a mapping's sources: list, skip what cannot be translated, hash what is new or
 // changed (size, mtime, inode and ctime as recorded: file-stamp.ts; else sha256 decides), and take
@@ -36,6 +37,21 @@ import { mapLimit } from '../../util/map-limit.js';
 
 const unsupportedMessage = (ext: string) =>
   ext ? `.${ext} files are not translated by the service` : 'no file extension';
+
+/**
+ * The source folder is not there, or is empty where the state knows files (what an unmounted share
+ * looks like): the run fails with its own reason, not "nothing to do", unless the mapping allows it
+ * (allow_missing: a removable share). Either way nothing is deleted on it.
+ */
+function sourceMissing(b: PlanBuilder, m: Mapping, src: string, how: 'missing' | 'empty'): void {
+  if (m.allow_missing) return;
+  b.skipped({
+    mapping: m.name,
+    file: '.',
+    reason: 'source-missing',
+    message: sourceMissingMessage(m.source, how),
+  });
+}
 
 /** Plan one mapping: every file found, in path order; sources gone are kept for planRemovals. */
 export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping): Promise<void> {
@@ -53,7 +69,8 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   for (const u of listed.unsupported)
     b.unsupported({ mapping: m.name, file: u.relPath, reason: 'unsupported', message: u.message });
   for (const p of listed.problems)
-    b.skipped({ mapping: m.name, file: p.relPath, reason: p.reason, message: p.message });
+    if (p.relPath === '.' && !fs.existsSync(src)) sourceMissing(b, m, src, 'missing');
+    else b.skipped({ mapping: m.name, file: p.relPath, reason: p.reason, message: p.message });
 
   // The no-op fast paths: the listing is the one recorded when every output was found up to date.
   const signature = (mm: Mapping, ext: string) => ctx.settings.signature(mm, ext);
@@ -231,6 +248,7 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   const gone = [...known.keys()];
   const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => p.relPath);
   if (blind.includes('.') || (listed.files.length === 0 && gone.length > 0)) {
+    if (!blind.includes('.')) sourceMissing(b, m, src, 'empty');
     if (gone.length)
       ctx.logger.warn(
         { mapping: m.name, source: src, files_known: known.size },

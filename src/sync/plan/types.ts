@@ -34,6 +34,7 @@ export type StaleReason = 'style' | 'settings';
 export type SkipReason =
   | 'unsupported' // extension the service does not translate
   | 'unreadable' // permission denied, vanished while reading
+  | 'source-missing' // the mapping's source folder is not there, or empty where files were (a share away): the run fails
   | 'symlink-loop' // a symlinked folder leading back into the tree
   | 'link-outside' // a symbolic link leading outside the source folder (links_outside_source: skip)
   | 'broken-content' // empty, or its first bytes contradict its extension (pre-flight): never uploaded

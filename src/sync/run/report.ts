@@ -52,6 +52,13 @@ export class RunReport {
       });
     }
     for (const s of plan.skipped) {
+      if (s.reason === 'source-missing') {
+        // Not a file left alone: the mapping did nothing, and the run fails for it.
+        this.sum.sourceMissing.push(s);
+        this.logger.error({ mapping: s.mapping }, s.message);
+        this.events.emit('source:missing', { mapping: s.mapping, message: s.message });
+        continue;
+      }
       this.sum.skipped.push(s);
       this.logger.warn({ mapping: s.mapping, file: s.file, reason: s.reason }, `skipped: ${s.message}`);
       this.events.emit('file:skipped', {
