@@ -12,6 +12,11 @@ export interface UnitFacts {
   fingerprint: string;
   /** The same without the style list content. */
   baseFingerprint: string;
+  /**
+   * With an explicit source_lang: both fingerprints as they are without it (outputs made while the
+   * service detected the language). Equal to a done job's: the same translation, not a change.
+   */
+  detected?: { fingerprint: string; baseFingerprint: string } | undefined;
   /** The latest done job of the output path: what the output holds. */
   done: { id: number; sha256: string; fingerprint: string; base_fingerprint: string } | undefined;
   outputExists: boolean;
@@ -65,10 +70,11 @@ export function outputGivenUp(
 /** What a (file, target) needs. */
 export function decide(f: UnitFacts): Decision {
   const { done, open } = f;
-  const holdsThis = done !== undefined && done.sha256 === f.sha256 && done.fingerprint === f.fingerprint;
+  const sameSettings = (fp: string) => fp === f.fingerprint || fp === f.detected?.fingerprint;
+  const holdsThis = done !== undefined && done.sha256 === f.sha256 && sameSettings(done.fingerprint);
   if (holdsThis && f.outputExists)
     return f.retranslate.has('all') ? { kind: 'translate', reason: 'requested' } : { kind: 'unchanged' };
-  if (open && open.sha256 === f.sha256 && open.fingerprint === f.fingerprint) {
+  if (open && open.sha256 === f.sha256 && sameSettings(open.fingerprint)) {
     if (open.status === 'uploaded' && open.document_id)
       return outputGivenUp(open, f.maxAttempts)
         ? { kind: 'gave-up', jobId: open.id }
@@ -83,14 +89,16 @@ export function decide(f: UnitFacts): Decision {
   }
   // The output holds a translation of this very content, saved again as other bytes: it stays.
   const sameContent = done !== undefined && (done.sha256 === f.sha256 || f.contentUnchanged);
-  if (sameContent && f.outputExists && done.fingerprint === f.fingerprint && done.sha256 !== f.sha256)
+  if (sameContent && f.outputExists && sameSettings(done.fingerprint) && done.sha256 !== f.sha256)
     return f.retranslate.has('all')
       ? { kind: 'translate', reason: 'requested' }
       : { kind: 'resaved', doneId: done.id };
   if (f.donor) return { kind: 'reuse', from: f.donor.output, fromJobId: f.donor.jobId };
   // This content translated with other settings: kept, and re-translated (billed) only on request.
-  if (sameContent && f.outputExists && done.fingerprint !== f.fingerprint) {
-    const why: StaleReason = done.base_fingerprint === f.baseFingerprint ? 'style' : 'settings';
+  if (sameContent && f.outputExists && !sameSettings(done.fingerprint)) {
+    const sameBase =
+      done.base_fingerprint === f.baseFingerprint || done.base_fingerprint === f.detected?.baseFingerprint;
+    const why: StaleReason = sameBase ? 'style' : 'settings';
     if (f.retranslate.has(why) || f.retranslate.has('all'))
       return { kind: 'translate', reason: why === 'style' ? 'stale' : 'settings-changed' };
     return { kind: 'stale', reason: why };

@@ -37,6 +37,13 @@ export interface TargetSettingsEntry {
   settings: Settings;
   fp: string;
   base: string;
+  /**
+   * With an explicit source_lang: the fingerprints of the same settings without it, as outputs made
+   * before it was set have them (the service detected the language). Such an output was made from
+   * the language now named, so naming it is no settings change; anything else that changed (a
+   * glossary added to this target) still is.
+   */
+  detected?: { fp: string; base: string };
 }
 
 export class TargetSettings {
@@ -112,6 +119,10 @@ export class TargetSettings {
       const t = m.targets[ti] as Target;
       const settings = settingsFor(m, t, ext, this.styleRef(t.style), this.glossaryRef(m, t));
       v = { settings, fp: fullFingerprint(settings), base: baseFingerprint(settings) };
+      if (settings.sourceLang !== undefined) {
+        const detected = { ...settings, sourceLang: undefined };
+        v.detected = { fp: fullFingerprint(detected), base: baseFingerprint(detected) };
+      }
       byExt.set(ext, v);
     }
     return v;

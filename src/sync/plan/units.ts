@@ -67,7 +67,7 @@ export async function planFileTargets(
   // A plain loop (no closure per file): this runs 100,000s of times in a no-op scan.
   for (let ti = 0; ti < m.targets.length; ti++) {
     const t = m.targets[ti] as Target;
-    const { fp } = ctx.settings.of(m, ti, ext);
+    const { fp, detected } = ctx.settings.of(m, ti, ext);
     let output: string;
     try {
       output = ctx.settings.outputOf(m, ti, f.relPath, ext);
@@ -105,7 +105,11 @@ export async function planFileTargets(
     // outputs to exist; otherwise the output's latest done job must hold this content.
     const done = verified ? undefined : await ctx.index.doneOf(output);
     if (
-      (verified || (done && sha !== undefined && done.sha256 === sha && done.fingerprint === fp)) &&
+      (verified ||
+        (done &&
+          sha !== undefined &&
+          done.sha256 === sha &&
+          (done.fingerprint === fp || done.fingerprint === detected?.fp))) &&
       !everyOutput &&
       outputExists(ctx, output)
     ) {
@@ -153,13 +157,14 @@ async function planUnit(
   sha256: string,
 ): Promise<void> {
   const ext = extOf(f.relPath);
-  const { settings, fp, base } = ctx.settings.of(m, ti, ext);
+  const { settings, fp, base, detected } = ctx.settings.of(m, ti, ext);
   const done = await ctx.index.doneOf(ref.output);
   const open = ctx.index.openOf(ref.output);
   const decision = decide({
     sha256,
     fingerprint: fp,
     baseFingerprint: base,
+    ...(detected ? { detected: { fingerprint: detected.fp, baseFingerprint: detected.base } } : {}),
     done,
     outputExists: fileExists(ctx.folders.abs(ref.output)),
     open,
