@@ -2,6 +2,8 @@ import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { formatBill, formatCharacters, type BillingRate } from './money.js';
 import type { PlanPrice, PriceTotals } from './plan-price.js';
 import { isUncountedFormat, type UploadPrice } from './price.js';
+import { STALE_ADVICE } from '../sync/plan/retranslate.js';
+import type { StaleReason } from '../sync/plan/types.js';
 
 // The price of a plan as people read it: one clause per planned upload, and the totals per target
 // language, mapping and reason, with the stale outputs' re-translation priced apart.
@@ -11,8 +13,8 @@ const REASON_WORDS: Record<string, string> = {
   'settings-changed': 'settings changed',
   'output-missing': 'output missing',
   'lost-download': 'lost download',
-  style: 'style list changed',
-  settings: 'settings changed',
+  style: STALE_ADVICE.style.words,
+  settings: STALE_ADVICE.settings.words,
 };
 export function reasonWords(reason: string): string {
   return REASON_WORDS[reason] ?? reason;
@@ -64,7 +66,7 @@ export function formatPlanPrice(price: PlanPrice, rate?: BillingRate): string[] 
       .sort()
       .map(
         (k) =>
-          `${reasonWords(k)}: ${(price.stale_by_reason[k] as PriceTotals).documents} (${formatBill((price.stale_by_reason[k] as PriceTotals).billed, rate)}; \`--retranslate ${k}\`)`,
+          `${reasonWords(k)}: ${(price.stale_by_reason[k] as PriceTotals).documents} (${formatBill((price.stale_by_reason[k] as PriceTotals).billed, rate)}; \`--retranslate ${STALE_ADVICE[k as StaleReason].retranslate}\`)`,
       )
       .join(', ');
     lines.push(

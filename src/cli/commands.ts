@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { REPORT_BY } from '../report/queries.js';
+import { RETRANSLATE_CHOICES, RETRANSLATE_WORDS } from '../sync/plan/retranslate.js';
 
 // Every command's options and help, and nothing else: a command's implementation (src/cli/<name>.ts
 // and what it imports: the service client, chokidar, zod, yaml ...) is loaded only when it runs, so
@@ -194,7 +195,7 @@ export function registerSync(program: Command): void {
     .option('--only <mapping...>', 'work on these mappings only')
     .option(
       '--retranslate <what>',
-      'billed again: stale (style list, glossary or settings changed), style, settings, or all; without a terminal only with --yes',
+      `billed again: ${RETRANSLATE_CHOICES.map((c) => `${c}: ${RETRANSLATE_WORDS[c]}`).join('; ')} (comma-separated for several); without a terminal only with --yes`,
     )
     .option(
       '--plan <file>',

@@ -1,6 +1,7 @@
 import { printable } from '../log/printable.js';
 import { formatPlanPrice, formatUploadPrice, reasonWords } from '../billing/format-price.js';
 import type { BillingRate } from '../billing/money.js';
+import { ADVISED } from '../sync/plan/retranslate.js';
 import type { PlanPrice, PriceableAction } from '../billing/plan-price.js';
 import { priceFromSources } from '../billing/price-sources.js';
 import type { UploadPrice } from '../billing/price.js';
@@ -73,7 +74,7 @@ export function formatFiles(p: PricedFiles, rate?: BillingRate): string {
       (i) => `> ${i.file} → ${i.output} (${i.target})`,
     ),
     ...section(
-      'Stale outputs (kept as they are; `sync --retranslate stale` re-translates them, billed)',
+      `Stale outputs (kept as they are; \`${ADVISED.retranslate('stale')}\` re-translates them, billed)`,
       p.stale,
       (i) =>
         `* ${i.output} (${i.because ?? reasonWords(i.reason)}): re-translating bills ${formatUploadPrice(i.file, i.price, rate)}`,

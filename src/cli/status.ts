@@ -16,6 +16,10 @@ export interface StatusView {
 import { openState, type RunRecord } from '../state/store.js';
 import { EXIT } from '../util/errors.js';
 import { lastRealRun } from '../report/advice.js';
+import { STALE_ADVICE, staleAdvice } from '../sync/plan/retranslate.js';
+
+/** ` -c <manifest>` in advice, unless it is the default. */
+const cfgArg = (cfg: string) => (cfg === 'pipeline.yaml' ? '' : ` -c ${cfg}`);
 import { formatCount, formatDuration } from '../util/format.js';
 
 export interface StatusOptions {
@@ -110,10 +114,11 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
     out.push('');
     out.push(
       d.stale.length
-        ? `Stale outputs (${d.stale.length}, made with an older version of their style list or glossary; \`locsync sync --retranslate stale\` re-translates them, billed):`
+        ? `Stale outputs: ${staleAdvice(d.stale.length, cfgArg(cfg))}:`
         : 'Stale outputs: none (style list and glossary edits not yet applied show in `locsync plan`)',
     );
-    for (const s of d.stale.slice(0, 50)) out.push(`  ${s.output}${s.reason ? ` (${s.reason})` : ''}`);
+    for (const s of d.stale.slice(0, 50))
+      out.push(`  ${s.output} (${s.because ?? STALE_ADVICE[s.reason].words})`);
     if (d.stale.length > 50) out.push(`  ... and ${d.stale.length - 50} more (--json lists all)`);
   }
   if (d.gaveUp?.length) {

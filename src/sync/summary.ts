@@ -1,6 +1,7 @@
 import { printable } from '../log/printable.js';
 import { formatCount, formatDuration } from '../util/format.js';
 import { costOf, formatBill, type BillingRate } from '../billing/money.js';
+import { staleAdvice } from './plan/retranslate.js';
 
 // What a sync run did, for the closing summary, `--json`, the runs table and the report command.
 
@@ -183,10 +184,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
     lines.push(
       `${n(s.elsewhere)} outputs were translated by other workers sharing the state (not billed here).`,
     );
-  if (s.stale && !s.retranslated)
-    lines.push(
-      `${s.stale} outputs were made with an older version of their style list or glossary; run with --retranslate stale to re-translate them (billed).`,
-    );
+  if (s.stale && !s.retranslated) lines.push(`${staleAdvice(s.stale)}.`);
   if (s.interrupted)
     lines.push(
       `Interrupted: ${n(s.left)} outputs left for the next run` +

@@ -94,7 +94,7 @@ describe('the priced plan in words', () => {
     expect(text).toContain('by target: de 1,000 characters (€0.03) · fr 50,000 characters (€1.25)');
     expect(text).toContain('by reason: changed 50,000 characters (€1.25) · new 1,000 characters (€0.03)');
     expect(text).toContain(
-      '1 stale output would bill 1,000 characters (€0.03) to re-translate (style list changed: 1',
+      '1 stale output would bill 1,000 characters (€0.03) to re-translate (style list or glossary edited: 1',
     );
     expect(text).toContain('`--retranslate style`');
   });
