@@ -210,9 +210,14 @@ describe('locsync sync engine', () => {
     await fx.sync();
     fs.renameSync(fx.src, `${fx.src}.away`);
     const missing = await fx.sync();
-    expect(missing.skipped.map((k) => k.reason)).toEqual(['unreadable']);
+    // Not a file left alone: the mapping's own failure (the run fails for it).
+    expect(missing.skipped).toEqual([]);
+    expect(missing.sourceMissing.map((k) => [k.mapping, k.reason])).toEqual([['docs', 'source-missing']]);
     fs.mkdirSync(fx.src);
     const empty = await fx.sync();
+    expect(empty.sourceMissing.map((k) => k.message)).toEqual([
+      expect.stringContaining("source folder 'src' is empty although the state knows files from it"),
+    ]);
     expect(missing.deletedOutputs.concat(empty.deletedOutputs)).toEqual([]);
     expect(fx.exists('out/de/a.txt') && fx.exists('out/de/b/c.txt')).toBe(true);
     // once the files are back, nothing needs doing
