@@ -7,17 +7,6 @@ export interface BillingRate {
   currency: string;
 }
 
-/** Whether Intl knows `code` as a currency (the manifest check uses it). */
-export function isCurrencyCode(code: string): boolean {
-  if (!/^[A-Z]{3}$/.test(code)) return false;
-  try {
-    new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** 1234567 → "1,234,567" (the one grouping of characters in every output). */
 export function formatCharacters(n: number): string {
   return n.toLocaleString('en-US');

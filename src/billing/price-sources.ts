@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
-import { LazyCounter } from '../report/characters.js';
+import { LazyCounter } from './characters.js';
 import { pricePlan, type PlanPrice, type PriceableAction } from './plan-price.js';
 import { isUncountedFormat, type UploadPrice } from './price.js';
 
 // The price of a plan's uploads from the source files on disk: each source's characters counted
-// with locsync's document reader (../report/characters.ts), at the manifest's rate (billing:).
+// with locsync's document reader (./characters.ts, the document layer's count), at the manifest's rate (billing:).
 
 /**
  * Prices `actions` (translate and stale ones) of a plan made from `loaded`. Images and formats whose

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { GlossaryApi } from '../api/glossaries.js';
-import { fromTsv } from '../styles/glossary-entries.js';
+import { fromTsv } from '../manifest/glossary-entries.js';
 import { writeEntriesFile } from '../styles/glossary-write.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 import { fileKey, withStyleContext, type PulledFile } from './styles.js';

@@ -3,7 +3,7 @@ import { colorsAllowed } from '../log/logger.js';
 import { setLiveRegion } from '../log/terminal.js';
 import type { SyncEvents } from '../sync/events.js';
 import { formatBytes, formatCount, formatDuration, formatPercent } from '../util/format.js';
-import { RunTracker, type InFlightJob, type JobPhase } from './run-tracker.js';
+import { RunTracker, type InFlightJob, type JobPhase } from '../sync/run-tracker.js';
 import { printable } from '../log/printable.js';
 import { stoppingLines } from './stop-view.js';
 

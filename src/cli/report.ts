@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { loadManifest } from '../manifest/load.js';
 import type { LoadedManifest } from '../manifest/types.js';
-import { openCharacterCounter } from '../report/characters.js';
+import { openCharacterCounter } from '../billing/characters.js';
 import { costOf, formatBill, formatMoney, type BillingRate } from '../billing/money.js';
 import { formatRepeatedUploads } from '../report/format-repeated.js';
 import {

@@ -7,7 +7,8 @@ import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
 import { EXIT } from '../util/errors.js';
 import { lastRealRun } from '../report/advice.js';
 import { formatDuration } from '../util/format.js';
-import type { StatusData, StatusOptions, StatusView } from './status.js';
+import type { StatusData } from '../report/status-data.js';
+import type { StatusOptions, StatusView } from './status-options.js';
 
 // `locsync status` on a PostgreSQL state: the same runs, jobs in flight, failures, spending and
 // (with --scan) stale outputs as on SQLite, and the workers sharing the pipeline (host, pid, last

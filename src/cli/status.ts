@@ -7,12 +7,10 @@ import { formatLanguageProgress } from '../report/language-progress.js';
 import { sqliteStatusSource } from '../report/status-source.js';
 import { collectStatus, scanForStatus, type StatusData } from '../report/status-data.js';
 
-export type { StatusData };
+import type { StatusOptions } from './status-options.js';
 
-/** How status lays out its text (the PostgreSQL status uses the same). */
-export interface StatusView {
-  formatStatus: typeof formatStatus;
-}
+export type { StatusData };
+export type { StatusOptions, StatusView } from './status-options.js';
 import { openState, type RunRecord } from '../state/store.js';
 import { EXIT } from '../util/errors.js';
 import { lastRealRun } from '../report/advice.js';
@@ -21,13 +19,6 @@ import { STALE_ADVICE, staleAdvice } from '../sync/plan/retranslate.js';
 /** ` -c <manifest>` in advice, unless it is the default. */
 const cfgArg = (cfg: string) => (cfg === 'pipeline.yaml' ? '' : ` -c ${cfg}`);
 import { formatCount, formatDuration } from '../util/format.js';
-
-export interface StatusOptions {
-  config: string;
-  json?: boolean;
-  runs: string;
-  scan: boolean;
-}
 
 async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number): Promise<StatusData> {
   const state = openState(loaded.statePath);

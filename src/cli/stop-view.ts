@@ -1,6 +1,6 @@
 import { formatDuration } from '../util/format.js';
 import { STOP_TEXT } from './shutdown.js';
-import type { RunTracker } from './run-tracker.js';
+import type { RunTracker } from '../sync/run-tracker.js';
 
 // What the terminal view shows once a stop signal came: what is still awaited and until when. The
 // lines of the jobs themselves are the view's (describeJob), passed in.

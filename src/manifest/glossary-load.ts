@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { checkEntries, formatOfFile, parseEntries, type EntryRow } from '../styles/glossary-entries.js';
+import { checkEntries, formatOfFile, parseEntries, type EntryRow } from './glossary-entries.js';
 import { ConfigError } from '../util/errors.js';
 import { GLOSSARY_PAIR_PATTERN, SOURCE_LANGUAGES, type Manifest } from './schema.js';
 import { projectRoot, readProjectFile } from './project-file.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORMALITIES, RULE_CATEGORIES, STYLE_LANGUAGES, STYLE_LIMITS } from '../api/types.js';
-import { isCurrencyCode } from '../billing/money.js';
+import { isCurrencyCode } from '../util/currency.js';
 
 // The manifest's single source of truth. The JSON Schema in schema/pipeline.schema.json is generated
 // from it (`npm run schema`); validation with file/line/column lives in ./load.ts.

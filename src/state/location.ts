@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Manifest } from '../manifest/schema.js';
 import { isPostgresUrl } from './postgres/url.js';
 
 // Where a manifest's state lives: a SQLite file on this machine (the default), or a PostgreSQL
@@ -22,7 +21,13 @@ export interface StateLocation {
   postgres?: PostgresLocation;
 }
 
-export function stateLocation(manifest: Manifest, dir: string): StateLocation {
+/** The manifest's keys that say where the state lives (`state:` and `postgres:`). */
+export interface StateSettings {
+  state: string;
+  postgres?: { local_dir?: string; password_env?: string; lease_seconds?: number } | undefined;
+}
+
+export function stateLocation(manifest: StateSettings, dir: string): StateLocation {
   if (!isPostgresUrl(manifest.state)) return { statePath: path.resolve(dir, manifest.state) };
   const opts = manifest.postgres;
   return {

@@ -1,5 +1,5 @@
 import type { ResolvedGlossary } from '../manifest/types.js';
-import { diffEntries, entriesHash, isEmptyDiff, type EntriesDiff } from './glossary-entries.js';
+import { diffEntries, entriesHash, isEmptyDiff, type EntriesDiff } from '../manifest/glossary-entries.js';
 
 // The content of a glossary in one comparable form (pair → entries), as the YAML wants it and as
 // the service has it; its hashes; and the differences between two contents, per language pair.

@@ -15,7 +15,7 @@ import {
   type DictionaryChange,
   type GlossaryContent,
 } from './glossary-content.js';
-import { diffCounts, fromTsv, toTsv } from './glossary-entries.js';
+import { diffCounts, fromTsv, toTsv } from '../manifest/glossary-entries.js';
 import { adoptGlossaryIntoFiles } from './glossary-write.js';
 
 // The glossary reconciler: desired (the YAML and its CSV/TSV files) vs remote (the service's v3

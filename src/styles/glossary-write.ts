@@ -4,7 +4,7 @@ import type { Pair, YAMLMap } from 'yaml';
 import type { ResolvedGlossary } from '../manifest/types.js';
 import { YamlSource } from '../manifest/yaml-source.js';
 import type { GlossaryContent } from './glossary-content.js';
-import { entryLine, parseEntries, type EntriesFormat } from './glossary-entries.js';
+import { entryLine, parseEntries, type EntriesFormat } from '../manifest/glossary-entries.js';
 import { mapIn, YamlTextEditor } from './yaml-text-edit.js';
 import { writeAtomically } from './yaml-write.js';
 

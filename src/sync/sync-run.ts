@@ -25,7 +25,7 @@ import { pollTiming, type PollTiming } from './timing.js';
 import { spoolDirOf } from '../util/spool.js';
 import type { BudgetCaps } from '../billing/budget.js';
 import { SpendGuard } from '../billing/spend-guard.js';
-import { LazyCounter } from '../report/characters.js';
+import { LazyCounter } from '../billing/characters.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // The run sequence shared by `sync`, `plan` and `watch`: style lists reconciled, a plan made (recorded

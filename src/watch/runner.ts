@@ -166,7 +166,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       // The status page for people beside /healthz and /metrics (loaded only when served).
       const [{ createStatusPage }, { RunTracker }] = await Promise.all([
         import('../web/status-page.js'),
-        import('../cli/run-tracker.js'),
+        import('../sync/run-tracker.js'),
       ]);
       const page = createStatusPage({
         state: this.state,

@@ -3,7 +3,7 @@ import type { BillingRow } from '../report/queries.js';
 import { collectStatus, scanForStatus, type ScanResult, type StatusData } from '../report/status-data.js';
 import type { StatusSource } from '../report/status-source.js';
 import type { RunState } from '../sync/engine.js';
-import type { RunTotals, RunTracker } from '../cli/run-tracker.js';
+import type { RunTotals, RunTracker } from '../sync/run-tracker.js';
 
 // What the status page shows, gathered on each request from the state (runs, failures, billing)
 // and the live run (jobs in flight); the scan for per-language progress is slower and refreshed in

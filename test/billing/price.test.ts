@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  costOf,
-  formatBill,
-  formatCharacters,
-  formatMoney,
-  isCurrencyCode,
-} from '../../src/billing/money.js';
+import { costOf, formatBill, formatCharacters, formatMoney } from '../../src/billing/money.js';
+import { isCurrencyCode } from '../../src/util/currency.js';
 import { hasMinimum, priceUpload } from '../../src/billing/price.js';
 
 describe('priceUpload', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffEntries, diffCounts, entriesHash, parseEntries } from '../../src/styles/glossary-entries.js';
+import { diffEntries, diffCounts, entriesHash, parseEntries } from '../../src/manifest/glossary-entries.js';
 import { editEntriesText } from '../../src/styles/glossary-write.js';
 
 // Glossary files as kept in git: parsed with the line of each entry, checked as the service checks

@@ -6,7 +6,7 @@ import { GlossaryApi } from '../../src/api/glossaries.js';
 import { loadManifest } from '../../src/manifest/load.js';
 import type { RunningService } from '../../src/service/types.js';
 import { openState, type StateStore } from '../../src/state/store.js';
-import { fromTsv } from '../../src/styles/glossary-entries.js';
+import { fromTsv } from '../../src/manifest/glossary-entries.js';
 import { GlossaryDriftError } from '../../src/styles/glossary-reconcile.js';
 import { reconcileTerminology, type TerminologyPlan } from '../../src/styles/terminology.js';
 import type { DriftPolicy } from '../../src/manifest/types.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GlossaryApi } from '../../src/api/glossaries.js';
-import { fromTsv } from '../../src/styles/glossary-entries.js';
+import { fromTsv } from '../../src/manifest/glossary-entries.js';
 import { runCli } from '../helpers/cli.js';
 import { readZip } from '../formats/zip-helpers.js';
 import { API_KEY, createFixture, type Fixture } from '../sync/fixture.js';

@@ -1,4 +1,4 @@
-import type { JobRef, SyncEvents } from '../sync/events.js';
+import type { JobRef, SyncEvents } from './events.js';
 
 // What a sync or watch run is doing, kept from its SyncEvents (no output of its own): the totals of
 // each phase, the jobs in flight, bytes and billed characters, and an estimate of the time left.

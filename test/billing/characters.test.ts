@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countDocumentCharacters, LazyCounter, openCharacterCounter } from '../../src/report/characters.js';
+import { countDocumentCharacters, LazyCounter, openCharacterCounter } from '../../src/billing/characters.js';
 import { createEngine } from '../../src/service/engine/index.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../samples');
