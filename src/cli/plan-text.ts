@@ -1,5 +1,5 @@
 import { printable } from '../log/printable.js';
-import { formatPlanPrice, formatUploadPrice, reasonWords } from '../billing/format-price.js';
+import { formatPlanPrice, formatUploadPrice, reasonWords } from '../sync/plan/format-price.js';
 import type { BillingRate } from '../billing/money.js';
 import { ADVISED } from '../sync/plan/retranslate.js';
 import type { PlanPrice, PriceableAction } from '../billing/plan-price.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlanPrice, formatUploadPrice } from '../../src/billing/format-price.js';
+import { formatPlanPrice, formatUploadPrice } from '../../src/sync/plan/format-price.js';
 import { pricePlan, type PriceableAction } from '../../src/billing/plan-price.js';
 
 const eur = { price_per_million: 25, currency: 'EUR' };

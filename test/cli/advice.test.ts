@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { formatPlanPrice } from '../../src/billing/format-price.js';
+import { formatPlanPrice } from '../../src/sync/plan/format-price.js';
 import type { PlanPrice } from '../../src/billing/plan-price.js';
 import { buildProgram } from '../../src/cli/main.js';
 import type { LoadedManifest } from '../../src/manifest/load.js';

@@ -1,9 +1,9 @@
-import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
-import { formatBill, formatCharacters, type BillingRate } from './money.js';
-import type { PlanPrice, PriceTotals } from './plan-price.js';
-import { isUncountedFormat, type UploadPrice } from './price.js';
-import { STALE_ADVICE } from '../sync/plan/retranslate.js';
-import type { StaleReason } from '../sync/plan/types.js';
+import { MINIMUM_BILLED_CHARACTERS } from '../../api/types.js';
+import { formatBill, formatCharacters, type BillingRate } from '../../billing/money.js';
+import type { PlanPrice, PriceTotals } from '../../billing/plan-price.js';
+import { isUncountedFormat, type UploadPrice } from '../../billing/price.js';
+import { STALE_ADVICE } from './retranslate.js';
+import type { StaleReason } from './types.js';
 
 // The price of a plan as people read it: one clause per planned upload, and the totals per target
 // language, mapping and reason, with the stale outputs' re-translation priced apart.
