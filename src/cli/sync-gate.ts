@@ -111,7 +111,7 @@ export async function gateRun(
       EXIT.usage,
     );
 
-  if (checks.savedPlan) await checkSavedPlan(checks.savedPlan, loaded, state, files.plan);
+  if (checks.savedPlan) await checkSavedPlan(checks.savedPlan, loaded, state, files.plan, files);
 
   const rate = loaded.manifest.billing;
   const exceeded = checkBudget(files.price.total.billed, caps, await billedThisMonth(state));

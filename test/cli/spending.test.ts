@@ -133,6 +133,62 @@ describe('saved plans', () => {
   }, 120_000);
 });
 
+describe('saved plans that were tampered with', () => {
+  it('an edited price or size, actions: null, 300,000 actions: refused with exit 2 and the reason, nothing uploaded, no crash', async () => {
+    p = await opsProject();
+    p.write('a.txt', 'First document.\n');
+    expect((await p.cli(['plan', '-out', 'plan.json'])).code).toBe(0);
+    const original = JSON.parse(fs.readFileSync(path.join(p.dir, 'plan.json'), 'utf8')) as {
+      plan: {
+        actions: Array<{ source: { size: number } } | null> | null;
+        files: { toTranslate: Array<{ price: { billed: number } }>; price: { total: { billed: number } } };
+      };
+    };
+    const tampered = (name: string, edit: (plan: typeof original.plan) => void) => {
+      const copy = structuredClone(original);
+      edit(copy.plan);
+      fs.writeFileSync(path.join(p!.dir, name), JSON.stringify(copy, null, 2));
+      return p!.cli(['sync', '--plan', name]);
+    };
+
+    const cheaper = await tampered('cheaper.json', (plan) => {
+      plan.files.toTranslate[0]!.price.billed = 1;
+      plan.files.price.total.billed = 16;
+    });
+    expect(cheaper.code).toBe(EXIT.usage);
+    expect(cheaper.stderr).toContain('was it edited after it was saved?');
+    expect(cheaper.stderr).toContain('plan.files.toTranslate[0].price.billed: 1 in the file, 15 now');
+    expect(cheaper.stderr).toContain('plan.files.price.total.billed: 16 in the file, 30 now');
+
+    const smaller = await tampered('smaller.json', (plan) => {
+      plan.actions![1]!.source.size = 1;
+    });
+    expect(smaller.code).toBe(EXIT.usage);
+    expect(smaller.stderr).toContain('plan.actions[1].source.size: 1 in the file, 16 now');
+
+    const none = await tampered('null.json', (plan) => {
+      plan.actions = null;
+    });
+    expect(none.code).toBe(EXIT.usage);
+    expect(none.stderr).toMatch(
+      /null\.json: not a valid saved plan[^]*plan\.actions: .*expected array, received null/,
+    );
+
+    const huge = await tampered('huge.json', (plan) => {
+      plan.actions = Array.from(
+        { length: 300_000 },
+        (_, i) => ({ kind: 'forget', mapping: 'docs', file: `f${i}.txt` }) as never,
+      );
+    });
+    expect(huge.code).toBe(EXIT.usage);
+    expect(huge.stderr).toContain('no longer planned: docs/f0.txt (forget)');
+    expect(huge.stderr).toContain('... and more');
+    expect(huge.stderr).not.toMatch(/Maximum call stack|Cannot read properties/);
+    expect(huge.stderr.split('\n').length).toBeLessThan(40);
+    expect(uploads(p)).toBe(0);
+  }, 120_000);
+});
+
 describe('budgets', () => {
   it('a run cap stops the run before any upload with its own exit code; --max-billed lets this run through', async () => {
     p = await opsProject({ manifest: { budget: { per_run: 50 } } });
