@@ -20,8 +20,8 @@ export interface BillingRow {
   minimum_billed_characters: number;
   /**
    * Characters the minimum added over the documents' real count, where the real count is known
-   * (recorded as source_characters, or counted from the unchanged source file); null when it is
-   * known for none of them.
+   * (recorded as source_characters, or counted from the unchanged source file); 0 when no document
+   * was billed at the minimum; null when some were and the real count is known for none of them.
    */
   minimum_added_characters: number | null;
   /** Minimum-billed documents whose real count is not known (not included in the line above). */
@@ -48,7 +48,7 @@ function emptyRow(key: string): BillingRow {
     billed_characters: 0,
     minimum_documents: 0,
     minimum_billed_characters: 0,
-    minimum_added_characters: null,
+    minimum_added_characters: 0,
     minimum_unknown_documents: 0,
     reused_documents: 0,
   };
@@ -75,6 +75,13 @@ function addJob(row: BillingRow, j: BilledJob, counts: CharacterCounts): void {
       row.minimum_unknown_documents++;
     }
   }
+}
+
+/** What the minimum added is unknown when it is unknown for every document billed at it. */
+function settleMinimum(row: BillingRow): BillingRow {
+  if (row.minimum_documents > 0 && row.minimum_unknown_documents === row.minimum_documents)
+    row.minimum_added_characters = null;
+  return row;
 }
 
 function mergeRow(into: BillingRow, r: BillingRow): void {
@@ -119,7 +126,7 @@ function groupJobs(
     if (!row) rows.set(key, (row = emptyRow(key)));
     addJob(row, j, opts.counts ?? new Map());
   }
-  return [...rows.values()].sort((a, b) => a.key.localeCompare(b.key));
+  return [...rows.values()].map(settleMinimum).sort((a, b) => a.key.localeCompare(b.key));
 }
 
 const monthOf = (j: BilledJob) => (j.finished_at ?? '').slice(0, 7) || 'unknown';
@@ -134,7 +141,7 @@ export function billingReport(
   );
   const total = emptyRow('total');
   for (const r of sorted) mergeRow(total, r);
-  return { by: opts.by, since: opts.since ?? null, rows: sorted, total };
+  return { by: opts.by, since: opts.since ?? null, rows: sorted, total: settleMinimum(total) };
 }
 
 /** One row per month and target language (the HTML report's chart), months in order. */

@@ -106,6 +106,8 @@ describe('billingReport', () => {
       ['docs', 120 + 50_000 + 50_000 + 73_000],
       ['web', 50_000],
     ]);
+    // Nothing billed at the minimum: the minimum added nothing (known), not "?".
+    expect(byMapping.rows[1]).toMatchObject({ minimum_documents: 0, minimum_added_characters: 0 });
 
     const since = billingReport(state, { by: 'language', since: '2026-02-01T00:00:00.000Z' });
     expect(since.total.documents).toBe(3);
