@@ -49,9 +49,10 @@ export async function openBrowser(): Promise<Browser> {
   };
 }
 
-/** Where the test run saves screenshots linked from docs/operations.md. */
-export const SCREENSHOTS = fileURLToPathSafe(new URL('../../docs/screenshots/', import.meta.url));
-
-function fileURLToPathSafe(u: URL): string {
-  return decodeURIComponent(u.pathname);
-}
+/**
+ * Where the page tests save their screenshots: a temp folder, so that a test run never rewrites the
+ * tracked docs/screenshots/ (`npm run screenshots` refreshes those: LOCSYNC_SCREENSHOTS_DIR).
+ */
+export const SCREENSHOTS = process.env.LOCSYNC_SCREENSHOTS_DIR
+  ? path.resolve(process.env.LOCSYNC_SCREENSHOTS_DIR)
+  : path.join(os.tmpdir(), `locsync-screenshots-${process.pid}`);
