@@ -1,7 +1,9 @@
+import { formatBill, type BillingRate } from '../billing/money.js';
 import type { Logger } from '../log/logger.js';
 import { colorsAllowed } from '../log/logger.js';
 import { setLiveRegion } from '../log/terminal.js';
 import type { SyncEvents } from '../sync/events.js';
+import { fitSegments, shortenMiddle, truncateLine, visibleWidth, wrapWords } from '../util/fit-text.js';
 import { formatBytes, formatCount, formatDuration, formatPercent } from '../util/format.js';
 import { RunTracker, type InFlightJob, type JobPhase } from '../sync/run-tracker.js';
 import { printable } from '../log/printable.js';
@@ -19,50 +21,98 @@ const PHASE_TEXT: Record<JobPhase, string> = {
   downloading: 'downloading',
 };
 
-function describeJob(j: InFlightJob, now: number): string {
+/**
+ * One job in flight: "docs/a.txt -> de: waiting on the service (translating) for 12s, document D1".
+ * Within `width` the document id goes first, then the name is shortened in its middle: what the job
+ * is doing and for how long always shows.
+ */
+function describeJob(j: InFlightJob, now: number, width = Infinity): string {
   const state =
     j.phase === 'waiting' && j.serviceStatus
       ? `${PHASE_TEXT.waiting} (${j.serviceStatus})`
       : PHASE_TEXT[j.phase];
-  return (
-    `${printable(`${j.ref.mapping}/${j.ref.file}`)} -> ${j.ref.target}: ${state} for ${formatDuration(now - j.phaseSince)}` +
-    (j.ref.documentId ? `, document ${j.ref.documentId}` : '')
-  );
+  const name = printable(`${j.ref.mapping}/${j.ref.file}`);
+  const doing = ` -> ${j.ref.target}: ${state} for ${formatDuration(now - j.phaseSince)}`;
+  const doc = j.ref.documentId ? `, document ${j.ref.documentId}` : '';
+  if (visibleWidth(name + doing + doc) <= width) return name + doing + doc;
+  return shortenMiddle(name, Math.max(8, width - visibleWidth(doing))) + doing;
 }
 
-/** The lines of the live view: totals per phase, then the jobs in flight for long. */
-export function renderProgress(
-  t: RunTracker,
-  opts: { now: number; longJobMs: number; maxJobLines: number; color: boolean },
-): string[] {
+export interface ProgressOptions {
+  now: number;
+  longJobMs: number;
+  maxJobLines: number;
+  color: boolean;
+  /** Columns of the terminal: every line fits (unset: lines as long as they are). */
+  width?: number;
+  /** `billing:` of the manifest: what was billed is shown in money too. */
+  rate?: BillingRate;
+}
+
+/**
+ * The lines of the live view: totals per phase, then the jobs in flight for long. Within `width`
+ * the least useful figures go first (the share done and the ETA always stay); messages wrap
+ * between words.
+ */
+export function renderProgress(t: RunTracker, opts: ProgressOptions): string[] {
+  const width = opts.width ?? Infinity;
   const c = t.totals();
   const bold = (s: string) => (opts.color ? `\x1b[1m${s}\x1b[22m` : s);
   const red = (s: string) => (opts.color && c.failed ? `\x1b[31m${s}\x1b[39m` : s);
   const eta = t.etaMs();
   const of = (n: number) => `${formatCount(n)}/${formatCount(c.total)}`;
-  const head = `${bold('locsync')} ${formatDuration(opts.now - t.startedAt)}  ${formatCount(c.scanned)} files`;
+  const wrap = (l: string) => (width === Infinity ? [l] : wrapWords(l, width, '    '));
+  const fit = (segments: Array<{ text: string; drop?: number }>, lead = '') =>
+    fitSegments(segments, width, '  ', lead);
+  const started = `${bold('locsync')} ${formatDuration(opts.now - t.startedAt)}`;
+  const files = { text: `${formatCount(c.scanned)} files`, drop: 2 };
   // Before the first unit of work is found there are no totals yet: say what is going on.
   // Stopping: what is still awaited, with a countdown, above the counters; every job in flight listed.
-  const stopping = stoppingLines(t, opts.now);
+  const stopping = stoppingLines(t, opts.now).flatMap(wrap);
   if (c.total === 0)
     return [
       ...stopping,
-      `${head}  ${t.scansDone ? 'nothing to translate' : 'checking style lists, scanning'}`,
+      fit([
+        { text: started },
+        files,
+        { text: t.scansDone ? 'nothing to translate' : 'checking style lists, scanning' },
+      ]),
     ];
   const lines = [
-    `${head}  upload ${of(c.uploaded + c.reused)}  translate ${of(c.translated + c.reused)}  ` +
-      `download ${of(c.downloaded + c.reused)}  ${formatPercent(t.finished(), c.total)}` +
-      (eta !== undefined ? `  ETA ${formatDuration(eta)}` : ''),
-    `  uploading ${c.uploading}  at the service ${c.atService}  downloading ${c.downloading}  ` +
-      `waiting ${formatCount(c.waiting)}  reused ${formatCount(c.reused)}  ${red(`failed ${formatCount(c.failed)}`)}`,
-    `  billed ${formatCount(c.billed)} characters  downloaded ${formatBytes(c.bytes)}` +
-      (t.uploadsStopped ? `  uploads stopped: ${t.uploadsStopped}` : ''),
+    fit([
+      { text: started },
+      files,
+      { text: `upload ${of(c.uploaded + c.reused)}`, drop: 1 },
+      { text: `translate ${of(c.translated + c.reused)}`, drop: 0 },
+      { text: `download ${of(c.downloaded + c.reused)}`, drop: 3 },
+      { text: formatPercent(t.finished(), c.total) },
+      ...(eta !== undefined ? [{ text: `ETA ${formatDuration(eta)}` }] : []),
+    ]),
+    fit(
+      [
+        { text: `uploading ${c.uploading}`, drop: 2 },
+        { text: `at the service ${c.atService}`, drop: 3 },
+        { text: `downloading ${c.downloading}`, drop: 1 },
+        { text: `waiting ${formatCount(c.waiting)}`, drop: 4 },
+        { text: `reused ${formatCount(c.reused)}`, drop: 0 },
+        { text: red(`failed ${formatCount(c.failed)}`) },
+      ],
+      '  ',
+    ),
+    fit(
+      [
+        { text: `billed ${formatBill(c.billed, opts.rate)}` },
+        { text: `downloaded ${formatBytes(c.bytes)}`, drop: 0 },
+      ],
+      '  ',
+    ),
+    ...(t.uploadsStopped ? wrap(`  uploads stopped: ${t.uploadsStopped}`) : []),
   ];
   const long = t.inFlight().filter((j) => t.stopping || opts.now - j.since >= opts.longJobMs);
-  for (const j of long.slice(0, opts.maxJobLines)) lines.push(`  ${describeJob(j, opts.now)}`);
+  for (const j of long.slice(0, opts.maxJobLines)) lines.push(`  ${describeJob(j, opts.now, width - 2)}`);
   if (long.length > opts.maxJobLines)
     lines.push(`  ... and ${long.length - opts.maxJobLines} more long jobs`);
-  return [...stopping, ...lines];
+  return [...stopping, ...lines].map((l) => (width === Infinity ? l : truncateLine(l, width)));
 }
 
 /** What was left when the run was interrupted, and how to resume (plain text lines). */
@@ -97,7 +147,12 @@ export class ProgressView {
   constructor(
     private readonly tracker: RunTracker,
     private readonly out: NodeJS.WriteStream,
-    private readonly opts: { longJobMs: number; refreshMs: number; maxJobLines: number },
+    private readonly opts: {
+      longJobMs: number;
+      refreshMs: number;
+      maxJobLines: number;
+      rate?: BillingRate;
+    },
   ) {}
 
   start(): void {
@@ -115,13 +170,15 @@ export class ProgressView {
 
   private draw(): void {
     if (this.stopped) return;
-    const width = Math.max(20, (this.out.columns || 100) - 1);
+    // One column short of the terminal: a line filling the last column would wrap on some terminals.
     const lines = renderProgress(this.tracker, {
       now: Date.now(),
       longJobMs: this.opts.longJobMs,
       maxJobLines: Math.max(1, (this.out.rows || 24) - 6),
       color: colorsAllowed(this.out),
-    }).map((l) => truncate(l, width));
+      width: Math.max(20, (this.out.columns || 100) - 1),
+      ...(this.opts.rate ? { rate: this.opts.rate } : {}),
+    });
     this.clear();
     this.out.write(lines.join('\n') + '\n');
     this.drawn = lines.length;
@@ -136,29 +193,6 @@ export class ProgressView {
     setLiveRegion(undefined);
     this.out.write(`${ESC}?25h`);
   }
-}
-
-/** Cut a line to `width` visible characters (colour sequences do not count). */
-function truncate(line: string, width: number): string {
-  let visible = 0;
-  let out = '';
-  for (let i = 0; i < line.length; i++) {
-    if (line[i] === '\x1b') {
-      const end = line.indexOf('m', i);
-      if (end > 0) {
-        out += line.slice(i, end + 1);
-        i = end;
-        continue;
-      }
-    }
-    if (visible >= width) {
-      out += '…';
-      break;
-    }
-    out += line[i];
-    visible++;
-  }
-  return out;
 }
 
 /** Jobs in flight longer than this get a line of their own (LOCSYNC_PROGRESS_LONG_JOB_MS, default 10 s). */
@@ -186,6 +220,8 @@ export function startRunView(args: {
   resumeCommand?: string;
   longJobMs?: number;
   stream?: NodeJS.WriteStream;
+  /** `billing:` of the manifest (the view shows money beside characters). */
+  rate?: BillingRate;
 }): RunView {
   const tracker = new RunTracker(args.events);
   const out = args.stream ?? process.stderr;
@@ -194,6 +230,7 @@ export function startRunView(args: {
         longJobMs: args.longJobMs ?? longJobMsFromEnv(),
         refreshMs: 250,
         maxJobLines: 10,
+        ...(args.rate ? { rate: args.rate } : {}),
       })
     : undefined;
   view?.start();

@@ -118,7 +118,13 @@ async function syncRun(
   const events = createSyncEvents();
   const notifier = webhookFromManifest(loaded.manifest.notify, { pipeline: loaded.path, logger });
   if (notifier) notifyRunEvents(events, notifier, 'sync');
-  const view = startRunView({ events, logger, configPath: opts.config, progress: progressWanted() });
+  const view = startRunView({
+    events,
+    logger,
+    configPath: opts.config,
+    progress: progressWanted(),
+    ...(loaded.manifest.billing ? { rate: loaded.manifest.billing } : {}),
+  });
   let summary: SyncSummary | undefined;
   let code: number = EXIT.ok;
   let connection: Awaited<ReturnType<OpenConnection>> | undefined;

@@ -74,6 +74,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
       configPath: opts.config,
       progress: progressWanted(),
       resumeCommand: 'watch',
+      ...(loaded.manifest.billing ? { rate: loaded.manifest.billing } : {}),
     });
     try {
       await runner.start();

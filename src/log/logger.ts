@@ -1,6 +1,7 @@
 import pino, { type Logger, type DestinationStream } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { scrub } from './secrets.js';
+import { wrapForTerminal } from '../util/fit-text.js';
 import { writeAboveLive } from './terminal.js';
 
 export type LogFormat = 'json' | 'pretty';
@@ -75,7 +76,11 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       : undefined;
   const stream: DestinationStream = {
     write(line: string) {
-      writeAboveLive(dest, prettify ? scrub(prettify(line)) : line);
+      if (!prettify) return writeAboveLive(dest, line);
+      // On a terminal a long entry wraps between words (the terminal would cut a word in two).
+      const columns = (dest as NodeJS.WriteStream).columns;
+      const text = scrub(prettify(line));
+      writeAboveLive(dest, columns ? wrapForTerminal(text, columns) : text);
     },
   };
   return pino(

@@ -27,6 +27,11 @@ export interface SyncEventMap {
   /** A mapping's source folder is away (missing, or empty where files were): the run fails. */
   'source:missing': [{ mapping: string; message: string }];
   'file:removed': [{ mapping: string; file: string; outputsDeleted: string[] }];
+  /**
+   * Watch: a source file appeared that the state did not know, or one was deleted (`recorded`: the
+   * state knew it, so the last scan counted it). Live file counts follow these between scans.
+   */
+  'source:changed': [{ mapping: string; file: string; change: 'added' | 'removed'; recorded: boolean }];
   'job:queued': [JobRef & { resumed: boolean }];
   'job:uploading': [JobRef & { attempt: number; reupload?: 'lost-download' | 'unconfirmed-upload' }];
   'job:uploaded': [JobRef & { documentId: string }];

@@ -46,6 +46,9 @@ export interface RunTotals {
 export class RunTracker {
   readonly jobs = new Map<number, InFlightJob>();
   private readonly scannedBy = new Map<string, number>();
+  /** Watch: per mapping, files added since its last scan, and recorded files removed since. */
+  private readonly addedSince = new Map<string, Set<string>>();
+  private readonly removedSince = new Map<string, number>();
   private planned = 0;
   private resumed = 0;
   private started = 0;
@@ -74,9 +77,21 @@ export class RunTracker {
   ) {
     this.startedAt = now();
     events.on('scan:progress', (e) => this.scannedBy.set(e.mapping, e.files));
+    events.on('scan:start', (e) => {
+      // The scan counts every file afresh.
+      this.addedSince.delete(e.mapping);
+      this.removedSince.delete(e.mapping);
+    });
     events.on('scan:done', (e) => {
       this.scannedBy.set(e.mapping, e.files);
       this.scansDone++;
+    });
+    events.on('source:changed', (e) => {
+      const added = this.addedSince.get(e.mapping) ?? new Set<string>();
+      this.addedSince.set(e.mapping, added);
+      if (e.change === 'added') added.add(e.file);
+      else if (!added.delete(e.file) && e.recorded)
+        this.removedSince.set(e.mapping, (this.removedSince.get(e.mapping) ?? 0) + 1);
     });
     events.on('file:skipped', () => this.skipped++);
     events.on('action', (a) => {
@@ -156,7 +171,7 @@ export class RunTracker {
     // announced but never queued: it still counts as finished.
     const total = Math.max(this.planned + this.resumed, this.finished());
     return {
-      scanned: [...this.scannedBy.values()].reduce((a, b) => a + b, 0),
+      scanned: this.sourceFiles(),
       total,
       uploaded: this.uploaded.size,
       translated: this.translated.size,
@@ -171,6 +186,15 @@ export class RunTracker {
       billed: this.billed,
       bytes: this.bytes,
     };
+  }
+
+  /** Source files: as the last scan of each mapping counted them, and changed since (watch). */
+  sourceFiles(): number {
+    let n = 0;
+    for (const files of this.scannedBy.values()) n += files;
+    for (const added of this.addedSince.values()) n += added.size;
+    for (const removed of this.removedSince.values()) n -= removed;
+    return Math.max(0, n);
   }
 
   /** Units finished one way or another (left by a stop included). */

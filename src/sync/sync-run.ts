@@ -331,13 +331,19 @@ export class SyncRun {
 
   /** A file appeared or changed (watch mode): plan it, carry the plan out. */
   async scanFile(mapping: string, relPath: string): Promise<void> {
+    const known = await this.args.state.files.get(mapping, relPath);
     const outcome = await this.planner.planFile(mapping, relPath);
     if (outcome === 'gone') return this.fileRemoved(mapping, relPath);
+    // A source file the state did not know (and that is translated): the views count it at once.
+    if (!known && outcome.plan.files > 0)
+      this.events.emit('source:changed', { mapping, file: relPath, change: 'added', recorded: false });
     await this.carryOut(outcome);
   }
 
   /** A source file was deleted (watch mode): on_source_delete applied after the work under way. */
   async fileRemoved(mapping: string, relPath: string): Promise<void> {
+    const recorded = (await this.args.state.files.get(mapping, relPath)) !== undefined;
+    this.events.emit('source:changed', { mapping, file: relPath, change: 'removed', recorded });
     await this.executor.drain();
     await this.carryOut({ plan: await this.planner.planRemoval(mapping, relPath) });
     await this.executor.drain();

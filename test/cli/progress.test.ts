@@ -167,6 +167,36 @@ describe('progress view and Ctrl-C', () => {
     180_000,
   );
 
+  it.skipIf(!HAS_SCRIPT)(
+    'in an 80-column terminal every frame fits, the ETA is never cut, names are shortened and money is shown (issue 29)',
+    async () => {
+      p = await opsProject({
+        service: { translateSeconds: 0.4 },
+        manifest: { billing: { price_per_million: 25, currency: 'EUR' } },
+      });
+      for (let i = 0; i < 8; i++)
+        p.write(
+          `a-folder-with-a-long-name/and-another-one-below-it/document-number-${i}-with-a-long-name.txt`,
+          `Document number ${i}, long enough to be billed a few dozen characters.\n`,
+        );
+      const cmd = `stty cols 80 rows 30; ${[process.execPath, '--import', TSX, MAIN, 'sync', '-c', p.manifest].map(shellQuote).join(' ')}`;
+      const r = await runScript(cmd, p.dir, childEnv({ LOCSYNC_PROGRESS_LONG_JOB_MS: '0' }));
+      expect(r.code).toBe(0);
+      const frames = r.stdout
+        .split(/\r?\n/)
+        .map((l) => l.replace(new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]`, 'g'), '').replace(/\r/g, ''));
+      for (const l of frames) expect([...l].length, l).toBeLessThanOrEqual(80);
+      const heads = frames.filter((l) => /^locsync \d+/.test(l) && /\/16/.test(l));
+      expect(heads.length).toBeGreaterThan(0);
+      // The share done ends the line, with the whole estimate once there is one.
+      for (const h of heads) expect(h).toMatch(/ (\d+%|–)( {2}ETA \d+(s|m\d\ds|h\d\dm))?$/);
+      expect(heads.some((h) => / {2}ETA \d/.test(h))).toBe(true);
+      expect(frames.some((l) => /^ {2}billed [\d,]+ characters \((€[\d.]+|< €0\.01)\)/.test(l))).toBe(true);
+      expect(frames.some((l) => /^ {2}docs\/a-folder.*….*\.txt -> (de|fr): /.test(l))).toBe(true);
+    },
+    120_000,
+  );
+
   it('Ctrl-C without a terminal logs the jobs in flight and how to resume; the rerun uploads nothing twice', async () => {
     p = await opsProject({ service: { translateSeconds: 4 } });
     p.write('a.txt', 'First document.\n');

@@ -1,7 +1,11 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { STOP_TEXT } from '../../src/cli/shutdown.js';
+import { createLogger } from '../../src/log/logger.js';
 import { createSyncEvents } from '../../src/sync/events.js';
 import type { PlannedAction } from '../../src/sync/plan/types.js';
 import { renderProgress, RunTracker } from '../../src/cli/progress.js';
+import { stoppingLines } from '../../src/cli/stop-view.js';
 import { formatBytes, formatCount, formatDuration, formatPercent } from '../../src/util/format.js';
 
 const ref = (jobId: number, target = 'de') => ({
@@ -79,6 +83,132 @@ describe('the run view', () => {
     expect(draw()).toEqual(['locsync 0s  0 files  checking style lists, scanning']);
     events.emit('scan:done', { mapping: 'docs', files: 3, hashed: 0, bytesHashed: 0 });
     expect(draw()).toEqual(['locsync 0s  3 files  nothing to translate']);
+  });
+});
+
+/** A run mid-way: 37 files, 600 units, 57 done in 9 minutes, jobs with long names in flight. */
+function busyRun(now: () => number) {
+  const events = createSyncEvents();
+  const t = new RunTracker(events, now);
+  events.emit('scan:done', { mapping: 'handbook', files: 37, hashed: 37, bytesHashed: 1000 });
+  const long = (i: number) => ({
+    ...ref(i),
+    mapping: 'handbook',
+    file: `chapters/part-${i}/a-rather-long-file-name-for-chapter-${i}-of-the-operators-handbook.docx`,
+  });
+  for (let i = 1; i <= 600; i++)
+    events.emit('action', { kind: 'translate', ref: long(i) } as unknown as PlannedAction);
+  for (let i = 1; i <= 60; i++) {
+    events.emit('job:queued', { ...long(i), resumed: false });
+    events.emit('job:uploading', { ...long(i), attempt: 1 });
+    events.emit('job:uploaded', { ...long(i), documentId: `D${i}ABCDEF0123456789` });
+  }
+  for (let i = 1; i <= 57; i++) {
+    events.emit('job:done', { ...long(i), documentId: `D${i}`, billedCharacters: 12_345, bytes: 40_000 });
+    events.emit('billed', { characters: 12_345, total: 0, mapping: 'handbook', file: 'x', target: 'de' });
+  }
+  return { events, t };
+}
+
+describe('the run view at 80 and 120 columns (issue 29)', () => {
+  const start = 1_000_000;
+  let now = start;
+  const clock = () => now;
+  const rate = { price_per_million: 25, currency: 'EUR' };
+  const draw = (t: RunTracker, width: number) =>
+    renderProgress(t, { now, longJobMs: 0, maxJobLines: 5, color: false, width, rate });
+
+  for (const width of [79, 119]) {
+    it(`every line fits ${width + 1} columns, the share done and the ETA whole, names shortened`, () => {
+      now = start;
+      const { t } = busyRun(clock);
+      now = start + 9 * 60_000;
+      const lines = draw(t, width);
+      for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(width);
+      expect(lines[0]).toMatch(/ 9% {2}ETA 1h25m$/);
+      expect(lines[0]).toContain('download 57/600');
+      // What each job does and for how long is never cut; its name is shortened in the middle.
+      const jobs = lines.filter((l) => l.includes(' -> de: '));
+      expect(jobs).toHaveLength(3);
+      for (const j of jobs)
+        expect(j).toMatch(/^ {2}handbook\/chapters.*….*\.docx -> de: waiting on the service for 9m00s/);
+    });
+  }
+
+  it('shows money beside the characters billed when billing: is set', () => {
+    now = start;
+    const { t } = busyRun(clock);
+    expect(draw(t, 79).join('\n')).toContain('billed 703,665 characters (€17.59)');
+    const without = renderProgress(t, { now, longJobMs: 0, maxJobLines: 5, color: false, width: 79 });
+    expect(without.join('\n')).toContain('billed 703,665 characters  ');
+  });
+
+  it('wraps the stop message and a reason to stop uploading between words', () => {
+    now = start;
+    const { events, t } = busyRun(clock);
+    events.emit('run:stopping', { graceEndsAt: start + 30_000 });
+    const reason =
+      'the character quota of the account is used up (456): Quota exceeded. No more uploads this run; documents already uploaded are still collected.';
+    events.emit('uploads:stopped', { reason, kind: 'quota' });
+    for (const width of [79, 119]) {
+      const lines = draw(t, width);
+      for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(width);
+      const words = (text: string) => text.split(/\s+/).filter(Boolean);
+      // The message's lines hold its words whole and in order: no word is cut at the edge.
+      const stopAt = lines.findIndex((l) => l.startsWith('Stopping:'));
+      const stop = lines.slice(
+        stopAt,
+        lines.findIndex((l) => l.startsWith('locsync')),
+      );
+      expect(stop.length).toBeGreaterThan(1);
+      expect(words(stop.join(' '))).toEqual(words(stoppingLines(t, now).join(' ')));
+      const upAt = lines.findIndex((l) => l.startsWith('  uploads stopped:'));
+      const up = lines.slice(upAt, upAt + 3).filter((l, i) => i === 0 || l.startsWith('    '));
+      expect(words(up.join(' '))).toEqual(words(`uploads stopped: ${reason}`));
+    }
+  });
+
+  it('a log line on a 120-column terminal wraps between words (the stop message)', () => {
+    let written = '';
+    const tty = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
+    tty.on('data', (d: Buffer) => (written += d.toString()));
+    const logger = createLogger({ format: 'pretty', destination: tty, level: 'info' });
+    const message = `SIGINT: stopping: no new uploads, documents in flight get 30s to finish (${STOP_TEXT.again})`;
+    logger.warn(message);
+    const lines = written
+      .replace(new RegExp(`${'\x1b'}\\[[0-9;]*m`, 'g'), '')
+      .trimEnd()
+      .split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(119);
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    expect(words(lines.join(' '))).toEqual(expect.arrayContaining(words(message)));
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain(message);
+  });
+
+  it('counts the files of a watch as they come and go, not as the first scan found them', () => {
+    const events = createSyncEvents();
+    const t = new RunTracker(events, () => 0);
+    events.emit('scan:start', { mapping: 'docs' });
+    events.emit('scan:done', { mapping: 'docs', files: 37, hashed: 0, bytesHashed: 0 });
+    for (let i = 0; i < 5; i++)
+      events.emit('source:changed', {
+        mapping: 'docs',
+        file: `new${i}.txt`,
+        change: 'added',
+        recorded: false,
+      });
+    // Written twice before it is recorded: counted once.
+    events.emit('source:changed', { mapping: 'docs', file: 'new0.txt', change: 'added', recorded: false });
+    events.emit('source:changed', { mapping: 'docs', file: 'old.txt', change: 'removed', recorded: true });
+    expect(t.totals().scanned).toBe(41);
+    // Added, then deleted before the state knew it: gone from the count again.
+    events.emit('source:changed', { mapping: 'docs', file: 'new4.txt', change: 'removed', recorded: false });
+    expect(t.totals().scanned).toBe(40);
+    // A rescan counts afresh.
+    events.emit('scan:start', { mapping: 'docs' });
+    events.emit('scan:done', { mapping: 'docs', files: 40, hashed: 0, bytesHashed: 0 });
+    expect(t.totals().scanned).toBe(40);
   });
 });
 

@@ -41,9 +41,11 @@ export async function startWatchFixture(
     manifest?: (url: string) => Record<string, unknown>;
     /** Files relative to the project folder (style list files ...), written before the start. */
     project?: Record<string, string>;
+    /** Called with the runner before it starts (listeners that must see the first scan). */
+    beforeStart?: (runner: WatchRunner) => void;
   } = {},
 ): Promise<WatchFixture> {
-  const { manifest, project, ...rest } = opts;
+  const { manifest, project, beforeStart, ...rest } = opts;
   // The fixture takes the manifest before it knows the url: write it once the service is up.
   const fx = await createFixture(rest);
   fs.writeFileSync(fx.manifestPath, stringify(watchManifest(fx.service.url, manifest?.(fx.service.url))));
@@ -58,6 +60,7 @@ export async function startWatchFixture(
     logger: silentLogger(),
     poll: FAST_POLL,
   });
+  beforeStart?.(runner);
   await runner.start();
   return {
     fx,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { renderProgress, RunTracker } from '../../src/cli/progress.js';
 import { inotifyWatches, sha256, startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
 
 let w: WatchFixture | undefined;
@@ -28,6 +29,32 @@ describe('locsync watch', () => {
     const uploads = fx.uploads().filter((u) => u.filename === 'slow.txt');
     expect(uploads.map((u) => u.target_lang).sort()).toEqual(['DE', 'FR']);
     for (const u of uploads) expect(u.sha256).toBe(sha256(final));
+  });
+
+  it("the terminal view's file count follows files added and deleted, as the status page does (issue 29)", async () => {
+    let tracker: RunTracker | undefined;
+    const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.txt`, `File ${i}.\n`]));
+    w = await startWatchFixture({ files, beforeStart: (r) => (tracker = new RunTracker(r.events)) });
+    const { fx } = w;
+    await waitFor('initial outputs', () => fx.exists('out/de/f5.txt') && fx.exists('out/fr/f5.txt'));
+    await w.runner.settle();
+    expect(tracker!.totals().scanned).toBe(6);
+    for (let i = 0; i < 5; i++) fx.write(`src/new${i}.txt`, `A new file, number ${i}.\n`);
+    fs.rmSync(path.join(fx.src, 'f0.txt'));
+    await waitFor('the new outputs', () => fx.exists('out/fr/new4.txt') && fx.exists('out/de/new4.txt'));
+    await w.runner.settle();
+    await waitFor('the count of 10 files', () => tracker!.totals().scanned === 10, 10_000).catch(
+      () => undefined,
+    );
+    expect(tracker!.totals().scanned).toBe(10);
+    const head = renderProgress(tracker!, {
+      now: Date.now(),
+      longJobMs: 0,
+      maxJobLines: 0,
+      color: false,
+      width: 79,
+    });
+    expect(head[0]).toMatch(/ {2}10 files {2}/);
   });
 
   it('translates a burst of 1,000 files copied at once, each uploaded once', async () => {
