@@ -33,7 +33,7 @@ const SELF = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
 
 /** A stand-in for the service: every upload is done at once; the "translation" is a copy. */
-function copyingClient(): DocumentClient {
+export function copyingClient(): DocumentClient {
   const docs = new Map<string, string>();
   let n = 0;
   return {
