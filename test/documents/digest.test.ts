@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contentDigest } from '../../src/documents/digest/index.js';
+import { describeChanges } from '../../src/documents/digest/compare.js';
+import { makeZip, readZip } from '../formats/zip-helpers.js';
+
+// The content digest per format: what is content (a change) and what is not (docs/content-digest.md).
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-digest-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const RESAVE = path.resolve(__dirname, '../sync/resave');
+
+let n = 0;
+async function digestOf(ext: string, content: string | Buffer) {
+  const file = path.join(dir, `f${++n}.${ext}`);
+  fs.writeFileSync(file, content);
+  const d = await contentDigest(file, ext);
+  if (!d) throw new Error(`no digest for .${ext}`);
+  return d;
+}
+
+describe('content digest', () => {
+  it('html: a comment, the encoding and a BOM are not content; text, attributes and tags are', async () => {
+    const page = (comment: string, body = '<p class="a">Hello <b>world</b></p>') =>
+      `<!doctype html><html><head><!-- ${comment} --></head><body>${body}</body></html>`;
+    const base = (await digestOf('html', page('v1'))).digest;
+    expect((await digestOf('html', page('built again, v2'))).digest).toBe(base);
+    expect((await digestOf('html', Buffer.from('\ufeff' + page('v1')))).digest).toBe(base);
+    expect((await digestOf('html', page('v1', '<p class="a">Hello <b>there</b></p>'))).digest).not.toBe(base);
+    expect((await digestOf('html', page('v1', '<p class="b">Hello <b>world</b></p>'))).digest).not.toBe(base);
+    expect((await digestOf('html', page('v1', '<p class="a">Hello <i>world</i></p>'))).digest).not.toBe(base);
+  });
+
+  it('txt and srt: line endings are not content; a word is', async () => {
+    const txt = (await digestOf('txt', 'One line.\nTwo lines.\n')).digest;
+    expect((await digestOf('txt', 'One line.\r\nTwo lines.\r\n')).digest).toBe(txt);
+    expect((await digestOf('txt', 'One line.\nTwo words.\n')).digest).not.toBe(txt);
+    const cue = (text: string, eol = '\n') =>
+      ['1', '00:00:01,000 --> 00:00:02,000', text, '', '2', '00:00:03,000 --> 00:00:04,000', 'Bye.', ''].join(
+        eol,
+      );
+    const srt = (await digestOf('srt', cue('Hello.'))).digest;
+    expect((await digestOf('srt', cue('Hello.', '\r\n'))).digest).toBe(srt);
+    expect((await digestOf('srt', cue('Hi.'))).digest).not.toBe(srt);
+  });
+
+  it('xliff: comments and layout whitespace are not content; a source or target is', async () => {
+    const x = (comment: string, target = 'Hallo') =>
+      `<?xml version="1.0"?>\n<xliff version="1.2"><!-- ${comment} -->\n  <file source-language="en" target-language="de"><body>\n` +
+      `    <trans-unit id="1"><source>Hello</source><target>${target}</target></trans-unit></body></file></xliff>`;
+    const base = (await digestOf('xliff', x('exported 1'))).digest;
+    expect((await digestOf('xliff', x('exported 2'))).digest).toBe(base);
+    expect((await digestOf('xliff', x('exported 1', 'Servus'))).digest).not.toBe(base);
+  });
+
+  it('LibreOffice: a docx or xlsx it made and saved again is unchanged; its pptx drift (0.01 mm a save) counts', async () => {
+    const same = async (a: string, b: string, ext: string) =>
+      (await contentDigest(path.join(RESAVE, a), ext))?.digest ===
+      (await contentDigest(path.join(RESAVE, b), ext))?.digest;
+    expect(await same('libreoffice-saved.docx', 'libreoffice-saved-again.docx', 'docx')).toBe(true);
+    expect(await same('libreoffice-status.xlsx', 'libreoffice-status-saved-again.xlsx', 'xlsx')).toBe(true);
+    expect(await same('libreoffice-slides.pptx', 'libreoffice-slides-saved-again.pptx', 'pptx')).toBe(false);
+  });
+
+  it('says which unit changed, and whether its text or only its formatting', async () => {
+    const before = await digestOf('txt', 'Alpha.\nBeta.\nGamma.');
+    const after = await digestOf('txt', 'Alpha.\nBeta!\nGamma.\nDelta.');
+    expect(describeChanges(before.parts, after.parts)).toEqual(['text: line 2 text', 'text: 1 more (added)']);
+    const a = (await contentDigest(path.join(RESAVE, 'libreoffice-slides.pptx'), 'pptx'))!;
+    const b = (await contentDigest(path.join(RESAVE, 'libreoffice-slides-saved-again.pptx'), 'pptx'))!;
+    expect(describeChanges(a.parts, b.parts)).toContain('ppt/slides/slide1.xml: changed');
+  });
+
+  it('docx: a run made bold is a formatting change of its paragraph; a word, a text change', async () => {
+    const source = path.join(RESAVE, 'libreoffice-saved-again.docx');
+    const parts = await readZip(source);
+    const edited = async (from: string, to: string) => {
+      const xml = (parts.get('word/document.xml') as Buffer).toString('utf8');
+      if (!xml.includes(from)) throw new Error(`no ${from}`);
+      const entries = [...parts].filter(([name]) => !name.endsWith('/'));
+      const changed = entries.map(([name, c]): [string, Buffer] =>
+        name === 'word/document.xml' ? [name, Buffer.from(xml.replace(from, to))] : [name, c],
+      );
+      return digestOf('docx', await makeZip(changed));
+    };
+    const before = (await contentDigest(source, 'docx'))!;
+    const bold = await edited('<w:rPr></w:rPr><w:t>Quarterly', '<w:rPr><w:b/></w:rPr><w:t>Quarterly');
+    expect(describeChanges(before.parts, bold.parts)).toEqual(['word/document.xml: paragraph 1 formatting']);
+    const word = await edited('Sales rose', 'Sales fell');
+    expect(describeChanges(before.parts, word.parts)).toEqual(['word/document.xml: paragraph 2 text']);
+  });
+});
