@@ -26,6 +26,7 @@ import {
   statusFailure,
   type Attempt,
 } from './failures.js';
+import { incompleteDownload } from './download-check.js';
 import { DEFAULT_RETRY, backoffDelay, decideRetry, type CallKind, type RetrySettings } from './retry.js';
 import {
   AUTH_SCHEME,
@@ -492,6 +493,7 @@ export class ServiceClient {
       // service hands a document over once, so the bytes must land somewhere.
       let spool: SpoolFile | undefined;
       let outputError: Error | undefined;
+      let streamError: unknown;
       try {
         for await (const chunk of stream) {
           const buf = chunk as Buffer;
@@ -509,20 +511,17 @@ export class ServiceClient {
           await spool.write(buf);
         }
       } catch (err) {
-        await spool?.discard();
-        if (isFsError(err)) throw err;
-        return networkFailure(method, path, err);
+        if (isFsError(err)) {
+          await spool?.discard();
+          throw err;
+        }
+        // The transport broke off: whether every byte arrived anyway is decided below.
+        streamError = err;
       }
-      const expected = response.headers['content-encoding'] ? undefined : response.headers['content-length'];
-      if (expected !== undefined && Number(expected) !== bytes) {
+      const incomplete = incompleteDownload(response.headers, bytes, streamError);
+      if (incomplete !== undefined) {
         await spool?.discard();
-        return networkFailure(
-          method,
-          path,
-          Object.assign(new Error(`the download ended after ${bytes} of ${expected} bytes`), {
-            code: 'ERR_STREAM_PREMATURE_CLOSE',
-          }),
-        );
+        return networkFailure(method, path, incomplete);
       }
       if (spool && outputError) throw new SpooledDownloadError(spool.dest, await spool.finish(), outputError);
       try {

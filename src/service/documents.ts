@@ -12,7 +12,7 @@ import {
 import { sameSecret } from './auth.js';
 import { dropConnection, getContext } from './context.js';
 import { ApiError, badRequest, notFound } from './errors.js';
-import { ABSURD_SECONDS_REMAINING, FAULT_DOCUMENT_MESSAGE, type FaultBook } from './faults.js';
+import { ABSURD_SECONDS_REMAINING, FAULT_DOCUMENT_MESSAGE, describeFault, type FaultBook } from './faults.js';
 import type { DocumentFiles, SavedUpload } from './files.js';
 import { resolveGlossary } from './glossaries.js';
 import { parseFormality, parseSourceLang, parseTargetLang } from './languages.js';
@@ -258,8 +258,9 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
       );
     const path = files.outputPath(job);
     const handle = await open(path, 'r');
+    let size: number;
     try {
-      const size = (await handle.stat()).size;
+      size = (await handle.stat()).size;
       if (!store.claimDownload(job.document_id))
         throw notFound('Document not found: it was already downloaded.', 'document_downloaded');
       // Downloaded once: the files go now (the open handle still reads the translation).
@@ -270,12 +271,47 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
       await handle.close();
       throw err;
     }
-    const stream = handle.createReadStream();
-    return reply
+    reply
       .header('Content-Type', CONTENT_TYPES[job.out_ext] ?? 'application/octet-stream')
-      .header('Content-Disposition', contentDisposition(outputFilename(job.filename, job.out_ext)))
-      .send(stream);
+      .header('Content-Disposition', contentDisposition(outputFilename(job.filename, job.out_ext)));
+    const cut = cutDownload(req, faults, size);
+    if (cut !== undefined) return sendCut(reply, handle, cut);
+    return reply.send(handle.createReadStream());
   });
+}
+
+/** Bytes to send of a download the faults cut short (per request or per server), if one does. */
+function cutDownload(req: FastifyRequest, faults: FaultBook, size: number): number | undefined {
+  const ctx = getContext(req);
+  const asked = ctx?.fault.cutAfterBytes ?? faults.takeCutDownload(req.method, req.url.split('?')[0]!, size);
+  if (asked === undefined || asked >= size) return undefined;
+  if (ctx) {
+    ctx.fault.cutAfterBytes = asked;
+    ctx.entry.fault = describeFault(ctx.fault);
+  }
+  return asked;
+}
+
+/**
+ * The cut download fault: the headers announce the whole document (Content-Length), the first `cut`
+ * bytes follow, then the connection closes (the document counts as downloaded).
+ */
+async function sendCut(
+  reply: FastifyReply,
+  handle: Awaited<ReturnType<typeof open>>,
+  cut: number,
+): Promise<FastifyReply> {
+  const bytes = Buffer.alloc(cut);
+  try {
+    await handle.read(bytes, 0, cut, 0);
+  } finally {
+    await handle.close();
+  }
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, reply.getHeaders() as Record<string, string>);
+  res.write(bytes, () => res.socket?.end());
+  return reply;
 }
 
 function statusOf(job: JobRow, absurd: boolean): DocumentStatus {

@@ -19,6 +19,8 @@ export interface RequestFault {
   errorDocument?: boolean;
   /** Status answers report seconds_remaining = 2^27. */
   absurdEta?: boolean;
+  /** A download: only this many bytes of the announced body are sent, then the connection closes. */
+  cutAfterBytes?: number;
 }
 
 interface ActiveFault {
@@ -26,6 +28,7 @@ interface ActiveFault {
   statusLeft: number;
   dropLeft: number;
   errorDocumentsLeft: number;
+  cutDownloadsLeft: number;
 }
 
 /** Validates a FaultSpec from JSON (control endpoint, CLI flag). */
@@ -43,6 +46,8 @@ export function parseFaultSpec(value: unknown): FaultSpec {
     'latencyMs',
     'errorDocuments',
     'absurdSecondsRemaining',
+    'cutDownloads',
+    'cutAfterBytes',
     'probability',
   ];
   for (const k of Object.keys(v))
@@ -59,6 +64,8 @@ export function parseFaultSpec(value: unknown): FaultSpec {
   int('drop', 0, 1e9);
   int('latencyMs', 0, 600_000);
   int('errorDocuments', 0, 1e9);
+  int('cutDownloads', 0, 1e9);
+  int('cutAfterBytes', 0, 1e12);
   const p = v.probability;
   if (p !== undefined && (typeof p !== 'number' || !(p >= 0 && p <= 1)))
     throw badRequest("Fault field 'probability' must be a number from 0 to 1.", 'invalid_fault');
@@ -89,7 +96,7 @@ export function parseFaultList(value: unknown): FaultSpec[] {
 
 /**
  * The X-Locsync-Fault header: `;`- or `,`-separated items, e.g. `status=429;retry-after=2`,
- * `status=503`, `drop`, `drop-after-body`, `latency=500`, `doc-error`, `absurd-eta`.
+ * `status=503`, `drop`, `drop-after-body`, `latency=500`, `doc-error`, `absurd-eta`, `cut-after=100`.
  */
 export function parseFaultHeader(header: string): RequestFault {
   const f: RequestFault = {};
@@ -129,6 +136,9 @@ export function parseFaultHeader(header: string): RequestFault {
       case 'absurd-eta':
         f.absurdEta = true;
         break;
+      case 'cut-after':
+        f.cutAfterBytes = num();
+        break;
       default:
         throw badRequest(`X-Locsync-Fault: unknown item '${key}'.`, 'invalid_fault');
     }
@@ -153,6 +163,7 @@ export class FaultBook {
         statusLeft: spec.status !== undefined ? (spec.count ?? 1) : 0,
         dropLeft: spec.drop ?? 0,
         errorDocumentsLeft: spec.errorDocuments ?? 0,
+        cutDownloadsLeft: spec.cutDownloads ?? 0,
       });
     }
   }
@@ -162,10 +173,17 @@ export class FaultBook {
   }
 
   /** Installed faults with what is left of their counts (GET /_locsync/faults). */
-  describe(): Array<FaultSpec & { left: { status: number; drop: number; errorDocuments: number } }> {
+  describe(): Array<
+    FaultSpec & { left: { status: number; drop: number; errorDocuments: number; cutDownloads: number } }
+  > {
     return this.active.map((a) => ({
       ...a.spec,
-      left: { status: a.statusLeft, drop: a.dropLeft, errorDocuments: a.errorDocumentsLeft },
+      left: {
+        status: a.statusLeft,
+        drop: a.dropLeft,
+        errorDocuments: a.errorDocumentsLeft,
+        cutDownloads: a.cutDownloadsLeft,
+      },
     }));
   }
 
@@ -190,6 +208,21 @@ export class FaultBook {
       }
     }
     return f;
+  }
+
+  /**
+   * Consumes one cut download for a download of `size` bytes, if any is left: the bytes to send
+   * (fewer than `size`; a document of 0 bytes cannot be cut).
+   */
+  takeCutDownload(method: string, path: string, size: number): number | undefined {
+    if (size === 0) return undefined;
+    for (const a of this.active) {
+      if (a.cutDownloadsLeft > 0 && matches(a.spec, method, path)) {
+        a.cutDownloadsLeft--;
+        return Math.min(size - 1, a.spec.cutAfterBytes ?? Math.floor(size / 2));
+      }
+    }
+    return undefined;
   }
 
   /** Consumes one "document ends in error" for an accepted upload, if any is left. */
@@ -226,5 +259,6 @@ export function describeFault(f: RequestFault): string | undefined {
   if (f.drop === 'after-body') parts.push('drop-after-body');
   if (f.errorDocument) parts.push('doc-error');
   if (f.absurdEta) parts.push('absurd-eta');
+  if (f.cutAfterBytes !== undefined) parts.push(`cut-after:${f.cutAfterBytes}`);
   return parts.length ? parts.join(',') : undefined;
 }

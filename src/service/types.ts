@@ -22,6 +22,13 @@ export interface FaultSpec {
   errorDocuments?: number;
   /** Translating documents report seconds_remaining = 2^27. */
   absurdSecondsRemaining?: boolean;
+  /**
+   * Next N downloads (matching requests for a result) announce the whole document in Content-Length,
+   * send only `cutAfterBytes` of it and close the connection. The document counts as downloaded.
+   */
+  cutDownloads?: number;
+  /** Bytes a cut download sends (default: half the document). */
+  cutAfterBytes?: number;
   /** Each matching request is affected with this chance (0..1; counts are used only when it is). */
   probability?: number;
 }

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { AUTH, KEY, call, start, status, translateDocument, upload, waitFinished } from './helpers.js';
 import { stubEngine } from './stub-engine.js';
@@ -139,6 +141,80 @@ describe('server faults (ServiceOptions.faults, addFaults)', () => {
     let st = await status(s, up.body.document_id, up.body.document_key);
     while (st.body.status === 'queued') st = await status(s, up.body.document_id, up.body.document_key);
     expect(st.body).toMatchObject({ status: 'translating', seconds_remaining: 2 ** 27 });
+  });
+});
+
+/** A download read with node:http: its Content-Length, the bytes that came, and how it ended. */
+function rawDownload(
+  s: { url: string },
+  id: string,
+  key: string,
+): Promise<{ status: number; announced: string | undefined; bytes: number; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${s.url}/v2/document/${id}/result`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let bytes = 0;
+      const done = () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          announced: res.headers['content-length'],
+          bytes,
+          complete: res.complete,
+        });
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', done);
+      res.on('error', done); // cut: "aborted"
+    });
+    req.end(JSON.stringify({ document_key: key }));
+  });
+}
+
+describe('cut downloads (cutDownloads, cutAfterBytes)', () => {
+  it('announces the whole document in Content-Length, sends part of it, closes; the document is gone', async () => {
+    const s = await start({ engine: stubEngine(), faults: [{ cutDownloads: 1, cutAfterBytes: 5 }] });
+    const doc = await translateDocument(s, 'a.txt', 'a document of some length');
+    const cut = await rawDownload(s, doc.document_id, doc.document_key);
+    expect(cut).toMatchObject({ status: 200, bytes: 5, complete: false });
+    expect(Number(cut.announced)).toBeGreaterThan(5);
+    // Downloaded once: the rest is lost with the connection.
+    expect((await rawDownload(s, doc.document_id, doc.document_key)).status).toBe(404);
+    expect(
+      s
+        .requests()
+        .filter((r) => r.path.endsWith('/result'))
+        .map((r) => [r.status, r.fault]),
+    ).toEqual([
+      [0, 'cut-after:5'],
+      [404, undefined],
+    ]);
+    // The count is used up: the next download is whole.
+    const next = await translateDocument(s, 'b.txt', 'another document');
+    const whole = await rawDownload(s, next.document_id, next.document_key);
+    expect(whole).toMatchObject({ status: 200, complete: true });
+    expect(whole.bytes).toBe(Number(whole.announced));
+  });
+
+  it('the header item cut-after=N cuts one download', async () => {
+    const s = await start({ engine: stubEngine() });
+    const doc = await translateDocument(s, 'a.txt', 'a document of some length');
+    const r = await call(
+      s,
+      'POST',
+      `/v2/document/${doc.document_id}/result`,
+      { document_key: doc.document_key },
+      {
+        ...AUTH,
+        [FAULT]: 'cut-after=3',
+      },
+    ).catch((err: unknown) => err);
+    expect(r).toBeInstanceOf(TypeError); // fetch: the body ended early
+    // Logged once the server saw its connection close.
+    for (let i = 0; i < 100 && !s.requests().some((e) => e.path.endsWith('/result')); i++) await sleep(10);
+    expect(s.requests().at(-1)).toMatchObject({ status: 0, fault: 'cut-after:3' });
   });
 });
 
