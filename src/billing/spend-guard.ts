@@ -76,6 +76,17 @@ export class SpendGuard {
     this.reserved.delete(jobId);
   }
 
+  /**
+   * The upload of job `jobId` may have been accepted (its answer was lost): its estimate counts as
+   * billed for good, so that an upload of it again reserves (and counts) once more.
+   */
+  possiblyBilled(jobId: number): void {
+    const estimate = this.reserved.get(jobId);
+    if (estimate === undefined) return;
+    this.reserved.delete(jobId);
+    this.billed += estimate;
+  }
+
   /** Characters this run has billed or reserved. */
   committed(): number {
     let sum = this.billed;

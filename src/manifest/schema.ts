@@ -305,6 +305,13 @@ export const serviceSchema = z.strictObject({
     })
     .default({ max_attempts: 6, max_wait: 300 })
     .describe('Retries of failed requests (only where repeating them is safe).'),
+  /** An upload whose answer was lost after the document was sent: uploaded again in the same run. */
+  retry_unanswered_uploads: z
+    .boolean()
+    .default(true)
+    .describe(
+      'An upload whose answer was lost after the document was sent (the service may have accepted and billed it) is uploaded again once the rest of the run is done: possibly billed twice, listed by the summary, status and report. false: it is reported as failed (maybe-accepted) and the next run uploads it, for a person to decide first.',
+    ),
   /** Options of the embedded local service (used only when `url` is omitted). */
   local: z
     .strictObject({

@@ -33,7 +33,9 @@ export interface SyncEventMap {
    */
   'source:changed': [{ mapping: string; file: string; change: 'added' | 'removed'; recorded: boolean }];
   'job:queued': [JobRef & { resumed: boolean }];
-  'job:uploading': [JobRef & { attempt: number; reupload?: 'lost-download' | 'unconfirmed-upload' }];
+  'job:uploading': [
+    JobRef & { attempt: number; reupload?: 'lost-download' | 'unconfirmed-upload' | 'lost-answer' },
+  ];
   'job:uploaded': [JobRef & { documentId: string }];
   'job:translating': [
     JobRef & { documentId: string; status: 'queued' | 'translating'; secondsRemaining?: number },

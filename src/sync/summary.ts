@@ -71,8 +71,12 @@ export interface SyncSummary {
   failed: FailedItem[];
   /** Documents uploaded again because their download was lost (crash mid-download). */
   lostDownloads: Array<{ mapping: string; file: string; target: string; documentId: string }>;
-  /** Documents uploaded again after a crash between upload and recording its answer. */
-  unconfirmedUploads: Array<{ mapping: string; file: string; target: string }>;
+  /**
+   * Documents uploaded again although an earlier upload may have been accepted (possibly billed
+   * twice): a crash between the upload and the record of its answer, or (`cause: 'lost-answer'`) an
+   * answer lost in this run.
+   */
+  unconfirmedUploads: Array<{ mapping: string; file: string; target: string; cause?: 'lost-answer' }>;
   /** Outputs deleted because their source was deleted (on_source_delete: delete). */
   deletedOutputs: string[];
   /** Sources gone since the last run. */
@@ -203,7 +207,9 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
     );
   for (const u of s.unconfirmedUploads)
     lines.push(
-      `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: a crash hid whether the earlier upload arrived; uploaded again`,
+      u.cause === 'lost-answer'
+        ? `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: the answer to its upload was lost (the service may have accepted it); uploaded again: possibly billed twice`
+        : `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: a crash hid whether the earlier upload arrived; uploaded again`,
     );
   for (const u of s.unsupported) lines.push(`  unsupported: ${u.mapping}/${u.file} (${u.message})`);
   for (const k of s.skipped) lines.push(`  skipped: ${k.mapping}/${k.file}: ${k.message}`);

@@ -268,6 +268,7 @@ export class SyncRun {
       logger: args.logger,
       runId,
       maxAttempts: args.loaded.manifest.max_attempts,
+      retryUnanswered: svc.retry_unanswered_uploads,
       base: args.loaded.dir,
       spoolDir: spoolDirOf(args.loaded.statePath),
       // The executor below (built after the driver it drives) carries re-planned units out.

@@ -343,31 +343,4 @@ describe('state that never forgets what was paid', () => {
     expect(after.code).toBe(0);
     expect(uploads(p)).toBe(6); // only b.txt, edited: de and fr
   }, 120_000);
-
-  it('an upload repeated after its answer was lost stays visible in report and status after the retry', async () => {
-    p = await opsProject({
-      service: {
-        faults: [{ match: { method: 'POST', path: '/v2/document' }, drop: 1, dropAfterBody: true }],
-      },
-      manifest: {
-        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
-      },
-    });
-    p.write('a.txt', 'The answer to this upload is lost.\n');
-    const first = await p.cli(['sync']);
-    expect(first.code).toBe(EXIT.failed);
-    expect((await p.cli(['sync'])).code).toBe(0);
-    expect(uploads(p)).toBe(2);
-    const report = await p.cli(['report']);
-    expect(report.stdout).toContain('Possibly billed twice (1 document');
-    expect(report.stdout).toContain('docs/a.txt -> de: 1 upload(s) whose answer was lost');
-    const status = await p.cli(['status', '--json', '--no-scan']);
-    const data = JSON.parse(status.stdout);
-    expect(data.possibly_billed_twice).toHaveLength(1);
-    expect(data.possibly_billed_twice[0]).toMatchObject({
-      file: 'a.txt',
-      unconfirmed_uploads: 1,
-      status: 'done',
-    });
-  }, 120_000);
 });

@@ -22,9 +22,10 @@ import {
 } from '../plan/types.js';
 import type { RunControl } from './control.js';
 import { deleteOutput } from './delete-output.js';
-import type { JobDriver, JobSource } from './job-driver.js';
+import type { JobDriver, JobOutcome, JobSource } from './job-driver.js';
+import { LostAnswerTurns } from './lost-answers.js';
 import type { Places, Slots } from './places.js';
-import type { RunReport } from './report.js';
+import { refOfJob, type RunReport } from './report.js';
 import { sourceHolds } from './source-check.js';
 
 // The executor carries out planned actions, and only those: work on one output runs in plan order,
@@ -45,6 +46,8 @@ export interface ExecutorDeps {
   runId: number;
   /** Plan one (file, target) again; answers the new actions (carried out by the caller). */
   replan: (ref: OutputRef) => Promise<PlannedAction[]>;
+  /** The longest a lost upload answer waits for its repeat while other work goes on (tests). */
+  lostAnswerPauseMs?: number;
 }
 
 export class Executor {
@@ -57,9 +60,17 @@ export class Executor {
   private readonly tasks = new Set<Promise<void>>();
   private readonly removals: Array<DeleteAction | ForgetAction> = [];
   private readonly copies = new PQueue({ concurrency: 4 });
+  /** Uploads whose answer was lost, waiting for their turn to be uploaded again. */
+  private readonly lostAnswers: LostAnswerTurns;
+  /** Tasks waiting on other work (an identical document's translation, a lost answer's turn). */
+  private aside = 0;
 
   constructor(private readonly d: ExecutorDeps) {
-    d.control.whenUploadsStop(() => d.slots.wakeAll());
+    this.lostAnswers = new LostAnswerTurns(d.lostAnswerPauseMs);
+    d.control.whenUploadsStop(() => {
+      d.slots.wakeAll();
+      this.lostAnswers.wakeAll();
+    });
   }
 
   /** Whether work on an output is scheduled or running. */
@@ -129,6 +140,7 @@ export class Executor {
     void p.finally(() => {
       this.tasks.delete(p);
       if (this.outputs.get(output) === p) this.outputs.delete(output);
+      this.lostAnswersTurnIfIdle();
     });
     return p;
   }
@@ -153,7 +165,7 @@ export class Executor {
     if (inflight) {
       // An identical document is being translated: wait for it, then decide again (a copy).
       void this.schedule(a.ref.output, async () => {
-        await inflight;
+        await this.waitAside(inflight);
         await this.replan(a.ref);
       });
       return;
@@ -224,12 +236,17 @@ export class Executor {
       this.d.report.events.emit('job:queued', { jobId: job.id, ...a.ref, resumed: false });
       this.taken.add(job.id);
       try {
-        const outcome = await this.d.driver.drive(
+        const src = { absPath: abs, request: a.settings.request };
+        const outcome = await this.untilAnswered(
           job,
-          { absPath: abs, request: a.settings.request },
-          // A recorded document (a dead worker's) is collected as a resumed one.
-          { resumed: recorded?.status === 'uploaded', holdsSlot: false, unconfirmed },
-          worker,
+          src,
+          await this.d.driver.drive(
+            job,
+            src,
+            // A recorded document (a dead worker's) is collected as a resumed one.
+            { resumed: recorded?.status === 'uploaded', holdsSlot: false, unconfirmed },
+            worker,
+          ),
         );
         if (outcome === 'done') this.d.report.sum.translated++;
       } finally {
@@ -301,16 +318,62 @@ export class Executor {
         this.d.slots.release();
         return;
       }
-      const outcome = await this.d.driver.drive(
+      const src = this.sourceOfJob(job);
+      const outcome = await this.untilAnswered(
         job,
-        this.sourceOfJob(job),
-        { resumed: true, holdsSlot: true },
-        worker,
+        src,
+        await this.d.driver.drive(job, src, { resumed: true, holdsSlot: true }, worker),
       );
       if (outcome === 'done') this.d.report.sum.resumed++;
     });
     const open = this.d.index.openOf(a.ref.output);
     if (open?.id === a.jobId) this.inFlight(contentKey(open.sha256, open.fingerprint), p);
+  }
+
+  /**
+   * A job whose upload answer was lost (`deferred`) is uploaded again at its turn: once the rest of
+   * the run's work is done, or after a pause (./lost-answers.ts). It stays in its output's place
+   * meanwhile (identical documents and later work on the output wait for it). Reported as possibly
+   * billed twice; when uploads have stopped (a stop, the quota, a budget) it fails as
+   * maybe-accepted, for the next run.
+   */
+  private async untilAnswered(job: JobRecord, src: JobSource, outcome: JobOutcome): Promise<JobOutcome> {
+    while (outcome === 'deferred') {
+      if (!this.d.control.uploadsStopped) await this.waitAside(this.lostAnswers.turn());
+      const recorded = (await this.d.state.jobs.get(job.id)) ?? job;
+      const stopped = this.d.control.uploadsStopped;
+      if (stopped) {
+        this.d.report.jobFailed(
+          recorded,
+          'maybe-accepted',
+          `the upload failed after the document was sent: the service may have accepted (and billed) it; not uploaded again in this run (uploads stopped: ${stopped.reason})`,
+          true,
+        );
+        return 'failed';
+      }
+      this.d.report.unconfirmedUpload(refOfJob(recorded), 'lost-answer');
+      outcome = await this.d.driver.drive(recorded, src, {
+        resumed: false,
+        holdsSlot: false,
+        lostAnswer: true,
+      });
+    }
+    return outcome;
+  }
+
+  /** Wait for other work; while every task left waits so, lost answers take their turn. */
+  private async waitAside(p: Promise<void>): Promise<void> {
+    this.aside++;
+    this.lostAnswersTurnIfIdle();
+    try {
+      await p;
+    } finally {
+      this.aside--;
+    }
+  }
+
+  private lostAnswersTurnIfIdle(): void {
+    if (this.lostAnswers.size > 0 && this.tasks.size <= this.aside) this.lostAnswers.wakeAll();
   }
 
   /** What a recorded job needs to be uploaded again (a lost download): its source and request. */
@@ -327,7 +390,7 @@ export class Executor {
     if (a.donor === 'planned') {
       // The donor is made by an earlier action of this plan: wait for it, then copy what it holds.
       const inflight = this.contentInFlight.get(contentKey(a.source.sha256, a.settings.fingerprint));
-      if (inflight) await inflight;
+      if (inflight) await this.waitAside(inflight);
       const done = await this.d.index.doneOf(a.from);
       const holds =
         done?.sha256 === a.source.sha256 &&

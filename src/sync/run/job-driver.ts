@@ -37,7 +37,8 @@ export interface JobSource {
   request: UploadDocumentRequest | undefined;
 }
 
-export type JobOutcome = 'done' | 'failed' | 'superseded' | 'left';
+/** `deferred`: the upload's answer was lost; the executor uploads it again at its turn (./lost-answers.ts). */
+export type JobOutcome = 'done' | 'failed' | 'superseded' | 'left' | 'deferred';
 
 export interface JobDriverDeps {
   client: DocumentClient;
@@ -52,6 +53,8 @@ export interface JobDriverDeps {
   logger: Logger;
   runId: number;
   maxAttempts: number;
+  /** service.retry_unanswered_uploads: an upload whose answer was lost is uploaded again this run. */
+  retryUnanswered: boolean;
   /** The manifest's folder (outputs are relative to it). */
   base: string;
   /** Where downloads that could not be put in place are kept (../../util/spool.ts). */
@@ -71,7 +74,7 @@ interface Drive {
   holdsSlot: boolean;
   /** Give back the worker place (undefined: not held). */
   worker: (() => void) | undefined;
-  reupload: 'lost-download' | 'unconfirmed-upload' | undefined;
+  reupload: 'lost-download' | 'unconfirmed-upload' | 'lost-answer' | undefined;
   resumed: boolean;
   outputAbs: string;
 }
@@ -88,14 +91,14 @@ export class JobDriver {
   async drive(
     job: JobRecord,
     src: JobSource,
-    flags: { resumed: boolean; holdsSlot: boolean; unconfirmed?: boolean },
+    flags: { resumed: boolean; holdsSlot: boolean; unconfirmed?: boolean; lostAnswer?: boolean },
     worker?: () => void,
   ): Promise<JobOutcome> {
     const dr: Drive = {
       job,
       holdsSlot: flags.holdsSlot,
       worker: worker ?? (await this.d.places.take()),
-      reupload: flags.unconfirmed ? 'unconfirmed-upload' : undefined,
+      reupload: flags.lostAnswer ? 'lost-answer' : flags.unconfirmed ? 'unconfirmed-upload' : undefined,
       resumed: flags.resumed,
       outputAbs: path.resolve(this.d.base, job.output_path),
     };
@@ -139,10 +142,26 @@ export class JobDriver {
     error: string,
     o: { willRetry: boolean; keepDocument: boolean; countsAttempt: boolean; retriedKept?: boolean },
   ): Promise<'failed'> {
+    await this.recordFailure(dr, kind, error, o);
+    // A counted attempt that reached max_attempts is the last: the next run gives the job up.
+    const willRetry = o.willRetry && (!o.countsAttempt || dr.job.attempts < this.d.maxAttempts);
+    this.d.report.jobFailed(dr.job, kind, error, willRetry);
+    return 'failed';
+  }
+
+  /** The failure recorded (the job row, the budget, the output index); reported by the caller. */
+  private async recordFailure(
+    dr: Drive,
+    kind: FailureKind,
+    error: string,
+    o: { keepDocument: boolean; countsAttempt: boolean; retriedKept?: boolean },
+  ): Promise<void> {
     this.releaseSlot(dr);
     // Not billed (an upload that did not reach the service, a document it could not translate); a
-    // document already billed was settled before, and one that may have been accepted stays counted.
-    if (kind !== 'maybe-accepted') this.d.guard?.release(dr.job.id);
+    // document already billed was settled before, and one that may have been accepted stays counted
+    // (also when it is uploaded again: then it counts twice).
+    if (kind === 'maybe-accepted') this.d.guard?.possiblyBilled(dr.job.id);
+    else this.d.guard?.release(dr.job.id);
     dr.job = await this.d.ledger.failed(dr.job, {
       kind,
       error,
@@ -151,10 +170,18 @@ export class JobDriver {
       retriedKept: o.retriedKept ?? false,
     });
     if (!o.keepDocument) this.d.index.jobOpen(dr.job);
-    // A counted attempt that reached max_attempts is the last: the next run gives the job up.
-    const willRetry = o.willRetry && (!o.countsAttempt || dr.job.attempts < this.d.maxAttempts);
-    this.d.report.jobFailed(dr.job, kind, error, willRetry);
-    return 'failed';
+  }
+
+  /**
+   * The upload's answer was lost: recorded as maybe-accepted (counted in jobs.unconfirmed_uploads, so
+   * report and status list it), not reported as a failure: the executor uploads it again at its turn.
+   */
+  private async defer(dr: Drive, error: string): Promise<'deferred'> {
+    await this.recordFailure(dr, 'maybe-accepted', error, { keepDocument: false, countsAttempt: true });
+    this.log(dr.job).warn(
+      'the answer to this upload was lost (the service may have accepted and billed it): uploaded again once the rest of the run is done',
+    );
+    return 'deferred';
   }
 
   /**
@@ -250,13 +277,14 @@ export class JobDriver {
     try {
       res = await this.d.client.uploadDocument(src.absPath, src.request);
     } catch (err) {
-      const f = uploadFailure(err, attempt < this.d.maxAttempts);
+      const f = uploadFailure(err, attempt < this.d.maxAttempts, this.d.retryUnanswered);
       if (f.stopUploads === 'quota')
         this.d.control.stopUploads(
           `the character quota of the account is used up (456): ${(err as Error).message}. No more uploads this run; documents already uploaded are still collected.`,
           'quota',
         );
       if (f.stopUploads === 'auth') this.d.control.stopForAuth(err as Error);
+      if (f.retryInRun) return this.defer(dr, f.error);
       return this.fail(dr, f.kind, f.error, {
         willRetry: f.willRetry,
         keepDocument: false,

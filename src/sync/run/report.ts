@@ -180,12 +180,23 @@ export class RunReport {
     this.events.emit('job:lost', { ...refOfJob(job), documentId, message });
   }
 
-  unconfirmedUpload(ref: OutputRef): void {
+  /**
+   * A document uploaded again although the service may have accepted an earlier upload: a crash hid
+   * its answer (`crash`), or the answer was lost in this run (`lost-answer`). Possibly billed twice.
+   */
+  unconfirmedUpload(ref: OutputRef, cause: 'crash' | 'lost-answer' = 'crash'): void {
     const { mapping, file, target } = ref;
-    this.sum.unconfirmedUploads.push({ mapping, file, target });
+    this.sum.unconfirmedUploads.push({
+      mapping,
+      file,
+      target,
+      ...(cause === 'lost-answer' ? { cause } : {}),
+    });
     this.logger.warn(
       { mapping, file, target },
-      'an earlier run was stopped between uploading this document and recording the answer: it may have been uploaded (and billed) already; uploading again',
+      cause === 'crash'
+        ? 'an earlier run was stopped between uploading this document and recording the answer: it may have been uploaded (and billed) already; uploading again'
+        : 'the answer to an earlier upload of this document was lost (the service may have accepted and billed it): uploading again, possibly billed twice',
     );
   }
 

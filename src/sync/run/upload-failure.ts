@@ -7,7 +7,10 @@ import {
 import type { FailureKind } from '../events.js';
 
 // What a failed upload means. Uploads are not idempotent (each is billed): only where the service
-// surely did not accept the document is it tried again by the next run without counting an attempt.
+// surely did not accept the document is it tried again without counting an attempt. One whose answer
+// was lost after the document was sent may have been accepted (and billed): the document id is lost
+// either way, so it is uploaded again later in the same run (possibly billed twice, and listed as
+// such), unless the manifest leaves that to the next run (service.retry_unanswered_uploads: false).
 
 export interface UploadFailure {
   kind: FailureKind;
@@ -18,17 +21,24 @@ export interface UploadFailure {
   countsAttempt: boolean;
   /** Uploads must stop for the rest of the run. */
   stopUploads?: 'quota' | 'auth';
+  /** Uploaded again later in this run, once its other work is done (a lost answer). */
+  retryInRun?: boolean;
 }
 
-export function uploadFailure(err: unknown, attemptsLeft: boolean): UploadFailure {
+export function uploadFailure(err: unknown, attemptsLeft: boolean, retryUnanswered = false): UploadFailure {
   const message = (err as Error).message;
-  if (err instanceof UploadMaybeAcceptedError)
+  if (err instanceof UploadMaybeAcceptedError) {
+    const retryInRun = retryUnanswered && attemptsLeft;
     return {
       kind: 'maybe-accepted',
-      error: `the upload failed after the document was sent: the service may have accepted (and billed) it; not retried in this run: ${message}`,
+      error: `the upload failed after the document was sent: the service may have accepted (and billed) it; ${
+        retryInRun ? 'uploaded again once the rest of the run is done' : 'not retried in this run'
+      }: ${message}`,
       willRetry: attemptsLeft,
       countsAttempt: true,
+      ...(retryInRun ? { retryInRun } : {}),
     };
+  }
   if (err instanceof QuotaExceededError)
     return { kind: 'quota', error: message, willRetry: true, countsAttempt: false, stopUploads: 'quota' };
   if (err instanceof AuthError)
