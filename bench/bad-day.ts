@@ -4,11 +4,15 @@
 // (deepl-node) translateDocument against an identical local service. locsync's time must be at most
 // 0.8x the official client's.
 //
-// Each side gets its own local service (same settings and faults) on 127.0.0.1, real HTTP. A document
-// whose requests failed all their retries is tried again (sync: the next run resumes it; the pool:
-// the worker calls translateDocument again), until every document is delivered.
+// Each side gets its own local service (same settings and faults) on 127.0.0.1, real HTTP. The pool's
+// worker calls translateDocument again for a document whose call failed; locsync's single run must
+// deliver every document (an upload whose answer was lost is uploaded again in the same run). Should
+// it not, further runs finish the rest (their time counts) and the try counts as not delivered in one.
+// The day is random: the benchmark makes several tries (fresh services each) and reports how many
+// delivered everything in one run, and the ratio of the summed times.
 //
-//   npx tsx bench/bad-day.ts    (LOCSYNC_BENCH_BADDAY_DOCS overrides the document count)
+//   npx tsx bench/bad-day.ts    (LOCSYNC_BENCH_BADDAY_DOCS: document count; LOCSYNC_BENCH_BADDAY_TRIES:
+//                                tries, default 10, 2 under --quick)
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -55,6 +59,16 @@ interface Side {
   accepted: number;
   /** Runs (sync) or translateDocument calls beyond one per document (pool). */
   repeats: number;
+  /** Uploads whose answer was lost, uploaded again in the same run (sync). */
+  lostAnswers?: number;
+  /** Translations lost before their download, uploaded again (sync). */
+  lostDownloads?: number;
+}
+
+/** One try: both sides against a day of their own. */
+interface Try {
+  official: Side;
+  locsync: Side;
 }
 
 function acceptedUploads(service: RunningService): number {
@@ -68,6 +82,8 @@ async function locsyncSide(docs: number): Promise<Side> {
     try {
       const loaded = await docsProject(dir, docs, service.url, C);
       let runs = 0;
+      let lostAnswers = 0;
+      let lostDownloads = 0;
       const { ms } = await timed(async () => {
         for (;;) {
           runs++;
@@ -75,6 +91,8 @@ async function locsyncSide(docs: number): Promise<Side> {
           const client = benchClient(service.url, KEY, C);
           try {
             const summary = await runSync({ loaded, connection: { client }, state, logger: silentLogger() });
+            lostAnswers += summary.unconfirmedUploads.filter((u) => u.cause === 'lost-answer').length;
+            lostDownloads += summary.lostDownloads.length;
             if (summary.failed.length === 0) return;
           } finally {
             client.close();
@@ -85,7 +103,7 @@ async function locsyncSide(docs: number): Promise<Side> {
       });
       const delivered = fs.readdirSync(path.join(dir, 'out', 'de'), { recursive: true }).length;
       if (delivered < docs) throw new Error(`sync delivered ${delivered} of ${docs}`);
-      return { ms, accepted: acceptedUploads(service), repeats: runs - 1 };
+      return { ms, accepted: acceptedUploads(service), repeats: runs - 1, lostAnswers, lostDownloads };
     } finally {
       await service.close();
     }
@@ -134,21 +152,35 @@ async function officialSide(docs: number): Promise<Side> {
 
 export async function run(): Promise<BenchResult[]> {
   const docs = benchSize(24, 12, 'LOCSYNC_BENCH_BADDAY_DOCS');
-  process.stderr.write(`bad-day: ${docs} documents, C = ${C}, ${TRANSLATE_SECONDS} s per document\n`);
-  const official = await officialSide(docs);
-  process.stderr.write(`bad-day: official client ${(official.ms / 1000).toFixed(1)} s\n`);
-  const mine = await locsyncSide(docs);
-  process.stderr.write(`bad-day: locsync ${(mine.ms / 1000).toFixed(1)} s\n`);
-  const ratio = mine.ms / official.ms;
+  const tries = benchSize(10, 2, 'LOCSYNC_BENCH_BADDAY_TRIES');
+  process.stderr.write(
+    `bad-day: ${docs} documents, C = ${C}, ${TRANSLATE_SECONDS} s per document, ${tries} tries\n`,
+  );
+  const done: Try[] = [];
+  for (let i = 1; i <= tries; i++) {
+    const official = await officialSide(docs);
+    const locsync = await locsyncSide(docs);
+    done.push({ official, locsync });
+    process.stderr.write(
+      `bad-day: try ${i}/${tries}: official client ${(official.ms / 1000).toFixed(1)} s (${official.repeats} repeated call(s)), ` +
+        `locsync ${(locsync.ms / 1000).toFixed(1)} s (${locsync.repeats ? `${locsync.repeats} extra run(s)` : 'one run'}, ` +
+        `${locsync.lostAnswers ?? 0} lost answer(s) and ${locsync.lostDownloads ?? 0} lost download(s) uploaded again, ${locsync.accepted - docs} accepted twice), ratio ${(locsync.ms / official.ms).toFixed(2)}\n`,
+    );
+  }
+  const sum = (f: (t: Try) => number) => done.reduce((n, t) => n + f(t), 0);
+  const ratio = sum((t) => t.locsync.ms) / sum((t) => t.official.ms);
+  const ratios = done.map((t) => t.locsync.ms / t.official.ms).sort((a, b) => a - b);
+  const oneRun = done.filter((t) => t.locsync.repeats === 0).length;
+  const mean = (ms: number) => (ms / done.length / 1000).toFixed(1);
   return [
     {
-      name: `bad-day: locsync sync, ${docs} documents, C = ${C} (${mine.repeats} extra run(s), ${mine.accepted} uploads accepted)`,
-      value: Math.round(mine.ms / 100) / 10,
+      name: `bad-day: locsync sync, ${docs} documents, C = ${C}, ${tries} tries: mean time (${oneRun} of ${tries} delivered everything in one run; ${sum((t) => t.locsync.lostAnswers ?? 0)} lost upload answers uploaded again, ${sum((t) => t.locsync.accepted) - docs * tries} documents accepted twice)`,
+      value: Math.round(sum((t) => t.locsync.ms) / done.length / 100) / 10,
       unit: 's',
-      bound: `<= 0.8x the official client (${(official.ms / 1000).toFixed(1)} s, ${official.repeats} repeated call(s), ${official.accepted} uploads accepted)`,
+      bound: `<= 0.8x the official client (mean ${mean(sum((t) => t.official.ms))} s, ${sum((t) => t.official.repeats)} repeated call(s)), every try in one run`,
       ratio: Math.round((ratio / 0.8) * 100) / 100,
-      meets: ratio <= 0.8,
-      note: `time ratio ${ratio.toFixed(2)}x; ${(docs / (mine.ms / 1000)).toFixed(2)} vs ${(docs / (official.ms / 1000)).toFixed(2)} docs/s`,
+      meets: ratio <= 0.8 && oneRun === tries,
+      note: `time ratio ${ratio.toFixed(2)}x (per try ${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}); delivered in one run: ${oneRun}/${tries}`,
     },
   ];
 }

@@ -310,7 +310,7 @@ export const serviceSchema = z.strictObject({
     .boolean()
     .default(true)
     .describe(
-      'An upload whose answer was lost after the document was sent (the service may have accepted and billed it) is uploaded again once the rest of the run is done: possibly billed twice, listed by the summary, status and report. false: it is reported as failed (maybe-accepted) and the next run uploads it, for a person to decide first.',
+      'An upload whose answer was lost after the document was sent (the service may have accepted and billed it) is uploaded again later in the same run (after a pause of 5 s, behind the uploads already waiting): possibly billed twice, listed by the summary, status and report. false: it is reported as failed (maybe-accepted) and the next run uploads it, for a person to decide first.',
     ),
   /** Options of the embedded local service (used only when `url` is omitted). */
   local: z

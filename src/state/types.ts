@@ -205,6 +205,11 @@ export interface JobFailure {
    * max_attempts instead of being fetched forever.
    */
   retriedKept?: boolean;
+  /**
+   * This worker uploads the job again in this run (a lost upload answer): with several workers on
+   * the state it keeps holding the job's unit meanwhile, so that no other worker uploads it too.
+   */
+  keepClaim?: boolean;
 }
 
 /**

@@ -17,8 +17,10 @@ describe('locsync watch, an upload whose answer is lost', () => {
     const { fx } = w;
     fx.service.addFaults({ match: { method: 'POST', path: '/v2/document' }, drop: 1, dropAfterBody: true });
     fx.write('src/a.txt', 'The answer to one upload of this file is lost.\n');
-    // No settle(): the session retries on its own (settle drains the run, which would do it too).
+    // Waited for without settle(): the session retries on its own (a drain would make it go too).
     await waitFor('both outputs', () => fx.exists('out/de/a.txt') && fx.exists('out/fr/a.txt'));
+    // The outputs are in place before their jobs are recorded done.
+    await w.runner.settle();
     const uploads = fx.service
       .requests()
       .filter((r) => r.method === 'POST' && r.path === '/v2/document' && r.upload?.document_id);

@@ -216,7 +216,9 @@ export class PgJobLedger implements JobLedger {
     return this.write(job, transitions.lostDownload(job));
   }
   failed(job: JobRecord, failure: JobFailure): Promise<JobRecord> {
-    return this.write(job, transitions.failed(job, failure), { release: !failure.keepDocument });
+    return this.write(job, transitions.failed(job, failure), {
+      release: !failure.keepDocument && !failure.keepClaim,
+    });
   }
   async superseded(job: JobRecord, error: string): Promise<JobRecord | undefined> {
     const fields = transitions.superseded(job, error);

@@ -46,8 +46,6 @@ export interface ExecutorDeps {
   runId: number;
   /** Plan one (file, target) again; answers the new actions (carried out by the caller). */
   replan: (ref: OutputRef) => Promise<PlannedAction[]>;
-  /** The longest a lost upload answer waits for its repeat while other work goes on (tests). */
-  lostAnswerPauseMs?: number;
 }
 
 export class Executor {
@@ -61,12 +59,11 @@ export class Executor {
   private readonly removals: Array<DeleteAction | ForgetAction> = [];
   private readonly copies = new PQueue({ concurrency: 4 });
   /** Uploads whose answer was lost, waiting for their turn to be uploaded again. */
-  private readonly lostAnswers: LostAnswerTurns;
+  private readonly lostAnswers = new LostAnswerTurns();
   /** Tasks waiting on other work (an identical document's translation, a lost answer's turn). */
   private aside = 0;
 
   constructor(private readonly d: ExecutorDeps) {
-    this.lostAnswers = new LostAnswerTurns(d.lostAnswerPauseMs);
     d.control.whenUploadsStop(() => {
       d.slots.wakeAll();
       this.lostAnswers.wakeAll();

@@ -154,7 +154,7 @@ export class JobDriver {
     dr: Drive,
     kind: FailureKind,
     error: string,
-    o: { keepDocument: boolean; countsAttempt: boolean; retriedKept?: boolean },
+    o: { keepDocument: boolean; countsAttempt: boolean; retriedKept?: boolean; keepClaim?: boolean },
   ): Promise<void> {
     this.releaseSlot(dr);
     // Not billed (an upload that did not reach the service, a document it could not translate); a
@@ -168,6 +168,7 @@ export class JobDriver {
       keepDocument: o.keepDocument,
       countsAttempt: o.countsAttempt,
       retriedKept: o.retriedKept ?? false,
+      ...(o.keepClaim ? { keepClaim: true } : {}),
     });
     if (!o.keepDocument) this.d.index.jobOpen(dr.job);
   }
@@ -177,9 +178,13 @@ export class JobDriver {
    * report and status list it), not reported as a failure: the executor uploads it again at its turn.
    */
   private async defer(dr: Drive, error: string): Promise<'deferred'> {
-    await this.recordFailure(dr, 'maybe-accepted', error, { keepDocument: false, countsAttempt: true });
+    await this.recordFailure(dr, 'maybe-accepted', error, {
+      keepDocument: false,
+      countsAttempt: true,
+      keepClaim: true,
+    });
     this.log(dr.job).warn(
-      'the answer to this upload was lost (the service may have accepted and billed it): uploaded again once the rest of the run is done',
+      'the answer to this upload was lost (the service may have accepted and billed it): uploaded again later in this run (after a pause, or once the rest of the run is done)',
     );
     return 'deferred';
   }

@@ -32,7 +32,7 @@ export function uploadFailure(err: unknown, attemptsLeft: boolean, retryUnanswer
     return {
       kind: 'maybe-accepted',
       error: `the upload failed after the document was sent: the service may have accepted (and billed) it; ${
-        retryInRun ? 'uploaded again once the rest of the run is done' : 'not retried in this run'
+        retryInRun ? 'uploaded again later in this run' : 'not retried in this run'
       }: ${message}`,
       willRetry: attemptsLeft,
       countsAttempt: true,
