@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,4 +92,42 @@ describe('content digest', () => {
     const word = await edited('Sales rose', 'Sales fell');
     expect(describeChanges(before.parts, word.parts)).toEqual(['word/document.xml: paragraph 2 text']);
   });
+});
+
+function installed(cmd: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// With LibreOffice installed (apt-get install libreoffice-writer-nogui libreoffice-calc-nogui): the
+// committed LibreOffice files saved again by the LibreOffice of this machine keep their digest.
+describe.skipIf(!installed('soffice'))('LibreOffice saving its own files again', () => {
+  it('a docx and an xlsx made by LibreOffice, saved again by it: same content digest', async () => {
+    const out = path.join(dir, 'lo-out');
+    const inputs = ['libreoffice-saved-again.docx', 'libreoffice-status-saved-again.xlsx'];
+    for (const f of inputs) {
+      const ext = f.slice(-4);
+      execFileSync(
+        'soffice',
+        [
+          '--headless',
+          `-env:UserInstallation=file://${dir}/lo-profile`,
+          '--convert-to',
+          ext,
+          '--outdir',
+          out,
+          path.join(RESAVE, f),
+        ],
+        { stdio: 'ignore', timeout: 120_000 },
+      );
+      const before = await contentDigest(path.join(RESAVE, f), ext);
+      const after = await contentDigest(path.join(out, f), ext);
+      expect(fs.readFileSync(path.join(out, f)).equals(fs.readFileSync(path.join(RESAVE, f)))).toBe(false);
+      expect(after?.digest, describeChanges(before!.parts, after!.parts).join('\n')).toBe(before?.digest);
+    }
+  }, 240_000);
 });
