@@ -1,10 +1,15 @@
+import type { SharedBudget } from '../state/types.js';
 import { capBeforeUpload, type BudgetCaps, type CapExceeded } from './budget.js';
+import { monthStart } from './ledger.js';
 import { priceUpload } from './price.js';
 
 // The budget caps while a run goes on. The plan's price was checked before the first upload, but it is
 // an estimate (a count the service may not share, a source replaced by a bigger one, work that came
 // later in watch): each upload reserves its estimate, a finished document replaces the estimate with
 // what the service billed, and an upload that would take the run over a cap is not made.
+// A run is one process: its own caps (per_run, --max-billed) are held here. The month's cap is the
+// pipeline's: with several workers (PostgreSQL) each upload also reserves its estimate in the
+// database (SharedBudget), atomically against what every worker billed or reserved.
 
 /** Characters of the document at an absolute path as locsync counts them; undefined: unreadable. */
 export type CountDocument = (absPath: string) => Promise<number | undefined>;
@@ -16,6 +21,8 @@ export interface SpendGuardOptions {
   count: CountDocument;
   /** Estimates the plan's price already made (estimateKey → billed): not counted again. */
   known?: ReadonlyMap<string, number>;
+  /** The month's reservations of every worker (a PostgreSQL state shared by several). */
+  shared?: SharedBudget;
 }
 
 /** The key of a known estimate: a source file with this content. */
@@ -47,9 +54,10 @@ export class SpendGuard {
 
   /**
    * Reserve `estimate` characters for job `jobId` before its upload; answers the cap it would exceed
-   * instead (nothing reserved). Synchronous, so that uploads starting together cannot both slip in.
+   * instead (nothing reserved). This run's reservation is made before anything is awaited, so that
+   * uploads starting together cannot both slip in; then the month's, shared by every worker.
    */
-  reserve(jobId: number, estimate: number): CapExceeded | undefined {
+  async reserve(jobId: number, estimate: number): Promise<CapExceeded | undefined> {
     const over = capBeforeUpload(
       this.committed(),
       estimate,
@@ -60,20 +68,35 @@ export class SpendGuard {
     this.reserved.set(jobId, estimate);
     // An upload again (its download was lost) is billed again.
     this.settled.delete(jobId);
+    const perMonth = this.o.caps.perMonth;
+    if (this.o.shared && perMonth !== undefined) {
+      const refused = await this.o.shared.reserveMonth(jobId, estimate, perMonth, monthStart(new Date()));
+      if (refused) {
+        this.reserved.delete(jobId);
+        return { cap: 'per_month', limit: perMonth, used: refused.used, adding: estimate };
+      }
+    }
     return undefined;
   }
 
-  /** The service billed `characters` for job `jobId`: its estimate is replaced by the bill. */
-  settle(jobId: number, characters: number): void {
+  /**
+   * The service billed `characters` for job `jobId`, and the state records it: its estimate is
+   * replaced by the bill (and the shared reservation given back).
+   */
+  async settle(jobId: number, characters: number): Promise<void> {
     if (this.settled.has(jobId)) return;
     this.settled.add(jobId);
-    if (this.reserved.delete(jobId)) this.billed += characters;
-    else this.collected += characters;
+    if (this.reserved.delete(jobId)) {
+      this.billed += characters;
+      await this.o.shared?.release(jobId);
+    } else this.collected += characters;
   }
 
   /** The upload of job `jobId` surely did not reach the service (or its document failed): nothing billed. */
   release(jobId: number): void {
-    this.reserved.delete(jobId);
+    if (this.reserved.delete(jobId))
+      // Given back late at worst (it counts a little longer): never an error of the run.
+      void this.o.shared?.release(jobId).catch(() => undefined);
   }
 
   /**

@@ -2,7 +2,7 @@
 // manifest's service or, when the manifest names no url, the embedded local service and a client for
 // it. It lives with the CLI so that no lower layer depends on the manifest loader or the local service.
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { redactUrl, registerSecret } from '../log/secrets.js';
@@ -17,6 +17,11 @@ export type ConnectManifest = Pick<LoadedManifest, 'path' | 'dir' | 'manifest'>;
 
 export interface Connection {
   client: ServiceClient;
+  /**
+   * The service account, as a fingerprint of its key (never the key): workers of every pipeline
+   * on one PostgreSQL database that use one account share its limits.
+   */
+  account: string;
   /** The embedded local service, when the manifest names no service url. */
   embedded: RunningService | undefined;
   /** Closes the client's connections and stops the embedded service, if any. */
@@ -71,7 +76,12 @@ export async function openConnection(loaded: ConnectManifest, opts: ConnectOptio
       );
     }
     const client = new ServiceClient({ ...settings, ...logger, baseUrl: service.url, apiKey: apiKey.trim() });
-    return { client, embedded: undefined, close: async () => client.close() };
+    return {
+      client,
+      account: accountFingerprint(apiKey.trim()),
+      embedded: undefined,
+      close: async () => client.close(),
+    };
   }
 
   const authKey = randomBytes(24).toString('base64url');
@@ -95,12 +105,19 @@ export async function openConnection(loaded: ConnectManifest, opts: ConnectOptio
   const client = new ServiceClient({ ...settings, ...logger, baseUrl: embedded.url, apiKey: authKey });
   return {
     client,
+    // Each process's embedded service is an account of its own.
+    account: `embedded:${randomBytes(6).toString('hex')}`,
     embedded,
     close: async () => {
       client.close();
       await embedded.close();
     },
   };
+}
+
+/** A service account as it may be stored and shown: the first 16 hex digits of the key's SHA-256. */
+export function accountFingerprint(apiKey: string): string {
+  return `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
 }
 
 function urlPassword(url: string): string | undefined {

@@ -1,6 +1,7 @@
 import type { Logger } from '../log/logger.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { openLockedState } from '../state/lock.js';
+import { claimSqlitePipeline } from '../state/sqlite/pipeline.js';
 import { openState, type StateStore } from '../state/store.js';
 import { sqliteStatusSource, type StatusSource } from '../report/status-source.js';
 import type { RunState } from '../sync/engine.js';
@@ -28,11 +29,26 @@ export interface OpenStateOptions {
   drives: boolean;
 }
 
+/**
+ * A SQLite state of another pipeline is refused (closed); one of no pipeline yet is adopted by a
+ * command that drives work (src/state/pipeline.ts).
+ */
+export function claimOrClose(state: StateStore, loaded: LoadedManifest, adopt: boolean): void {
+  if (!loaded.pipeline) return;
+  try {
+    claimSqlitePipeline(state.db, loaded.statePath, loaded.pipeline, adopt);
+  } catch (err) {
+    state.close();
+    throw err;
+  }
+}
+
 export async function openRunState(loaded: LoadedManifest, opts: OpenStateOptions): Promise<OpenedState> {
   const pgLoc = loaded.postgres;
   if (!pgLoc) {
     if (!opts.drives) {
       const state = openState(loaded.statePath);
+      claimOrClose(state, loaded, false);
       return {
         state,
         sqlite: state,
@@ -42,6 +58,12 @@ export async function openRunState(loaded: LoadedManifest, opts: OpenStateOption
       };
     }
     const { state, lock } = openLockedState(loaded.statePath, opts);
+    try {
+      claimOrClose(state, loaded, true);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
     return {
       state,
       sqlite: state,
@@ -59,15 +81,12 @@ export async function openRunState(loaded: LoadedManifest, opts: OpenStateOption
     import('../report/postgres-status-source.js'),
   ]);
   const svc = loaded.manifest.service;
-  const state = await PostgresState.open(
-    { url: pgLoc.url, ...(pgLoc.passwordEnv ? { passwordEnv: pgLoc.passwordEnv } : {}) },
-    {
-      logger: opts.logger,
-      // Places and tokens are rows: a worker's uploads, polls and beats each need a connection.
-      connections: Math.max(4, svc.concurrency + 4),
-      ...(opts.drives ? { worker: { command: opts.command, leaseSeconds: pgLoc.leaseSeconds } } : {}),
-    },
-  );
+  const state = await PostgresState.open(pgLoc, {
+    logger: opts.logger,
+    // Places and tokens are rows: a worker's uploads, polls and beats each need a connection.
+    connections: Math.max(4, svc.concurrency + 4),
+    ...(opts.drives ? { worker: { command: opts.command, leaseSeconds: pgLoc.leaseSeconds } } : {}),
+  });
   return {
     state,
     sqlite: undefined,

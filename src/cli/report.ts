@@ -19,6 +19,7 @@ import {
   type ReportSource,
 } from '../report/queries.js';
 import { openState } from '../state/store.js';
+import { claimOrClose } from './open-state.js';
 import { ConfigError } from '../util/errors.js';
 
 type ReportFormat = 'table' | 'csv' | 'json' | 'html';
@@ -128,19 +129,21 @@ async function openReportRows(
   if (!pgLoc) {
     if (!fs.existsSync(loaded.statePath)) throw nothingYet(`file at ${loaded.statePath}`);
     const state = openState(loaded.statePath);
+    claimOrClose(state, loaded, false);
     return { rows: state, close: async () => state.close() };
   }
-  const [{ PostgresState }, { schemaVersion }, { postgresReportRows }] = await Promise.all([
-    import('../state/postgres/store.js'),
-    import('../state/postgres/migrations.js'),
-    import('../report/postgres-rows.js'),
-  ]);
-  const state = await PostgresState.open(
-    { url: pgLoc.url, ...(pgLoc.passwordEnv ? { passwordEnv: pgLoc.passwordEnv } : {}) },
-    { migrate: false, connections: 3 },
-  );
+  const [{ PostgresState }, { schemaVersion, refuseForeignTables }, { postgresReportRows }] =
+    await Promise.all([
+      import('../state/postgres/store.js'),
+      import('../state/postgres/migrations.js'),
+      import('../report/postgres-rows.js'),
+    ]);
+  const state = await PostgresState.open(pgLoc, { migrate: false, connections: 3 });
   try {
-    if ((await schemaVersion(state.pool)) === 0) throw nothingYet(`in ${state.location}`);
+    if ((await schemaVersion(state.pool)) === 0) {
+      await refuseForeignTables(state.pool, pgLoc.url);
+      throw nothingYet(`in ${state.location}`);
+    }
     return { rows: await postgresReportRows(state.pool, since), close: () => state.close() };
   } catch (err) {
     await state.close();

@@ -2,8 +2,10 @@ import path from 'node:path';
 import type pg from 'pg';
 import { loadManifest } from '../manifest/load.js';
 import type { LoadedManifest } from '../manifest/types.js';
-import { createPool, describeConnectError, isUnreachable } from '../state/postgres/connect.js';
+import { createPool, describeConnectError, isSetupError, isUnreachable } from '../state/postgres/connect.js';
 import { migrate } from '../state/postgres/migrations.js';
+import { claimPgPipeline } from '../state/postgres/pipeline.js';
+import { claimSqlitePipeline } from '../state/sqlite/pipeline.js';
 import { displayUrl } from '../state/postgres/url.js';
 import { openState, SCHEMA_VERSION } from '../state/store.js';
 import { exportToSqlite, importFromSqlite, type TransferCounts } from '../state/transfer.js';
@@ -24,12 +26,15 @@ async function withPostgres<T>(
   loaded: LoadedManifest,
   fn: (pool: pg.Pool, url: string, migrated: { from: number; to: number }) => Promise<T>,
 ): Promise<T | undefined> {
-  const { url, passwordEnv } = loaded.postgres!;
-  const pool = createPool({ url, ...(passwordEnv ? { passwordEnv } : {}) }, { max: 2 });
+  const pgLoc = loaded.postgres!;
+  const { url } = pgLoc;
+  const pool = createPool(pgLoc, { max: 2 });
   try {
-    return await fn(pool, url, await migrate(pool, url));
+    const migrated = await migrate(pool, url);
+    if (pgLoc.pipeline) await claimPgPipeline(pool, url, pgLoc.pipeline, true);
+    return await fn(pool, url, migrated);
   } catch (err) {
-    if (!isUnreachable(err) && (err as { code?: string }).code !== '28P01') throw err;
+    if (!isUnreachable(err) && !isSetupError(err)) throw err;
     process.stderr.write(describeConnectError(url, err) + '\n');
     process.exitCode = EXIT.failed;
     return undefined;
@@ -59,7 +64,12 @@ export async function stateMigrateAction(opts: StateOptions): Promise<void> {
       }))
     : (() => {
         // The SQLite state applies its migrations when it is opened.
-        openState(loaded.statePath).close();
+        const state = openState(loaded.statePath);
+        try {
+          if (loaded.pipeline) claimSqlitePipeline(state.db, loaded.statePath, loaded.pipeline, true);
+        } finally {
+          state.close();
+        }
         return { backend: 'sqlite', state: loaded.statePath, from: null, to: SCHEMA_VERSION };
       })();
   if (!result) return;

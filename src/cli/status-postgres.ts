@@ -1,7 +1,7 @@
 import type { LoadedManifest } from '../manifest/types.js';
 import { postgresStatusSource } from '../report/postgres-status-source.js';
 import { collectStatus, scanForStatus } from '../report/status-data.js';
-import { schemaVersion } from '../state/postgres/migrations.js';
+import { refuseForeignTables, schemaVersion } from '../state/postgres/migrations.js';
 import { PostgresState } from '../state/postgres/store.js';
 import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
 import { EXIT } from '../util/errors.js';
@@ -58,12 +58,11 @@ export async function postgresStatus(
 ): Promise<void> {
   const pgLoc = loaded.postgres!;
   const now = Date.now();
-  const state = await PostgresState.open(
-    { url: pgLoc.url, ...(pgLoc.passwordEnv ? { passwordEnv: pgLoc.passwordEnv } : {}) },
-    { migrate: false, connections: 4 },
-  );
+  const state = await PostgresState.open(pgLoc, { migrate: false, connections: 4 });
   try {
     if ((await schemaVersion(state.pool)) === 0) {
+      // Another application's tables of the same names: `state migrate` would not help.
+      await refuseForeignTables(state.pool, pgLoc.url);
       const msg = `No state yet in ${state.location}: \`locsync state migrate -c ${opts.config}\` or \`locsync sync -c ${opts.config}\` creates it.`;
       process.stdout.write(
         opts.json ? JSON.stringify({ state: state.location, runs: [] }, null, 2) + '\n' : msg + '\n',

@@ -12,6 +12,7 @@ import type { StatusOptions } from './status-options.js';
 export type { StatusData };
 export type { StatusOptions, StatusView } from './status-options.js';
 import { openState, type RunRecord } from '../state/store.js';
+import { claimOrClose } from './open-state.js';
 import { EXIT } from '../util/errors.js';
 import { lastRealRun } from '../report/advice.js';
 import { STALE_ADVICE, staleAdvice } from '../sync/plan/retranslate.js';
@@ -22,6 +23,7 @@ import { formatCount, formatDuration } from '../util/format.js';
 
 async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number): Promise<StatusData> {
   const state = openState(loaded.statePath);
+  claimOrClose(state, loaded, false);
   try {
     return await collectStatus(sqliteStatusSource(state), loaded, {
       runs: Number(opts.runs) || 5,

@@ -16,12 +16,20 @@ export function forgetSecrets(): void {
 const URL_PASSWORD = /\b([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/:@\s]*):[^/@\s]+@/g;
 
 /**
+ * A secret in a URL's query string (libpq's password=, passfile=, sslpassword=; a service's
+ * auth_key=): its value shown as '***'.
+ */
+const URL_SECRET_PARAM = /([?&](?:password|passfile|sslpassword|auth_key)=)[^&#\s]*/gi;
+
+/**
  * Replace every registered secret in `text` by a redaction marker, and every password written in
  * a URL: a password too short to register safely (`registerSecret` ignores them, as they would
  * redact ordinary words) is still recognisable by where it stands.
  */
 export function scrub(text: string): string {
-  let out = text.includes('://') ? text.replace(URL_PASSWORD, '$1:***@') : text;
+  let out = text.includes('://')
+    ? text.replace(URL_PASSWORD, '$1:***@').replace(URL_SECRET_PARAM, '$1***')
+    : text;
   for (const s of secrets) {
     if (out.includes(s)) out = out.split(s).join('[REDACTED]');
   }
@@ -29,9 +37,13 @@ export function scrub(text: string): string {
 }
 
 /**
- * A URL as it may be shown: a password in it (https://user:secret@host) replaced by '***'. Text that
- * is not a URL is cut at '@' the same way, so that a malformed one leaks nothing either.
+ * A URL as it may be shown: a password in it (https://user:secret@host) and the value of a secret
+ * query parameter (?password=…) replaced by '***'. Text that is not a URL is cut at '@' the same
+ * way, so that a malformed one leaks nothing either. The one function that shows a URL: the
+ * PostgreSQL state's URL (displayUrl) and the service's go through it.
  */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/:@\s]*):[^/@\s]*@/, '$1:***@');
+  return url
+    .replace(/^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/:@\s]*):[^/@\s]*@/, '$1:***@')
+    .replace(URL_SECRET_PARAM, '$1***');
 }

@@ -164,7 +164,14 @@ export async function checkManifestFile(manifestPath: string): Promise<{
   const missingSources = missingSourceErrors(ctx);
   if (errors.length) return { loaded: undefined, errors: sortErrors(errors), warnings, missingSources };
   return {
-    loaded: { path: file, dir, manifest, styleLists: lists, glossaries, ...stateLocation(manifest, dir) },
+    loaded: {
+      path: file,
+      dir,
+      manifest,
+      styleLists: lists,
+      glossaries,
+      ...stateLocation(manifest, dir, file),
+    },
     errors: [],
     warnings,
     missingSources,

@@ -452,6 +452,16 @@ export const postgresSchema = z.strictObject({
 
 export const manifestSchema = z.strictObject({
   version: z.literal(1).default(1).describe('Manifest format version.'),
+  pipeline: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/,
+      'letters, digits, _ . - (at most 63), starting with a letter or digit',
+    )
+    .optional()
+    .describe(
+      "The pipeline's name, recorded in its state: a state (a SQLite file, or a PostgreSQL schema) holds one pipeline, and a manifest of another name on it is refused. Default: the name of the manifest's folder. Give pipelines that share a PostgreSQL database distinct names (docs/postgres.md).",
+    ),
   service: serviceSchema
     .default(serviceSchema.parse({}))
     .describe('The translation service and how to call it.'),

@@ -1,5 +1,6 @@
 import type { ConfiguredRules, CustomInstructionInput, StyleLanguage } from '../api/types.js';
 import type { PostgresLocation } from '../state/location.js';
+import type { PipelineIdentity } from '../state/pipeline.js';
 import type { DRIFT_POLICIES, Manifest } from './schema.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
@@ -62,6 +63,8 @@ export interface LoadedManifest {
   statePath: string;
   /** Set when `state:` is a PostgreSQL URL (several workers share it). */
   postgres?: PostgresLocation;
+  /** The pipeline this manifest is (absent in manifests built by hand in tests). */
+  pipeline?: PipelineIdentity;
 }
 
 export interface StyleListSource {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pipelineIdentity, type PipelineIdentity } from './pipeline.js';
 import { isPostgresUrl } from './postgres/url.js';
 
 // Where a manifest's state lives: a SQLite file on this machine (the default), or a PostgreSQL
@@ -10,6 +11,8 @@ export interface PostgresLocation {
   url: string;
   passwordEnv?: string;
   leaseSeconds: number;
+  /** The pipeline whose state the URL's schema holds (checked and recorded there). */
+  pipeline?: PipelineIdentity;
 }
 
 export interface StateLocation {
@@ -19,16 +22,21 @@ export interface StateLocation {
    */
   statePath: string;
   postgres?: PostgresLocation;
+  /** The pipeline the manifest at `manifestPath` is (absent: a manifest built without a file). */
+  pipeline?: PipelineIdentity;
 }
 
-/** The manifest's keys that say where the state lives (`state:` and `postgres:`). */
+/** The manifest's keys that say where the state lives (`state:` and `postgres:`), and its `pipeline:`. */
 export interface StateSettings {
   state: string;
   postgres?: { local_dir?: string; password_env?: string; lease_seconds?: number } | undefined;
+  pipeline?: string | undefined;
 }
 
-export function stateLocation(manifest: StateSettings, dir: string): StateLocation {
-  if (!isPostgresUrl(manifest.state)) return { statePath: path.resolve(dir, manifest.state) };
+export function stateLocation(manifest: StateSettings, dir: string, manifestPath?: string): StateLocation {
+  const pipeline = manifestPath ? pipelineIdentity(manifest.pipeline, manifestPath) : undefined;
+  const named = pipeline ? { pipeline } : {};
+  if (!isPostgresUrl(manifest.state)) return { statePath: path.resolve(dir, manifest.state), ...named };
   const opts = manifest.postgres;
   return {
     statePath: path.resolve(dir, opts?.local_dir ?? '.locsync', 'state.db'),
@@ -36,6 +44,8 @@ export function stateLocation(manifest: StateSettings, dir: string): StateLocati
       url: manifest.state,
       ...(opts?.password_env ? { passwordEnv: opts.password_env } : {}),
       leaseSeconds: opts?.lease_seconds ?? 30,
+      ...named,
     },
+    ...named,
   };
 }

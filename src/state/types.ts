@@ -342,12 +342,33 @@ export interface SharedWork {
   terminologyExclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Lease of this worker's units, seconds. */
   readonly leaseSeconds: number;
+  /** The monthly budget, held for every worker of the pipeline together. */
+  readonly budget: SharedBudget;
   /** The manifest's service limits, held for all workers together. */
   accountLimits(o: {
     concurrency: number;
     maxUndownloaded: number;
     requestsPerSecond: number;
+    /** The service account (a fingerprint of its key): pipelines of one account share its limits. */
+    account?: string;
   }): AccountLimits;
+}
+
+/** Budget reservations every worker of a pipeline sees (src/state/postgres/budget.ts). */
+export interface SharedBudget {
+  /**
+   * Reserve `characters` for job `jobId` against the month cap `perMonth`, counting what the
+   * pipeline billed since `monthStart` and what every live worker has reserved; atomic. Answers
+   * what was billed or reserved before when the reservation would exceed the cap (nothing reserved).
+   */
+  reserveMonth(
+    jobId: number,
+    characters: number,
+    perMonth: number,
+    monthStart: string,
+  ): Promise<{ used: number } | undefined>;
+  /** The job's reservation is over: its bill is recorded, or nothing was billed. */
+  release(jobId: number): Promise<void>;
 }
 
 /** A numbered place of one of the account's limits (documents in flight, documents not downloaded). */

@@ -34,6 +34,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface SyncConnection {
   client: ServiceClient | DocumentClient;
+  /** The service account (a fingerprint of its key, never the key): whose limits the run shares. */
+  account?: string;
 }
 
 export type ReconcileFn = (args: TerminologyArgs) => Promise<TerminologyPlan>;
@@ -217,6 +219,7 @@ async function runLimits(
     concurrency,
     maxUndownloaded,
     requestsPerSecond: svc.requests_per_second,
+    ...(args.connection?.account ? { account: args.connection.account } : {}),
   });
   await limits.prepare();
   if ('shareAccountLimits' in client) client.shareAccountLimits(limits);
@@ -253,7 +256,11 @@ export class SyncRun {
     const counter = new LazyCounter();
     const guard =
       opts.budget && Object.keys(opts.budget.caps).length > 0
-        ? new SpendGuard({ ...opts.budget, count: (abs) => counter.count(abs) })
+        ? new SpendGuard({
+            ...opts.budget,
+            count: (abs) => counter.count(abs),
+            ...(args.state.shared ? { shared: args.state.shared.budget } : {}),
+          })
         : undefined;
     const driver = new JobDriver({
       client,

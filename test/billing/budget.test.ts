@@ -65,38 +65,44 @@ describe('SpendGuard (the caps while a run goes on)', () => {
   const guard = (caps: BudgetCaps, billedThisMonth = 0) =>
     new SpendGuard({ caps, billedThisMonth, count: () => Promise.resolve(undefined) });
 
-  it('reserves estimates, replaces them by the bill, and frees what was not billed', () => {
+  it('reserves estimates, replaces them by the bill, and frees what was not billed', async () => {
     const g = guard({ perRun: 1000 });
-    expect(g.reserve(1, 400)).toBeUndefined();
-    expect(g.reserve(2, 400)).toBeUndefined();
+    expect(await g.reserve(1, 400)).toBeUndefined();
+    expect(await g.reserve(2, 400)).toBeUndefined();
     // 800 in flight: a third upload of 300 would go over.
-    expect(g.reserve(3, 300)?.cap).toBe('per_run');
+    expect((await g.reserve(3, 300))?.cap).toBe('per_run');
     // The first document billed less than estimated, the second never reached the service.
-    g.settle(1, 250);
+    await g.settle(1, 250);
     g.release(2);
     expect(g.committed()).toBe(250);
-    expect(g.reserve(3, 300)).toBeUndefined();
+    expect(await g.reserve(3, 300)).toBeUndefined();
     // A bill reported twice (at the download, then done) counts once.
-    g.settle(3, 300);
-    g.settle(3, 300);
+    await g.settle(3, 300);
+    await g.settle(3, 300);
     expect(g.committed()).toBe(550);
   });
 
-  it('a document uploaded again after its download was lost is billed again', () => {
+  it('uploads starting together cannot both slip under the run cap', async () => {
+    const g = guard({ perRun: 500 });
+    const both = await Promise.all([g.reserve(1, 300), g.reserve(2, 300)]);
+    expect(both.filter((o) => o === undefined)).toHaveLength(1);
+  });
+
+  it('a document uploaded again after its download was lost is billed again', async () => {
     const g = guard({ perRun: 1000 });
-    g.reserve(7, 300);
-    g.settle(7, 300);
-    expect(g.reserve(7, 300)).toBeUndefined();
-    g.settle(7, 300);
+    await g.reserve(7, 300);
+    await g.settle(7, 300);
+    expect(await g.reserve(7, 300)).toBeUndefined();
+    await g.settle(7, 300);
     expect(g.committed()).toBe(600);
   });
 
-  it('the month cap counts the month before the run and documents collected for earlier runs', () => {
+  it('the month cap counts the month before the run and documents collected for earlier runs', async () => {
     const g = guard({ perMonth: 1000 }, 600);
     // Uploaded by an earlier run, billed now: the month's, not this run's.
-    g.settle(99, 300);
+    await g.settle(99, 300);
     expect(g.committed()).toBe(0);
-    const over = g.reserve(1, 200);
+    const over = await g.reserve(1, 200);
     expect(over?.cap).toBe('per_month');
     expect(describeReached(over!, 200, formatCharacters)).toBe(
       'this month has 900 characters billed or in flight; the next upload (about 200) would go over budget.per_month (1,000): raise budget.per_month in the manifest, or wait for next month',

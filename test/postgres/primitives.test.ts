@@ -57,10 +57,10 @@ describe.skipIf(!server)('PostgreSQL primitives', () => {
   });
   afterAll(() => server?.stop());
   /** A worker (own pool, registered) and its view of the account's limits. */
-  const limitsOf = async (o: Omit<GlobalLimitsOptions, 'workerId'>) => {
+  const limitsOf = async (o: Omit<GlobalLimitsOptions, 'workerId' | 'account'> & { account?: string }) => {
     const pool = open();
     const workerId = await registerWorker(pool, { command: 'sync', leaseSeconds: o.leaseSeconds });
-    const limits = new GlobalLimits(pool, { workerId, ...o });
+    const limits = new GlobalLimits(pool, { workerId, account: 'key:test', ...o });
     await limits.prepare();
     return limits;
   };
@@ -249,7 +249,9 @@ describe.skipIf(!server)('PostgreSQL primitives', () => {
     expect(times.at(-1)! - times[0]!).toBeGreaterThan(1000);
 
     await limiters[0]!.pause(400);
-    const paused = await p.query<{ until: string }>(`SELECT paused_until AS until FROM rate_buckets`);
+    const paused = await p.query<{ until: string }>(
+      `SELECT paused_until AS until FROM locsync_account.rate_buckets`,
+    );
     await limiters[3]!.takeToken();
     const after = await p.query<{ now: string }>('SELECT clock_timestamp() AS now');
     expect(Date.parse(after.rows[0]!.now)).toBeGreaterThanOrEqual(Date.parse(paused.rows[0]!.until));

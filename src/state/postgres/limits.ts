@@ -3,6 +3,8 @@ import { PlaceShare } from './place-share.js';
 
 // The account's limits held for all workers together (the manifest's concurrency,
 // max_undownloaded and requests_per_second are the account's, not one process's):
+// They live in the schema locsync_account, shared by every pipeline's schema on the database, one
+// set per service account (`account`: a fingerprint of the key, never the key).
 //  - places: numbered rows of limit_slots per kind; taking one is an UPDATE of a free row picked
 //    with FOR UPDATE SKIP LOCKED, so workers never wait on each other's transactions. A place held
 //    by a dead worker frees itself when its lease runs out (the heartbeat renews live ones).
@@ -22,6 +24,8 @@ const CHANNEL = 'locsync_places';
 
 export interface GlobalLimitsOptions {
   workerId: string;
+  /** The service account whose limits these are (a fingerprint of its key, never the key). */
+  account: string;
   /** Places of each kind (the account's limits). */
   places: Record<PlaceKind, number>;
   requestsPerSecond: number;
@@ -89,13 +93,13 @@ export class GlobalLimits {
   async prepare(): Promise<void> {
     for (const [kind, n] of Object.entries(this.opts.places))
       await this.pool.query(
-        `INSERT INTO limit_slots (kind, slot) SELECT $1, s FROM generate_series(0, $2 - 1) s ON CONFLICT DO NOTHING`,
-        [kind, n],
+        `INSERT INTO locsync_account.limit_slots (account, kind, slot) SELECT $3, $1, s FROM generate_series(0, $2 - 1) s ON CONFLICT DO NOTHING`,
+        [kind, n, this.opts.account],
       );
     await this.pool.query(
-      `INSERT INTO rate_buckets (name, tokens, refilled_at, paused_until) VALUES ('account', $1, clock_timestamp(), 'epoch')
+      `INSERT INTO locsync_account.rate_buckets (account, tokens, refilled_at, paused_until) VALUES ($2, $1, clock_timestamp(), 'epoch')
        ON CONFLICT DO NOTHING`,
-      [this.burst()],
+      [this.burst(), this.opts.account],
     );
   }
 
@@ -183,13 +187,13 @@ export class GlobalLimits {
   /** One attempt at a free place (no wait). */
   async tryAcquire(kind: PlaceKind): Promise<Place | undefined> {
     const r = await this.pool.query<{ slot: number }>(
-      `UPDATE limit_slots l SET worker_id = $1, held_until = clock_timestamp() + make_interval(secs => $4)
-       FROM (SELECT kind, slot FROM limit_slots
-             WHERE kind = $2 AND slot < $3 AND (worker_id IS NULL OR held_until < clock_timestamp())
+      `UPDATE locsync_account.limit_slots l SET worker_id = $1, held_until = clock_timestamp() + make_interval(secs => $4)
+       FROM (SELECT account, kind, slot FROM locsync_account.limit_slots
+             WHERE account = $5 AND kind = $2 AND slot < $3 AND (worker_id IS NULL OR held_until < clock_timestamp())
              ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED) free
-       WHERE l.kind = free.kind AND l.slot = free.slot
+       WHERE l.account = free.account AND l.kind = free.kind AND l.slot = free.slot
        RETURNING l.slot`,
-      [this.opts.workerId, kind, this.opts.places[kind], this.opts.leaseSeconds],
+      [this.opts.workerId, kind, this.opts.places[kind], this.opts.leaseSeconds, this.opts.account],
     );
     const row = r.rows[0];
     if (!row) return undefined;
@@ -215,10 +219,11 @@ export class GlobalLimits {
     share.held = Math.max(0, share.held - 1);
     await this.pool.query(
       `WITH freed AS (
-         UPDATE limit_slots SET worker_id = NULL, held_until = NULL WHERE kind = $1 AND slot = $2 AND worker_id = $3
+         UPDATE locsync_account.limit_slots SET worker_id = NULL, held_until = NULL
+         WHERE account = $4 AND kind = $1 AND slot = $2 AND worker_id = $3
          RETURNING kind)
        SELECT pg_notify('${CHANNEL}', kind) FROM freed`,
-      [place.kind, place.slot, this.opts.workerId],
+      [place.kind, place.slot, this.opts.workerId, this.opts.account],
     );
   }
 
@@ -264,8 +269,9 @@ export class GlobalLimits {
   /** Places of `kind` held now by live holders, across all workers. */
   async inUse(kind: PlaceKind): Promise<number> {
     const r = await this.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM limit_slots WHERE kind = $1 AND worker_id IS NOT NULL AND held_until > clock_timestamp()`,
-      [kind],
+      `SELECT count(*)::int AS n FROM locsync_account.limit_slots
+       WHERE account = $2 AND kind = $1 AND worker_id IS NOT NULL AND held_until > clock_timestamp()`,
+      [kind, this.opts.account],
     );
     return r.rows[0]?.n ?? 0;
   }
@@ -299,16 +305,16 @@ export class GlobalLimits {
     const batch = Math.max(1, Math.min(16, Math.floor(rate / 20)));
     const level = `LEAST($2::float8, tokens + extract(epoch FROM clock_timestamp() - refilled_at) * $3::float8)`;
     const r = await this.pool.query<{ took: number; wait_ms: number }>(
-      `WITH b AS (SELECT ${level} AS level, paused_until FROM rate_buckets WHERE name = $1 FOR UPDATE),
+      `WITH b AS (SELECT ${level} AS level, paused_until FROM locsync_account.rate_buckets WHERE account = $1 FOR UPDATE),
        upd AS (
-         UPDATE rate_buckets SET tokens = b.level - LEAST($4::float8, floor(b.level)), refilled_at = clock_timestamp()
-         FROM b WHERE name = $1 AND b.level >= 1 AND b.paused_until <= clock_timestamp()
+         UPDATE locsync_account.rate_buckets SET tokens = b.level - LEAST($4::float8, floor(b.level)), refilled_at = clock_timestamp()
+         FROM b WHERE account = $1 AND b.level >= 1 AND b.paused_until <= clock_timestamp()
          RETURNING LEAST($4::float8, floor(b.level))::int AS took)
        SELECT COALESCE((SELECT took FROM upd), 0) AS took,
          GREATEST(extract(epoch FROM b.paused_until - clock_timestamp()) * 1000,
                   (1 - b.level) / $3::float8 * 1000, 1)::float8 AS wait_ms
        FROM b`,
-      ['account', this.burst(), rate, batch],
+      [this.opts.account, this.burst(), rate, batch],
     );
     const row = r.rows[0];
     if (!row) {
@@ -328,10 +334,10 @@ export class GlobalLimits {
   async pause(ms: number): Promise<void> {
     this.tokens = 0;
     await this.pool.query(
-      `UPDATE rate_buckets SET tokens = 0, refilled_at = clock_timestamp(),
+      `UPDATE locsync_account.rate_buckets SET tokens = 0, refilled_at = clock_timestamp(),
          paused_until = GREATEST(paused_until, clock_timestamp() + make_interval(secs => $2::float8 / 1000))
-       WHERE name = $1`,
-      ['account', ms],
+       WHERE account = $1`,
+      [this.opts.account, ms],
     );
   }
 }

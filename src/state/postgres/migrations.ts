@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { ConfigError } from '../../util/errors.js';
-import { displayUrl } from './url.js';
+import { displayUrl, searchPathOf, withSchema } from './url.js';
 import { inTransaction } from './tx.js';
 
 // The schema of a PostgreSQL state: the tables of the SQLite state (src/state/store.ts) with
@@ -152,7 +152,60 @@ export const MIGRATIONS: string[] = [
   // 5: a file's inode and ctime when hashed (FileRecord.ino): a rename over a file of the same size
   // and mtime changes them. Doubles: the values exactly as Node's fs.Stats gives them.
   `ALTER TABLE files ADD COLUMN ino double precision, ADD COLUMN ctime_ms double precision;`,
+  // 6: pipelines sharing a database (docs/postgres.md): the pipeline whose state this schema is
+  // (one row), the budget reserved by uploads not billed yet, and the account's limits moved to a
+  // schema every pipeline's schema shares, kept per service account (a fingerprint of the key).
+  `
+  CREATE TABLE locsync_pipeline (
+    only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+    name text NOT NULL,
+    manifest text NOT NULL,
+    host text NOT NULL,
+    adopted_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE budget_reservations (
+    job_id bigint PRIMARY KEY,
+    worker_id text NOT NULL,
+    characters bigint NOT NULL,
+    reserved_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE SCHEMA IF NOT EXISTS locsync_account;
+  CREATE TABLE IF NOT EXISTS locsync_account.limit_slots (
+    account text NOT NULL,
+    kind text NOT NULL,
+    slot integer NOT NULL,
+    worker_id text,
+    held_until timestamptz,
+    PRIMARY KEY (account, kind, slot)
+  );
+  CREATE INDEX IF NOT EXISTS limit_slots_worker ON locsync_account.limit_slots (worker_id);
+  CREATE TABLE IF NOT EXISTS locsync_account.rate_buckets (
+    account text PRIMARY KEY,
+    tokens double precision NOT NULL,
+    refilled_at timestamptz NOT NULL,
+    paused_until timestamptz NOT NULL
+  );
+  DROP TABLE limit_slots;
+  DROP TABLE rate_buckets;
+  `,
 ];
+
+/** The tables a locsync state makes in its schema (another application's of the same name are refused). */
+export const STATE_TABLES = [
+  'files',
+  'jobs',
+  'style_lists',
+  'runs',
+  'snapshots',
+  'workers',
+  'work_claims',
+  'limit_slots',
+  'rate_buckets',
+  'glossaries',
+  'content_digests',
+  'locsync_pipeline',
+  'budget_reservations',
+] as const;
 
 /** Schema version this code writes (number of migrations). */
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
@@ -166,6 +219,7 @@ export const CONTENT_DIGESTS_MIGRATION = MIGRATIONS.findIndex((m) =>
 export const ADVISORY = {
   migrate: 0x6c6f6373_796e6301n,
   styles: 0x6c6f6373_796e6302n,
+  budget: 0x6c6f6373_796e6303n,
 } as const;
 
 export interface MigrateResult {
@@ -182,12 +236,55 @@ export async function schemaVersion(db: pg.Pool | pg.PoolClient): Promise<number
 }
 
 /**
+ * The schema the URL's search_path names, made when it does not exist yet (a pipeline's own schema,
+ * `?options=-c search_path=NAME`); the database's default schema otherwise.
+ */
+async function ensureSchema(client: pg.PoolClient, url: string): Promise<void> {
+  const current = await client.query<{ s: string | null }>('SELECT current_schema() AS s');
+  if (current.rows[0]?.s) return;
+  const wanted = searchPathOf(url);
+  if (!wanted)
+    throw new ConfigError(
+      `the PostgreSQL state at ${displayUrl(url)} has no schema to create its tables in (the search_path names none that exists); name one: ${withSchema(url, 'locsync')}`,
+    );
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${client.escapeIdentifier(wanted)}`);
+}
+
+/** Tables of a locsync state's names in the current schema that are not a locsync state's. */
+export async function foreignTables(
+  db: pg.Pool | pg.PoolClient,
+): Promise<{ schema: string; tables: string[] }> {
+  const r = await db.query<{ schema: string | null; tables: string[] | null }>(
+    `SELECT current_schema() AS schema,
+            (SELECT array_agg(table_name::text ORDER BY table_name) FROM information_schema.tables
+              WHERE table_schema = current_schema() AND table_name = ANY($1)) AS tables`,
+    [[...STATE_TABLES]],
+  );
+  return { schema: r.rows[0]?.schema ?? 'public', tables: r.rows[0]?.tables ?? [] };
+}
+
+/**
+ * A database whose schema already holds another application's tables of the same names (and no
+ * locsync_schema) is not taken: creating them would fail half-way with the driver's message, and
+ * writing into them would mix two applications' rows.
+ */
+export async function refuseForeignTables(db: pg.Pool | pg.PoolClient, url: string): Promise<void> {
+  const { schema, tables } = await foreignTables(db);
+  if (tables.length === 0) return;
+  throw new ConfigError(
+    `the PostgreSQL database at ${displayUrl(url)} already holds tables of another application in schema "${schema}" (${tables.join(', ')}); locsync does not mix its state with them. Give locsync a schema of its own (made on first use): state: ${withSchema(url, 'locsync')}, or a database of its own: createdb locsync`,
+  );
+}
+
+/**
  * Bring the schema to PG_SCHEMA_VERSION: one transaction, under an advisory lock (a second process
  * waits, then finds nothing left to do). Refuses a schema newer than this locsync.
  */
 export async function migrate(pool: pg.Pool, url: string): Promise<MigrateResult> {
   return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY.migrate.toString()]);
+    await ensureSchema(client, url);
+    if ((await schemaVersion(client)) === 0) await refuseForeignTables(client, url);
     await client.query(
       `CREATE TABLE IF NOT EXISTS locsync_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );

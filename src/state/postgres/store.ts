@@ -3,10 +3,18 @@ import type { Logger } from '../../log/logger.js';
 import type { AppliedGlossary, AppliedStyle, SharedWork, StyleStateStore, SyncState } from '../types.js';
 import { holderOf, orphanedUnits, releaseAllUnits, unitKey, unitsHeldByOthers } from './claims.js';
 import { withAdvisoryLock } from './advisory.js';
-import { createPool, describeConnectError, isUnreachable, type PostgresStateConfig } from './connect.js';
+import { PgSharedBudget } from './budget.js';
+import {
+  createPool,
+  describeConnectError,
+  isSetupError,
+  isUnreachable,
+  type PostgresStateConfig,
+} from './connect.js';
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
 import { PgContentDigests } from './digests.js';
 import { PgFileInventory } from './inventory.js';
+import { claimPgPipeline } from './pipeline.js';
 import { PgJobLedger } from './ledger.js';
 import { GlobalLimits } from './limits.js';
 import { ADVISORY, migrate } from './migrations.js';
@@ -84,6 +92,7 @@ export class PostgresState implements SyncState, StyleStateStore {
       orphaned: () => orphanedUnits(this.pool, workerId),
       idle: () => releaseAllUnits(this.pool, workerId),
       terminologyExclusive: (fn) => this.stylesExclusive(fn),
+      budget: new PgSharedBudget(this.pool, workerId),
       accountLimits: (o) => this.limits(o),
     };
   }
@@ -93,6 +102,8 @@ export class PostgresState implements SyncState, StyleStateStore {
     const pool = createPool(cfg, { max: opts.connections ?? 10 });
     try {
       if (opts.migrate !== false) await migrate(pool, cfg.url);
+      // Before registering: a worker of another pipeline leaves no trace in this one's state.
+      if (cfg.pipeline) await claimPgPipeline(pool, cfg.url, cfg.pipeline, !!opts.worker);
       const leaseSeconds = opts.worker?.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
       const workerId = opts.worker
         ? await registerWorker(pool, { command: opts.worker.command, leaseSeconds })
@@ -115,7 +126,7 @@ export class PostgresState implements SyncState, StyleStateStore {
       return state;
     } catch (err) {
       await pool.end().catch(() => undefined);
-      if (isUnreachable(err) || (err as { code?: string }).code === '28P01')
+      if (isUnreachable(err) || isSetupError(err))
         throw new Error(describeConnectError(cfg.url, err), { cause: err });
       throw err;
     }
@@ -149,10 +160,16 @@ export class PostgresState implements SyncState, StyleStateStore {
   }
 
   /** The account's limits for all workers together (a worker only). */
-  limits(opts: { concurrency: number; maxUndownloaded: number; requestsPerSecond: number }): GlobalLimits {
+  limits(opts: {
+    concurrency: number;
+    maxUndownloaded: number;
+    requestsPerSecond: number;
+    account?: string;
+  }): GlobalLimits {
     if (!this.workerId) throw new Error('the account limits need a worker (open the state with `worker`)');
     const limits = new GlobalLimits(this.pool, {
       workerId: this.workerId,
+      account: opts.account ?? 'account',
       places: { in_flight: opts.concurrency, undownloaded: opts.maxUndownloaded },
       requestsPerSecond: opts.requestsPerSecond,
       leaseSeconds: this.leaseSeconds,

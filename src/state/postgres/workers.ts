@@ -64,7 +64,7 @@ export async function beat(pool: pg.Pool, workerId: string, leaseSeconds: number
       workerId,
       leaseSeconds,
     ]);
-    await c.query(`UPDATE limit_slots SET held_until = ${lease} WHERE worker_id = $1`, [
+    await c.query(`UPDATE locsync_account.limit_slots SET held_until = ${lease} WHERE worker_id = $1`, [
       workerId,
       leaseSeconds,
     ]);
@@ -77,9 +77,10 @@ export async function stopWorker(pool: pg.Pool, workerId: string): Promise<void>
   await inTransaction(pool, async (c) => {
     await c.query('UPDATE workers SET stopped_at = now() WHERE id = $1', [workerId]);
     await c.query('DELETE FROM work_claims WHERE worker_id = $1', [workerId]);
-    await c.query('UPDATE limit_slots SET worker_id = NULL, held_until = NULL WHERE worker_id = $1', [
-      workerId,
-    ]);
+    await c.query(
+      'UPDATE locsync_account.limit_slots SET worker_id = NULL, held_until = NULL WHERE worker_id = $1',
+      [workerId],
+    );
   });
 }
 

@@ -103,6 +103,14 @@ export const MIGRATIONS: string[] = [
   // and mtime changes them. REAL: the values exactly as Node's fs.Stats gives them.
   `ALTER TABLE files ADD COLUMN ino REAL;
    ALTER TABLE files ADD COLUMN ctime_ms REAL;`,
+  // 10: the pipeline this state belongs to (src/state/pipeline.ts): a second manifest is refused
+  `CREATE TABLE pipeline (
+     only_row INTEGER PRIMARY KEY CHECK (only_row = 1),
+     name TEXT NOT NULL,
+     manifest TEXT NOT NULL,
+     host TEXT NOT NULL,
+     adopted_at TEXT NOT NULL
+   );`,
 ];
 
 /** Schema version this code writes (number of migrations). */

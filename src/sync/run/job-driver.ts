@@ -244,7 +244,7 @@ export class JobDriver {
     // Uploads may have stopped while this job waited for a place: none starts after that.
     const stoppedSince = this.uploadsStopped(dr);
     if (stoppedSince) return stoppedSince;
-    const over = this.d.guard?.reserve(dr.job.id, estimate);
+    const over = await this.d.guard?.reserve(dr.job.id, estimate);
     if (over) {
       this.d.control.stopForBudget(over, estimate);
       return this.uploadsStopped(dr) ?? 'failed';
@@ -402,8 +402,9 @@ export class JobDriver {
   /** Download a finished document into place (the worker is free for the next upload meanwhile). */
   private async download(dr: Drive, billed: number, log: Logger): Promise<Step> {
     this.releaseWorker(dr);
-    this.d.guard?.settle(dr.job.id, billed);
     dr.job = await this.d.ledger.downloading(dr.job, billed, Date.now());
+    // After the bill is recorded: a reservation shared with other workers is given back only then.
+    await this.d.guard?.settle(dr.job.id, billed);
     const documentId = dr.job.document_id as string;
     this.d.report.events.emit('job:downloading', { ...refOfJob(dr.job), documentId });
     let bytes: number;
@@ -458,8 +459,8 @@ export class JobDriver {
   }
 
   private async finish(dr: Drive, billed: number, bytes: number, log: Logger): Promise<'done'> {
-    this.d.guard?.settle(dr.job.id, billed);
     dr.job = await this.d.ledger.done(dr.job, billed);
+    await this.d.guard?.settle(dr.job.id, billed);
     this.releaseSlot(dr);
     this.d.index.jobDone(dr.job);
     this.d.report.jobDone(dr.job, billed, bytes, log);

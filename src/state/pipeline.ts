@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { ConfigError } from '../util/errors.js';
+
+// A pipeline's identity in its state. One state (a SQLite file, or one schema of a PostgreSQL
+// database) holds one pipeline's work: its jobs, files, runs, snapshots, claims and workers. The
+// state records the name of the pipeline it belongs to (the first run of a state, or of a state
+// made before pipelines were recorded, adopts it); a manifest of another name is refused, naming
+// both, so that two pipelines never take each other's work or write each other's outputs.
+
+export interface PipelineIdentity {
+  /** `pipeline:` of the manifest, or the name of the manifest's folder. */
+  name: string;
+  /** Absolute path of the manifest (shown in messages; several workers may have their own copy). */
+  manifest: string;
+}
+
+/** What a state records of the pipeline that adopted it. */
+export interface RecordedPipeline {
+  name: string;
+  manifest: string;
+  host: string;
+  adopted_at: string;
+}
+
+/**
+ * The pipeline a manifest is: its `pipeline:`, else the name of the folder the manifest is in
+ * (every worker mounts the share with that folder, whatever the path above it; manifests side by
+ * side in one folder are one pipeline unless they say otherwise).
+ */
+export function pipelineIdentity(named: string | undefined, manifestPath: string): PipelineIdentity {
+  const abs = path.resolve(manifestPath);
+  return { name: named ?? (path.basename(path.dirname(abs)) || 'pipeline'), manifest: abs };
+}
+
+/**
+ * The refusal when a state belongs to another pipeline: both named, and what to do (`ownState`:
+ * how this backend gives a pipeline a state of its own).
+ */
+export function otherPipelineError(
+  location: string,
+  recorded: RecordedPipeline,
+  ours: PipelineIdentity,
+  ownState: string,
+): ConfigError {
+  return new ConfigError(
+    `the state at ${location} belongs to pipeline "${recorded.name}" (manifest ${recorded.manifest} on ${recorded.host}, since ${recorded.adopted_at}); ` +
+      `this manifest ${ours.manifest} is pipeline "${ours.name}". Two pipelines never share a state (each would take the other's work). ` +
+      `Give "${ours.name}" a state of its own: ${ownState}; or, if this manifest is pipeline "${recorded.name}" under a new name, write \`pipeline: ${recorded.name}\` in it.`,
+  );
+}
