@@ -3,7 +3,6 @@ import { NotFoundError, UploadMaybeAcceptedError } from '../api/errors.js';
 import { GlossaryApi, type MultilingualGlossary } from '../api/glossaries.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import type { LoadedManifest, ResolvedGlossary } from '../manifest/types.js';
-import { didYouMean } from '../manifest/suggest.js';
 import type { DriftPolicy } from '../manifest/types.js';
 import type { AppliedGlossary, GlossaryStateStore } from '../state/types.js';
 import { ConfigError } from '../util/errors.js';
@@ -17,10 +16,12 @@ import {
 } from './glossary-content.js';
 import { diffCounts, fromTsv, toTsv } from '../manifest/glossary-entries.js';
 import { adoptGlossaryIntoFiles } from './glossary-write.js';
+import { applyDecisions, Reconciler, type Decision, type ReconcileKind } from './reconciler.js';
 
 // The glossary reconciler: desired (the YAML and its CSV/TSV files) vs remote (the service's v3
-// glossaries) vs last applied (state: glossary_id and a hash per language pair). The service keeps
-// no version of a glossary, so a remote hash that differs from the applied one is drift.
+// glossaries) vs last applied (state: glossary_id and a hash per language pair), on the generic
+// reconciler (reconciler.ts). The service keeps no version of a glossary, so a remote hash that
+// differs from the applied one is drift.
 
 export type GlossaryActionKind = 'create' | 'update' | 'delete' | 'adopt';
 
@@ -77,21 +78,107 @@ export interface GlossaryReconcileArgs {
   logger?: Logger;
 }
 
-interface Decision {
-  key: string;
-  desired: ResolvedGlossary | undefined;
-  applied: AppliedGlossary | undefined;
-  remote: MultilingualGlossary | undefined;
-  have: GlossaryContent | undefined;
-  action: GlossaryAction | undefined;
-  drift: GlossaryDrift | undefined;
+type GlossaryDecision = Decision<
+  ResolvedGlossary,
+  AppliedGlossary,
+  MultilingualGlossary,
+  GlossaryContent,
+  GlossaryAction,
+  GlossaryDrift
+>;
+
+/** Glossaries for the generic reconciler: the service's calls, their entries and their comparison. */
+function glossaryKind(
+  args: GlossaryReconcileArgs,
+  api: GlossaryApi,
+): ReconcileKind<
+  ResolvedGlossary,
+  AppliedGlossary,
+  MultilingualGlossary,
+  GlossaryContent,
+  DictionaryChange,
+  GlossaryAction,
+  GlossaryDrift
+> {
+  const { state } = args;
+  return {
+    noun: 'glossary',
+    desired: () => args.loaded.glossaries ?? {},
+    appliedAll: () => state.allGlossaries(),
+    appliedKey: (a) => a.key,
+    appliedId: (a) => a.glossary_id,
+    getApplied: (key) => state.getGlossary(key),
+    fetch: (id) => api.get(id),
+    listAll: () => api.list(),
+    remoteId: (g) => g.glossary_id,
+    sameName: (g, desired) => g.name === desired.name,
+    fromListing: (g) => Promise.resolve(g),
+    desiredContent: desiredGlossaryContent,
+    async remoteContent(g) {
+      const out: GlossaryContent = new Map();
+      for (const d of g.dictionaries ?? []) {
+        const [s, t] = [d.source_lang.toLowerCase(), d.target_lang.toLowerCase()];
+        out.set(`${s}-${t}`, fromTsv(await api.entries(g.glossary_id, s, t)));
+      }
+      return out;
+    },
+    diff: diffGlossary,
+    changedSinceApplied: (applied, _remote, have) => !sameHashes(glossaryHashes(have), applied.hashes),
+    desiredChangedSinceApplied: (applied, want) => !sameHashes(glossaryHashes(want), applied.hashes),
+    policyOf: (desired) => desired.drift,
+    goneNote: (applied) =>
+      `glossary_id ${applied.glossary_id} was deleted on the service; creating the glossary again`,
+    takeoverNote: (g) => `taking over the service's glossary with this name (glossary_id ${g.glossary_id})`,
+    deleteAction: (key, applied, notes) => ({
+      kind: 'delete',
+      key,
+      name: applied.name,
+      glossary_id: applied.glossary_id,
+      changes: [],
+      notes,
+    }),
+    createAction: (key, desired, want, notes) => ({
+      kind: 'create',
+      key,
+      name: desired.name,
+      changes: diffGlossary(new Map(), want),
+      notes,
+    }),
+    driftOf: (key, _applied, remote, policy, changes, yamlChanged) => ({
+      key,
+      glossary_id: remote.glossary_id,
+      policy,
+      changes,
+      yamlChanged,
+    }),
+    adoptAction: (key, desired, remote, drift, notes) => ({
+      kind: 'adopt',
+      key,
+      name: desired.name,
+      glossary_id: remote.glossary_id,
+      changes: drift.changes,
+      notes: [...notes, "writing the service's entries into the glossary's files"],
+    }),
+    overwriteNote: () => 'overwriting entries changed on the service',
+    changeAction: (key, desired, remote, _have, _want, changes, notes) => {
+      const rename = remote.name !== desired.name ? { from: remote.name, to: desired.name } : undefined;
+      if (changes.length === 0 && !rename) return undefined;
+      return {
+        kind: 'update',
+        key,
+        name: desired.name,
+        glossary_id: remote.glossary_id,
+        changes,
+        ...(rename ? { rename } : {}),
+        notes,
+      };
+    },
+  };
 }
 
 class GlossaryReconciler {
   private readonly api: GlossaryApi;
   private readonly logger: Logger;
-  private listed: MultilingualGlossary[] | undefined;
-  private readonly claimed = new Set<string>();
 
   constructor(private readonly args: GlossaryReconcileArgs) {
     this.api = new GlossaryApi(args.client);
@@ -102,132 +189,8 @@ class GlossaryReconciler {
     return this.args.loaded.glossaries ?? {};
   }
 
-  private keys(): string[] {
-    const desired = Object.keys(this.desiredAll);
-    const applied = this.args.state.allGlossaries().map((g) => g.key);
-    const all = [...desired, ...applied.filter((k) => !desired.includes(k))];
-    const only = this.args.only;
-    if (!only) return all;
-    return all.filter((k) => only.includes(k));
-  }
-
-  private async getRemote(id: string): Promise<MultilingualGlossary | undefined> {
-    try {
-      return await this.api.get(id);
-    } catch (err) {
-      if (err instanceof NotFoundError) return undefined;
-      throw err;
-    }
-  }
-
-  /** A glossary on the service with the YAML's name that no other key owns (state lost, pulled, or a create whose answer was lost). */
-  private async findByName(name: string): Promise<MultilingualGlossary | undefined> {
-    this.listed ??= await this.api.list();
-    const owned = new Set([...this.args.state.allGlossaries().map((g) => g.glossary_id), ...this.claimed]);
-    const matches = this.listed.filter((g) => g.name === name && !owned.has(g.glossary_id));
-    if (matches.length !== 1) return undefined;
-    this.claimed.add(matches[0]!.glossary_id);
-    return matches[0];
-  }
-
-  private async contentOf(g: MultilingualGlossary): Promise<GlossaryContent> {
-    const out: GlossaryContent = new Map();
-    for (const d of g.dictionaries ?? []) {
-      const [s, t] = [d.source_lang.toLowerCase(), d.target_lang.toLowerCase()];
-      out.set(`${s}-${t}`, fromTsv(await this.api.entries(g.glossary_id, s, t)));
-    }
-    return out;
-  }
-
-  private async decide(key: string): Promise<Decision> {
-    const desired = this.desiredAll[key];
-    const applied = this.args.state.getGlossary(key);
-    const d: Decision = {
-      key,
-      desired,
-      applied,
-      remote: undefined,
-      have: undefined,
-      action: undefined,
-      drift: undefined,
-    };
-
-    if (!desired) {
-      d.remote = await this.getRemote(applied!.glossary_id);
-      d.action = {
-        kind: 'delete',
-        key,
-        name: applied!.name,
-        glossary_id: applied!.glossary_id,
-        changes: [],
-        notes: [
-          d.remote
-            ? 'no longer in the manifest'
-            : 'no longer in the manifest (already gone from the service)',
-        ],
-      };
-      return d;
-    }
-
-    const want = desiredGlossaryContent(desired);
-    const notes: string[] = [];
-    if (applied) {
-      d.remote = await this.getRemote(applied.glossary_id);
-      if (!d.remote)
-        notes.push(
-          `glossary_id ${applied.glossary_id} was deleted on the service; creating the glossary again`,
-        );
-    } else {
-      d.remote = await this.findByName(desired.name);
-      if (d.remote)
-        notes.push(`taking over the service's glossary with this name (glossary_id ${d.remote.glossary_id})`);
-    }
-    if (!d.remote) {
-      d.action = { kind: 'create', key, name: desired.name, changes: diffGlossary(new Map(), want), notes };
-      return d;
-    }
-
-    d.have = await this.contentOf(d.remote);
-    const changes = diffGlossary(d.have, want);
-    const policy = this.args.drift ?? desired.drift;
-    if (applied && changes.length > 0 && !sameHashes(glossaryHashes(d.have), applied.hashes)) {
-      d.drift = {
-        key,
-        glossary_id: d.remote.glossary_id,
-        policy,
-        changes: diffGlossary(want, d.have),
-        yamlChanged: !sameHashes(glossaryHashes(want), applied.hashes),
-      };
-      if (policy === 'fail') return d;
-      if (policy === 'adopt') {
-        d.action = {
-          kind: 'adopt',
-          key,
-          name: desired.name,
-          glossary_id: d.remote.glossary_id,
-          changes: d.drift.changes,
-          notes: [...notes, "writing the service's entries into the glossary's files"],
-        };
-        return d;
-      }
-      notes.push('overwriting entries changed on the service');
-    }
-    const rename = d.remote.name !== desired.name ? { from: d.remote.name, to: desired.name } : undefined;
-    if (changes.length === 0 && !rename) return d;
-    d.action = {
-      kind: 'update',
-      key,
-      name: desired.name,
-      glossary_id: d.remote.glossary_id,
-      changes,
-      ...(rename ? { rename } : {}),
-      notes,
-    };
-    return d;
-  }
-
   /** Refuse pairs the service does not offer, before anything is changed. */
-  private async checkPairs(decisions: Decision[]): Promise<void> {
+  private async checkPairs(decisions: GlossaryDecision[]): Promise<void> {
     const wanted = decisions.flatMap((d) =>
       d.action && (d.action.kind === 'create' || d.action.kind === 'update')
         ? d.action.changes.filter((c) => c.op !== 'remove').map((c) => ({ key: d.key, pair: c.pair }))
@@ -255,24 +218,15 @@ class GlossaryReconciler {
     }
   }
 
-  private decisions: Decision[] = [];
+  private decisions: GlossaryDecision[] = [];
   private plan: GlossaryPlan | undefined;
 
   /** Decide every glossary's action; nothing is modified. */
   async prepare(): Promise<GlossaryPlan> {
-    const only = this.args.only;
-    if (only) {
-      const known = [...Object.keys(this.desiredAll), ...this.args.state.allGlossaries().map((g) => g.key)];
-      const unknown = only.filter(
-        (k) => !known.includes(k) && !Object.hasOwn(this.args.loaded.styleLists, k),
-      );
-      if (unknown.length)
-        throw new ConfigError(
-          `unknown glossary '${unknown[0]}'${didYouMean(unknown[0]!, known)}; the manifest defines: ${Object.keys(this.desiredAll).join(', ') || 'none'}`,
-        );
-    }
-    const decisions = this.decisions;
-    for (const key of this.keys()) decisions.push(await this.decide(key));
+    const reconciler = new Reconciler(glossaryKind(this.args, this.api), this.args.drift);
+    // A key of a style list is not an unknown glossary: `styles apply --only` names both kinds.
+    const keys = reconciler.keys(this.args.only, Object.keys(this.args.loaded.styleLists));
+    const decisions = (this.decisions = await reconciler.decideAll(keys));
     const plan: GlossaryPlan = {
       actions: decisions.flatMap((d) => (d.action ? [d.action] : [])),
       drift: decisions.flatMap((d) => (d.drift ? [d.drift] : [])),
@@ -294,17 +248,14 @@ class GlossaryReconciler {
    */
   async apply(blockDrifted = false): Promise<GlossaryPlan> {
     const plan = this.plan!;
-    const failing = plan.drift.filter((x) => x.policy === 'fail');
-    if (failing.length && !blockDrifted) throw new GlossaryDriftError(failing);
-    const blocked = new Set(failing.map((x) => x.key));
-    if (failing.length) plan.blocked = failing;
-    for (const key of blocked) delete plan.glossaryIds[key];
-    const decisions = this.decisions.filter((d) => !blocked.has(d.key));
-    await this.checkPairs(decisions);
-    for (const d of decisions) {
-      const id = await this.applyDecision(d);
-      if (id && d.desired) plan.glossaryIds[d.key] = id;
-    }
+    const blocked = await applyDecisions(this.decisions, plan.drift, {
+      blockDrifted,
+      refuse: (failing) => new GlossaryDriftError(failing),
+      ids: plan.glossaryIds,
+      before: (toApply) => this.checkPairs(toApply),
+      applyOne: (d) => this.applyDecision(d),
+    });
+    if (blocked) plan.blocked = blocked;
     return plan;
   }
 
@@ -318,7 +269,7 @@ class GlossaryReconciler {
     });
   }
 
-  private async applyDecision(d: Decision): Promise<string | undefined> {
+  private async applyDecision(d: GlossaryDecision): Promise<string | undefined> {
     const a = d.action;
     const log = this.logger.child({ glossary: d.key });
     if (!a) {
@@ -400,7 +351,7 @@ function splitPair(pair: string): { source_lang: string; target_lang: string } {
 }
 
 /** Pairs whose entries differ after this run from what was last applied (their outputs are stale). */
-function changedPairs(d: Decision): string[] {
+function changedPairs(d: GlossaryDecision): string[] {
   if (!d.desired || !d.applied) return [];
   let after: GlossaryContent | undefined;
   if (d.action?.kind === 'adopt') after = d.have;

@@ -3,10 +3,8 @@ import { NotFoundError, ServiceError } from '../api/errors.js';
 import type { ConfiguredRules, CustomInstruction, StyleRuleList } from '../api/types.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import type { LoadedManifest, ResolvedStyleList } from '../manifest/load.js';
-import { didYouMean } from '../manifest/suggest.js';
 import type { DriftPolicy } from '../manifest/types.js';
 import type { AppliedStyle, StyleStateStore } from '../state/types.js';
-import { ConfigError } from '../util/errors.js';
 import {
   contentHash,
   describeChange,
@@ -18,10 +16,12 @@ import {
   type StyleContent,
 } from './content.js';
 import { adoptIntoYaml } from './yaml-write.js';
+import { applyDecisions, Reconciler, type Decision, type ReconcileKind } from './reconciler.js';
 
 // The style list reconciler: desired (the YAML) vs remote (the service) vs last applied (state:
-// style_id, version, hash). It plans, and when asked applies, the requests that make the service's
-// lists match the YAML, and notices lists changed elsewhere by their version (drift).
+// style_id, version, hash), on the generic reconciler (reconciler.ts). It plans, and when asked
+// applies, the requests that make the service's lists match the YAML, and notices lists changed
+// elsewhere by their version (drift).
 
 export type StyleActionKind = 'create' | 'update' | 'replace' | 'delete' | 'adopt';
 
@@ -112,23 +112,123 @@ export interface ReconcileArgs {
 }
 
 /** What one list needs, decided before anything is modified. */
-interface ListDecision {
-  key: string;
-  desired: ResolvedStyleList | undefined;
-  applied: AppliedStyle | undefined;
-  remote: StyleRuleList | undefined;
-  action: StyleAction | undefined;
-  drift: StyleDrift | undefined;
+type ListDecision = Decision<
+  ResolvedStyleList,
+  AppliedStyle,
+  StyleRuleList,
+  StyleContent,
+  StyleAction,
+  StyleDrift
+>;
+
+/** Style lists for the generic reconciler: the service's calls, their content and its comparison. */
+function styleKind(
+  args: ReconcileArgs,
+): ReconcileKind<
+  ResolvedStyleList,
+  AppliedStyle,
+  StyleRuleList,
+  StyleContent,
+  StyleChange,
+  StyleAction,
+  StyleDrift
+> {
+  const { client, state } = args;
+  return {
+    noun: 'style list',
+    desired: () => args.loaded.styleLists,
+    appliedAll: () => state.allStyles(),
+    appliedKey: (a) => a.key,
+    appliedId: (a) => a.style_id,
+    getApplied: (key) => state.getStyle(key),
+    fetch: (id) => client.getStyleRules(id),
+    listAll: async () => (await client.listAllStyleRules()) as StyleRuleList[],
+    remoteId: (r) => r.style_id,
+    sameName: (r, list) => r.name === list.name && r.language === list.language,
+    fromListing: async (r) => {
+      try {
+        return await client.getStyleRules(r.style_id);
+      } catch (err) {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }
+    },
+    desiredContent,
+    remoteContent,
+    diff: diffContent,
+    changedSinceApplied: (applied, remote) => remote.version !== applied.version,
+    desiredChangedSinceApplied: (applied, want) => contentHash(want) !== applied.hash,
+    policyOf: (list) => list.drift,
+    goneNote: (applied) => `style_id ${applied.style_id} was deleted on the service; creating the list again`,
+    takeoverNote: (r) => `taking over the service's list with this name (style_id ${r.style_id})`,
+    deleteAction: (key, applied, notes) => ({
+      kind: 'delete',
+      key,
+      name: applied.name,
+      language: applied.language,
+      style_id: applied.style_id,
+      changes: [],
+      notes,
+    }),
+    createAction: (key, _list, want, notes) => ({
+      kind: 'create',
+      key,
+      name: want.name,
+      language: want.language,
+      changes: diffContent({ ...want, configured_rules: {}, custom_instructions: [] }, want).filter(
+        (c) => c.what !== 'name' && c.what !== 'language',
+      ),
+      notes,
+    }),
+    driftOf: (key, applied, remote, policy, changes, yamlChanged) => ({
+      key,
+      style_id: remote.style_id,
+      policy,
+      appliedVersion: applied.version,
+      remoteVersion: remote.version,
+      changes,
+      yamlChanged,
+    }),
+    adoptAction: (key, list, remote, drift, notes) => ({
+      kind: 'adopt',
+      key,
+      name: remote.name,
+      language: remote.language,
+      style_id: remote.style_id,
+      changes: drift.changes,
+      notes: [...notes, `writing the service's version ${remote.version} into ${list.file}`],
+    }),
+    overwriteNote: (applied, remote) =>
+      `overwriting changes made on the service (version ${applied.version} → ${remote.version})`,
+    changeAction: (key, _list, remote, have, want, changes, notes) => {
+      if (changes.length === 0) return undefined;
+      const replace = changes.some((c) => c.what === 'language');
+      if (replace)
+        notes.push(
+          `the language changes (${have.language} → ${want.language}): a new list replaces the old one`,
+        );
+      else if (changes.some((c) => c.what === 'rule' && c.op === 'remove'))
+        notes.push(
+          'a rule was removed: all rules are replaced with PUT configured_rules (PATCH only merges)',
+        );
+      return {
+        kind: replace ? 'replace' : 'update',
+        key,
+        name: want.name,
+        language: want.language,
+        style_id: remote.style_id,
+        changes,
+        notes,
+      };
+    },
+  };
 }
 
 /** Status codes of a service without PUT /v3/style_rules/{id}/configured_rules. */
 const UNSUPPORTED = new Set([404, 405, 501]);
 
-class Reconciler {
+class StyleReconciler {
   private readonly logger: Logger;
-  private summaries: StyleRuleList[] | undefined;
-  /** Lists taken over by name in this run (two keys must not take the same one). */
-  private readonly claimed = new Set<string>();
 
   constructor(private readonly args: ReconcileArgs) {
     this.logger = args.logger ?? silentLogger();
@@ -138,148 +238,9 @@ class Reconciler {
     return this.args.client;
   }
 
-  /** Keys to reconcile: the manifest's lists, plus lists applied before and since removed from it. */
-  private keys(): string[] {
-    const desired = Object.keys(this.args.loaded.styleLists);
-    const applied = this.args.state.allStyles().map((s) => s.key);
-    const all = [...desired, ...applied.filter((k) => !desired.includes(k))];
-    const only = this.args.only;
-    if (!only) return all;
-    for (const k of only) {
-      if (!all.includes(k)) {
-        throw new ConfigError(
-          `unknown style list '${k}'${didYouMean(k, all)}; the manifest defines: ${desired.join(', ') || 'none'}`,
-        );
-      }
-    }
-    return all.filter((k) => only.includes(k));
-  }
-
-  private async getRemote(id: string): Promise<StyleRuleList | undefined> {
-    try {
-      return await this.client.getStyleRules(id);
-    } catch (err) {
-      if (err instanceof NotFoundError) return undefined;
-      throw err;
-    }
-  }
-
-  /** A list on the service with the YAML's name and language that no other key owns (state lost, or pulled). */
-  private async findByName(list: ResolvedStyleList): Promise<StyleRuleList | undefined> {
-    this.summaries ??= (await this.client.listAllStyleRules()) as StyleRuleList[];
-    const owned = new Set([...this.args.state.allStyles().map((s) => s.style_id), ...this.claimed]);
-    const matches = this.summaries.filter(
-      (s) => s.name === list.name && s.language === list.language && !owned.has(s.style_id),
-    );
-    if (matches.length !== 1) return undefined;
-    this.claimed.add(matches[0]!.style_id);
-    return this.getRemote(matches[0]!.style_id);
-  }
-
-  private async decide(key: string): Promise<ListDecision> {
-    const desired = this.args.loaded.styleLists[key];
-    const applied = this.args.state.getStyle(key);
-    const d: ListDecision = { key, desired, applied, remote: undefined, action: undefined, drift: undefined };
-
-    if (!desired) {
-      // Applied before, no longer in the manifest: delete it from the service.
-      d.remote = await this.getRemote(applied!.style_id);
-      d.action = {
-        kind: 'delete',
-        key,
-        name: applied!.name,
-        language: applied!.language,
-        style_id: applied!.style_id,
-        changes: [],
-        notes: [
-          d.remote
-            ? 'no longer in the manifest'
-            : 'no longer in the manifest (already gone from the service)',
-        ],
-      };
-      return d;
-    }
-
-    const want = desiredContent(desired);
-    const notes: string[] = [];
-    if (applied) {
-      d.remote = await this.getRemote(applied.style_id);
-      if (!d.remote)
-        notes.push(`style_id ${applied.style_id} was deleted on the service; creating the list again`);
-    } else {
-      d.remote = await this.findByName(desired);
-      if (d.remote)
-        notes.push(`taking over the service's list with this name (style_id ${d.remote.style_id})`);
-    }
-
-    if (!d.remote) {
-      d.action = {
-        kind: 'create',
-        key,
-        name: want.name,
-        language: want.language,
-        changes: diffContent({ ...want, configured_rules: {}, custom_instructions: [] }, want).filter(
-          (c) => c.what !== 'name' && c.what !== 'language',
-        ),
-        notes,
-      };
-      return d;
-    }
-
-    const have = remoteContent(d.remote);
-    const changes = diffContent(have, want);
-    const drifted = applied !== undefined && d.remote.version !== applied.version;
-    const policy = this.args.drift ?? desired.drift;
-    if (drifted && changes.length > 0) {
-      d.drift = {
-        key,
-        style_id: d.remote.style_id,
-        policy,
-        appliedVersion: applied.version,
-        remoteVersion: d.remote.version,
-        changes: diffContent(want, have),
-        yamlChanged: contentHash(want) !== applied.hash,
-      };
-      if (policy === 'fail') return d;
-      if (policy === 'adopt') {
-        d.action = {
-          kind: 'adopt',
-          key,
-          name: have.name,
-          language: have.language,
-          style_id: d.remote.style_id,
-          changes: d.drift.changes,
-          notes: [...notes, `writing the service's version ${d.remote.version} into ${desired.file}`],
-        };
-        return d;
-      }
-      notes.push(
-        `overwriting changes made on the service (version ${applied.version} → ${d.remote.version})`,
-      );
-    }
-    if (changes.length === 0) return d;
-    const replace = changes.some((c) => c.what === 'language');
-    if (replace)
-      notes.push(
-        `the language changes (${have.language} → ${want.language}): a new list replaces the old one`,
-      );
-    else if (changes.some((c) => c.what === 'rule' && c.op === 'remove'))
-      notes.push('a rule was removed: all rules are replaced with PUT configured_rules (PATCH only merges)');
-    d.action = {
-      kind: replace ? 'replace' : 'update',
-      key,
-      name: want.name,
-      language: want.language,
-      style_id: d.remote.style_id,
-      changes,
-      notes,
-    };
-    return d;
-  }
-
   async run(): Promise<StylePlan> {
-    const decisions: ListDecision[] = [];
-    for (const key of this.keys()) decisions.push(await this.decide(key));
+    const reconciler = new Reconciler(styleKind(this.args), this.args.drift);
+    const decisions = await reconciler.decideAll(reconciler.keys(this.args.only));
     const plan: StylePlan = {
       actions: decisions.flatMap((d) => (d.action ? [d.action] : [])),
       drift: decisions.flatMap((d) => (d.drift ? [d.drift] : [])),
@@ -292,20 +253,13 @@ class Reconciler {
       if (d.applied && after && contentHash(after) !== d.applied.hash) plan.changedKeys.push(d.key);
     }
     if (!this.args.apply) return plan;
-
-    const failing = plan.drift.filter((x) => x.policy === 'fail');
-    if (failing.length && !this.args.blockDrifted) throw new DriftError(failing);
-    if (failing.length) plan.blocked = failing;
-    const blocked = new Set(failing.map((x) => x.key));
-
-    for (const d of decisions) {
-      if (blocked.has(d.key)) {
-        delete plan.styleIds[d.key];
-        continue;
-      }
-      const id = await this.applyDecision(d);
-      if (id && d.desired) plan.styleIds[d.key] = id;
-    }
+    const blocked = await applyDecisions(decisions, plan.drift, {
+      blockDrifted: this.args.blockDrifted ?? false,
+      refuse: (failing) => new DriftError(failing),
+      ids: plan.styleIds,
+      applyOne: (d) => this.applyDecision(d),
+    });
+    if (blocked) plan.blocked = blocked;
     return plan;
   }
 
@@ -502,5 +456,5 @@ function changedRules(have: ConfiguredRules, want: ConfiguredRules): ConfiguredR
  * Throws DriftError (before modifying anything) for lists changed elsewhere under policy `fail`.
  */
 export function reconcileStyles(args: ReconcileArgs): Promise<StylePlan> {
-  return new Reconciler(args).run();
+  return new StyleReconciler(args).run();
 }
