@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import got, { type Got, type Method, type Response } from 'got';
 import PQueue from 'p-queue';
 import { silentLogger, type Logger } from '../log/logger.js';
-import { redactUrl, registerSecret } from '../log/secrets.js';
+import { redactUrl, registerSecret, scrub } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
 import { PartFile } from '../util/part-file.js';
 import { SpoolFile, SpooledDownloadError } from '../util/spool.js';
@@ -329,12 +329,21 @@ export class ServiceClient {
     return res;
   }
 
-  getDocumentStatus(id: string, key: string, opts: CallOptions = {}): Promise<DocumentStatus> {
+  async getDocumentStatus(id: string, key: string, opts: CallOptions = {}): Promise<DocumentStatus> {
     registerSecret(key);
-    return this.jsonCall(
+    const status = await this.jsonCall<DocumentStatus>(
       { method: 'POST', path: `/v2/document/${seg(id)}`, json: { document_key: key } },
       opts.signal,
     );
+    if (status.status !== 'error') return status;
+    // The service's own words enter our data here — the summary, the state's error column, status,
+    // the status page, a webhook — so a key it echoes in them is redacted here, once (as
+    // ServiceError does for the messages of failed calls).
+    return {
+      ...status,
+      message: scrub(status.message ?? ''),
+      ...(status.error_message !== undefined ? { error_message: scrub(status.error_message) } : {}),
+    };
   }
 
   /**

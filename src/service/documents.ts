@@ -173,9 +173,10 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
         faults.takeErrorDocument(req.method, req.url.split('?')[0]!) ||
         (session !== undefined && MockSessions.takeDocFailure(session));
       const now = Date.now();
+      const documentKey = randomBytes(32).toString('hex').toUpperCase();
       const job: JobRow = {
         document_id: randomBytes(16).toString('hex').toUpperCase(),
-        document_key: randomBytes(32).toString('hex').toUpperCase(),
+        document_key: documentKey,
         status: 'queued',
         filename,
         ext,
@@ -190,7 +191,8 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
         created_at: now,
         queued_until: now + (session?.docQueueMs ?? scheduler.queueMs),
         ...(session?.docTranslateMs !== undefined ? { translate_ms: session.docTranslateMs } : {}),
-        ...(failInjected ? { fail_message: FAULT_DOCUMENT_MESSAGE } : {}),
+        // Echoing the request's key in an error, as services do: clients must keep it out of what they show.
+        ...(failInjected ? { fail_message: `${FAULT_DOCUMENT_MESSAGE} (document_key ${documentKey})` } : {}),
         absurd_eta: Boolean(fault.absurdEta),
         downloaded: false,
       };

@@ -173,7 +173,8 @@ describe('sync, status and report as cron sees them', () => {
     expect(status.failures).toHaveLength(1);
     expect(status.failures[0]).toMatchObject({
       kind: 'job-error',
-      message: FAULT_DOCUMENT_MESSAGE,
+      // The service echoed the document's key in its message: redacted where it entered.
+      message: `${FAULT_DOCUMENT_MESSAGE} (document_key [REDACTED])`,
       gave_up: true,
     });
     expect(status.failures[0]!.advice).toMatch(/check that the file opens/);

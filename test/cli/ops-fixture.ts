@@ -31,6 +31,8 @@ export interface OpsProject {
   cli(args: string[], env?: Record<string, string | undefined>): Promise<CliResult>;
   /** billed_characters and document_key of every document downloaded from the service. */
   serviceDocuments(): Array<{ document_id: string; document_key: string; billed_characters: number | null }>;
+  /** The document_key of every document the service accepted (failed ones too). */
+  documentKeys(): string[];
   close(): Promise<void>;
 }
 
@@ -100,6 +102,17 @@ export async function opsProject(
             'SELECT document_id, document_key, billed_characters FROM documents WHERE downloaded = 1',
           )
           .all();
+      } finally {
+        db.close();
+      }
+    },
+    documentKeys() {
+      const db = new Database(path.join(serviceData, 'service.db'), { readonly: true });
+      try {
+        return db
+          .prepare<[], { document_key: string }>('SELECT document_key FROM documents')
+          .all()
+          .map((r) => r.document_key);
       } finally {
         db.close();
       }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -77,6 +78,34 @@ describe('webhook notifications', () => {
       webhook: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\[REDACTED\]$/),
     });
     expect(r.stderr + r.stdout).not.toContain('T0KEN-9f8e7d6c5b4a');
+
+    // The service echoed the failed document's key in its message: redacted wherever it is shown
+    // or stored — the webhook body, the summary, status, the state's error column.
+    expect((m.details as { failed: Array<{ error: string }> }).failed[0]!.error).toContain(
+      '(document_key [REDACTED])',
+    );
+    const keys = p.documentKeys();
+    expect(keys.length).toBeGreaterThan(0);
+    const status = await p.cli(['status']);
+    const statusJson = await p.cli(['status', '--json']);
+    expect(statusJson.stdout).toContain('[REDACTED]');
+    const db = new Database(path.join(p.dir, '.locsync/state.db'), { readonly: true });
+    const errors = db
+      .prepare<[], { error: string }>('SELECT error FROM jobs WHERE error IS NOT NULL')
+      .all()
+      .map((e) => e.error);
+    db.close();
+    expect(errors.join('\n')).toContain('(document_key [REDACTED])');
+    for (const key of keys)
+      for (const text of [
+        JSON.stringify(hook.messages),
+        r.stdout,
+        r.stderr,
+        status.stdout,
+        statusJson.stdout,
+        ...errors,
+      ])
+        expect(text).not.toContain(key);
   }, 90_000);
 
   it("drift on one style list blocks only its targets, is the run's recorded reason, and is notified", async () => {

@@ -124,6 +124,10 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
     expect(await page.locator('#failures').textContent()).toMatch(
       /What to do: the service could not translate it/,
     );
+    // The service echoed the failed document's key in its message: not on the page, not in the JSON.
+    expect(await page.locator('#failures').textContent()).toContain('(document_key [REDACTED])');
+    const shown = [await page.content(), await (await fetch(`${url}/status.json`)).text()].join('\n');
+    for (const key of p.documentKeys()) expect(shown).not.toContain(key);
     // The override stays inside the file's name: the page's own words around it read left to right.
     const failed = page.locator('#failures tbody tr', { hasText: 'gave up' }).first();
     expect(await failed.locator('td').first().textContent()).toContain(RLO_FILE);
