@@ -14,10 +14,10 @@ export interface StopSignals {
 
 /** What each press of Ctrl-C says it does (the log line, the view's header). */
 export const STOP_TEXT = {
-  again: 'press Ctrl-C again to stop waiting for translations',
+  again: 'Ctrl-C again: stop waiting for translations',
   stopWaiting:
     'not waiting for translations any more: documents at the service stay recorded and the next run collects them (not paid again); only answers of uploads already sent are awaited',
-  exitNow: 'press Ctrl-C again to exit at once',
+  exitNow: 'Ctrl-C again: exit at once',
 } as const;
 
 /**

@@ -99,6 +99,7 @@ describe.skipIf(!HAS_SCRIPT)('Ctrl-C in a terminal', () => {
     expect(code).toBe(130);
     // The view said what it waited for, with a countdown from the grace.
     expect(run.output()).toMatch(/Stopping: \d document\(s\) in flight; waiting at most \d+s more/);
+    expect(run.output()).toContain('Ctrl-C again: stop waiting for translations');
     expect(run.output()).toMatch(/docs\/a\.txt -> (de|fr): /);
     // What was at the service when Ctrl-C came was collected, not left.
     for (const lang of ['de', 'fr'])
