@@ -16,6 +16,21 @@ const prefix = path.join(tmp, 'prefix');
 const bin = path.join(prefix, 'bin', 'locsync');
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
+/** The commands of the README's "Your own pipeline" block, as argument lists. */
+function readmeOwnPipeline(): string[][] {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Your own pipeline'));
+  const block = section.slice(
+    section.indexOf('```sh') + 5,
+    section.indexOf('```', section.indexOf('```sh') + 5),
+  );
+  return block
+    .split('\n')
+    .map((l) => l.replace(/#.*$/, '').trim())
+    .filter((l) => l.startsWith('locsync '))
+    .map((l) => l.split(/\s+/).slice(1));
+}
+
 function run(cmd: string, args: string[], cwd = ROOT) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
@@ -40,11 +55,39 @@ describe('packaging and deployment recipes', () => {
     expect(version.out.trim()).toBe(VERSION);
     // Real commands of the installed copy: its help and a starter manifest that validates.
     expect(run(bin, ['--help'], tmp).out).toContain('Exit codes:');
+    // A new user in a fresh folder follows the README's own-pipeline commands with that command.
     const work = path.join(tmp, 'work');
-    fs.mkdirSync(path.join(work, 'docs'), { recursive: true });
-    expect(run(bin, ['init'], work).code).toBe(0);
-    expect(fs.existsSync(path.join(work, 'pipeline.yaml'))).toBe(true);
+    fs.mkdirSync(work, { recursive: true });
+    const steps = readmeOwnPipeline();
+    expect(steps.map((s) => s[0])).toEqual(['init', 'validate', 'plan', 'sync', 'status', 'report']);
+    for (const args of steps) {
+      const r = run(bin, args, work);
+      expect(r.code, `locsync ${args.join(' ')}\n${r.out}`).toBe(0);
+      // init made the source folder: a document in it gives the rest something to do.
+      if (args[0] === 'init') fs.writeFileSync(path.join(work, 'docs', 'hello.txt'), 'Hello.\n');
+    }
+    expect(fs.existsSync(path.join(work, 'translated/de/hello.txt'))).toBe(true);
   }, 600_000);
+
+  it('the README says how to install before any locsync command, and nowhere a bare npx locsync', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const lines = readme.split('\n');
+    const firstCommand = lines.findIndex((l) => /^locsync /.test(l));
+    const install = lines.findIndex((l) => /^npm install -g \./.test(l));
+    expect(install).toBeGreaterThan(-1);
+    expect(install).toBeLessThan(firstCommand);
+    // `npx locsync` outside the checkout asks the registry for somebody else's package.
+    for (const f of [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((n) => n.endsWith('.md'))
+        .map((n) => `docs/${n}`),
+      'samples/README.md',
+      'src/cli/init.ts',
+    ])
+      expect(fs.readFileSync(path.join(ROOT, f), 'utf8'), f).not.toMatch(/npx locsync [a-z]/);
+  });
 
   it.skipIf(!has('systemd-analyze'))('the systemd units pass systemd-analyze verify', () => {
     // The command the units start: the installed locsync when the test above made it, else node.
