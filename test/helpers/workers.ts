@@ -56,13 +56,27 @@ export function killWorkers(): void {
 export const uploads = (log: RequestLogEntry[]) =>
   log.filter((e) => e.method === 'POST' && e.path === '/v2/document' && e.status === 200);
 
-/** Documents uploaded and not yet asked for their result, at most, over the log's arrival order. */
-export function peakInFlight(log: RequestLogEntry[]): number {
+/**
+ * Documents uploaded and not yet asked for their result, at most, over the log's arrival order.
+ * With `afterSeq`: only documents uploaded after that entry (a killed worker's documents, whose
+ * results are asked for only once another worker takes them over, are left out).
+ */
+export function peakInFlight(log: RequestLogEntry[], afterSeq = -1): number {
+  const open = new Set<string>();
   let now = 0;
   let peak = 0;
   for (const e of [...log].sort((a, b) => a.seq - b.seq)) {
-    if (e.method === 'POST' && e.path === '/v2/document' && e.status === 200) now++;
-    else if (e.method === 'POST' && /^\/v2\/document\/[^/]+\/result$/.test(e.path) && e.status === 200) now--;
+    if (e.status !== 200 || e.method !== 'POST') continue;
+    if (e.path === '/v2/document') {
+      if (e.seq <= afterSeq) continue;
+      open.add(e.upload?.document_id ?? e.documentId ?? `#${e.seq}`);
+      now++;
+    } else {
+      const id = /^\/v2\/document\/([^/]+)\/result$/.exec(e.path)?.[1];
+      if (id === undefined) continue;
+      if (afterSeq >= 0 && !open.delete(id)) continue;
+      now--;
+    }
     peak = Math.max(peak, now);
   }
   return peak;
