@@ -6,6 +6,9 @@ import { compareWithSnapshot } from '../../src/watch/folder-snapshot.js';
 import { FolderPoller, type PolledFile } from '../../src/watch/poller.js';
 import { SourceRoots } from '../../src/watch/source-roots.js';
 import type { WatchedSource } from '../../src/watch/sources.js';
+import { startSourceWatcher } from '../../src/watch/watcher.js';
+import { watchSchema } from '../../src/manifest/schema.js';
+import { silentLogger } from '../../src/log/logger.js';
 
 // Poll mode's pieces: the comparison of two listings, and the poller on real folders, including a
 // source folder that goes away (nothing is reported deleted).
@@ -97,5 +100,37 @@ describe('FolderPoller', () => {
     expect(events).toEqual([]);
     expect(problems.at(-1)).toBeUndefined();
     await poller.close();
+  });
+});
+
+describe('startSourceWatcher: a source folder away', () => {
+  it('is a problem (/healthz degraded) unless its mapping allows it (allow_missing); deletions are held either way', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-away-'));
+    dirs.push(base);
+    const source = (mapping: string, allowMissing: boolean): WatchedSource => ({
+      mapping,
+      root: path.join(base, mapping),
+      accepts: () => true,
+      skipDirs: [],
+      followLinksOutside: false,
+      include: [],
+      ignore: [],
+      allowMissing,
+    });
+    const reported: string[][] = [];
+    const sw = startSourceWatcher(
+      [source('share', false), source('usb', true)],
+      watchSchema.parse({ poll: true, interval: 3600 }),
+      { file: () => undefined, problems: (list) => reported.push(list), rootBack: () => undefined },
+      { recorded: async () => [] },
+      silentLogger(),
+    );
+    await sw.ready;
+    expect(sw.trusts(path.join(base, 'share'))).toBe(false);
+    expect(sw.trusts(path.join(base, 'usb'))).toBe(false);
+    const problems = reported.at(-1) ?? [];
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(`source folder ${path.join(base, 'share')} is not there`);
+    await sw.close();
   });
 });
