@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { countCharacters, openDocument } from '../documents/index.js';
 
 // The real service reports only billed characters, which for pptx/docx/doc/xlsx/pdf is at least
 // 50,000. To show what the minimum added, and to price a planned upload before it is made, count
@@ -10,6 +9,8 @@ import { countCharacters, openDocument } from '../documents/index.js';
 export async function countDocumentCharacters(absPath: string): Promise<number | undefined> {
   const format = path.extname(absPath).slice(1).toLowerCase();
   try {
+    // The document layer loads on the first count: a run that prices nothing (a no-op) never needs it.
+    const { countCharacters, openDocument } = await import('../documents/index.js');
     return await countCharacters(await openDocument(absPath, { format }));
   } catch {
     return undefined;

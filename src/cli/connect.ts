@@ -5,12 +5,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../log/logger.js';
-import { redactUrl, registerSecret } from '../log/secrets.js';
+import { registerSecret } from '../log/secrets.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { Manifest } from '../manifest/schema.js';
 import type { RunningService } from '../service/types.js';
-import { ConfigError } from '../util/errors.js';
 import { ServiceClient, type ClientOptions } from '../api/client.js';
+import { serviceApiKey } from './api-key.js';
 
 /** What openConnection reads of a loaded manifest (src/manifest/load.ts). */
 export type ConnectManifest = Pick<LoadedManifest, 'path' | 'dir' | 'manifest'>;
@@ -63,22 +63,12 @@ export async function openConnection(loaded: ConnectManifest, opts: ConnectOptio
     ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
   };
 
-  if (service.url !== undefined) {
-    // A password in the URL (a proxy's, say) is a secret like the key: scrubbed from every line.
-    registerSecret(urlPassword(service.url));
-    const env = opts.env ?? process.env;
-    const apiKey = env[service.key_env];
-    if (apiKey === undefined || apiKey.trim() === '') {
-      throw new ConfigError(
-        `The API key is missing: set the environment variable ${service.key_env} ` +
-          `(named by service.key_env) to the key of ${redactUrl(service.url)}. The key is never read from the manifest.`,
-        { file: loaded.path },
-      );
-    }
-    const client = new ServiceClient({ ...settings, ...logger, baseUrl: service.url, apiKey: apiKey.trim() });
+  const apiKey = serviceApiKey(loaded, opts.env);
+  if (service.url !== undefined && apiKey !== undefined) {
+    const client = new ServiceClient({ ...settings, ...logger, baseUrl: service.url, apiKey });
     return {
       client,
-      account: accountFingerprint(apiKey.trim()),
+      account: accountFingerprint(apiKey),
       embedded: undefined,
       close: async () => client.close(),
     };
@@ -118,12 +108,4 @@ export async function openConnection(loaded: ConnectManifest, opts: ConnectOptio
 /** A service account as it may be stored and shown: the first 16 hex digits of the key's SHA-256. */
 export function accountFingerprint(apiKey: string): string {
   return `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
-}
-
-function urlPassword(url: string): string | undefined {
-  try {
-    return decodeURIComponent(new URL(url).password) || undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -6,11 +6,12 @@ import { loadManifest, type LoadedManifest } from '../manifest/load.js';
 import { autoBackup } from '../state/backup.js';
 import type { StateStore } from '../state/store.js';
 import { openRunState } from './open-state.js';
-import { runSync, type SyncConnection } from '../sync/engine.js';
+import { runSync } from '../sync/engine.js';
+import { serviceApiKey } from './api-key.js';
+import { deferredConnection, needsServiceAtStart, type ClosableConnection } from './deferred-connection.js';
 import { createSyncEvents } from '../sync/events.js';
 import { formatSummary, summaryJson, type SyncSummary } from '../sync/summary.js';
 import { notifyRunEvents } from '../notify/run-notifications.js';
-import { webhookFromManifest } from '../notify/webhook.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 import { parseRetranslate, requireYesOffTerminal } from '../sync/plan/retranslate.js';
 import { progressWanted } from './context.js';
@@ -36,7 +37,7 @@ interface SyncCliOptions {
 type OpenConnection = (
   loaded: LoadedManifest,
   opts: { logger?: Logger; stateDir: string },
-) => Promise<SyncConnection & { close(): Promise<void> }>;
+) => Promise<ClosableConnection>;
 
 async function openConnectionFn(): Promise<OpenConnection> {
   const spec = './connect.js';
@@ -116,7 +117,13 @@ async function syncRun(
     stopWaiting: () => stopWaiting.abort(),
   });
   const events = createSyncEvents();
-  const notifier = webhookFromManifest(loaded.manifest.notify, { pipeline: loaded.path, logger });
+  // The webhook's HTTP client is loaded only when a webhook is configured.
+  const notifier = loaded.manifest.notify?.webhook
+    ? (await import('../notify/webhook.js')).webhookFromManifest(loaded.manifest.notify, {
+        pipeline: loaded.path,
+        logger,
+      })
+    : undefined;
   if (notifier) notifyRunEvents(events, notifier, 'sync');
   const view = startRunView({
     events,
@@ -134,9 +141,14 @@ async function syncRun(
     ...(opts.drift ? { drift: opts.drift } : {}),
   };
   try {
-    connection = await (
-      await openConnectionFn()
-    )(loaded, { logger, stateDir: path.dirname(loaded.statePath) });
+    const connect = async () =>
+      (await openConnectionFn())(loaded, { logger, stateDir: path.dirname(loaded.statePath) });
+    // A missing key is refused now, whether or not the run calls the service.
+    serviceApiKey(loaded);
+    connection =
+      opts.dryRun || needsServiceAtStart(loaded, !opened.sqlite)
+        ? await connect()
+        : deferredConnection(connect);
     if (opts.dryRun) {
       // A dry run is the same plan, priced, printed as `plan` prints it: nothing uploaded or written.
       const files = await pricedPlan({ loaded, state, connection, logger, options });
@@ -159,6 +171,7 @@ async function syncRun(
       },
     });
     progress.runStarted = true;
+    const caps = budgetCaps(loaded, maxBilled);
     summary = await runSync({
       loaded,
       connection,
@@ -171,8 +184,9 @@ async function syncRun(
         stopWaiting: stopWaiting.signal,
         stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
         budget: {
-          caps: budgetCaps(loaded, maxBilled),
-          billedThisMonth: await billedThisMonth(state),
+          caps,
+          // Only a monthly cap counts the month's bill (a sum over the month's jobs: not for nothing).
+          billedThisMonth: caps.perMonth !== undefined ? await billedThisMonth(state) : 0,
           ...(known ? { known } : {}),
         },
       },

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import pino, { type Logger, type DestinationStream } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type { prettyFactory as PrettyFactory } from 'pino-pretty';
 import { scrub } from './secrets.js';
 import { wrapForTerminal } from '../util/fit-text.js';
 import { writeAboveLive } from './terminal.js';
@@ -59,6 +60,15 @@ export function isInteractive(stream: NodeJS.WritableStream | DestinationStream 
 export function colorsAllowed(stream: NodeJS.WritableStream | DestinationStream = process.stderr): boolean {
   return isInteractive(stream) && !process.env.NO_COLOR;
 }
+
+/**
+ * pino-pretty, loaded when a logger prints pretty lines (a terminal): off a terminal (cron, systemd,
+ * a script) the command does not load it. Required, not imported: a logger is made synchronously.
+ */
+const prettyFactory: typeof PrettyFactory = (...args) =>
+  (createRequire(import.meta.url)('pino-pretty') as { prettyFactory: typeof PrettyFactory }).prettyFactory(
+    ...args,
+  );
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const dest = (opts.destination ?? process.stderr) as NodeJS.WritableStream;

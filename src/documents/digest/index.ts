@@ -1,23 +1,24 @@
-import { digestOoxml } from './ooxml.js';
-import { digestHtml, digestSrt, digestTxt, digestXliff } from './text-formats.js';
 import type { ContentDigest } from './types.js';
 
 // The content digest of a document, by format. Formats without one (doc, images) are decided by
 // their bytes: undefined. A file the digest cannot read also answers undefined: its bytes decide,
 // and the upload (which is where a broken file is reported) is not held back by the digest.
 
+// Each digester loads on first use (zip, XML, HTML parsers, pdf-lib): every scan imports this module,
+// and a scan that reads no new content (a no-op) must not pay for loading them.
+const ooxml = () => import('./ooxml.js');
+const text = () => import('./text-formats.js');
 const DIGESTERS: Record<string, (path: string) => Promise<ContentDigest>> = {
-  docx: (p) => digestOoxml(p, 'docx'),
-  pptx: (p) => digestOoxml(p, 'pptx'),
-  xlsx: (p) => digestOoxml(p, 'xlsx'),
-  // pdf-lib loads on first use (as the PDF format's handler does).
+  docx: async (p) => (await ooxml()).digestOoxml(p, 'docx'),
+  pptx: async (p) => (await ooxml()).digestOoxml(p, 'pptx'),
+  xlsx: async (p) => (await ooxml()).digestOoxml(p, 'xlsx'),
   pdf: async (p) => (await import('./pdf.js')).digestPdf(p),
-  html: digestHtml,
-  htm: digestHtml,
-  xlf: digestXliff,
-  xliff: digestXliff,
-  srt: digestSrt,
-  txt: digestTxt,
+  html: async (p) => (await text()).digestHtml(p),
+  htm: async (p) => (await text()).digestHtml(p),
+  xlf: async (p) => (await text()).digestXliff(p),
+  xliff: async (p) => (await text()).digestXliff(p),
+  srt: async (p) => (await text()).digestSrt(p),
+  txt: async (p) => (await text()).digestTxt(p),
 };
 
 /** Whether files of this extension (lower case, no dot) have a content digest. */
