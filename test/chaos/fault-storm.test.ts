@@ -10,8 +10,9 @@ import {
 
 // The fault storm: every fault class of the local service at once during a sync of a mixed tree
 // (every sample format plus generated documents). The run must end with every (document, target)
-// either translated correctly or reported as failed; a rerun after the storm finishes the rest, and no
-// document is uploaded twice unless a run reported why. Short in `npm test` (CI: 6 documents, one of
+// either translated correctly or reported as failed; an upload whose answer was lost is uploaded
+// again in that same run; a rerun after the storm finishes the rest, and no document is uploaded twice
+// unless a run reported why. Short in `npm test` (CI: 6 documents, one of
 // each counted fault); `npm run test:chaos`: 30 documents, three of each. Override: LOCSYNC_CHAOS_DOCS,
 // LOCSYNC_CHAOS_STORM; LOCSYNC_CHAOS_VERBOSE=1 prints the faults answered and the failures.
 
@@ -34,6 +35,7 @@ function storm(n: number): FaultSpec[] {
     { drop: n }, // connection dropped before the body is read
     { match: { method: 'POST', path: DOC }, drop: n, dropAfterBody: true }, // an upload maybe accepted
     { match: { path: `${DOC}/` }, drop: 2 * n, dropAfterBody: true }, // status or download answer lost
+    { match: { path: `${DOC}/` }, cutDownloads: n }, // a download cut short under a whole Content-Length
     // documents ending in `error` (one more than the maybe-accepted drops, which may hide one each)
     { match: { method: 'POST', path: DOC }, errorDocuments: n + 1 },
   ];
@@ -67,6 +69,7 @@ describe(`fault storm: every fault class at once (${DOCS} documents + samples, s
       ...['429', '529', '500', '502', '503', '504'].map((c) => `status:${c}`),
       'drop,',
       'drop-after-body',
+      'cut-after',
     ])
       expect(
         answered.some((f) => `${f},`.includes(fault)),
@@ -74,6 +77,13 @@ describe(`fault storm: every fault class at once (${DOCS} documents + samples, s
       ).toBe(true);
     expect(answered.some((f) => f.includes('absurd-eta'))).toBe(true);
     expect(summary.failed.filter((f) => f.kind === 'job-error').length).toBeGreaterThanOrEqual(1);
+    // An upload whose answer was dropped after the service took it is uploaded again in this run.
+    const droppedUploads = project.service
+      .requests()
+      .filter((r) => r.method === 'POST' && r.path === DOC && r.fault?.includes('drop-after-body')).length;
+    expect(summary.unconfirmedUploads.filter((u) => u.cause === 'lost-answer').length).toBeGreaterThanOrEqual(
+      Math.min(1, droppedUploads),
+    );
 
     if (process.env.LOCSYNC_CHAOS_VERBOSE) {
       const hits = new Map<string, number>();
