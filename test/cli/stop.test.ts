@@ -120,7 +120,8 @@ describe.skipIf(!HAS_SCRIPT)('Ctrl-C in a terminal', () => {
     p.write('b.txt', 'Second document.\n');
     p.service.addFaults({ match: { method: 'POST', path: '/v2/document' }, latencyMs: 1500 });
     const run = syncInPty(p);
-    await until(() => /uploading/.test(run.output()));
+    // A job line of the view: an upload is under way (its answer comes 1.5 s later).
+    await until(() => /-> (de|fr): uploading/.test(run.output()));
     run.ctrlC();
     await until(() => /Stopping: /.test(run.output()));
     run.ctrlC();
