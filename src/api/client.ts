@@ -14,19 +14,18 @@ import { silentLogger, type Logger } from '../log/logger.js';
 import { redactUrl, registerSecret, scrub } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
 import { PartFile } from '../util/part-file.js';
-import { SpoolFile, SpooledDownloadError } from '../util/spool.js';
 import { VERSION } from '../version.js';
 import { PlanError, ServiceError, UploadMaybeAcceptedError } from './errors.js';
 import {
   bodyWasSent,
   describeFailure,
-  isFsError,
   networkFailure,
   readErrorBody,
   statusFailure,
   type Attempt,
 } from './failures.js';
 import { incompleteDownload } from './download-check.js';
+import { deliverBody, receiveBody } from './download-body.js';
 import { DEFAULT_RETRY, backoffDelay, decideRetry, type CallKind, type RetrySettings } from './retry.js';
 import {
   AUTH_SCHEME,
@@ -497,49 +496,14 @@ export class ServiceClient {
           await readErrorBody(stream),
         );
       }
-      let bytes = 0;
-      // Once the output fails (disk full, ...), the rest of the response goes to the spool: the
-      // service hands a document over once, so the bytes must land somewhere.
-      let spool: SpoolFile | undefined;
-      let outputError: Error | undefined;
-      let streamError: unknown;
-      try {
-        for await (const chunk of stream) {
-          const buf = chunk as Buffer;
-          bytes += buf.length;
-          if (!spool) {
-            try {
-              await part.handle.write(buf);
-              continue;
-            } catch (err) {
-              if (!isFsError(err) || !spoolTo) throw err;
-              outputError = err as Error;
-              spool = await SpoolFile.start(spoolTo, { path: part.path, bytes: bytes - buf.length });
-            }
-          }
-          await spool.write(buf);
-        }
-      } catch (err) {
-        if (isFsError(err)) {
-          await spool?.discard();
-          throw err;
-        }
-        // The transport broke off: whether every byte arrived anyway is decided below.
-        streamError = err;
-      }
-      const incomplete = incompleteDownload(response.headers, bytes, streamError);
+      const received = await receiveBody(stream, part, spoolTo);
+      const incomplete = incompleteDownload(response.headers, received.bytes, received.streamError);
       if (incomplete !== undefined) {
-        await spool?.discard();
+        await received.spooled?.spool.discard();
         return networkFailure(method, path, incomplete);
       }
-      if (spool && outputError) throw new SpooledDownloadError(spool.dest, await spool.finish(), outputError);
-      try {
-        await part.commit();
-      } catch (err) {
-        if (!isFsError(err) || !spoolTo) throw err;
-        const kept = await SpoolFile.start(spoolTo, { path: part.path, bytes });
-        throw new SpooledDownloadError(kept.dest, await kept.finish(), err as Error);
-      }
+      await deliverBody(received, part, spoolTo);
+      const { bytes } = received;
       return { ok: true, value: { bytes } };
     } finally {
       stream.destroy();
