@@ -1,3 +1,4 @@
+import { withTimeout } from '../limits.js';
 import type { ContentDigest } from './types.js';
 
 // The content digest of a document, by format. Formats without one (doc, images) are decided by
@@ -21,6 +22,9 @@ const DIGESTERS: Record<string, (path: string) => Promise<ContentDigest>> = {
   txt: async (p) => (await text()).digestTxt(p),
 };
 
+/** A document that takes longer than this to digest (a hostile file) is decided by its bytes. */
+const DIGEST_TIMEOUT_MS = 60_000;
+
 /** Whether files of this extension (lower case, no dot) have a content digest. */
 export function hasContentDigest(ext: string): boolean {
   return Object.hasOwn(DIGESTERS, ext);
@@ -31,7 +35,7 @@ export async function contentDigest(path: string, ext: string): Promise<ContentD
   const digester = DIGESTERS[ext];
   if (!digester) return undefined;
   try {
-    return await digester(path);
+    return await withTimeout(digester(path), DIGEST_TIMEOUT_MS, `${path}: content digest timed out`);
   } catch {
     return undefined;
   }
