@@ -298,7 +298,7 @@ export class SyncRun {
         const plan = await planner.replan(ref);
         if (!plan) return [];
         await recordObservations(args.state, plan.observations);
-        report.planned(plan);
+        report.replanned(plan);
         return plan.actions;
       },
     });
@@ -325,16 +325,21 @@ export class SyncRun {
   }
 
   /** Carry out a plan: what it observed recorded, its actions executed (drain() waits for them). */
-  async carryOut(outcome: PlanOutcome | { plan: Plan; deferred?: PlanOutcome['deferred'] }): Promise<void> {
+  async carryOut(
+    outcome: PlanOutcome | { plan: Plan; deferred?: PlanOutcome['deferred'] },
+    opts: { again?: boolean } = {},
+  ): Promise<void> {
     await recordObservations(this.args.state, outcome.plan.observations);
-    this.report.planned(outcome.plan);
+    // A second look at what this run planned already (see RunReport.replanned) counts nothing twice.
+    if (opts.again) this.report.replanned(outcome.plan);
+    else this.report.planned(outcome.plan);
     this.executor.execute(outcome.plan.actions);
     for (const ref of outcome.deferred ?? []) this.executor.after(ref);
   }
 
   /** Plan every (or the named) mapping and carry the plan out. */
-  async scanAll(mappingNames?: string[]): Promise<void> {
-    await this.carryOut(await this.planner.plan(mappingNames));
+  async scanAll(mappingNames?: string[], opts: { again?: boolean } = {}): Promise<void> {
+    await this.carryOut(await this.planner.plan(mappingNames), opts);
   }
 
   /** A file appeared or changed (watch mode): plan it, carry the plan out. */
@@ -400,7 +405,7 @@ export class SyncRun {
   /** Plan again with the open jobs this worker can take now (those of workers whose lease ran out). */
   async takeOver(): Promise<void> {
     await this.planner.index.takeOverOpen();
-    await this.scanAll();
+    await this.scanAll(undefined, { again: true });
   }
 
   /**

@@ -42,7 +42,31 @@ export class RunReport {
     this.sum.files += plan.files;
     this.sum.hashed += plan.hashed;
     this.sum.unchanged += plan.unchanged;
-    for (const u of plan.unsupported) {
+    this.fileProblems(plan);
+  }
+
+  /**
+   * Work planned again in this run — a unit re-planned (its source changed, an identical document
+   * finished), the tree scanned again for work other workers left — whose files and up-to-date
+   * units the first look counted: a unit this run translated is "unchanged" at the second look.
+   * Only problems not reported yet are added.
+   */
+  replanned(plan: Plan): void {
+    this.fileProblems(plan);
+  }
+
+  /** (mapping, file, reason) of every problem reported: each is reported once per run. */
+  private readonly problemsSeen = new Set<string>();
+
+  private firstTime(p: { mapping: string; file: string; reason: string }): boolean {
+    const key = `${p.mapping}\0${p.file}\0${p.reason}`;
+    if (this.problemsSeen.has(key)) return false;
+    this.problemsSeen.add(key);
+    return true;
+  }
+
+  private fileProblems(plan: Plan): void {
+    for (const u of plan.unsupported.filter((x) => this.firstTime(x))) {
       this.sum.unsupported.push(u);
       this.events.emit('file:skipped', {
         mapping: u.mapping,
@@ -51,7 +75,7 @@ export class RunReport {
         message: u.message,
       });
     }
-    for (const s of plan.skipped) {
+    for (const s of plan.skipped.filter((x) => this.firstTime(x))) {
       if (s.reason === 'source-missing') {
         // Not a file left alone: the mapping did nothing, and the run fails for it.
         this.sum.sourceMissing.push(s);
