@@ -81,15 +81,21 @@ export class SpendGuard {
 
   /**
    * The service billed `characters` for job `jobId`, and the state records it: its estimate is
-   * replaced by the bill (and the shared reservation given back).
+   * replaced by the bill (and the shared reservation given back). Answers the characters billed
+   * beyond the estimate (0 when within it): by that much, and only that, a cap can be exceeded.
    */
-  async settle(jobId: number, characters: number): Promise<void> {
-    if (this.settled.has(jobId)) return;
+  async settle(jobId: number, characters: number): Promise<number> {
+    if (this.settled.has(jobId)) return 0;
     this.settled.add(jobId);
-    if (this.reserved.delete(jobId)) {
-      this.billed += characters;
-      await this.o.shared?.release(jobId);
-    } else this.collected += characters;
+    const estimate = this.reserved.get(jobId);
+    if (estimate === undefined) {
+      this.collected += characters;
+      return 0;
+    }
+    this.reserved.delete(jobId);
+    this.billed += characters;
+    await this.o.shared?.release(jobId);
+    return Math.max(0, characters - estimate);
   }
 
   /** The upload of job `jobId` surely did not reach the service (or its document failed): nothing billed. */

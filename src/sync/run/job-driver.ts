@@ -404,7 +404,12 @@ export class JobDriver {
     this.releaseWorker(dr);
     dr.job = await this.d.ledger.downloading(dr.job, billed, Date.now());
     // After the bill is recorded: a reservation shared with other workers is given back only then.
-    await this.d.guard?.settle(dr.job.id, billed);
+    const beyond = (await this.d.guard?.settle(dr.job.id, billed)) ?? 0;
+    if (beyond > 0)
+      log.warn(
+        { billed, beyond_estimate: beyond },
+        'the service billed more than the budget reserved for this document: the caps can be exceeded by that difference',
+      );
     const documentId = dr.job.document_id as string;
     this.d.report.events.emit('job:downloading', { ...refOfJob(dr.job), documentId });
     let bytes: number;
