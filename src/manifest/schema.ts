@@ -460,7 +460,7 @@ export const manifestSchema = z.strictObject({
     )
     .optional()
     .describe(
-      "The pipeline's name, recorded in its state: a state (a SQLite file, or a PostgreSQL schema) holds one pipeline, and a manifest of another name on it is refused. Default: the name of the manifest's folder. Give pipelines that share a PostgreSQL database distinct names (docs/postgres.md).",
+      "The pipeline's name, recorded in its state: a state (a SQLite file, or a PostgreSQL schema) holds one pipeline, and a manifest of another name on it is refused. Default: the name of the manifest's folder. Pipelines sharing a PostgreSQL database each have a schema of their own (`?options=-c%20search_path%3DNAME` in the URL; docs/postgres.md).",
     ),
   service: serviceSchema
     .default(serviceSchema.parse({}))
