@@ -97,6 +97,17 @@ describe('SpendGuard (the caps while a run goes on)', () => {
     expect(g.committed()).toBe(600);
   });
 
+  it('an upload whose answer was lost counts for good: uploaded again, it counts twice', async () => {
+    const g = guard({ perRun: 1000 });
+    await g.reserve(7, 300);
+    g.possiblyBilled(7);
+    expect(await g.reserve(7, 300)).toBeUndefined();
+    await g.settle(7, 280);
+    expect(g.committed()).toBe(580);
+    // A third upload of 450 would go over the run's cap.
+    expect((await g.reserve(8, 450))?.cap).toBe('per_run');
+  });
+
   it('the month cap counts the month before the run and documents collected for earlier runs', async () => {
     const g = guard({ perMonth: 1000 }, 600);
     // Uploaded by an earlier run, billed now: the month's, not this run's.

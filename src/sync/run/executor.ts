@@ -25,7 +25,7 @@ import { deleteOutput } from './delete-output.js';
 import type { JobDriver, JobOutcome, JobSource } from './job-driver.js';
 import { LostAnswerTurns } from './lost-answers.js';
 import type { Places, Slots } from './places.js';
-import { refOfJob, type RunReport } from './report.js';
+import type { RunReport } from './report.js';
 import { sourceHolds } from './source-check.js';
 
 // The executor carries out planned actions, and only those: work on one output runs in plan order,
@@ -348,7 +348,6 @@ export class Executor {
         );
         return 'failed';
       }
-      this.d.report.unconfirmedUpload(refOfJob(recorded), 'lost-answer');
       outcome = await this.d.driver.drive(recorded, src, {
         resumed: false,
         holdsSlot: false,

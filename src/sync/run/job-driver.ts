@@ -272,6 +272,8 @@ export class JobDriver {
     }
     const attempt = dr.job.attempts;
     const reupload = dr.reupload;
+    // Possibly billed twice from here on (the summary lists it; the job row counts it already).
+    if (reupload === 'lost-answer') this.d.report.unconfirmedUpload(refOfJob(dr.job), 'lost-answer');
     this.d.report.events.emit('job:uploading', {
       ...refOfJob(dr.job),
       attempt,
