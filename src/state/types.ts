@@ -324,6 +324,11 @@ export interface RunLog {
 export interface SharedWork {
   /** The database does not answer now: start no upload (nothing could record its document id). */
   readonly paused: boolean;
+  /**
+   * Claim the unit of an open job (one the ledger listed) as this worker starts it: the job as it
+   * stands now; or the live worker that holds it; or gone (finished or dropped meanwhile).
+   */
+  take(job: JobRecord): Promise<{ job: JobRecord } | { holder: string } | { gone: true }>;
   /** The live worker other than this one that holds a unit of work now, if any (nothing is claimed). */
   holderOf(unit: { sha256: string; target_lang: string; fingerprint: string }): Promise<string | undefined>;
   /**

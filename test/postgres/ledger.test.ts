@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HeldByOtherWorkerError } from '../../src/state/postgres/ledger.js';
 import { PostgresState } from '../../src/state/postgres/store.js';
 import { listWorkers } from '../../src/state/postgres/workers.js';
-import type { NewJob } from '../../src/state/types.js';
+import type { JobRecord, NewJob } from '../../src/state/types.js';
 import { freezeWorker } from '../helpers/backends.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 
@@ -38,6 +38,16 @@ describe.skipIf(!server)('the job ledger across workers', () => {
     await st.pool.end();
     states.splice(states.indexOf(st), 1);
   };
+  /** `n` open jobs recorded by a worker that stopped (its units given back). */
+  const openJobsLeftBehind = async (n: number) => {
+    const seed = await worker(30);
+    for (let i = 0; i < n; i++)
+      await seed.jobs.created(
+        job({ rel_path: `f${i}.docx`, sha256: `sha-${i}`, output_path: `out/de/f${i}.docx` }),
+      );
+    await seed.close();
+    states.splice(states.indexOf(seed), 1);
+  };
   beforeEach(async () => {
     db = await createTestDatabase(server!);
   });
@@ -63,7 +73,10 @@ describe.skipIf(!server)('the job ledger across workers', () => {
     await kill(a);
     await sleep(900);
     const runB = await b.runs.start('sync');
-    const taken = await b.jobs.open();
+    const listed = await b.jobs.open();
+    const taken = await Promise.all(
+      listed.map(async (j) => ((await b.jobs.take(j)) as { job: JobRecord }).job),
+    );
     expect(taken.map((j) => [j.id, j.status, j.document_id, j.document_key])).toEqual([
       [ja.id, 'uploaded', 'DOC-1', 'KEY-111111'],
     ]);
@@ -86,8 +99,9 @@ describe.skipIf(!server)('the job ledger across workers', () => {
     // a stalls (no heartbeat: a long GC pause, a frozen VM): its lease runs out and b takes over.
     freezeWorker(a);
     await sleep(800);
-    const [jb] = await b.jobs.open();
-    expect(jb?.id).toBe(ja.id);
+    const [listed] = await b.jobs.open();
+    expect(listed?.id).toBe(ja.id);
+    const { job: jb } = (await b.jobs.take(listed!)) as { job: JobRecord };
     await expect(a.jobs.uploadStarted(ja, runA)).rejects.toThrow(HeldByOtherWorkerError);
     expect(await b.jobs.get(ja.id)).toMatchObject({
       status: 'pending',
@@ -99,17 +113,42 @@ describe.skipIf(!server)('the job ledger across workers', () => {
   });
 
   it('live workers each take different open jobs, and never one another’s', async () => {
-    const seed = await worker(30);
-    for (let i = 0; i < 12; i++)
-      await seed.jobs.created(
-        job({ rel_path: `f${i}.docx`, sha256: `sha-${i}`, output_path: `out/de/f${i}.docx` }),
-      );
-    await seed.close();
-    states.splice(states.indexOf(seed), 1);
+    await openJobsLeftBehind(12);
     const workers = await Promise.all([1, 2, 3].map(() => worker(30)));
-    const got = await Promise.all(workers.map((w) => w.jobs.open()));
-    const ids = got.flat().map((j) => j.id);
+    const got = await Promise.all(
+      workers.map(async (w) => {
+        const mine: number[] = [];
+        for (const j of await w.jobs.open()) {
+          const took = await w.jobs.take(j);
+          if ('job' in took) mine.push(took.job.id);
+        }
+        return mine;
+      }),
+    );
+    const ids = got.flat();
     expect(ids).toHaveLength(12);
     expect(new Set(ids).size).toBe(12);
+  });
+
+  it('a worker holds the units of the jobs it has started, not of every job it listed: killed, it leaves only those to its lease (issue 29)', async () => {
+    await openJobsLeftBehind(12);
+    const a = await worker(30);
+    const listed = await a.jobs.open();
+    expect(listed).toHaveLength(12);
+    // It starts three (its places) and is killed.
+    for (const j of listed.slice(0, 3)) expect(await a.jobs.take(j)).toHaveProperty('job');
+    expect((await listWorkers(a.pool)).find((w) => w.id === a.workerId)).toMatchObject({ jobs_held: 3 });
+    const b = await worker(30);
+    await kill(a);
+    // The other nine are b's to start at once, without waiting for a's lease to run out.
+    const forB = await b.jobs.open();
+    expect(forB.map((j) => j.id).sort()).toEqual(
+      listed
+        .slice(3)
+        .map((j) => j.id)
+        .sort(),
+    );
+    for (const j of forB) expect(await b.jobs.take(j)).toHaveProperty('job');
+    expect(await b.jobs.take(listed[0]!)).toEqual({ holder: a.workerId });
   });
 });

@@ -67,7 +67,15 @@ describe.skipIf(!server)('locsync watch on a PostgreSQL state: takeover', () => 
           `outputs: ${outputsIn(out).join(', ')}\n--- survivor:\n${survivor.output()}\n--- victim (killed):\n${victim.output()}`,
       );
       const up = uploads(t.service.requests());
-      for (const f of withId) expect(up.filter((e) => e.upload?.filename === f)).toHaveLength(1);
+      for (const f of withId)
+        expect(
+          up.filter((e) => e.upload?.filename === f),
+          `${f}\n${survivor
+            .logLines()
+            .filter((l) => JSON.stringify(l).includes(f))
+            .map((l) => JSON.stringify(l))
+            .join('\n')}`,
+        ).toHaveLength(1);
       expect(
         survivor.logLines().some((l) => l.msg === 'taking over the work of a worker that stopped beating'),
       ).toBe(true);

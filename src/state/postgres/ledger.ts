@@ -9,9 +9,12 @@ import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
 import { inTransaction } from './tx.js';
 
 // The job ledger on PostgreSQL, shared by every worker of the pipeline: the only writer of job rows.
-// A worker (opened with a worker id) holds the unit of every job it works on: `created` claims the
-// unit first and refuses when another live worker holds it; `open` hands out only jobs whose unit
-// it could claim (free, its own, or left by a dead worker: a takeover); `uploadStarted` is fenced:
+// A worker (opened with a worker id) holds the unit of every job it works on, from when it starts
+// it (it has a place for it) until the job ends, and no longer: `created` claims the unit first and
+// refuses when another live worker holds it; `open` lists the jobs whose unit it could claim (free,
+// its own, or left by a dead worker) without claiming them, and `take` claims one as the worker
+// starts it (a takeover when a dead worker held it). A worker thus holds no more units than it has
+// work under way, and a worker that dies leaves only those to its lease. `uploadStarted` is fenced:
 // the row changes only while the unit is still ours, so a worker that stalled past its lease never
 // uploads what another worker has taken over. Jobs that end (done, failed, superseded) free the unit.
 
@@ -75,31 +78,45 @@ export class PgJobLedger implements JobLedger {
 
   /**
    * Jobs not done. A worker gets those it holds or could claim (free units, and those of workers
-   * whose lease ran out); a reader without worker id gets them all.
+   * whose lease ran out), claimed only when it starts one (take); a reader without worker id gets
+   * them all.
    */
   async open(): Promise<JobRecord[]> {
-    const r = await this.pool.query<JobRecord>(
-      `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded', 'failed') ORDER BY id`,
-    );
-    if (!this.worker) return r.rows.map((j) => this.reveal(j));
-    const mine: JobRecord[] = [];
-    for (const job of r.rows) {
-      const unit = unitKey(job);
-      const claim = await claimUnit(this.pool, this.worker.id, unit, this.worker.leaseSeconds);
-      if (!claim.claimed) continue;
-      if (claim.takenOverFrom) await markDeadWorkersRunsCrashed(this.pool, this.worker.id);
-      // Read again now that the unit is ours: its holder may have finished it (and let it go)
-      // between the listing and the claim.
-      const now = await this.get(job.id);
-      if (!now || now.status === 'done') {
-        await releaseUnit(this.pool, this.worker.id, unit);
-        continue;
-      }
-      // The unit's job is the newest open row of it: point the claim at it for a later takeover.
-      if (claim.jobId !== job.id) await attachJob(this.pool, this.worker.id, unit, job.id);
-      mine.push(now);
+    const r = this.worker
+      ? await this.pool.query<JobRecord>(
+          `SELECT j.* FROM jobs j
+           LEFT JOIN work_claims c ON c.unit = j.sha256 || ':' || j.target_lang || ':' || j.fingerprint
+           WHERE j.status IN ('pending', 'uploaded', 'failed')
+             AND (c.unit IS NULL OR c.worker_id = $1 OR c.lease_until < clock_timestamp())
+           ORDER BY j.id`,
+          [this.worker.id],
+        )
+      : await this.pool.query<JobRecord>(
+          `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded', 'failed') ORDER BY id`,
+        );
+    return r.rows.map((j) => this.reveal(j));
+  }
+
+  /**
+   * Claim the unit of an open job as this worker starts it: the job as it stands now, or why not
+   * (another live worker holds its unit; it was finished or dropped since it was listed).
+   */
+  async take(job: JobRecord): Promise<{ job: JobRecord } | { holder: string } | { gone: true }> {
+    if (!this.worker) return { job };
+    const unit = unitKey(job);
+    const claim = await claimUnit(this.pool, this.worker.id, unit, this.worker.leaseSeconds);
+    if (!claim.claimed) return { holder: claim.holder };
+    if (claim.takenOverFrom) await markDeadWorkersRunsCrashed(this.pool, this.worker.id);
+    // Read again now that the unit is ours: its holder may have finished it (and let it go)
+    // between the listing and the claim.
+    const now = await this.get(job.id);
+    if (!now || now.status === 'done') {
+      await releaseUnit(this.pool, this.worker.id, unit);
+      return { gone: true };
     }
-    return mine;
+    // The unit's job is the newest open row of it: point the claim at it for a later takeover.
+    if (claim.jobId !== job.id) await attachJob(this.pool, this.worker.id, unit, job.id);
+    return { job: now };
   }
 
   async latestDoneOf(outputPath: string): Promise<DoneIndexRow | undefined> {

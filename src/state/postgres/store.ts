@@ -87,6 +87,7 @@ export class PostgresState implements SyncState, StyleStateStore {
         return self.paused;
       },
       leaseSeconds: this.leaseSeconds,
+      take: (job) => this.jobs.take(job),
       holderOf: (u) => holderOf(this.pool, workerId, unitKey(u)),
       othersAtWork: () => unitsHeldByOthers(this.pool, workerId),
       orphaned: () => orphanedUnits(this.pool, workerId),

@@ -205,6 +205,21 @@ export class Executor {
         await this.replan(a.ref);
         return;
       }
+      if (recorded && this.d.state.shared) {
+        // Several workers: its unit is claimed now that it starts, not when it was planned.
+        const took = await this.d.state.shared.take(recorded);
+        if (!('job' in took)) {
+          worker();
+          if ('holder' in took)
+            return this.d.report.heldElsewhere(
+              { jobId: recorded.id, ...a.ref },
+              took.holder,
+              this.d.logger.child(a.ref),
+            );
+          return this.replan(a.ref);
+        }
+        recorded = took.job;
+      }
       const request = JSON.stringify(a.settings.request);
       let job: JobRecord;
       try {
@@ -309,7 +324,14 @@ export class Executor {
       // slots, so they must get places before the uploads planned after them (which wait for slots).
       const worker = await this.d.places.take();
       if (shared) this.d.slots.hold();
-      const job = await this.d.state.jobs.get(a.jobId);
+      let job = await this.d.state.jobs.get(a.jobId);
+      if (job && this.d.state.shared) {
+        // Several workers: its unit is claimed now that it starts (a takeover when a dead one held it).
+        const took = await this.d.state.shared.take(job);
+        if ('holder' in took)
+          this.d.report.heldElsewhere({ jobId: a.jobId, ...a.ref }, took.holder, this.d.logger.child(a.ref));
+        job = 'job' in took ? took.job : undefined;
+      }
       if (!job || job.status !== 'uploaded' || !job.document_id || !job.document_key) {
         worker();
         this.d.slots.release();
