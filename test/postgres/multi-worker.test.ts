@@ -98,7 +98,7 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
       await waitFor('the first worker to hold every place', async () => {
         const r = await check
           .query(
-            `SELECT count(*)::int AS n FROM limit_slots WHERE kind = 'in_flight' AND worker_id IS NOT NULL`,
+            `SELECT count(*)::int AS n FROM locsync_account.limit_slots WHERE kind = 'in_flight' AND worker_id IS NOT NULL`,
           )
           .catch(() => ({ rows: [{ n: 0 }] }));
         return r.rows[0].n >= 4;

@@ -203,7 +203,8 @@ export class GlobalLimits {
 
   /** Tell the other workers that this one waits for a place of `kind`. */
   private async announceWant(kind: PlaceKind): Promise<void> {
-    await this.pool.query(`SELECT pg_notify('${CHANNEL}', $1)`, [`want:${kind}:${this.opts.workerId}`]);
+    const want = { kind, account: this.opts.account, worker: this.opts.workerId };
+    await this.pool.query(`SELECT pg_notify('${CHANNEL}', $1)`, [`want:${JSON.stringify(want)}`]);
   }
 
   /**
@@ -251,11 +252,16 @@ export class GlobalLimits {
 
   /** A message on the places channel: a place given back (its kind), or a worker wanting one. */
   private heard(payload: string): void {
-    // want:<kind>:<worker id> (worker ids hold colons themselves).
-    const [what, kind, ...id] = payload.split(':') as [string, PlaceKind, ...string[]];
-    if (what !== 'want') return this.wake[what as PlaceKind]?.();
-    const workerId = id.join(':');
-    if (workerId !== this.opts.workerId) this.share[kind]?.heard(workerId);
+    // want:{"kind", "account", "worker"}: only this account's workers share its places.
+    if (!payload.startsWith('want:')) return this.wake[payload as PlaceKind]?.();
+    let want: { kind: PlaceKind; account: string; worker: string };
+    try {
+      want = JSON.parse(payload.slice(5)) as typeof want;
+    } catch {
+      return; // not ours to read
+    }
+    if (want.account === this.opts.account && want.worker !== this.opts.workerId)
+      this.share[want.kind]?.heard(want.worker);
   }
 
   /** Stop listening. */
