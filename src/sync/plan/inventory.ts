@@ -53,10 +53,59 @@ function sourceMissing(b: PlanBuilder, m: Mapping, src: string, how: 'missing' |
   });
 }
 
+type Listed = Awaited<ReturnType<typeof listSourceFiles>>;
+type Snapshot = Awaited<ReturnType<PlanContext['state']['files']['snapshot']>>;
+type KnownFiles = Awaited<ReturnType<PlanContext['state']['files']['listed']>>;
+type Signature = (m: Mapping, ext: string) => number;
+
+/** What the no-op fast paths found: the listing's digest, the mapping's snapshot, whether it holds. */
+interface FastPaths {
+  signature: Signature;
+  digest: string | undefined;
+  snap: Snapshot;
+  /** --retranslate all looks at every output: no fast path vouches for one. */
+  everyOutput: boolean;
+  /** The output folders list the same names as when the snapshot was taken. */
+  outputsHeld: boolean;
+}
+
+/** The listed files sorted by what their records say (index i: listed.files[i]). */
+interface ByRecord {
+  byFolder: ReturnType<typeof compareFolders> | undefined;
+  /** Records read (what is left after planning is gone). */
+  known: KnownFiles;
+  hashes: Array<string | undefined>;
+  /** 1: the file's verified mark matches; 2: and the snapshot vouches for it. */
+  verified: Uint8Array;
+  toHash: number[];
+  recorded: number[];
+  vouched: FoundFile[];
+  /** Files vouched for by their folder whose record was not read. */
+  unread: number;
+}
+
 /** Plan one mapping: every file found, in path order; sources gone are kept for planRemovals. */
 export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping): Promise<void> {
   const src = ctx.folders.sourceOf(m);
   ctx.events.emit('scan:start', { mapping: m.name });
+  const listed = await listMapping(ctx, b, m, src);
+  const fast = await fastPaths(ctx, m, listed);
+  if (fast.snap !== undefined && fast.digest === fast.snap.digest && !fast.everyOutput)
+    return planSameListing(ctx, b, m, listed.files, fast.outputsHeld); // same listing: no source is gone
+  const records = await sortByRecord(ctx, m, listed.files, fast);
+  const { hashed, bytesHashed } = await readContents(ctx, b, m, listed.files, records);
+  await digestContents(ctx, b, m, digestCandidates(listed.files, records));
+  const planned = await planListedFiles(ctx, b, m, listed.files, records, hashed);
+  b.plan.hashed += hashed;
+  ctx.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
+  const gone = noteGone(ctx, b, m, src, listed, records.known);
+  // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
+  if (fast.digest !== undefined && planned.fresh === listed.files.length && gone === 0)
+    noteSnapshot(ctx, b, m, listed.files, fast, records, planned.outputListings);
+}
+
+/** Lists the mapping's sources; reports the unsupported and unreadable ones (and a missing folder). */
+async function listMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping, src: string): Promise<Listed> {
   // Output folders inside the source folder are not sources.
   const listed = await listSourceFiles(
     src,
@@ -71,106 +120,133 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   for (const p of listed.problems)
     if (p.relPath === '.' && !fs.existsSync(src)) sourceMissing(b, m, src, 'missing');
     else b.skipped({ mapping: m.name, file: p.relPath, reason: p.reason, message: p.message });
+  return listed;
+}
 
-  // The no-op fast paths: the listing is the one recorded when every output was found up to date.
-  const signature = (mm: Mapping, ext: string) => ctx.settings.signature(mm, ext);
+/** The no-op fast paths: the listing is the one recorded when every output was found up to date. */
+async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<FastPaths> {
+  const signature: Signature = (mm, ext) => ctx.settings.signature(mm, ext);
   const digest = listed.problems.length === 0 ? listingDigest(m, listed.files, signature) : undefined;
   const snap = digest !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
-  // --retranslate all looks at every output: no fast path vouches for one.
   const everyOutput = ctx.retranslate.has('all');
-  // The output folders list the same names as when the snapshot was taken: every output then is
-  // there. Nothing is in flight that could change one, and no other mapping can claim one.
+  // Nothing is in flight that could change an output, and no other mapping can claim one.
   const outputsHeld =
     snap !== undefined &&
     !everyOutput &&
     ctx.idle() &&
     !ctx.folders.sharesOutputRoots(m) &&
     outputsDigest(ctx.loaded.dir, snap.outputDirs) === snap.outputsDigest;
-  if (snap !== undefined && digest === snap.digest && !everyOutput) {
-    // Nothing to look at per file. The outputs are claimed (collisions) only if later work needs it.
-    if (outputsHeld) {
-      const n = listed.files.length;
-      b.plan.files += n;
-      b.plan.unchanged += n * m.targets.length;
-      ctx.claims.defer(m, listed.files);
-      ctx.events.emit('scan:done', { mapping: m.name, files: n, hashed: 0, bytesHashed: 0 });
-      return;
-    }
-    ctx.listing = new OutputListing(ctx.loaded.dir);
-    for (let i = 0; i < listed.files.length; i++) {
-      if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed: 0 });
-      b.plan.files++;
-      await planFileTargets(ctx, b, m, {
-        file: listed.files[i] as FoundFile,
-        sha256: undefined,
-        verified: true,
-      });
-    }
-    ctx.listing = undefined;
-    ctx.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed: 0, bytesHashed: 0 });
-    return; // same listing: no source is gone
-  }
+  return { signature, digest, snap, everyOutput, outputsHeld };
+}
 
-  // Files were added, edited or removed in some folders only: a folder whose own listing is the
-  // snapshot's is vouched for as a whole (its files as they were then, their outputs then still
-  // there), and only the other folders' file records are read.
-  const files = listed.files;
+/** The listing is the snapshot's: nothing to look at per file unless an output folder changed. */
+async function planSameListing(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  m: Mapping,
+  files: FoundFile[],
+  outputsHeld: boolean,
+): Promise<void> {
+  // The outputs are claimed (collisions) only if later work needs it.
+  if (outputsHeld) {
+    const n = files.length;
+    b.plan.files += n;
+    b.plan.unchanged += n * m.targets.length;
+    ctx.claims.defer(m, files);
+    ctx.events.emit('scan:done', { mapping: m.name, files: n, hashed: 0, bytesHashed: 0 });
+    return;
+  }
+  ctx.listing = new OutputListing(ctx.loaded.dir);
+  for (let i = 0; i < files.length; i++) {
+    if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed: 0 });
+    b.plan.files++;
+    await planFileTargets(ctx, b, m, { file: files[i] as FoundFile, sha256: undefined, verified: true });
+  }
+  ctx.listing = undefined;
+  ctx.events.emit('scan:done', { mapping: m.name, files: files.length, hashed: 0, bytesHashed: 0 });
+}
+
+/**
+ * Files were added, edited or removed: sorts the files by their records. A folder whose own listing
+ * is the snapshot's is vouched for as a whole (its files as they were then, their outputs then still
+ * there), and only the other folders' file records are read. A file with its recorded size, mtime,
+ * inode and ctime and a verified mark for the current settings needs nothing else (its content is
+ * read from the state only if an output needs work); one without the mark needs its recorded
+ * content; any other file is hashed.
+ */
+async function sortByRecord(
+  ctx: PlanContext,
+  m: Mapping,
+  files: FoundFile[],
+  fast: FastPaths,
+): Promise<ByRecord> {
+  const { snap, outputsHeld, everyOutput } = fast;
   const byFolder =
-    outputsHeld && snap.folders ? compareFolders(m, files, snap.folders, signature) : undefined;
+    outputsHeld && snap?.folders ? compareFolders(m, files, snap.folders, fast.signature) : undefined;
   // Records of the changed folders only while they are few (a query each on SQLite).
   const known =
     byFolder && byFolder.changed.length <= Math.max(64, byFolder.names.length - byFolder.changed.length)
       ? await ctx.state.files.listedIn(m.name, byFolder.changed)
       : await ctx.state.files.listed(m.name);
-  let hashed = 0;
-  let bytesHashed = 0;
-  let count = 0;
-  // A file with its recorded size, mtime, inode and ctime and a verified mark for the current
-  // settings needs nothing else (its content is read from the state only if an output needs work);
-  // one without the mark needs its recorded content; any other file is hashed.
-  const hashes = new Array<string | undefined>(files.length);
-  /** 1: the file's verified mark matches; 2: and the snapshot vouches for it (below). */
-  const verified = new Uint8Array(files.length);
-  const toHash: number[] = [];
-  const recorded: number[] = [];
-  // Files the mapping's snapshot still vouches for although the listing changed (files were added or
-  // edited beside them): recorded as they were then, and the outputs then still there. A snapshot
-  // is dropped by any change of a file record and any job done, so such a file's outputs are up to
-  // date: nothing is looked at for them, as on the no-op path.
-  const vouched: FoundFile[] = [];
-  /** Files vouched for by their folder whose record was not read. */
-  let unread = 0;
+  const r: ByRecord = {
+    byFolder,
+    known,
+    hashes: new Array<string | undefined>(files.length),
+    verified: new Uint8Array(files.length),
+    toHash: [],
+    recorded: [],
+    // Files the mapping's snapshot still vouches for although the listing changed (files were added
+    // or edited beside them): recorded as they were then, and the outputs then still there. A
+    // snapshot is dropped by any change of a file record and any job done, so such a file's outputs
+    // are up to date: nothing is looked at for them, as on the no-op path.
+    vouched: [],
+    unread: 0,
+  };
   for (let i = 0; i < files.length; i++) {
     const f = files[i] as FoundFile;
     if (byFolder?.same[byFolder.of[i] as number] === 1) {
-      verified[i] = 2;
-      vouched.push(f);
-      if (!known.has(f.relPath)) unread++;
+      r.verified[i] = 2;
+      r.vouched.push(f);
+      if (!known.has(f.relPath)) r.unread++;
       continue;
     }
     const prev = known.get(f.relPath);
-    if (!prev || !matchesRecord(f, prev[1], prev[2], prev[4], prev[5])) toHash.push(i);
+    if (!prev || !matchesRecord(f, prev[1], prev[2], prev[4], prev[5])) r.toHash.push(i);
     else if (!everyOutput && prev[3] === ctx.settings.signature(m, extOf(f.relPath))) {
-      verified[i] = 1;
+      r.verified[i] = 1;
       if (outputsHeld) {
-        verified[i] = 2;
-        vouched.push(f);
+        r.verified[i] = 2;
+        r.vouched.push(f);
       }
-    } else recorded.push(i);
+    } else r.recorded.push(i);
   }
   // Claimed (lazily) before any other file of the mapping claims an output: they were there first.
-  if (vouched.length) ctx.claims.defer(m, vouched);
+  if (r.vouched.length) ctx.claims.defer(m, r.vouched);
   // The done index's size, estimated (when to load it whole rather than look outputs up one by one).
-  ctx.index.expectOutputs((known.size + unread) * m.targets.length);
+  ctx.index.expectOutputs((known.size + r.unread) * m.targets.length);
+  return r;
+}
+
+/** The recorded contents of the files that need them, and the hashes of the others (a few at once). */
+async function readContents(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  m: Mapping,
+  files: FoundFile[],
+  r: ByRecord,
+): Promise<{ hashed: number; bytesHashed: number }> {
   // By index when few, in one read when many (the first scan after a run with much work).
   const shas =
-    recorded.length > POINT_LOOKUPS_BEFORE_INDEX ? await ctx.state.files.contents(m.name) : undefined;
-  for (const i of recorded) {
+    r.recorded.length > POINT_LOOKUPS_BEFORE_INDEX ? await ctx.state.files.contents(m.name) : undefined;
+  for (const i of r.recorded) {
     const rel = (files[i] as FoundFile).relPath;
-    hashes[i] = shas ? shas.get(rel) : (await ctx.state.files.get(m.name, rel))?.sha256;
+    r.hashes[i] = shas ? shas.get(rel) : (await ctx.state.files.get(m.name, rel))?.sha256;
   }
-  // Hash a few files at once; planning below stays in path order.
-  await mapLimit(toHash, 8, async (i) => {
+  let hashed = 0;
+  let bytesHashed = 0;
+  let count = 0;
+  // Planning stays in path order (planListedFiles).
+  await mapLimit(r.toHash, 8, async (i) => {
     const f = files[i] as FoundFile;
     try {
       const sha = await hashOf(f);
@@ -185,7 +261,7 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
         ctimeMs: f.ctimeMs,
         sha256: sha,
       });
-      hashes[i] = sha;
+      r.hashes[i] = sha;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       b.skipped({
@@ -198,10 +274,14 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
       if (++count % 500 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: count, hashed });
     }
   });
-  // Content digests of what was read, and of recorded contents without one (see digests.ts).
+  return { hashed, bytesHashed };
+}
+
+/** Content digests of what was read, and of recorded contents without one (see digests.ts). */
+function digestCandidates(files: FoundFile[], r: ByRecord): DigestCandidate[] {
   const candidates: DigestCandidate[] = [];
-  for (const i of [...toHash, ...recorded]) {
-    const sha = hashes[i];
+  for (const i of [...r.toHash, ...r.recorded]) {
+    const sha = r.hashes[i];
     const f = files[i] as FoundFile;
     if (sha !== undefined)
       candidates.push({
@@ -212,22 +292,36 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
         sha256: sha,
       });
   }
-  await digestContents(ctx, b, m, candidates);
+  return candidates;
+}
+
+/**
+ * Plans every listed file's targets in path order; what is left in `r.known` afterwards is gone.
+ * Answers how many files have every output up to date, and the output folders read.
+ */
+async function planListedFiles(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  m: Mapping,
+  files: FoundFile[],
+  r: ByRecord,
+  hashed: number,
+): Promise<{ fresh: number; outputListings: OutputListing['dirs'] }> {
   ctx.listing = new OutputListing(ctx.loaded.dir);
   const toVerify: Array<{ relPath: string; sig: number }> = [];
   let fresh = 0;
   for (let i = 0; i < files.length; i++) {
     const f = files[i] as FoundFile;
-    known.delete(f.relPath); // what is left in `known` afterwards is gone
+    r.known.delete(f.relPath);
     if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed });
-    if (verified[i] === 2) {
+    if (r.verified[i] === 2) {
       b.plan.files++;
       b.plan.unchanged += m.targets.length;
       fresh++;
       continue;
     }
-    const isVerified = verified[i] === 1;
-    const sha = hashes[i];
+    const isVerified = r.verified[i] === 1;
+    const sha = r.hashes[i];
     if (sha === undefined && !isVerified) continue; // could not be read (reported)
     b.plan.files++;
     if (!isVerified && skippedBeforeUpload(b, m, f)) continue;
@@ -240,11 +334,22 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   const outputListings = ctx.listing.dirs;
   ctx.listing = undefined;
   if (toVerify.length) b.plan.observations.verified.push({ mapping: m.name, files: toVerify });
-  b.plan.hashed += hashed;
-  ctx.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
-  // Sources gone since the last run (their outputs are handled after the work: a rename reuses the
-  // old output first). A source folder that cannot be read, or that is suddenly empty (a share not
-  // mounted), removes nothing: outputs are not deleted on a guess.
+  return { fresh, outputListings };
+}
+
+/**
+ * Sources gone since the last run (their outputs are handled after the work: a rename reuses the
+ * old output first). A source folder that cannot be read, or that is suddenly empty (a share not
+ * mounted), removes nothing: outputs are not deleted on a guess. Answers how many are gone.
+ */
+function noteGone(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  m: Mapping,
+  src: string,
+  listed: Listed,
+  known: KnownFiles,
+): number {
   const gone = [...known.keys()];
   const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => p.relPath);
   if (blind.includes('.') || (listed.files.length === 0 && gone.length > 0)) {
@@ -260,20 +365,33 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
       b.gone.push({ mapping: m, relPath });
     }
   }
-  // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
-  if (digest !== undefined && fresh === files.length && gone.length === 0) {
-    // The folders of the vouched files' outputs were not read this time: the old snapshot's still count.
-    const dirs = new Set([...outputListings.keys(), ...(vouched.length && snap ? snap.outputDirs : [])]);
-    const outputDirs = [...dirs].sort();
-    b.plan.observations.snapshots.push({
-      mapping: m.name,
-      files: files.length,
-      digest,
-      outputDirs,
-      outputsDigest: outputsDigest(ctx.loaded.dir, outputDirs, outputListings),
-      folders: pairsOf(byFolder ?? folderDigests(m, files, signature)),
-    });
-  }
+  return gone.length;
+}
+
+/** Records the listing as a snapshot: the next scan of it is a no-op. */
+function noteSnapshot(
+  ctx: PlanContext,
+  b: PlanBuilder,
+  m: Mapping,
+  files: FoundFile[],
+  fast: FastPaths,
+  r: ByRecord,
+  outputListings: OutputListing['dirs'],
+): void {
+  // The folders of the vouched files' outputs were not read this time: the old snapshot's still count.
+  const dirs = new Set([
+    ...outputListings.keys(),
+    ...(r.vouched.length && fast.snap ? fast.snap.outputDirs : []),
+  ]);
+  const outputDirs = [...dirs].sort();
+  b.plan.observations.snapshots.push({
+    mapping: m.name,
+    files: files.length,
+    digest: fast.digest as string,
+    outputDirs,
+    outputsDigest: outputsDigest(ctx.loaded.dir, outputDirs, outputListings),
+    folders: pairsOf(r.byFolder ?? folderDigests(m, files, fast.signature)),
+  });
 }
 
 /**
