@@ -7,13 +7,11 @@
 // state's sorted record give the same digest).
 
 import type { FileStamp } from '../sync/plan/file-stamp.js';
+import { NUMBERS_PER_FILE, type FolderFiles } from '../sync/plan/walk-folders.js';
 
 export interface PolledFile extends FileStamp {
   readonly relPath: string;
 }
-
-/** Numbers kept per file: size, mtime, inode, ctime (FileStamp). */
-export const NUMBERS_PER_FILE = 4;
 
 interface FolderRecord {
   /** Two independent 32-bit hashes: each the sum of one hash of (name, stamp) per file. */
@@ -67,12 +65,6 @@ function fileHash(name: string, stats: ArrayLike<number>, at: number, seed: numb
 function sameStamp(a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number): boolean {
   for (let k = 0; k < NUMBERS_PER_FILE; k++) if (a[i + k] !== b[j + k]) return false;
   return true;
-}
-
-/** A folder's files as listed: names, and size, mtime, inode, ctime of each in the same order. */
-export interface FolderFiles {
-  readonly names: readonly string[];
-  readonly stats: ArrayLike<number>;
 }
 
 function digest(files: FolderFiles): [number, number] {

@@ -5,7 +5,7 @@ import {
   type FolderSnapshot,
   type PolledFile,
 } from './folder-snapshot.js';
-import { walkSourceFolders } from './folder-walk.js';
+import { walkSourceFolders } from '../sync/plan/walk-folders.js';
 import type { SourceRoots } from './source-roots.js';
 import type { WatchedSource } from './sources.js';
 

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listSourceFiles } from '../../src/sync/plan/list-sources.js';
-import { NUMBERS_PER_FILE } from '../../src/watch/folder-snapshot.js';
-import { walkSourceFolders } from '../../src/watch/folder-walk.js';
+import { NUMBERS_PER_FILE, walkSourceFolders } from '../../src/sync/plan/walk-folders.js';
 import { startWatchFixture, waitFor, type WatchFixture } from './helpers.js';
 
 // Poll mode walks the source folder a folder at a time; it must take exactly the files the sync

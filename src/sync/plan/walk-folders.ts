@@ -8,15 +8,30 @@ import {
   unreadableFolder,
   type ListOptions,
   type ScanProblem,
-} from '../sync/plan/source-rules.js';
-import { extOf } from '../sync/plan/fingerprint.js';
-import type { FolderFiles } from './folder-snapshot.js';
+} from './source-rules.js';
+import { extOf } from './fingerprint.js';
 
-// Poll mode's walk of a source folder, one folder at a time: each folder is read (one readdir) and
-// its files stat'ed, and handed over with their names, sizes, mtimes, inodes and ctimes before the next folder is
-// read. Nothing is kept per file beyond the folder being read: no listing of the whole tree, no
-// object per file, no sort (the sync's listing, list-sources.ts, builds all three). Which entries
-// are source files is decided by source-rules.ts, the same rules as the sync's listing.
+// The walk of a source folder, one folder at a time: each folder is read (one readdir) and its files
+// stat'ed, and handed over with their names, sizes, mtimes, inodes and ctimes before the next folder
+// is read. Nothing is kept per file beyond the folder being read (watch's poll mode keeps no listing
+// of the whole tree; the sync's listing, list-sources.ts, builds its own from the folders). Which
+// entries are source files is decided by source-rules.ts. Synchronous reads a folder at a time: one
+// readdir and a stat per file cost less than the callbacks of asynchronous ones, and the event loop
+// gets a turn between slices of work.
+
+/** A folder's files as listed: names, and size, mtime, inode, ctime of each in the same order. */
+export interface FolderFiles {
+  readonly names: readonly string[];
+  readonly stats: ArrayLike<number>;
+}
+
+/** Numbers kept per file in FolderFiles.stats: size, mtime, inode, ctime (FileStamp). */
+export const NUMBERS_PER_FILE = 4;
+
+export interface WalkOptions extends ListOptions {
+  /** Called for a file taken by the patterns whose extension the service does not translate. */
+  unsupported?: (relPath: string) => void;
+}
 
 /** Work done between two yields to the event loop (/healthz and /metrics answer meanwhile). */
 const SLICE_MS = 10;
@@ -30,15 +45,15 @@ interface Pending {
 
 /**
  * Walk the source folder `root`, calling `folder` for each folder read (with its source files, maybe
- * none). Returns the problems met (unreadable folders and files, links that loop or leave the
+ * none, and its path with a trailing separator). Returns the problems met (unreadable folders and files, links that loop or leave the
  * source); a problem with relPath '.' means the source folder could not be listed.
  */
 export async function walkSourceFolders(
   root: string,
   include: string[],
   ignore: string[],
-  opts: ListOptions,
-  folder: (rel: string, files: FolderFiles) => void,
+  opts: WalkOptions,
+  folder: (rel: string, files: FolderFiles, absPrefix: string) => void,
 ): Promise<ScanProblem[]> {
   const rules = SourceRules.open(root, include, ignore, opts);
   if (!(rules instanceof SourceRules)) return [rules];
@@ -80,15 +95,23 @@ export async function walkSourceFolders(
         const link = rules.followLink(prefix + name, relPath);
         if (link?.kind === 'problem') problems.push(link.problem);
         else if (link?.kind === 'folder') todo.push({ abs: prefix + name, rel: relPath, nested: true });
-        else if (link?.kind === 'file' && isSupportedExtension(extOf(name))) {
-          names.push(name);
-          stats.push(link.size, link.mtimeMs, link.ino, link.ctimeMs);
+        else if (link?.kind === 'file') {
+          if (isSupportedExtension(extOf(name))) {
+            names.push(name);
+            stats.push(link.size, link.mtimeMs, link.ino, link.ctimeMs);
+          } else opts.unsupported?.(relPath);
         }
         continue;
       }
-      // Files the service does not translate are not looked at (the sync lists them as unsupported).
-      if (!e.isFile() || !isSupportedExtension(extOf(name))) continue;
+      if (!e.isFile()) continue;
+      // Files the service does not translate are not stat'ed (the sync lists them as unsupported).
+      const supported = isSupportedExtension(extOf(name));
+      if (!supported && !opts.unsupported) continue;
       if (!byName && (rules.excluded(relPath) || !rules.included(relPath))) continue;
+      if (!supported) {
+        opts.unsupported?.(relPath);
+        continue;
+      }
       const st = statSourceFile(prefix + name, relPath);
       if (st && 'reason' in st) problems.push(st);
       else if (st) {
@@ -96,7 +119,7 @@ export async function walkSourceFolders(
         stats.push(st.size, st.mtimeMs, st.ino, st.ctimeMs);
       }
     }
-    folder(rel, files);
+    folder(rel, files, prefix);
     if (performance.now() - sliceStart > SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
