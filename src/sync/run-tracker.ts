@@ -48,7 +48,7 @@ export class RunTracker {
   private readonly scannedBy = new Map<string, number>();
   /** Watch: per mapping, files added since its last scan, and recorded files removed since. */
   private readonly addedSince = new Map<string, Set<string>>();
-  private readonly removedSince = new Map<string, number>();
+  private readonly removedSince = new Map<string, Set<string>>();
   private planned = 0;
   private resumed = 0;
   private started = 0;
@@ -87,11 +87,14 @@ export class RunTracker {
       this.scansDone++;
     });
     events.on('source:changed', (e) => {
-      const added = this.addedSince.get(e.mapping) ?? new Set<string>();
-      this.addedSince.set(e.mapping, added);
-      if (e.change === 'added') added.add(e.file);
-      else if (!added.delete(e.file) && e.recorded)
-        this.removedSince.set(e.mapping, (this.removedSince.get(e.mapping) ?? 0) + 1);
+      const setOf = (m: Map<string, Set<string>>) =>
+        m.get(e.mapping) ?? m.set(e.mapping, new Set()).get(e.mapping)!;
+      const added = setOf(this.addedSince);
+      const removed = setOf(this.removedSince);
+      // Each file once however many events tell of it; one deleted and written again counts as it was.
+      if (e.change === 'added') {
+        if (!removed.delete(e.file)) added.add(e.file);
+      } else if (!added.delete(e.file) && e.recorded) removed.add(e.file);
     });
     events.on('file:skipped', () => this.skipped++);
     events.on('action', (a) => {
@@ -193,7 +196,7 @@ export class RunTracker {
     let n = 0;
     for (const files of this.scannedBy.values()) n += files;
     for (const added of this.addedSince.values()) n += added.size;
-    for (const removed of this.removedSince.values()) n -= removed;
+    for (const removed of this.removedSince.values()) n -= removed.size;
     return Math.max(0, n);
   }
 

@@ -201,6 +201,8 @@ describe('the run view at 80 and 120 columns (issue 29)', () => {
     // Written twice before it is recorded: counted once.
     events.emit('source:changed', { mapping: 'docs', file: 'new0.txt', change: 'added', recorded: false });
     events.emit('source:changed', { mapping: 'docs', file: 'old.txt', change: 'removed', recorded: true });
+    // Its deletion seen twice (an event and a rescan of its folder): counted once.
+    events.emit('source:changed', { mapping: 'docs', file: 'old.txt', change: 'removed', recorded: true });
     expect(t.totals().scanned).toBe(41);
     // Added, then deleted before the state knew it: gone from the count again.
     events.emit('source:changed', { mapping: 'docs', file: 'new4.txt', change: 'removed', recorded: false });
