@@ -16,6 +16,7 @@ import { WatchMetrics, startMetricsServer, type MetricsServer } from './metrics.
 import { PendingFiles, type PendingEntry } from './pending.js';
 import { locate, watchedSources, type WatchedSource } from './sources.js';
 import { recordedFiles } from './recorded.js';
+import { InOrder } from './in-order.js';
 import { startSourceWatcher, type SourceWatcher } from './watcher.js';
 
 // `locsync watch`: the run sequence of `sync` kept open. One SyncRun at a time does the work (the
@@ -78,8 +79,8 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   private readonly pending: PendingFiles;
   private readonly handOver: PendingEntry[] = [];
   private handingOver = 0;
-  private readonly removals = new Set<Promise<void>>();
-  private removalChain: Promise<void> = Promise.resolve();
+  /** Deletions of sources, one at a time in the order they came. */
+  private readonly removals = new InOrder();
   private sourceWatcher: SourceWatcher | undefined;
   private manifestWatcher: ManifestWatcher | undefined;
   private metricsServer: MetricsServer | undefined;
@@ -300,22 +301,18 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     // (the rescan once it is back decides).
     const root = this.sources.find((s) => s.mapping === e.mapping)?.root;
     if (root && this.sourceWatcher && !this.sourceWatcher.trusts(root)) return;
-    // One deletion at a time, in the order they came (a folder of 5,000 files gone is 5,000 of them:
-    // the engine is not asked 5,000 things at once).
-    const p = this.removalChain
-      .then(() => this.session.fileRemoved(e.mapping, e.relPath))
-      .catch((err: Error) =>
-        this.logger.error(
-          { mapping: e.mapping, file: e.relPath, err: err.message },
-          'could not handle deletion',
-        ),
-      )
-      .finally(() => {
-        this.removals.delete(p);
-        this.maybeIdle();
-      });
-    this.removals.add(p);
-    this.removalChain = p;
+    this.removals.add(
+      () =>
+        this.session
+          .fileRemoved(e.mapping, e.relPath)
+          .catch((err: Error) =>
+            this.logger.error(
+              { mapping: e.mapping, file: e.relPath, err: err.message },
+              'could not handle deletion',
+            ),
+          ),
+      () => this.maybeIdle(),
+    );
   }
 
   private maybeIdle(): void {
@@ -350,7 +347,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   async settle(): Promise<void> {
     await this.rotation;
     while (this.pending.size || this.handOver.length || this.handingOver || this.removals.size) {
-      await Promise.all([...this.removals]);
+      await this.removals.settled();
       await sleep(20);
     }
     await this.session.drain();
@@ -465,7 +462,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       this.tickTimer = undefined;
       try {
         while (this.handingOver > 0) await sleep(20);
-        await Promise.all([...this.removals]);
+        await this.removals.settled();
         await fn();
       } finally {
         this.paused = false;
@@ -539,7 +536,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       this.logger.info({ files: waitingFiles }, 'not handed over yet: picked up by the next start');
     this.pending.clear();
     this.handOver.length = 0;
-    await Promise.all([this.session?.stop({ deadlineMs }), closing, ...this.removals]);
+    await Promise.all([this.session?.stop({ deadlineMs }), closing, this.removals.settled()]);
     // A file being handed over when the signal came ends as left work; nothing writes after this.
     while (this.handingOver > 0) await sleep(20);
     await this.session?.stop({ deadlineMs: 0 });
