@@ -164,10 +164,10 @@ mappings:
     });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
+    expect(r.stdout).toMatch(
       /glossaries\.terms\.files\.en-de: glossary file 'terms\.en-de\.csv' is not a regular file/,
     );
-    expect(r.stderr).toMatch(
+    expect(r.stdout).toMatch(
       /glossaries\.terms\.files\.en-fr: glossary file 'pipe\.csv' is not a regular file/,
     );
   });

@@ -179,7 +179,7 @@ describe('webhook notifications', () => {
     const notUrl = { HOOK_URL: 'hooks.example.com/T0KEN-9f8e7d6c5b4a' };
     const v = await p.cli(['validate'], notUrl);
     expect(v.code).toBe(2);
-    expect(v.stderr).toMatch(
+    expect(v.stdout).toMatch(
       /pipeline\.yaml:\d+:\d+: .*notify\.webhook\.url_env: the value of the environment variable HOOK_URL is not an http:\/\/ or https:\/\/ URL/,
     );
     const r = await p.cli(['sync'], notUrl);
@@ -190,7 +190,7 @@ describe('webhook notifications', () => {
     // Not set where validate runs (a pull request's CI): a warning; the run itself needs it.
     const unset = await p.cli(['validate'], { HOOK_URL: undefined });
     expect(unset.code).toBe(0);
-    expect(unset.stderr).toMatch(
+    expect(unset.stdout).toMatch(
       /warning: notify\.webhook\.url_env: the environment variable HOOK_URL is not set/,
     );
     expect((await p.cli(['sync'], { HOOK_URL: undefined })).code).toBe(2);
