@@ -1,4 +1,4 @@
-import type { JobFailure, JobRecord } from './types.js';
+import type { JobFailure, JobRecord, WrittenOutput } from './types.js';
 
 // What the backends write, decided once for all of them: the fields each named transition of the
 // job ledger sets (a pure function of the row and the event), and the grouping of verified marks.
@@ -7,10 +7,20 @@ export type JobFields = Partial<Omit<JobRecord, 'id' | 'created_at'>>;
 
 const now = () => new Date().toISOString();
 
+/** The record of what was written at the output (none: left unrecorded, as before it was kept). */
+const writtenFields = (w: WrittenOutput | undefined): JobFields =>
+  w ? { output_sha256: w.sha256, output_size: w.size, output_mtime_ms: w.mtimeMs } : {};
+
+/** The latest done job of every output with its record (JobLedger.writtenRecords; both backends). */
+export const WRITTEN_RECORDS_SQL = `SELECT id, output_path, output_sha256, output_size, output_mtime_ms FROM jobs j
+  WHERE status = 'done' AND id = (SELECT MAX(id) FROM jobs k WHERE k.output_path = j.output_path AND k.status = 'done')
+  ORDER BY output_path`;
+
 export const transitions = {
   takenUp: (_job: JobRecord, runId: number, request: string): JobFields => ({ request, run_id: runId }),
   unconfirmedUpload: (job: JobRecord): JobFields => ({ unconfirmed_uploads: job.unconfirmed_uploads + 1 }),
-  reused: (fromJobId: number): JobFields => ({
+  reused: (fromJobId: number, written?: WrittenOutput): JobFields => ({
+    ...writtenFields(written),
     status: 'done',
     reused_from: fromJobId,
     billed_characters: 0,
@@ -36,7 +46,8 @@ export const transitions = {
     billed_characters: billedCharacters,
     download_started_ms: startedMs,
   }),
-  done: (billedCharacters: number): JobFields => ({
+  done: (billedCharacters: number, written?: WrittenOutput): JobFields => ({
+    ...writtenFields(written),
     status: 'done',
     billed_characters: billedCharacters,
     finished_at: now(),

@@ -84,6 +84,27 @@ export interface JobRecord {
   request: string | null;
   /** Times this job was uploaded again because a crash hid whether the previous upload arrived. */
   unconfirmed_uploads: number;
+  /**
+   * What this job wrote (done jobs): sha256, size and mtime of the file it delivered. An output that
+   * differs was edited by a person (src/sync/run/edited-output.ts). Null: not recorded (done before
+   * it was kept): such an output is replaced as before.
+   */
+  output_sha256: string | null;
+  output_size: number | null;
+  output_mtime_ms: number | null;
+}
+
+/** An output's latest done job and its record of what it wrote (JobLedger.writtenRecords). */
+export type WrittenRecordRow = Pick<
+  JobRecord,
+  'id' | 'output_path' | 'output_sha256' | 'output_size' | 'output_mtime_ms'
+>;
+
+/** What a job delivered, as recorded on its row (JobRecord.output_sha256 ...). */
+export interface WrittenOutput {
+  sha256: string;
+  size: number;
+  mtimeMs: number;
 }
 
 /** See FileInventory.mappingSnapshot. */
@@ -232,6 +253,8 @@ export interface JobLedger {
   doneOfSource(mapping: string, relPath: string): Promise<JobRecord[]>;
   /** Whether any job is done: a state that has translated nothing yet (a lost state?) answers false. */
   anyDone(): Promise<boolean>;
+  /** The latest done job of every output with its record of what it wrote, by output path. */
+  writtenRecords(): Promise<WrittenRecordRow[]>;
   /**
    * Characters billed since `since` (ISO): every job with a billed count recorded then, finished or
    * still downloading (the service bills a document once it is translated, before it is fetched).
@@ -247,7 +270,7 @@ export interface JobLedger {
   /** An earlier run stopped between sending this job's upload and recording its answer. */
   unconfirmedUpload(job: JobRecord): Promise<JobRecord>;
   /** An output copied from an identical translation: a new job, done at once, nothing billed. */
-  reused(job: NewJob, fromJobId: number): Promise<JobRecord>;
+  reused(job: NewJob, fromJobId: number, written?: WrittenOutput): Promise<JobRecord>;
   /**
    * The upload is about to be sent: the attempt is counted (not for a re-upload after a lost
    * download, which is not the document's fault), id, key and earlier errors are cleared.
@@ -257,8 +280,8 @@ export interface JobLedger {
   uploaded(job: JobRecord, documentId: string, documentKey: string): Promise<JobRecord>;
   /** The translation is done and billed: the download starts now (epoch ms). */
   downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord>;
-  /** The output is in place. */
-  done(job: JobRecord, billedCharacters: number): Promise<JobRecord>;
+  /** The output is in place (`written`: what was delivered, to recognise an edit later). */
+  done(job: JobRecord, billedCharacters: number, written?: WrittenOutput): Promise<JobRecord>;
   /** The document is gone from the service before it was downloaded: it must be uploaded again. */
   lostDownload(job: JobRecord): Promise<JobRecord>;
   failed(job: JobRecord, failure: JobFailure): Promise<JobRecord>;

@@ -1,7 +1,15 @@
 import type pg from 'pg';
 import { registerSecret } from '../../log/secrets.js';
-import { transitions, type JobFields } from '../transitions.js';
-import type { DoneIndexRow, JobFailure, JobLedger, JobRecord, NewJob } from '../types.js';
+import { transitions, WRITTEN_RECORDS_SQL, type JobFields } from '../transitions.js';
+import type {
+  DoneIndexRow,
+  JobFailure,
+  JobLedger,
+  JobRecord,
+  NewJob,
+  WrittenOutput,
+  WrittenRecordRow,
+} from '../types.js';
 import { attachJob, claimUnit, releaseUnit, unitKey } from './claims.js';
 import { markDeadWorkersRunsCrashed } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
@@ -29,7 +37,7 @@ const COLUMNS = new Set([
   'mapping', 'rel_path', 'sha256', 'target_lang', 'fingerprint', 'base_fingerprint', 'output_path', 'status',
   'document_id', 'document_key', 'attempts', 'billed_characters', 'source_characters', 'error', 'error_kind',
   'updated_at', 'finished_at', 'upload_started_at', 'download_started_ms', 'run_id', 'reused_from',
-  'lost_downloads', 'request', 'unconfirmed_uploads',
+  'lost_downloads', 'request', 'unconfirmed_uploads', 'output_sha256', 'output_size', 'output_mtime_ms',
 ]); // prettier-ignore
 
 const DONE_COLUMNS = 'id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path';
@@ -44,6 +52,9 @@ export class PgJobLedger implements JobLedger {
     private readonly outageMs = DEFAULT_OUTAGE_MS,
   ) {}
 
+  async writtenRecords(): Promise<WrittenRecordRow[]> {
+    return (await this.pool.query<WrittenRecordRow>(WRITTEN_RECORDS_SQL)).rows;
+  }
   async anyDone(): Promise<boolean> {
     const r = await this.pool.query(`SELECT 1 FROM jobs WHERE status = 'done' LIMIT 1`);
     return r.rows.length > 0;
@@ -212,9 +223,9 @@ export class PgJobLedger implements JobLedger {
   unconfirmedUpload(job: JobRecord): Promise<JobRecord> {
     return this.write(job, transitions.unconfirmedUpload(job));
   }
-  async reused(job: NewJob, fromJobId: number): Promise<JobRecord> {
+  async reused(job: NewJob, fromJobId: number, written?: WrittenOutput): Promise<JobRecord> {
     const created = await this.created(job);
-    return this.write(created, transitions.reused(fromJobId), { release: true });
+    return this.write(created, transitions.reused(fromJobId, written), { release: true });
   }
   uploadStarted(job: JobRecord, runId: number, reupload?: 'lost-download'): Promise<JobRecord> {
     return this.write(job, transitions.uploadStarted(job, runId, reupload), { fenced: true });
@@ -226,8 +237,8 @@ export class PgJobLedger implements JobLedger {
   downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
     return this.write(job, transitions.downloading(billedCharacters, startedMs));
   }
-  done(job: JobRecord, billedCharacters: number): Promise<JobRecord> {
-    return this.write(job, transitions.done(billedCharacters), { release: true });
+  done(job: JobRecord, billedCharacters: number, written?: WrittenOutput): Promise<JobRecord> {
+    return this.write(job, transitions.done(billedCharacters, written), { release: true });
   }
   lostDownload(job: JobRecord): Promise<JobRecord> {
     return this.write(job, transitions.lostDownload(job));

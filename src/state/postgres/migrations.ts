@@ -188,6 +188,10 @@ export const MIGRATIONS: string[] = [
   DROP TABLE limit_slots;
   DROP TABLE rate_buckets;
   `,
+  // 7: what a done job wrote at its output (SQLite's migration 11): an output that differs from it
+  // was edited by a person and is not overwritten (src/sync/run/edited-output.ts).
+  `ALTER TABLE jobs ADD COLUMN output_sha256 text, ADD COLUMN output_size double precision,
+     ADD COLUMN output_mtime_ms double precision;`,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */

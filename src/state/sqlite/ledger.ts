@@ -1,5 +1,13 @@
 import { transitions } from '../transitions.js';
-import type { DoneIndexRow, JobFailure, JobLedger, JobRecord, NewJob } from '../types.js';
+import type {
+  DoneIndexRow,
+  JobFailure,
+  JobLedger,
+  JobRecord,
+  NewJob,
+  WrittenOutput,
+  WrittenRecordRow,
+} from '../types.js';
 
 // The job ledger on SQLite: the only writer of job rows. Each transition is one update of the row
 // (better-sqlite3 is synchronous: the row is written when the call returns, before any await of the
@@ -17,6 +25,7 @@ export interface JobRows {
   doneWithContent(sha256: string, fingerprint: string): Array<{ id: number; output_path: string }>;
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[];
   anyDoneJob(): boolean;
+  writtenRecords(): WrittenRecordRow[];
   billedSince(since: string): number;
   jobsToken(): string;
   transaction<T>(fn: () => T): T;
@@ -38,6 +47,9 @@ export class SqliteJobLedger implements JobLedger {
 
   async get(id: number): Promise<JobRecord | undefined> {
     return this.rows.getJob(id);
+  }
+  async writtenRecords(): Promise<WrittenRecordRow[]> {
+    return this.rows.writtenRecords();
   }
   async anyDone(): Promise<boolean> {
     return this.rows.anyDoneJob();
@@ -79,10 +91,10 @@ export class SqliteJobLedger implements JobLedger {
   async unconfirmedUpload(job: JobRecord): Promise<JobRecord> {
     return this.write(job, transitions.unconfirmedUpload(job));
   }
-  async reused(job: NewJob, fromJobId: number): Promise<JobRecord> {
+  async reused(job: NewJob, fromJobId: number, written?: WrittenOutput): Promise<JobRecord> {
     const id = this.rows.transaction(() => {
       const created = this.rows.createJob(job);
-      this.rows.updateJob(created.id, transitions.reused(fromJobId));
+      this.rows.updateJob(created.id, transitions.reused(fromJobId, written));
       return created.id;
     });
     return this.fresh(id);
@@ -96,8 +108,8 @@ export class SqliteJobLedger implements JobLedger {
   async downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
     return this.write(job, transitions.downloading(billedCharacters, startedMs));
   }
-  async done(job: JobRecord, billedCharacters: number): Promise<JobRecord> {
-    return this.write(job, transitions.done(billedCharacters));
+  async done(job: JobRecord, billedCharacters: number, written?: WrittenOutput): Promise<JobRecord> {
+    return this.write(job, transitions.done(billedCharacters, written));
   }
   async lostDownload(job: JobRecord): Promise<JobRecord> {
     return this.write(job, transitions.lostDownload(job));

@@ -111,6 +111,12 @@ export const MIGRATIONS: string[] = [
      host TEXT NOT NULL,
      adopted_at TEXT NOT NULL
    );`,
+  // 11: what a done job wrote at its output (JobRecord.output_sha256): an output that differs from it
+  // was edited by a person and is not overwritten (src/sync/run/edited-output.ts). Null: not recorded
+  // (jobs done before this, or a record lost): today's rule, the output is replaced.
+  `ALTER TABLE jobs ADD COLUMN output_sha256 TEXT;
+   ALTER TABLE jobs ADD COLUMN output_size INTEGER;
+   ALTER TABLE jobs ADD COLUMN output_mtime_ms REAL;`,
 ];
 
 /** Schema version this code writes (number of migrations). */

@@ -5,7 +5,7 @@ import { registerSecret } from '../../log/secrets.js';
 import { ConfigError } from '../../util/errors.js';
 import { isStateDamage, noteStateOpened, StateDamagedError } from '../integrity.js';
 import { networkFsType } from '../netfs.js';
-import { groupBySignature } from '../transitions.js';
+import { groupBySignature, WRITTEN_RECORDS_SQL } from '../transitions.js';
 import { SqliteContentDigests } from './digests.js';
 import { SqliteFileInventory, SqliteRunLog } from './inventory.js';
 import { SqliteJobLedger } from './ledger.js';
@@ -26,6 +26,7 @@ import type {
   RunStopReason,
   StyleStateStore,
   SyncState,
+  WrittenRecordRow,
 } from '../types.js';
 
 // The pipeline's memory: state.db (SQLite, WAL). Files seen, jobs (with the document_id and the
@@ -406,6 +407,10 @@ export class StateStore implements StyleStateStore, SyncState {
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[] {
     return this.stmts.doneOfSource.all(mapping, relPath);
   }
+  writtenRecords(): WrittenRecordRow[] {
+    return this.db.prepare<[], WrittenRecordRow>(WRITTEN_RECORDS_SQL).all();
+  }
+
   anyDoneJob(): boolean {
     return this.db.prepare(`SELECT 1 FROM jobs WHERE status = 'done' LIMIT 1`).get() !== undefined;
   }
