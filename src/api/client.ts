@@ -13,7 +13,7 @@ import PQueue from 'p-queue';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { redactUrl, registerSecret, scrub } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
-import { PartFile } from '../util/part-file.js';
+import { PartFile, type PlaceAt } from '../util/part-file.js';
 import { VERSION } from '../version.js';
 import { PlanError, ServiceError, UploadMaybeAcceptedError } from './errors.js';
 import {
@@ -357,13 +357,15 @@ export class ServiceClient {
     opts: CallOptions & {
       /** Where to keep the bytes if they cannot be put at destPath (see ../util/spool.ts). */
       spoolTo?: string;
+      /** Asked for the name right before the rename onto destPath (see ../util/part-file.ts). */
+      placeAt?: PlaceAt;
     } = {},
   ): Promise<{ bytes: number }> {
     registerSecret(key);
     const method = 'POST';
     const path = `/v2/document/${seg(id)}/result`;
     return this.withRetries(method, path, 'idempotent', opts.signal, () =>
-      this.downloadAttempt(method, path, key, destPath, opts.spoolTo),
+      this.downloadAttempt(method, path, key, destPath, opts.spoolTo, opts.placeAt),
     );
   }
 
@@ -468,6 +470,7 @@ export class ServiceClient {
     key: string,
     destPath: string,
     spoolTo: string | undefined,
+    placeAt: PlaceAt | undefined,
   ): Promise<Attempt<{ bytes: number }>> {
     // The temp file is made before asking: a download is once-only, so a local problem (missing
     // folder, no permission) must surface before the service hands the document over.
@@ -502,7 +505,7 @@ export class ServiceClient {
         await received.spooled?.spool.discard();
         return networkFailure(method, path, incomplete);
       }
-      await deliverBody(received, part, spoolTo);
+      await deliverBody(received, part, spoolTo, placeAt);
       const { bytes } = received;
       return { ok: true, value: { bytes } };
     } finally {

@@ -3,7 +3,7 @@
 // the response goes to the spool beside the state; a part file that cannot be put in place is kept
 // in the spool too. Whether every byte arrived is decided by the caller (download-check.ts).
 import type { Readable } from 'node:stream';
-import type { PartFile } from '../util/part-file.js';
+import type { PartFile, PlaceAt } from '../util/part-file.js';
 import { SpoolFile, SpooledDownloadError } from '../util/spool.js';
 import { isFsError } from './failures.js';
 
@@ -59,12 +59,13 @@ export async function deliverBody(
   received: ReceivedBody,
   part: PartFile,
   spoolTo: string | undefined,
+  placeAt?: PlaceAt,
 ): Promise<void> {
   const { spooled } = received;
   if (spooled)
     throw new SpooledDownloadError(spooled.spool.dest, await spooled.spool.finish(), spooled.outputError);
   try {
-    await part.commit();
+    await part.commit(placeAt);
   } catch (err) {
     if (!isFsError(err) || !spoolTo) throw err;
     const kept = await SpoolFile.start(spoolTo, { path: part.path, bytes: received.bytes });

@@ -32,6 +32,7 @@ interface SyncCliOptions {
   plan?: string;
   maxBilled?: string;
   yes?: boolean;
+  overwriteEdits?: boolean;
 }
 
 type OpenConnection = (
@@ -89,6 +90,10 @@ async function syncRun(
     interactive: !!process.stdin.isTTY && !!process.stdout.isTTY,
     option: `--retranslate ${opts.retranslate ?? ''}`,
   });
+  if (opts.overwriteEdits && !opts.yes && !(process.stdin.isTTY && process.stdout.isTTY))
+    throw new ConfigError(
+      '--overwrite-edits replaces outputs people have edited with the new translation (their corrections are lost); without a terminal it needs --yes',
+    );
   const maxBilled = parseMaxBilled(opts.maxBilled);
   const loaded = await loadManifest(opts.config);
   const progress = { statePath: loaded.statePath, runStarted: false };
@@ -139,6 +144,7 @@ async function syncRun(
     ...(opts.only ? { only: opts.only } : {}),
     ...(opts.retranslate ? { retranslate: opts.retranslate } : {}),
     ...(opts.drift ? { drift: opts.drift } : {}),
+    ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
   };
   try {
     const connect = async () =>

@@ -53,6 +53,8 @@ export interface SyncOptions {
   retranslate?: string;
   /** A one-off drift policy for the style lists and glossaries of this run. */
   drift?: DriftPolicy;
+  /** `--overwrite-edits`: outputs edited by people are replaced (src/sync/run/edited-output.ts). */
+  overwriteEdits?: boolean;
   signal?: AbortSignal;
   /** Poll timing overrides (tests); LOCSYNC_POLL_* env vars apply too. */
   poll?: Partial<PollTiming>;
@@ -282,6 +284,7 @@ export class SyncRun {
       replan: (ref) => executor.replan(ref),
       ...(guard ? { guard } : {}),
       ...(args.state.shared ? { shared: args.state.shared } : {}),
+      ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
     });
     const executor: Executor = new Executor({
       loaded: args.loaded,
@@ -294,6 +297,7 @@ export class SyncRun {
       slots,
       logger: args.logger,
       runId,
+      ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
       replan: async (ref) => {
         const plan = await planner.replan(ref);
         if (!plan) return [];

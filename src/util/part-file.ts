@@ -37,6 +37,9 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** Chooses the name a finished file is renamed to, in its destination's folder. */
+export type PlaceAt = (dest: string) => Promise<string>;
+
 /** A part file beside its destination: write to `handle`, then commit() or discard(). */
 export class PartFile {
   private committed = false;
@@ -57,13 +60,17 @@ export class PartFile {
     return new PartFile(dest, p, await fsp.open(p, opts.exclusive ? 'wx' : 'w'));
   }
 
-  /** fsync, close, rename onto the destination, fsync the folder. */
-  async commit(): Promise<void> {
+  /**
+   * fsync, close, rename onto the destination, fsync the folder. `placeAt`: asked for the name right
+   * before the rename (a file beside the destination instead: ../sync/run/edited-output.ts).
+   */
+  async commit(placeAt?: PlaceAt): Promise<void> {
     await this.handle.sync();
     await this.close();
-    await fsp.rename(this.path, this.dest);
+    const dest = placeAt ? await placeAt(this.dest) : this.dest;
+    await fsp.rename(this.path, dest);
     this.committed = true;
-    await fsyncDir(path.dirname(this.dest));
+    await fsyncDir(path.dirname(dest));
   }
 
   /** Remove the part file (a no-op after commit). */
@@ -81,7 +88,7 @@ export class PartFile {
 }
 
 /** Copy `from` to `to` through a part file; answers the bytes written. */
-export async function copyFileAtomic(from: string, to: string): Promise<number> {
+export async function copyFileAtomic(from: string, to: string, placeAt?: PlaceAt): Promise<number> {
   await fsp.mkdir(path.dirname(to), { recursive: true });
   // A fixed tag per output: a copy killed half-way is overwritten by the next attempt.
   const part = await PartFile.open(to, 'copy', { exclusive: false });
@@ -92,7 +99,7 @@ export async function copyFileAtomic(from: string, to: string): Promise<number> 
       bytes += buf.length;
       await part.handle.write(buf);
     }
-    await part.commit();
+    await part.commit(placeAt);
     return bytes;
   } finally {
     await part.discard();

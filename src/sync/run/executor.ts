@@ -7,6 +7,7 @@ import type { LoadedManifest } from '../../manifest/types.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../../state/held.js';
 import type { JobRecord, NewJob, SyncState } from '../../state/types.js';
 import { copyFileAtomic } from '../../util/part-file.js';
+import { Placement, recordOf, writtenOf } from './edited-output.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import {
   contentKey,
@@ -46,6 +47,8 @@ export interface ExecutorDeps {
   runId: number;
   /** Plan one (file, target) again; answers the new actions (carried out by the caller). */
   replan: (ref: OutputRef) => Promise<PlannedAction[]>;
+  /** sync --overwrite-edits: outputs edited by people are replaced (./edited-output.ts). */
+  overwriteEdits?: boolean;
 }
 
 export class Executor {
@@ -422,14 +425,24 @@ export class Executor {
 
   private async copy(a: ReuseAction, fromJobId: number): Promise<void> {
     try {
+      const outputAbs = path.resolve(this.d.loaded.dir, a.ref.output);
+      const previous = await this.d.state.jobs.latestDoneOf(a.ref.output);
+      const placement = new Placement(
+        outputAbs,
+        previous && (await this.d.state.jobs.get(previous.id)),
+        this.d.overwriteEdits ?? false,
+      );
       const bytes = await copyFileAtomic(
         path.resolve(this.d.loaded.dir, a.from),
-        path.resolve(this.d.loaded.dir, a.ref.output),
+        outputAbs,
+        placement.placeAt,
       );
       const job = await this.d.state.jobs.reused(
         this.newJob(a, JSON.stringify(a.settings.request)),
         fromJobId,
+        await writtenOf(placement.placed),
       );
+      if (placement.beside) this.d.report.editedKept(job, placement.placed, this.d.logger);
       this.d.index.jobDone(job);
       this.d.report.reused(job, fromJobId, a.from, bytes);
     } catch (err) {
@@ -449,6 +462,8 @@ export class Executor {
       const job = await this.d.state.jobs.reused(
         this.newJob(a, JSON.stringify(a.settings.request)),
         a.doneId,
+        // The output is untouched: the record of what was written there carries over.
+        recordOf(await this.d.state.jobs.get(a.doneId)),
       );
       this.d.index.jobDone(job);
       this.d.report.resaved(job);

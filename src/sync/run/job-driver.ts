@@ -12,6 +12,7 @@ import type { FileInventory, JobLedger, JobRecord, SharedWork } from '../../stat
 import { copyFileAtomic, removePartFiles } from '../../util/part-file.js';
 import { SpooledDownloadError, spooledPath } from '../../util/spool.js';
 import { recoverWritten, writeAdvice } from './written-output.js';
+import { Placement, writtenOf } from './edited-output.js';
 import type { FailureKind } from '../events.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import { sha256File } from '../plan/list-sources.js';
@@ -65,6 +66,8 @@ export interface JobDriverDeps {
   guard?: SpendGuard;
   /** Several workers share the state: its pause (database away) and fenced uploads apply. */
   shared?: SharedWork;
+  /** sync --overwrite-edits: outputs edited by people are replaced (./edited-output.ts). */
+  overwriteEdits?: boolean;
 }
 
 /** One drive: the job as last recorded and what this run holds for it. */
@@ -415,6 +418,7 @@ export class JobDriver {
     const documentId = dr.job.document_id as string;
     this.d.report.events.emit('job:downloading', { ...refOfJob(dr.job), documentId });
     let bytes: number;
+    const placement = await this.placement(dr);
     try {
       fs.mkdirSync(path.dirname(dr.outputAbs), { recursive: true });
       ({ bytes } = await this.d.client.downloadDocument(
@@ -423,6 +427,7 @@ export class JobDriver {
         dr.outputAbs,
         {
           spoolTo: spooledPath(this.d.spoolDir, documentId),
+          placeAt: placement.placeAt,
         },
       ));
     } catch (err) {
@@ -442,16 +447,24 @@ export class JobDriver {
         retriedKept: dr.resumed,
       });
     }
-    return this.finish(dr, billed, bytes, log);
+    return this.finish(dr, billed, bytes, log, placement);
+  }
+
+  /** Where this job's delivery goes: over its output, or beside it when a person edited it. */
+  private async placement(dr: Drive): Promise<Placement> {
+    const previous = await this.d.ledger.latestDoneOf(dr.job.output_path);
+    const record = previous && previous.id !== dr.job.id ? await this.d.ledger.get(previous.id) : undefined;
+    return new Placement(dr.outputAbs, record, this.d.overwriteEdits ?? false);
   }
 
   /** Put a spooled translation in place (no request to the service); the spool file goes once it is. */
   private async deliverSpooled(dr: Drive, spooled: string, log: Logger): Promise<Step> {
     this.releaseWorker(dr);
     let bytes: number;
+    const placement = await this.placement(dr);
     try {
       fs.mkdirSync(path.dirname(dr.outputAbs), { recursive: true });
-      bytes = await copyFileAtomic(spooled, dr.outputAbs);
+      bytes = await copyFileAtomic(spooled, dr.outputAbs, placement.placeAt);
     } catch (err) {
       return this.fail(
         dr,
@@ -462,11 +475,20 @@ export class JobDriver {
     }
     fs.rmSync(spooled, { force: true });
     log.info({ spooled }, 'delivered from the spool (no new download)');
-    return this.finish(dr, dr.job.billed_characters ?? 0, bytes, log);
+    return this.finish(dr, dr.job.billed_characters ?? 0, bytes, log, placement);
   }
 
-  private async finish(dr: Drive, billed: number, bytes: number, log: Logger): Promise<'done'> {
-    dr.job = await this.d.ledger.done(dr.job, billed);
+  /** `placement`: where this run put the delivery (none: an earlier run put it at the output). */
+  private async finish(
+    dr: Drive,
+    billed: number,
+    bytes: number,
+    log: Logger,
+    placement?: Placement,
+  ): Promise<'done'> {
+    const written = await writtenOf(placement?.placed ?? dr.outputAbs).catch(() => undefined);
+    dr.job = await this.d.ledger.done(dr.job, billed, written);
+    if (placement?.beside) this.d.report.editedKept(dr.job, placement.placed, log);
     await this.d.guard?.settle(dr.job.id, billed);
     this.releaseSlot(dr);
     this.d.index.jobDone(dr.job);

@@ -151,6 +151,14 @@ export class RunReport {
     this.events.emit('job:left', { ...ref, uploaded });
   }
 
+  /** The output was edited by a person: the new translation was put beside it (a conflict). */
+  editedKept(job: JobRecord, besideAbs: string, log: Logger): void {
+    log.warn(
+      { output: job.output_path, new_translation: besideAbs },
+      'the output was edited by a person and is kept; the new translation is beside it: locsync outputs keep|take-new <output> resolves it (locsync status lists it)',
+    );
+  }
+
   jobDone(job: JobRecord, billed: number, bytes: number, log: Logger): void {
     // Taken over from a worker that died: this run translated it after all.
     if (this.elsewhere.delete(job.output_path)) this.sum.elsewhere = this.elsewhere.size;
