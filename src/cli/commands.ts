@@ -48,6 +48,27 @@ export function registerGlossaries(program: Command): void {
     .action(lazyAction(() => import('./glossaries.js'), 'glossariesPullAction'));
 }
 
+/** `locsync outputs keep | take-new`: resolve an edited output against the new translation beside it. */
+export function registerOutputs(program: Command): void {
+  const outputs = program
+    .command('outputs')
+    .description(
+      'outputs edited by people: resolve the conflict with the new translation written beside one (docs/review.md)',
+    );
+  outputs
+    .command('keep <output>')
+    .description("the person's version wins: the new translation beside it is removed")
+    .option(...CONFIG_OPTION)
+    .action(lazyAction(() => import('./outputs.js'), 'outputsKeepAction'));
+  outputs
+    .command('take-new <output>')
+    .description(
+      'the new translation wins: it replaces the output, the edited version is kept as <name>.locsync-edited.<ext>',
+    )
+    .option(...CONFIG_OPTION)
+    .action(lazyAction(() => import('./outputs.js'), 'outputsTakeNewAction'));
+}
+
 /** `locsync serve`: the local service (src/service) until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
   program
@@ -205,6 +226,10 @@ export function registerSync(program: Command): void {
       '--max-billed <characters>',
       'this run may bill at most this many characters (replaces budget.per_run)',
     )
+    .option(
+      '--overwrite-edits',
+      'replace outputs edited by people with the new translation (default: kept, the new one written beside them); without a terminal only with --yes',
+    )
     .option('--yes', 'confirm an option that re-bills existing outputs (needed without a terminal)')
     .option('--json', 'print the summary as JSON on stdout')
     .addOption(DRIFT_OPTION())
@@ -241,7 +266,7 @@ Examples:
   $ locsync status -c /srv/docs/pipeline.yaml --json | jq .failures
   $ locsync status --no-scan --runs 20   recent history only
 
-Exit codes: 0 all well, 1 some jobs failed (listed with what to do) or the last run failed or\ncrashed, 2 configuration error.`,
+Exit codes: 0 all well, 1 some jobs failed (listed with what to do), the last run failed or\ncrashed, or an edited output is in conflict with a new translation, 2 configuration error.`,
     )
     .action(lazyAction(() => import('./status.js'), 'statusAction'));
 }

@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import {
   registerCompletion,
   registerInit,
+  registerOutputs,
   registerPlan,
   registerReport,
   registerServe,
@@ -98,6 +99,7 @@ export function buildProgram(): Command {
   registerSync(program);
   registerWatch(program);
   registerStatus(program);
+  registerOutputs(program);
   registerReport(program);
   registerState(program);
   registerCompletion(program);

@@ -1,4 +1,5 @@
 import type { LoadedManifest } from '../manifest/types.js';
+import { conflicts, editedOutputs } from '../sync/edited-outputs.js';
 import { postgresStatusSource } from '../report/postgres-status-source.js';
 import { collectStatus, scanForStatus } from '../report/status-data.js';
 import { refuseForeignTables, schemaVersion } from '../state/postgres/migrations.js';
@@ -77,7 +78,8 @@ export async function postgresStatus(
       ...(opts.scan ? { scan: await scanForStatus(loaded, state) } : {}),
     });
     const workers = (await listWorkers(state.pool)).map(workerLine);
-    const data: StatusData & { workers: WorkerLine[] } = { ...status, workers };
+    const edited = await editedOutputs(state.jobs, loaded.dir, opts.config);
+    const data: StatusData & { workers: WorkerLine[] } = { ...status, edited, workers };
     if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
     else
       process.stdout.write(
@@ -86,7 +88,9 @@ export async function postgresStatus(
     const last = lastRealRun(data.runs)?.status;
     const dead = workers.some((w) => w.state === 'dead');
     process.exitCode =
-      data.failures.length || dead || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;
+      data.failures.length || conflicts(edited).length || dead || last === 'failed' || last === 'crashed'
+        ? EXIT.failed
+        : EXIT.ok;
   } finally {
     await state.close();
   }

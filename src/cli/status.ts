@@ -14,6 +14,7 @@ export type { StatusOptions, StatusView } from './status-options.js';
 import { openState, type RunRecord } from '../state/store.js';
 import { claimOrClose } from './open-state.js';
 import { EXIT } from '../util/errors.js';
+import { conflicts, editedOutputs, formatEdited } from '../sync/edited-outputs.js';
 import { lastRealRun } from '../report/advice.js';
 import { STALE_ADVICE, staleAdvice } from '../sync/plan/retranslate.js';
 
@@ -25,12 +26,13 @@ async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number)
   const state = openState(loaded.statePath);
   claimOrClose(state, loaded, false);
   try {
-    return await collectStatus(sqliteStatusSource(state), loaded, {
+    const data = await collectStatus(sqliteStatusSource(state), loaded, {
       runs: Number(opts.runs) || 5,
       config: opts.config,
       now,
       ...(opts.scan ? { scan: await scanForStatus(loaded, state) } : {}),
     });
+    return { ...data, edited: await editedOutputs(state.jobs, loaded.dir, opts.config) };
   } finally {
     state.close();
   }
@@ -126,6 +128,8 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
     out.push(`Skipped (${d.skipped.length}):`);
     for (const s of d.skipped) out.push(`  ${s.mapping}/${s.file}: ${s.message}`);
   }
+  const edited = formatEdited(d.edited ?? []);
+  if (edited.length) out.push('', ...edited);
   // File names and service messages come from outside: each entry stays one line.
   return out.map(printable).join('\n');
 }
@@ -149,5 +153,8 @@ export async function statusAction(opts: StatusOptions): Promise<void> {
   if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
   else process.stdout.write(formatStatus(data, opts.config, now) + '\n');
   const last = lastRealRun(data.runs)?.status;
-  process.exitCode = data.failures.length || last === 'failed' || last === 'crashed' ? EXIT.failed : EXIT.ok;
+  process.exitCode =
+    data.failures.length || conflicts(data.edited ?? []).length || last === 'failed' || last === 'crashed'
+      ? EXIT.failed
+      : EXIT.ok;
 }

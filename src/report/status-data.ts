@@ -1,3 +1,4 @@
+import type { EditedOutput } from '../sync/edited-outputs.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { JobRecord, RunRecord } from '../state/types.js';
 import type { RunState, SyncPlan } from '../sync/engine.js';
@@ -15,6 +16,8 @@ import { listSpooled, spoolDirOf } from '../util/spool.js';
 
 export interface StatusData {
   state: string;
+  /** Outputs edited by people, conflicts among them (src/sync/edited-outputs.ts). */
+  edited?: EditedOutput[];
   /** How the last run ended and what to do (null before the first run). */
   last_outcome: RunOutcomeView | null;
   runs: RunRecord[];

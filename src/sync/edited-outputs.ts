@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { JobLedger } from '../state/types.js';
+import { besidePath, outputCondition } from './run/edited-output.js';
+
+// The outputs people have edited, as `status` and `plan` list them: an output that differs from
+// what its latest translation wrote (./run/edited-output.ts). With a new translation beside it, the
+// pair is a conflict until `locsync outputs keep|take-new` resolves it.
+
+export interface EditedOutput {
+  /** The output, relative to the manifest folder. */
+  output: string;
+  /** The new translation beside it (relative to the manifest folder): a conflict; null: none. */
+  new_translation: string | null;
+  /** What to do about it. */
+  advice: string;
+}
+
+/** ` -c <manifest>` in advice, unless it is the default. */
+const cfgArg = (cfg: string) => (cfg === 'pipeline.yaml' ? '' : ` -c ${cfg}`);
+
+export async function editedOutputs(
+  ledger: JobLedger,
+  base: string,
+  config: string,
+): Promise<EditedOutput[]> {
+  const edited: EditedOutput[] = [];
+  for (const rec of await ledger.writtenRecords()) {
+    const abs = path.resolve(base, rec.output_path);
+    if ((await outputCondition(abs, rec)) !== 'edited') continue;
+    const beside = besidePath(rec.output_path);
+    const conflict = fs.existsSync(path.resolve(base, beside));
+    edited.push({
+      output: rec.output_path,
+      new_translation: conflict ? beside : null,
+      advice: conflict
+        ? `conflict: the source changed since the edit; \`locsync outputs keep ${rec.output_path}${cfgArg(config)}\` (the edit wins) or \`locsync outputs take-new ${rec.output_path}${cfgArg(config)}\` (the new translation wins, the edit kept as a backup)`
+        : 'edited by a person: kept; a new translation of a changed source is written beside it',
+    });
+  }
+  return edited;
+}
+
+/** The conflicts among them (status exits 1 while there is one). */
+export const conflicts = (edited: readonly EditedOutput[]): EditedOutput[] =>
+  edited.filter((e) => e.new_translation !== null);
+
+/** The lines `status` and `plan` print (none when nothing was edited). */
+export function formatEdited(edited: readonly EditedOutput[]): string[] {
+  if (edited.length === 0) return [];
+  const open = conflicts(edited).length;
+  const out = [
+    `Outputs edited by people (${edited.length}; kept, never overwritten${open ? `; ${open} in conflict with a new translation` : ''}):`,
+  ];
+  for (const e of edited) {
+    out.push(`  ${e.output}${e.new_translation ? ` <> ${e.new_translation}` : ''}`);
+    out.push(`    ${e.advice}`);
+  }
+  return out;
+}
