@@ -120,7 +120,8 @@ describe('outputs edited by people', () => {
     fx.write('src/guide.txt', 'Hello world, again.\n');
     const refused = await cli(fx, 'sync', '--overwrite-edits');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--overwrite-edits');
+    expect(refused.stderr).toContain('--overwrite-edits replaces outputs people have edited');
+    expect(refused.stderr).toContain('needs --yes');
     expect(fx.read('out/de/guide.txt')).toBe(CORRECTED);
     await fx.sync({ overwriteEdits: true });
     expect(fx.read('out/de/guide.txt')).not.toBe(CORRECTED);
