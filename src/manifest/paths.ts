@@ -45,8 +45,23 @@ function normalise(p: string): string {
   return n.endsWith('/') && n.length > 1 ? n.slice(0, -1) : n;
 }
 
+/**
+ * The rendered output path normalised. A value's backslash is a separator only where the platform
+ * says so: on posix `back\\slash.txt` is one file name (the pattern's own backslashes were made '/'
+ * when it was compiled), so it must not become a folder.
+ */
+function normaliseRendered(p: string): string {
+  if (path.sep === '\\') return normalise(p);
+  if (p !== '' && !NOT_NORMAL_POSIX.test(p)) return p;
+  const n = path.posix.normalize(p);
+  return n.endsWith('/') && n.length > 1 ? n.slice(0, -1) : n;
+}
+const NOT_NORMAL_POSIX = /\/\/|(?:^|\/)\.\.?(?:\/|$)|\/$/;
+
 /** A '..' segment (either separator). */
 const PARENT_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+/** A '..' segment of a posix path (a backslash is part of a name there). */
+const PARENT_SEGMENT_POSIX = /(?:^|\/)\.\.(?:\/|$)/;
 /** Absolute for posix or Windows: '/x', '\\x', 'C:\\x', 'C:/x'. */
 const ABSOLUTE = /^(?:[\\/]|[a-zA-Z]:[\\/])/;
 
@@ -110,6 +125,8 @@ function compile(pattern: string): CompiledPattern {
       last = m.index + m[0].length;
     }
     parts.push(pattern.slice(last));
+    // The pattern's own separators may be written either way; the values' are the platform's.
+    for (let i = 0; i < parts.length; i += 2) parts[i] = (parts[i] as string).replaceAll('\\', '/');
     c = { parts, unknown, root: outputRoot(pattern) };
     if (compiled.size > 1000) compiled.clear();
     compiled.set(pattern, c);
@@ -181,7 +198,7 @@ export function renderOutputPath(pattern: string, vars: OutputVars): string {
   let rendered = c.parts[0] ?? '';
   for (let i = 1; i < c.parts.length; i += 2)
     rendered += placeholderValue(c.parts[i] as OutputPlaceholder, vars) + (c.parts[i + 1] ?? '');
-  const result = normalise(rendered);
+  const result = normaliseRendered(rendered);
   const root = c.root;
   if (!isInsideNormalised(root, result) || result === root || result === '.') {
     throw new OutputPathError(
@@ -195,7 +212,11 @@ export function renderOutputPath(pattern: string, vars: OutputVars): string {
 
 /** A file path, mapping name or language with a '..' segment or absolute would leave the root. */
 function checkValue(pattern: string, root: string, vars: OutputVars, what: string, value: string): void {
-  if (PARENT_SEGMENT.test(value) || ABSOLUTE.test(value)) {
+  const leaves =
+    path.sep === '\\'
+      ? PARENT_SEGMENT.test(value) || ABSOLUTE.test(value)
+      : PARENT_SEGMENT_POSIX.test(value) || value.startsWith('/');
+  if (leaves) {
     throw new OutputPathError(
       `${what} '${value}' would leave the output root '${root}' of pattern '${pattern}'`,
       pattern,

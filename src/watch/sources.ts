@@ -3,6 +3,7 @@ import micromatch from 'micromatch';
 import { outputRoot } from '../manifest/paths.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { DEFAULT_IGNORES } from '../sync/plan/list-sources.js';
+import { anyName } from '../sync/plan/source-rules.js';
 
 // Which files of the watched folders are sources of which mapping (the same include/exclude and
 // default ignores as the scan), and which folders are never watched (output roots and the state
@@ -40,8 +41,8 @@ export function watchedSources(loaded: LoadedManifest): WatchedSource[] {
   return loaded.manifest.mappings.map((m) => {
     const root = path.resolve(loaded.dir, m.source);
     const everything = m.include.length === 0 || m.include.every((p) => p === '**/*' || p === '**');
-    const inc = m.include.map((p) => micromatch.matcher(p, { dot: false }));
-    const ign = [...DEFAULT_IGNORES, ...m.exclude].map((p) => micromatch.matcher(p, { dot: true }));
+    const inc = m.include.map((p) => micromatch.matcher(p, anyName({ dot: false })));
+    const ign = [...DEFAULT_IGNORES, ...m.exclude].map((p) => micromatch.matcher(p, anyName({ dot: true })));
     const included = (rel: string) => inc.some((f) => f(rel));
     const ignored = (rel: string) => ign.some((f) => f(rel));
     const skipDirs = [

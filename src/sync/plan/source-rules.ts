@@ -96,6 +96,15 @@ export type LinkOutcome =
   | undefined;
 
 /**
+ * Pattern options under which '*' and '**' also match names with a line break in them (any name a
+ * file system takes): picomatch builds its regular expression with these flags ('s': '.' matches a
+ * line break too); @types/micromatch types `flags` as a boolean, hence the cast.
+ */
+export function anyName(opts: micromatch.Options): micromatch.Options {
+  return { ...opts, flags: 's' } as unknown as micromatch.Options;
+}
+
+/**
  * fast-glob's rule for the exclude patterns that stop it reading a folder at all (a last segment
  * `**`, or one without glob characters, such as `drafts/**` or `**\/drafts`): the listing's walk of
  * the source folder does not enter a folder such a pattern matches (files below a folder matched by
@@ -133,9 +142,11 @@ export class SourceRules {
     this.visited = new Set([rootReal]);
     this.excludes = ignore.filter((p) => !DEFAULT_IGNORES.includes(p));
     this.everything = include.length === 0 || include.every((p) => p === '**/*' || p === '**');
-    this.inc = include.map((p) => micromatch.matcher(p, { dot: false }));
-    this.exc = this.excludes.map((p) => micromatch.matcher(p, { dot: true }));
-    this.prune = prunePatterns(this.excludes).map((p) => micromatch.matcher(p, { dot: false, posix: true }));
+    this.inc = include.map((p) => micromatch.matcher(p, anyName({ dot: false })));
+    this.exc = this.excludes.map((p) => micromatch.matcher(p, anyName({ dot: true })));
+    this.prune = prunePatterns(this.excludes).map((p) =>
+      micromatch.matcher(p, anyName({ dot: false, posix: true })),
+    );
   }
 
   /** The rules for `sourceDir`, or the problem that it cannot be listed at all. */
