@@ -17,6 +17,7 @@ import { PendingFiles, type PendingEntry } from './pending.js';
 import { locate, watchedSources, type WatchedSource } from './sources.js';
 import { recordedFiles } from './recorded.js';
 import { InOrder } from './in-order.js';
+import { HandOver } from './hand-over.js';
 import { startSourceWatcher, type SourceWatcher } from './watcher.js';
 
 // `locsync watch`: the run sequence of `sync` kept open. One SyncRun at a time does the work (the
@@ -77,8 +78,17 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   private refusedSession: SyncRun | undefined;
   private sources: WatchedSource[] = [];
   private readonly pending: PendingFiles;
-  private readonly handOver: PendingEntry[] = [];
-  private handingOver = 0;
+  /** Files whose window ended, handed over to the session a few at a time. */
+  private readonly handOver = new HandOver<PendingEntry>(HAND_OVER_CONCURRENCY, {
+    canStart: () => !this.paused && !this.stopping,
+    start: (e) => this.handOverFile(e),
+    after: () => {
+      this.checkFatal();
+      this.handOver.pump();
+      this.kick();
+      this.maybeIdle();
+    },
+  });
   /** Deletions of sources, one at a time in the order they came. */
   private readonly removals = new InOrder();
   private sourceWatcher: SourceWatcher | undefined;
@@ -126,7 +136,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
 
   /** Files not yet handed to the engine plus jobs not finished. */
   queueDepth(): number {
-    return this.pending.size + this.handOver.length + this.handingOver + this.metrics.jobsInFlight();
+    return this.pending.size + this.handOver.waiting + this.handOver.inFlight + this.metrics.jobsInFlight();
   }
 
   /** Count a retried request (pass as the client's onRetry). */
@@ -233,7 +243,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   /** Make sure a sweep is scheduled while anything is pending (no timer at all when idle). */
   private kick(): void {
     if (this.tickTimer || this.stopping || this.paused) return;
-    if (this.pending.size === 0 && this.handOver.length === 0) return;
+    if (this.pending.size === 0 && this.handOver.waiting === 0) return;
     // Often enough that a file is handed over soon after its window ends; less often the more files
     // are pending (each sweep stats every one of them): a burst of thousands once a second.
     const base = Math.min(250, Math.max(50, this.windowMs() / 8));
@@ -247,7 +257,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
 
   private sweep(): void {
     if (this.paused || this.stopping) return;
-    const s = this.pending.sweep(Date.now(), this.handOver.length + this.handingOver > 0);
+    const s = this.pending.sweep(Date.now(), this.handOver.waiting + this.handOver.inFlight > 0);
     for (const e of s.newlyOpen) {
       this.logger.info(
         { mapping: e.mapping, file: e.relPath, lock: e.openIn },
@@ -255,40 +265,21 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       );
       this.emit('file:open', { mapping: e.mapping, file: e.relPath, lockFile: e.openIn ?? '' });
     }
-    this.handOver.push(...s.ready);
-    this.pumpHandOver();
+    this.handOver.push(s.ready);
+    this.handOver.pump();
     for (const e of s.removed) this.removeSource(e);
   }
 
-  private pumpHandOver(): void {
-    while (
-      !this.paused &&
-      !this.stopping &&
-      this.handingOver < HAND_OVER_CONCURRENCY &&
-      this.handOver.length
-    ) {
-      const e = this.handOver.shift()!;
-      if (!this.hasMapping(e.mapping)) continue; // removed by a manifest edit
-      // A file whose job is in flight is handed over at once: the session decides it after that job
-      // (a touch is then "unchanged", new content a job of its own), never a second poller or upload.
-      this.handingOver++;
-      this.metrics.fileSeen();
-      void this.session
-        .scanFile(e.mapping, e.relPath)
-        .catch((err: Error) =>
-          this.logger.error(
-            { mapping: e.mapping, file: e.relPath, err: err.message },
-            'could not handle file',
-          ),
-        )
-        .finally(() => {
-          this.handingOver--;
-          this.checkFatal();
-          this.pumpHandOver();
-          this.kick();
-          this.maybeIdle();
-        });
-    }
+  private handOverFile(e: PendingEntry): Promise<void> | undefined {
+    if (!this.hasMapping(e.mapping)) return undefined; // removed by a manifest edit
+    // A file whose job is in flight is handed over at once: the session decides it after that job
+    // (a touch is then "unchanged", new content a job of its own), never a second poller or upload.
+    this.metrics.fileSeen();
+    return this.session
+      .scanFile(e.mapping, e.relPath)
+      .catch((err: Error) =>
+        this.logger.error({ mapping: e.mapping, file: e.relPath, err: err.message }, 'could not handle file'),
+      );
   }
 
   private hasMapping(name: string): boolean {
@@ -346,7 +337,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
   /** Wait until nothing is pending or in flight (tests, benchmarks). */
   async settle(): Promise<void> {
     await this.rotation;
-    while (this.pending.size || this.handOver.length || this.handingOver || this.removals.size) {
+    while (this.pending.size || this.handOver.waiting || this.handOver.inFlight || this.removals.size) {
       await this.removals.settled();
       await sleep(20);
     }
@@ -461,7 +452,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       clearTimeout(this.tickTimer);
       this.tickTimer = undefined;
       try {
-        while (this.handingOver > 0) await sleep(20);
+        await this.handOver.inFlightDone();
         await this.removals.settled();
         await fn();
       } finally {
@@ -469,7 +460,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
       }
       this.checkFatal();
       this.kick();
-      this.pumpHandOver();
+      this.handOver.pump();
     };
     this.rotation = this.rotation.then(run);
     return this.rotation;
@@ -531,14 +522,13 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     clearTimeout(this.takeOverTimer);
     const deadlineMs = this.loaded.manifest.watch.shutdown * 1000;
     const closing = Promise.all([this.sourceWatcher?.close(), this.manifestWatcher?.close()]);
-    const waitingFiles = this.pending.size + this.handOver.length;
+    const waitingFiles = this.pending.size + this.handOver.clear();
     if (waitingFiles)
       this.logger.info({ files: waitingFiles }, 'not handed over yet: picked up by the next start');
     this.pending.clear();
-    this.handOver.length = 0;
     await Promise.all([this.session?.stop({ deadlineMs }), closing, this.removals.settled()]);
     // A file being handed over when the signal came ends as left work; nothing writes after this.
-    while (this.handingOver > 0) await sleep(20);
+    await this.handOver.inFlightDone();
     await this.session?.stop({ deadlineMs: 0 });
     // Stopped by a signal: interrupted; by an error at start (`ended`): failed, with its reason.
     const summary = await this.session?.finish(ended === undefined ? 'interrupted' : 'failed', ended);
