@@ -11,7 +11,8 @@
 //    mapping snapshot recorded (reported, not held to the bound);
 //  - the steady no-op, median of 3: the listing matches the snapshot, only outputs are checked;
 //  - a run after one file changed, translated by a local service on 127.0.0.1 (held to 1.2x the no-op).
-// rsync compares the same source tree with an identical mirror of it.
+// rsync compares the same source tree with an identical mirror of it. `--seed` and `--child` (the
+// no-op timed inside one process) serve bench/plan-price.ts.
 //
 //   npx tsx bench/sync-noop.ts          (LOCSYNC_BENCH_NOOP_FILES overrides the size)
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,7 +28,7 @@ import { runSync } from '../src/sync/engine.js';
 import type { DocumentClient } from '../src/sync/run/job-driver.js';
 import { benchSize } from './lib/options.js';
 import { sampleRss } from './lib/rss.js';
-import { medianMs } from './lib/timing.js';
+import { medianMs, timed } from './lib/timing.js';
 import { commandExists, RSYNC_MISSING } from './lib/tools.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
@@ -229,8 +230,22 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
   }
 }
 
+/**
+ * The no-op timed in this process (manifest load, state open, scan, run record; no process start):
+ * prints {ms, peakRss, startRss, unchanged, hashed}. bench/plan-price.ts compares its plan with it.
+ */
+async function child(manifestPath: string): Promise<void> {
+  const startRss = process.memoryUsage.rss();
+  const rss = sampleRss(process.pid, 20);
+  const { value, ms } = await timed(() => syncOnce(manifestPath));
+  const peak = rss.stop();
+  process.stdout.write(JSON.stringify({ ms, peakRss: peak, startRss, ...value }) + '\n');
+}
+
 if (process.argv[2] === '--seed' && process.argv[3]) {
   console.log(await syncOnce(process.argv[3]));
+} else if (process.argv[2] === '--child' && process.argv[3]) {
+  await child(process.argv[3]);
 } else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const r of await run())
     console.log(
