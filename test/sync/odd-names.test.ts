@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { listSourceFiles } from '../../src/sync/plan/list-sources.js';
 import { runCli } from '../helpers/cli.js';
 import { API_KEY, createFixture, defaultManifest, type Fixture } from './fixture.js';
 
@@ -88,5 +90,21 @@ describe('odd file and folder names', () => {
     expect([...third.deletedOutputs].sort()).toEqual(NAMES.map((n) => `out/de/${n}`).sort());
     for (const n of NAMES) expect(fs.existsSync(path.join(fx.dir, 'out/de', n))).toBe(false);
     expect(fx.exists('out/de/keep.txt')).toBe(true);
+  });
+
+  it('include and exclude patterns see names with line breaks like any other', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-names-'));
+    try {
+      for (const f of ['a\nb/drafts/x.txt', 'a\nb/y.txt', 'a\nb/z.md'])
+        fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      for (const f of ['a\nb/drafts/x.txt', 'a\nb/y.txt', 'a\nb/z.md'])
+        fs.writeFileSync(path.join(dir, f), 'x\n');
+      const listed = async (include: string[], exclude: string[]) =>
+        (await listSourceFiles(dir, include, exclude)).files.map((f) => f.relPath);
+      expect(await listed(['**/*'], ['**/drafts/**'])).toEqual(['a\nb/y.txt']);
+      expect(await listed(['**/*.txt'], [])).toEqual(['a\nb/drafts/x.txt', 'a\nb/y.txt']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
