@@ -151,8 +151,9 @@ export async function serveAction(flags: ServeFlags, cmd?: Command): Promise<voi
   // Loaded here, not at start-up: the service and its engine are heavy for every other command.
   const { startService } = await import('../service/index.js');
   const service = await startService(options);
-  process.stdout.write(`locsync service listening on ${service.url}\n`);
-  await new Promise<void>((resolve) => {
+  // The handlers are in place before the URL is announced: whoever starts the service may stop it
+  // as soon as it reads the URL.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -161,6 +162,8 @@ export async function serveAction(flags: ServeFlags, cmd?: Command): Promise<voi
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  process.stdout.write(`locsync service listening on ${service.url}\n`);
+  await stopped;
   await service.close();
   process.stdout.write('locsync service stopped\n');
 }
