@@ -359,13 +359,18 @@ export class ServiceClient {
       spoolTo?: string;
       /** Asked for the name right before the rename onto destPath (see ../util/part-file.ts). */
       placeAt?: PlaceAt;
+      /**
+       * Looks at the whole download in its part file before it is renamed over destPath; what it
+       * throws is the download's error (the output checks of ../qa/gate.ts: the part file was moved).
+       */
+      vet?: (partPath: string) => Promise<void>;
     } = {},
   ): Promise<{ bytes: number }> {
     registerSecret(key);
     const method = 'POST';
     const path = `/v2/document/${seg(id)}/result`;
     return this.withRetries(method, path, 'idempotent', opts.signal, () =>
-      this.downloadAttempt(method, path, key, destPath, opts.spoolTo, opts.placeAt),
+      this.downloadAttempt(method, path, key, destPath, opts.spoolTo, opts.placeAt, opts.vet),
     );
   }
 
@@ -471,6 +476,7 @@ export class ServiceClient {
     destPath: string,
     spoolTo: string | undefined,
     placeAt: PlaceAt | undefined,
+    vet: ((partPath: string) => Promise<void>) | undefined,
   ): Promise<Attempt<{ bytes: number }>> {
     // The temp file is made before asking: a download is once-only, so a local problem (missing
     // folder, no permission) must surface before the service hands the document over.
@@ -505,6 +511,8 @@ export class ServiceClient {
         await received.spooled?.spool.discard();
         return networkFailure(method, path, incomplete);
       }
+      // A body that went to the spool is checked when it is delivered from there.
+      if (vet && !received.spooled) await vet(part.path);
       await deliverBody(received, part, spoolTo, placeAt);
       const { bytes } = received;
       return { ok: true, value: { bytes } };

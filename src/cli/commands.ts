@@ -219,6 +219,10 @@ export function registerSync(program: Command): void {
       `billed again: ${RETRANSLATE_CHOICES.map((c) => `${c}: ${RETRANSLATE_WORDS[c]}`).join('; ')} (comma-separated for several); without a terminal only with --yes`,
     )
     .option(
+      '--retry-failed-qa',
+      'upload again (billed) the documents whose output failed a hard check (docs/qa.md); otherwise they wait',
+    )
+    .option(
       '--plan <file>',
       'carry out exactly the plan saved by `plan -out <file>`; refused (exit 2) if anything moved on',
     )

@@ -43,7 +43,7 @@ interface PlanArgs {
   state: RunState;
   connection: SyncConnection;
   logger: Logger;
-  options: Pick<SyncOptions, 'only' | 'retranslate'>;
+  options: Pick<SyncOptions, 'only' | 'retranslate' | 'retryFailedQa'>;
 }
 
 export function budgetCaps(loaded: LoadedManifest, maxBilled?: number): BudgetCaps {

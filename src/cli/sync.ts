@@ -27,6 +27,8 @@ interface SyncCliOptions {
   dryRun?: boolean;
   only?: string[];
   retranslate?: string;
+  /** Translate again (billed) the outputs that failed a hard check (docs/qa.md). */
+  retryFailedQa?: boolean;
   drift?: DriftPolicy;
   json?: boolean;
   plan?: string;
@@ -143,6 +145,7 @@ async function syncRun(
   const options = {
     ...(opts.only ? { only: opts.only } : {}),
     ...(opts.retranslate ? { retranslate: opts.retranslate } : {}),
+    ...(opts.retryFailedQa ? { retryFailedQa: true } : {}),
     ...(opts.drift ? { drift: opts.drift } : {}),
     ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
   };

@@ -172,6 +172,7 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
         fault.errorDocument ||
         faults.takeErrorDocument(req.method, req.url.split('?')[0]!) ||
         (session !== undefined && MockSessions.takeDocFailure(session));
+      const badOutput = fault.badOutput ?? faults.takeBadOutput(req.method, req.url.split('?')[0]!, filename);
       const now = Date.now();
       const documentKey = randomBytes(32).toString('hex').toUpperCase();
       const job: JobRow = {
@@ -194,6 +195,7 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
         // Echoing the request's key in an error, as services do: clients must keep it out of what they show.
         ...(failInjected ? { fail_message: `${FAULT_DOCUMENT_MESSAGE} (document_key ${documentKey})` } : {}),
         absurd_eta: Boolean(fault.absurdEta),
+        ...(badOutput ? { bad_output: badOutput } : {}),
         downloaded: false,
       };
       await rename(saved.path, files.inputPath(job));

@@ -1,6 +1,6 @@
 // Faults on demand: per server (ServiceOptions.faults, addFaults, POST /_locsync/faults) and per
 // request (the X-Locsync-Fault header). See docs/local-service.md.
-import type { FaultSpec } from './types.js';
+import { BAD_OUTPUT_KINDS, type BadOutputKind, type FaultSpec } from './types.js';
 import { badRequest } from './errors.js';
 
 export const FAULT_HEADER = 'x-locsync-fault';
@@ -21,6 +21,8 @@ export interface RequestFault {
   absurdEta?: boolean;
   /** A download: only this many bytes of the announced body are sent, then the connection closes. */
   cutAfterBytes?: number;
+  /** An upload: the document ends `done` with this bad translation. */
+  badOutput?: BadOutputKind;
 }
 
 interface ActiveFault {
@@ -29,6 +31,7 @@ interface ActiveFault {
   dropLeft: number;
   errorDocumentsLeft: number;
   cutDownloadsLeft: number;
+  badOutputsLeft: number;
 }
 
 /** Validates a FaultSpec from JSON (control endpoint, CLI flag). */
@@ -49,6 +52,9 @@ export function parseFaultSpec(value: unknown): FaultSpec {
     'cutDownloads',
     'cutAfterBytes',
     'probability',
+    'badOutput',
+    'badOutputs',
+    'badOutputFor',
   ];
   for (const k of Object.keys(v))
     if (!known.includes(k))
@@ -66,6 +72,17 @@ export function parseFaultSpec(value: unknown): FaultSpec {
   int('errorDocuments', 0, 1e9);
   int('cutDownloads', 0, 1e9);
   int('cutAfterBytes', 0, 1e12);
+  int('badOutputs', 0, 1e9);
+  if (v.badOutputFor !== undefined && typeof v.badOutputFor !== 'string')
+    throw badRequest(
+      "Fault field 'badOutputFor' must be a string (the end of a file name).",
+      'invalid_fault',
+    );
+  if (v.badOutput !== undefined && !(BAD_OUTPUT_KINDS as readonly unknown[]).includes(v.badOutput))
+    throw badRequest(
+      `Fault field 'badOutput' must be one of ${BAD_OUTPUT_KINDS.join(', ')}.`,
+      'invalid_fault',
+    );
   const p = v.probability;
   if (p !== undefined && (typeof p !== 'number' || !(p >= 0 && p <= 1)))
     throw badRequest("Fault field 'probability' must be a number from 0 to 1.", 'invalid_fault');
@@ -96,7 +113,8 @@ export function parseFaultList(value: unknown): FaultSpec[] {
 
 /**
  * The X-Locsync-Fault header: `;`- or `,`-separated items, e.g. `status=429;retry-after=2`,
- * `status=503`, `drop`, `drop-after-body`, `latency=500`, `doc-error`, `absurd-eta`, `cut-after=100`.
+ * `status=503`, `drop`, `drop-after-body`, `latency=500`, `doc-error`, `absurd-eta`, `cut-after=100`,
+ * `bad-output=untranslated|truncated|dropped-segments`.
  */
 export function parseFaultHeader(header: string): RequestFault {
   const f: RequestFault = {};
@@ -139,6 +157,14 @@ export function parseFaultHeader(header: string): RequestFault {
       case 'cut-after':
         f.cutAfterBytes = num();
         break;
+      case 'bad-output':
+        if (!(BAD_OUTPUT_KINDS as readonly string[]).includes(rawVal ?? ''))
+          throw badRequest(
+            `X-Locsync-Fault: bad-output must be one of ${BAD_OUTPUT_KINDS.join(', ')}.`,
+            'invalid_fault',
+          );
+        f.badOutput = rawVal as BadOutputKind;
+        break;
       default:
         throw badRequest(`X-Locsync-Fault: unknown item '${key}'.`, 'invalid_fault');
     }
@@ -164,6 +190,7 @@ export class FaultBook {
         dropLeft: spec.drop ?? 0,
         errorDocumentsLeft: spec.errorDocuments ?? 0,
         cutDownloadsLeft: spec.cutDownloads ?? 0,
+        badOutputsLeft: spec.badOutput !== undefined ? (spec.badOutputs ?? 1) : 0,
       });
     }
   }
@@ -174,7 +201,15 @@ export class FaultBook {
 
   /** Installed faults with what is left of their counts (GET /_locsync/faults). */
   describe(): Array<
-    FaultSpec & { left: { status: number; drop: number; errorDocuments: number; cutDownloads: number } }
+    FaultSpec & {
+      left: {
+        status: number;
+        drop: number;
+        errorDocuments: number;
+        cutDownloads: number;
+        badOutputs: number;
+      };
+    }
   > {
     return this.active.map((a) => ({
       ...a.spec,
@@ -183,6 +218,7 @@ export class FaultBook {
         drop: a.dropLeft,
         errorDocuments: a.errorDocumentsLeft,
         cutDownloads: a.cutDownloadsLeft,
+        badOutputs: a.badOutputsLeft,
       },
     }));
   }
@@ -225,6 +261,19 @@ export class FaultBook {
     return undefined;
   }
 
+  /** Consumes one bad output for an accepted upload of `filename`, if any is left: its kind. */
+  takeBadOutput(method: string, path: string, filename: string): BadOutputKind | undefined {
+    for (const a of this.active) {
+      const forName = a.spec.badOutputFor;
+      if (forName !== undefined && !filename.toLowerCase().endsWith(forName.toLowerCase())) continue;
+      if (a.badOutputsLeft > 0 && a.spec.badOutput !== undefined && matches(a.spec, method, path)) {
+        a.badOutputsLeft--;
+        return a.spec.badOutput;
+      }
+    }
+    return undefined;
+  }
+
   /** Consumes one "document ends in error" for an accepted upload, if any is left. */
   takeErrorDocument(method: string, path: string): boolean {
     for (const a of this.active) {
@@ -260,5 +309,6 @@ export function describeFault(f: RequestFault): string | undefined {
   if (f.errorDocument) parts.push('doc-error');
   if (f.absurdEta) parts.push('absurd-eta');
   if (f.cutAfterBytes !== undefined) parts.push(`cut-after:${f.cutAfterBytes}`);
+  if (f.badOutput !== undefined) parts.push(`bad-output:${f.badOutput}`);
   return parts.length ? parts.join(',') : undefined;
 }

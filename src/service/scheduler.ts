@@ -9,6 +9,7 @@ import {
   type DocumentExtension,
 } from '../api/types.js';
 import type { Engine } from './engine/types.js';
+import { spoilOutput } from './bad-outputs.js';
 import { baseLanguage } from './languages.js';
 import type { JobRow, Store } from './store.js';
 import type { DocumentFiles } from './files.js';
@@ -118,6 +119,13 @@ export class Scheduler {
       // document then too.
       if (!job.source_lang && result.detectedSourceLang)
         checkLanguagesDiffer(result.detectedSourceLang, job.target_lang);
+      if (job.bad_output)
+        await spoilOutput(
+          job.bad_output,
+          { path: files.inputPath(job), ext: job.ext },
+          { path: output, ext: job.out_ext },
+          job.target_lang.toLowerCase(),
+        );
       const left = job.translate_until - Date.now();
       if (left > 0) await sleep(left, undefined, { signal });
       if (signal.aborted) return; // closing: the job stays `translating` and resumes after a restart

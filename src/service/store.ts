@@ -10,6 +10,7 @@ import type {
   StyleLanguage,
 } from '../api/types.js';
 import type { EngineStyle } from './engine/types.js';
+import type { BadOutputKind } from './types.js';
 import type { GlossaryTerms } from './glossary-entries.js';
 import { GlossaryStore } from './glossary-store.js';
 
@@ -52,6 +53,8 @@ export interface JobRow {
   /** Injected fault: the job ends in error with this message. */
   fail_message?: string;
   absurd_eta: boolean;
+  /** Injected fault: the job ends done with this bad translation (./bad-outputs.ts). */
+  bad_output?: BadOutputKind;
   downloaded: boolean;
 }
 
@@ -68,7 +71,14 @@ interface StyleDbRow {
 
 type JobDbRow = Omit<
   JobRow,
-  'style' | 'glossary' | 'translate_ms' | 'absurd_eta' | 'downloaded' | 'source_lang' | 'formality'
+  | 'style'
+  | 'glossary'
+  | 'translate_ms'
+  | 'absurd_eta'
+  | 'downloaded'
+  | 'source_lang'
+  | 'formality'
+  | 'bad_output'
 > & {
   source_lang: string | null;
   formality: string | null;
@@ -80,6 +90,7 @@ type JobDbRow = Omit<
   billed_characters: number | null;
   message: string | null;
   fail_message: string | null;
+  bad_output: string | null;
   absurd_eta: number;
   downloaded: number;
 };
@@ -119,6 +130,7 @@ CREATE TABLE IF NOT EXISTS documents (
   billed_characters INTEGER,
   message TEXT,
   fail_message TEXT,
+  bad_output TEXT,
   absurd_eta INTEGER NOT NULL DEFAULT 0,
   downloaded INTEGER NOT NULL DEFAULT 0
 );
@@ -129,6 +141,7 @@ CREATE INDEX IF NOT EXISTS documents_status ON documents(status, downloaded);
 const ADDED_JOB_COLUMNS: Array<[string, string]> = [
   ['glossary', 'TEXT'],
   ['translate_ms', 'INTEGER'],
+  ['bad_output', 'TEXT'],
 ];
 
 const JOB_COLUMNS = [
@@ -153,6 +166,7 @@ const JOB_COLUMNS = [
   'billed_characters',
   'message',
   'fail_message',
+  'bad_output',
   'absurd_eta',
   'downloaded',
 ] as const;
@@ -196,6 +210,7 @@ function jobFromDb(r: JobDbRow): JobRow {
   if (r.billed_characters !== null) job.billed_characters = r.billed_characters;
   if (r.message !== null) job.message = r.message;
   if (r.fail_message !== null) job.fail_message = r.fail_message;
+  if (r.bad_output !== null) job.bad_output = r.bad_output as BadOutputKind;
   return job;
 }
 
@@ -222,6 +237,7 @@ function jobToDb(j: JobRow): Record<(typeof JOB_COLUMNS)[number], string | numbe
     billed_characters: j.billed_characters ?? null,
     message: j.message ?? null,
     fail_message: j.fail_message ?? null,
+    bad_output: j.bad_output ?? null,
     absurd_eta: j.absurd_eta ? 1 : 0,
     downloaded: j.downloaded ? 1 : 0,
   };

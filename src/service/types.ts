@@ -4,6 +4,10 @@ import type { StyleRow } from './store.js';
 // Public handle of the local service: used by `locsync serve`, by `sync` (embedded mode), and by
 // every integration test. The local-service work implements `startService` in ./index.ts.
 
+/** A bad translation a fault makes the service return (src/service/bad-outputs.ts). */
+export const BAD_OUTPUT_KINDS = ['untranslated', 'truncated', 'dropped-segments'] as const;
+export type BadOutputKind = (typeof BAD_OUTPUT_KINDS)[number];
+
 export interface FaultSpec {
   /** Only requests matching these (method exact, path prefix) are affected; default: all API requests. */
   match?: { method?: string; path?: string };
@@ -29,6 +33,16 @@ export interface FaultSpec {
   cutDownloads?: number;
   /** Bytes a cut download sends (default: half the document). */
   cutAfterBytes?: number;
+  /**
+   * The next `badOutputs` (default 1 when `badOutput` is set) accepted uploads that match end `done`
+   * with a bad translation: `untranslated` (a copy of the source), `truncated` (the first half of the
+   * file's bytes), `dropped-segments` (only the first quarter of the segments keep their text).
+   * Billed as a good one: what output checks (docs/qa.md) are for.
+   */
+  badOutput?: BadOutputKind;
+  badOutputs?: number;
+  /** Only uploads whose file name ends with this (".docx") get the bad output; default: any. */
+  badOutputFor?: string;
   /** Each matching request is affected with this chance (0..1; counts are used only when it is). */
   probability?: number;
 }

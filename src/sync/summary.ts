@@ -15,6 +15,7 @@ export type FailureKind =
   | 'rejected' // 400/413...: the service refused the upload
   | 'transient' // 429/5xx/network after every retry; resumes next run
   | 'output' // writing the output failed
+  | 'qa-failed' // the downloaded output failed a hard check (docs/qa.md): quarantined, not retried
   | 'collision'
   | 'path-escape'
   | 'unwritable-name'

@@ -23,6 +23,7 @@ import { RunReport } from './run/report.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
 import { pollTiming, type PollTiming } from './timing.js';
 import { spoolDirOf } from '../util/spool.js';
+import { quarantineDirOf } from '../qa/quarantine.js';
 import type { BudgetCaps } from '../billing/budget.js';
 import { SpendGuard } from '../billing/spend-guard.js';
 import { LazyCounter } from '../billing/characters.js';
@@ -51,6 +52,8 @@ export interface SyncOptions {
   only?: string[];
   /** `--retranslate`: stale (style list, glossary or settings changed), style, settings or all (billed). */
   retranslate?: string;
+  /** `--retry-failed-qa`: outputs that failed a hard check (docs/qa.md) are bought again. */
+  retryFailedQa?: boolean;
   /** A one-off drift policy for the style lists and glossaries of this run. */
   drift?: DriftPolicy;
   /** `--overwrite-edits`: outputs edited by people are replaced (src/sync/run/edited-output.ts). */
@@ -171,6 +174,7 @@ export function openPlanner(args: SyncRunArgs, events: SyncEvents): Promise<Plan
     options: {
       ...(args.options?.only ? { only: args.options.only } : {}),
       ...(args.options?.retranslate ? { retranslate: args.options.retranslate } : {}),
+      ...(args.options?.retryFailedQa ? { retryFailedQa: true } : {}),
     },
   });
 }
@@ -280,6 +284,7 @@ export class SyncRun {
       retryUnanswered: svc.retry_unanswered_uploads,
       base: args.loaded.dir,
       spoolDir: spoolDirOf(args.loaded.statePath),
+      quarantineDir: quarantineDirOf(args.loaded.statePath),
       // The executor below (built after the driver it drives) carries re-planned units out.
       replan: (ref) => executor.replan(ref),
       ...(guard ? { guard } : {}),

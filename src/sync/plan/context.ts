@@ -21,6 +21,8 @@ export interface PlanContext {
   settings: TargetSettings;
   /** --retranslate: which existing outputs are translated again. */
   readonly retranslate: ReadonlySet<RetranslateScope>;
+  /** --retry-failed-qa: outputs that failed a hard check (docs/qa.md) are bought again. */
+  readonly retryFailedQa: boolean;
   /** Whether an output has work in flight (its units are decided after it). */
   busy(output: string): boolean;
   /** Whether no work is in flight at all. */

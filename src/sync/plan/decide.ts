@@ -45,6 +45,8 @@ export interface UnitFacts {
    * by other settings (settings), or every output (all). Empty: none, nothing re-billed.
    */
   retranslate: ReadonlySet<RetranslateScope>;
+  /** `sync --retry-failed-qa`: outputs that failed a hard check are bought again (billed). */
+  retryFailedQa?: boolean;
 }
 
 export type Decision =
@@ -54,6 +56,7 @@ export type Decision =
   | { kind: 'resaved'; doneId: number }
   | { kind: 'resume'; jobId: number }
   | { kind: 'gave-up'; jobId: number }
+  | { kind: 'qa-failed'; jobId: number }
   | { kind: 'translate'; reason: TranslateReason; jobId?: number };
 
 /**
@@ -79,7 +82,11 @@ export function decide(f: UnitFacts): Decision {
       return outputGivenUp(open, f.maxAttempts)
         ? { kind: 'gave-up', jobId: open.id }
         : { kind: 'resume', jobId: open.id };
-    if (open.status === 'failed' && open.attempts >= f.maxAttempts)
+    // The service answered this content with a bad output (docs/qa.md): it would likely answer the
+    // same again, and bill it; bought again only on request.
+    if (open.status === 'failed' && open.error_kind === 'qa-failed' && !f.retryFailedQa)
+      return { kind: 'qa-failed', jobId: open.id };
+    if (open.status === 'failed' && open.attempts >= f.maxAttempts && open.error_kind !== 'qa-failed')
       return { kind: 'gave-up', jobId: open.id };
     return {
       kind: 'translate',

@@ -24,6 +24,8 @@ export interface PlannerOptions {
   only?: string[];
   /** `--retranslate`: stale (style and settings), style, settings or all (billed). */
   retranslate?: string;
+  /** `--retry-failed-qa`: outputs that failed a hard check are translated again (billed). */
+  retryFailedQa?: boolean;
 }
 
 /** A plan with the units whose output had work in flight (decided again once it is finished). */
@@ -64,6 +66,7 @@ export class Planner {
         settings = s;
       },
       retranslate: parseRetranslate(args.options?.retranslate),
+      retryFailedQa: args.options?.retryFailedQa ?? false,
       busy: () => false,
       idle: () => true,
       listing: undefined,

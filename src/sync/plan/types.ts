@@ -42,6 +42,7 @@ export type SkipReason =
   | 'path-escape' // the output would leave its output root or land in a source folder
   | 'unwritable-name' // a part of the output's path is longer than file systems allow
   | 'gave-up' // failed max_attempts times on earlier runs
+  | 'qa-failed' // its last output failed a hard check (docs/qa.md): not bought again unless asked
   | 'drift'; // its style list was changed on the service (policy fail): not translated until resolved
 
 /** What the executor needs of the source to upload it, and what a price needs. */
@@ -131,7 +132,10 @@ export interface StaleAction {
 export interface SkipAction {
   kind: 'skip';
   ref: OutputRef;
-  reason: Extract<SkipReason, 'collision' | 'path-escape' | 'unwritable-name' | 'gave-up' | 'drift'>;
+  reason: Extract<
+    SkipReason,
+    'collision' | 'path-escape' | 'unwritable-name' | 'gave-up' | 'qa-failed' | 'drift'
+  >;
   message: string;
 }
 

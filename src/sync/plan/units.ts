@@ -172,6 +172,7 @@ async function planUnit(
     donor: await existingDonor(ctx, sha256, fp, ref.output),
     maxAttempts: ctx.loaded.manifest.max_attempts,
     retranslate: ctx.retranslate,
+    retryFailedQa: ctx.retryFailedQa,
   });
   const source: SourceFacts = {
     path: path.relative(ctx.loaded.dir, f.absPath).split(path.sep).join('/'),
@@ -250,6 +251,12 @@ function addDecision(
       const max = ctx.loaded.manifest.max_attempts;
       const message = `failed ${job?.attempts ?? max} times (limit max_attempts ${max}): ${job?.error ?? 'unknown error'}`;
       b.add({ kind: 'skip', ref, reason: 'gave-up', message });
+      return;
+    }
+    case 'qa-failed': {
+      const job = ctx.index.openOf(ref.output);
+      const message = `${job?.error ?? 'its output failed a check'}; not uploaded again: \`locsync sync --retry-failed-qa\` does (billed)`;
+      b.add({ kind: 'skip', ref, reason: 'qa-failed', message });
       return;
     }
     case 'reuse':

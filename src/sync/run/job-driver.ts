@@ -24,6 +24,7 @@ import { isAbort, pollUntilFinished } from './poll.js';
 import { refOfJob, type RunReport } from './report.js';
 import { sourceHolds } from './source-check.js';
 import { uploadFailure } from './upload-failure.js';
+import { gateOutput, QaFailedError } from '../../qa/gate.js';
 
 // One job from its last record to done: upload (only when no document is recorded) → record id+key
 // → poll → download → record. A document lost before its download is uploaded again; a source
@@ -60,6 +61,8 @@ export interface JobDriverDeps {
   base: string;
   /** Where downloads that could not be put in place are kept (../../util/spool.ts). */
   spoolDir: string;
+  /** Where outputs that fail a hard check are kept instead of delivered (../../qa/quarantine.ts). */
+  quarantineDir: string;
   /** The planner hook: plan (and carry out) a (file, target) again. */
   replan: (ref: OutputRef) => Promise<void>;
   /** The budget caps during the run (none set: absent). */
@@ -80,6 +83,8 @@ interface Drive {
   reupload: 'lost-download' | 'unconfirmed-upload' | 'lost-answer' | undefined;
   resumed: boolean;
   outputAbs: string;
+  /** The source (absolute), for the output checks; undefined when unknown. */
+  sourceAbs: string | undefined;
 }
 
 type Step = 'again' | JobOutcome;
@@ -104,6 +109,7 @@ export class JobDriver {
       reupload: flags.lostAnswer ? 'lost-answer' : flags.unconfirmed ? 'unconfirmed-upload' : undefined,
       resumed: flags.resumed,
       outputAbs: path.resolve(this.d.base, job.output_path),
+      sourceAbs: src.absPath,
     };
     try {
       // A download an earlier run started may have left a part file beside the output.
@@ -428,9 +434,11 @@ export class JobDriver {
         {
           spoolTo: spooledPath(this.d.spoolDir, documentId),
           placeAt: placement.placeAt,
+          vet: (partPath) => this.gate(dr, partPath),
         },
       ));
     } catch (err) {
+      if (err instanceof QaFailedError) return this.qaFailed(dr, err);
       if (err instanceof NotFoundError) return this.lose(dr, err.message);
       if (err instanceof SpooledDownloadError)
         return this.fail(dr, 'output', `writing the output failed: ${err.message}`, {
@@ -463,9 +471,11 @@ export class JobDriver {
     let bytes: number;
     const placement = await this.placement(dr);
     try {
+      await this.gate(dr, spooled);
       fs.mkdirSync(path.dirname(dr.outputAbs), { recursive: true });
       bytes = await copyFileAtomic(spooled, dr.outputAbs, placement.placeAt);
     } catch (err) {
+      if (err instanceof QaFailedError) return this.qaFailed(dr, err);
       return this.fail(
         dr,
         'output',
@@ -494,6 +504,28 @@ export class JobDriver {
     this.d.index.jobDone(dr.job);
     this.d.report.jobDone(dr.job, billed, bytes, log);
     return 'done';
+  }
+
+  /** The output checks (../../qa/gate.ts) of a downloaded file before it is put in place. */
+  private gate(dr: Drive, candidate: string): Promise<void> {
+    return gateOutput(candidate, {
+      sourceAbs: dr.sourceAbs,
+      outputRel: dr.job.output_path,
+      quarantineDir: this.d.quarantineDir,
+    });
+  }
+
+  /**
+   * The download failed a hard check: not delivered (it is in the quarantine, the previous output
+   * stays) and not uploaded again by the next run (the service would likely answer the same, and
+   * bill it): only `sync --retry-failed-qa` buys it again.
+   */
+  private qaFailed(dr: Drive, err: QaFailedError): Promise<'failed'> {
+    return this.fail(dr, 'qa-failed', err.message, {
+      willRetry: false,
+      keepDocument: false,
+      countsAttempt: true,
+    });
   }
 
   /** The document is gone (404) before it was downloaded: recorded and reported; uploaded again. */
