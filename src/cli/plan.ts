@@ -63,6 +63,12 @@ async function plan(opts: PlanOptions): Promise<number> {
         process.stdout.write(text.split('\n').map(printable).join('\n') + '\n');
         return EXIT.ok;
       }
+      const { editedOutputs, withPlanned, formatEdited } = await import('../sync/edited-outputs.js');
+      // The outputs a translation would be written to (beside them, when edited).
+      const written = made.plan.actions.flatMap((a) =>
+        a.kind === 'translate' || a.kind === 'reuse' || a.kind === 'resume' ? [a.ref.output] : [],
+      );
+      const edited = withPlanned(await editedOutputs(state.jobs, loaded.dir, opts.config), new Set(written));
       const styles = made.styles ?? EMPTY_STYLES;
       const files = await priceFiles(loaded, groupPlan(made.plan));
       if (opts.out) await saveFilesPlan(opts.out, loaded, state, made.plan, files);
@@ -73,11 +79,13 @@ async function plan(opts: PlanOptions): Promise<number> {
           plan: planForJson(made.plan),
           price: files.price,
           changes: hasChanges(styles, files),
+          edited,
         };
         process.stdout.write(JSON.stringify(out, null, 2) + '\n');
       } else {
         process.stdout.write(
           `${formatTerminologyPlan(styles)}\n\n${formatFiles(files, loaded.manifest.billing)}\n` +
+            (edited.length ? `\n${formatEdited(edited).map(printable).join('\n')}\n` : '') +
             (opts.out
               ? `\nSaved to ${opts.out}: \`locsync sync --plan ${opts.out}\` carries out exactly this plan.\n`
               : ''),

@@ -14,6 +14,8 @@ export interface EditedOutput {
   new_translation: string | null;
   /** What to do about it. */
   advice: string;
+  /** `plan`: a new translation of it is planned (it will be written beside the edit). */
+  new_translation_planned?: boolean;
 }
 
 /** ` -c <manifest>` in advice, unless it is the default. */
@@ -41,6 +43,11 @@ export async function editedOutputs(
   return edited;
 }
 
+/** `plan`: marks the edited outputs a new translation is planned for (`outputs`: the planned ones). */
+export function withPlanned(edited: readonly EditedOutput[], outputs: ReadonlySet<string>): EditedOutput[] {
+  return edited.map((e) => ({ ...e, new_translation_planned: outputs.has(e.output) }));
+}
+
 /** The conflicts among them (status exits 1 while there is one). */
 export const conflicts = (edited: readonly EditedOutput[]): EditedOutput[] =>
   edited.filter((e) => e.new_translation !== null);
@@ -53,7 +60,10 @@ export function formatEdited(edited: readonly EditedOutput[]): string[] {
     `Outputs edited by people (${edited.length}; kept, never overwritten${open ? `; ${open} in conflict with a new translation` : ''}):`,
   ];
   for (const e of edited) {
-    out.push(`  ${e.output}${e.new_translation ? ` <> ${e.new_translation}` : ''}`);
+    const planned = e.new_translation_planned
+      ? ` (a new translation is planned: written beside it, as ${besidePath(e.output)})`
+      : '';
+    out.push(`  ${e.output}${e.new_translation ? ` <> ${e.new_translation}` : ''}${planned}`);
     out.push(`    ${e.advice}`);
   }
   return out;

@@ -48,6 +48,11 @@ describe('outputs edited by people', () => {
     ]);
 
     fx.write('src/guide.txt', 'Hello world, again.\n');
+    // plan says beforehand where the new translation will go.
+    const plan = JSON.parse((await cli(fx, 'plan', '--json')).stdout);
+    expect(plan.edited).toEqual([
+      expect.objectContaining({ output: 'out/de/guide.txt', new_translation_planned: true }),
+    ]);
     const s = await fx.sync();
     expect(s.failed).toEqual([]);
     expect(fx.uploads(mark)).toHaveLength(2);
