@@ -462,6 +462,12 @@ export const manifestSchema = z.strictObject({
     .describe(
       "The pipeline's name, recorded in its state: a state (a SQLite file, or a PostgreSQL schema) holds one pipeline, and a manifest of another name on it is refused. Default: the name of the manifest's folder. Pipelines sharing a PostgreSQL database each have a schema of their own (`?options=-c%20search_path%3DNAME` in the URL; docs/postgres.md).",
     ),
+  reuse: z
+    .enum(['within_pipeline', 'across_pipelines'])
+    .default('within_pipeline')
+    .describe(
+      "Where an identical translation (same content, same target and settings) may be copied from instead of uploading. within_pipeline (default): only this pipeline's own outputs. across_pipelines: with a PostgreSQL state, also the outputs of other pipelines on the same database that say across_pipelines too, when the copy's file is unchanged since it was translated (docs/postgres.md).",
+    ),
   service: serviceSchema
     .default(serviceSchema.parse({}))
     .describe('The translation service and how to call it.'),

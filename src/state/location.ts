@@ -31,10 +31,13 @@ export interface StateSettings {
   state: string;
   postgres?: { local_dir?: string; password_env?: string; lease_seconds?: number } | undefined;
   pipeline?: string | undefined;
+  reuse?: 'within_pipeline' | 'across_pipelines' | undefined;
 }
 
 export function stateLocation(manifest: StateSettings, dir: string, manifestPath?: string): StateLocation {
-  const pipeline = manifestPath ? pipelineIdentity(manifest.pipeline, manifestPath) : undefined;
+  const pipeline = manifestPath
+    ? pipelineIdentity(manifest.pipeline, manifestPath, manifest.reuse === 'across_pipelines')
+    : undefined;
   const named = pipeline ? { pipeline } : {};
   if (!isPostgresUrl(manifest.state)) return { statePath: path.resolve(dir, manifest.state), ...named };
   const opts = manifest.postgres;

@@ -12,6 +12,11 @@ export interface PipelineIdentity {
   name: string;
   /** Absolute path of the manifest (shown in messages; several workers may have their own copy). */
   manifest: string;
+  /**
+   * `reuse: across_pipelines`: identical translations may be copied from other pipelines that say
+   * so too, and this pipeline's may be copied by them (recorded in its state).
+   */
+  reuseAcross?: boolean;
 }
 
 /** What a state records of the pipeline that adopted it. */
@@ -27,9 +32,17 @@ export interface RecordedPipeline {
  * (every worker mounts the share with that folder, whatever the path above it; manifests side by
  * side in one folder are one pipeline unless they say otherwise).
  */
-export function pipelineIdentity(named: string | undefined, manifestPath: string): PipelineIdentity {
+export function pipelineIdentity(
+  named: string | undefined,
+  manifestPath: string,
+  reuseAcross = false,
+): PipelineIdentity {
   const abs = path.resolve(manifestPath);
-  return { name: named ?? (path.basename(path.dirname(abs)) || 'pipeline'), manifest: abs };
+  return {
+    name: named ?? (path.basename(path.dirname(abs)) || 'pipeline'),
+    manifest: abs,
+    ...(reuseAcross ? { reuseAcross } : {}),
+  };
 }
 
 /**

@@ -432,6 +432,35 @@ export interface SyncState {
   appliedGlossary(key: string): Promise<AppliedGlossary | undefined>;
   /** Present when several workers share the state. */
   readonly shared?: SharedWork;
+  /** Present when the manifest says `reuse: across_pipelines` and the state is PostgreSQL. */
+  readonly acrossPipelines?: ReuseAcrossPipelines;
+}
+
+/** A translation another pipeline on the same database shares (reuse: across_pipelines). */
+export interface SharedTranslation {
+  /** The other pipeline's name. */
+  pipeline: string;
+  /** Its done job (in its own state). */
+  jobId: number;
+  /** Absolute path of its output: its output path under the folder of the manifest it recorded. */
+  path: string;
+  /** sha256 of that output as it was written: a file that differs now is not copied. */
+  outputSha256: string;
+}
+
+/**
+ * Identical translations shared between pipelines of one database that both opted in: read only
+ * from pipelines whose state says they opted in; this pipeline's are offered only while it does.
+ */
+export interface ReuseAcrossPipelines {
+  /** Other opted-in pipelines' done translations of this content, target and settings. */
+  translationsOf(unit: {
+    sha256: string;
+    fingerprint: string;
+    target_lang: string;
+  }): Promise<SharedTranslation[]>;
+  /** A reused job of this pipeline was copied from another pipeline's translation. */
+  copiedFrom(jobId: number, from: { pipeline: string; jobId: number }): Promise<void>;
 }
 
 /** What the reconciler last applied to the service for one glossary of the manifest. */

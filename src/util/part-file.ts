@@ -87,18 +87,36 @@ export class PartFile {
   }
 }
 
-/** Copy `from` to `to` through a part file; answers the bytes written. */
-export async function copyFileAtomic(from: string, to: string, placeAt?: PlaceAt): Promise<number> {
+/** The file copied is not the one expected (it changed since its hash was recorded). */
+export class CopyMismatchError extends Error {
+  constructor(readonly from: string) {
+    super(`${from} changed since it was recorded`);
+  }
+}
+
+/**
+ * Copy `from` to `to` through a part file; answers the bytes written. `expectSha256`: the bytes
+ * copied must have it, else nothing is put in place (CopyMismatchError).
+ */
+export async function copyFileAtomic(
+  from: string,
+  to: string,
+  placeAt?: PlaceAt,
+  expectSha256?: string,
+): Promise<number> {
   await fsp.mkdir(path.dirname(to), { recursive: true });
   // A fixed tag per output: a copy killed half-way is overwritten by the next attempt.
   const part = await PartFile.open(to, 'copy', { exclusive: false });
   try {
     let bytes = 0;
+    const hash = expectSha256 === undefined ? undefined : createHash('sha256');
     for await (const chunk of createReadStream(from, { highWaterMark: 1 << 20 })) {
       const buf = chunk as Buffer;
       bytes += buf.length;
+      hash?.update(buf);
       await part.handle.write(buf);
     }
+    if (hash && hash.digest('hex') !== expectSha256) throw new CopyMismatchError(from);
     await part.commit(placeAt);
     return bytes;
   } finally {

@@ -192,6 +192,17 @@ export const MIGRATIONS: string[] = [
   // was edited by a person and is not overwritten (src/sync/run/edited-output.ts).
   `ALTER TABLE jobs ADD COLUMN output_sha256 text, ADD COLUMN output_size double precision,
      ADD COLUMN output_mtime_ms double precision;`,
+  // 8: reuse across pipelines (docs/postgres.md): whether this pipeline opted in (its manifest's
+  // reuse: across_pipelines, recorded by its workers; other pipelines read its done jobs only while
+  // it says so), and which of its copies came from another pipeline.
+  `
+  ALTER TABLE locsync_pipeline ADD COLUMN reuse_across boolean NOT NULL DEFAULT false;
+  CREATE TABLE reused_across (
+    job_id bigint PRIMARY KEY,
+    from_pipeline text NOT NULL,
+    from_job_id bigint NOT NULL
+  );
+  `,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -209,6 +220,7 @@ export const STATE_TABLES = [
   'content_digests',
   'locsync_pipeline',
   'budget_reservations',
+  'reused_across',
 ] as const;
 
 /** Schema version this code writes (number of migrations). */

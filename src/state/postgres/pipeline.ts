@@ -41,4 +41,10 @@ export async function claimPgPipeline(
       ours,
       `a schema of its own on this database (made on first use), state: ${withSchema(url, schemaNameFor(ours.name))}; or a database of its own`,
     );
+  // A worker records whether its pipeline shares its translations (reuse: across_pipelines): other
+  // pipelines read this schema only while it says so (src/state/postgres/reuse-across.ts).
+  if (recorded && adopt)
+    await db.query(`UPDATE locsync_pipeline SET reuse_across = $1 WHERE only_row AND reuse_across <> $1`, [
+      ours.reuseAcross === true,
+    ]);
 }

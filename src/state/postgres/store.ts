@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { PipelineIdentity } from '../pipeline.js';
 import type { Logger } from '../../log/logger.js';
 import type { AppliedGlossary, AppliedStyle, SharedWork, StyleStateStore, SyncState } from '../types.js';
 import { holderOf, orphanedUnits, releaseAllUnits, unitKey, unitsHeldByOthers } from './claims.js';
@@ -19,6 +20,7 @@ import { PgJobLedger } from './ledger.js';
 import { GlobalLimits } from './limits.js';
 import { ADVISORY, migrate } from './migrations.js';
 import { DEFAULT_OUTAGE_MS, patientPool } from './patient.js';
+import { PgReuseAcrossPipelines } from './reuse-across.js';
 import { PgGlossaryState, PgRunLog, PgStyleState } from './runs.js';
 import { displayUrl } from './url.js';
 import { registerWorker, stopWorker } from './workers.js';
@@ -53,6 +55,8 @@ export class PostgresState implements SyncState, StyleStateStore {
   readonly glossaries: PgGlossaryState;
   /** The multi-worker rules (a worker only). */
   readonly shared: SharedWork | undefined;
+  /** Translations shared with other pipelines of the database (reuse: across_pipelines). */
+  readonly acrossPipelines: PgReuseAcrossPipelines | undefined;
   private readonly openLimits: GlobalLimits[] = [];
   /** The pool a worker's own statements use: they wait out an outage (./patient.ts). */
   readonly pool: pg.Pool;
@@ -66,6 +70,7 @@ export class PostgresState implements SyncState, StyleStateStore {
     private readonly heartbeat: Heartbeat | undefined,
     outageMs: number,
     logger: Logger | undefined,
+    pipeline: PipelineIdentity | undefined,
   ) {
     this.location = displayUrl(url);
     const pool = workerId ? patientPool(rawPool, outageMs, logger) : rawPool;
@@ -78,6 +83,9 @@ export class PostgresState implements SyncState, StyleStateStore {
     this.styles = new PgStyleState(pool);
     this.glossaries = new PgGlossaryState(pool);
     this.shared = workerId ? this.sharedWork(workerId) : undefined;
+    this.acrossPipelines = pipeline?.reuseAcross
+      ? new PgReuseAcrossPipelines(pool, pipeline.name)
+      : undefined;
   }
 
   private sharedWork(workerId: string): SharedWork {
@@ -121,6 +129,7 @@ export class PostgresState implements SyncState, StyleStateStore {
         heartbeat,
         opts.outageMs ?? DEFAULT_OUTAGE_MS,
         opts.logger,
+        cfg.pipeline,
       );
       // A reader without migrations may find no schema yet (status before the first run).
       if (opts.migrate !== false) await Promise.all([state.styles.load(), state.glossaries.load()]);

@@ -1,5 +1,5 @@
 import type { RetranslateScope } from './retranslate.js';
-import type { StaleReason, TranslateReason } from './types.js';
+import type { AcrossDonor, StaleReason, TranslateReason } from './types.js';
 
 // The decision: what one (source file, target) needs, from the facts about it. Pure: every fact is
 // looked up before (src/sync/plan/planner.ts) and the answer is data. Order matters: an output that
@@ -37,8 +37,11 @@ export interface UnitFacts {
    * (saved again without an edit: new container, new metadata). False with change_detection: bytes.
    */
   contentUnchanged: boolean;
-  /** Another existing output holding a translation of this content with these settings. */
-  donor: { output: string; jobId: number } | undefined;
+  /**
+   * Another existing output holding a translation of this content with these settings: this
+   * pipeline's, or (reuse: across_pipelines) another pipeline's, an absolute path (`across`).
+   */
+  donor: { output: string; jobId: number; across?: AcrossDonor } | undefined;
   maxAttempts: number;
   /**
    * Which existing outputs are translated again (--retranslate): stale by their style list (style),
@@ -52,7 +55,7 @@ export interface UnitFacts {
 export type Decision =
   | { kind: 'unchanged' }
   | { kind: 'stale'; reason: StaleReason }
-  | { kind: 'reuse'; from: string; fromJobId: number }
+  | { kind: 'reuse'; from: string; fromJobId: number; across?: AcrossDonor }
   | { kind: 'resaved'; doneId: number }
   | { kind: 'resume'; jobId: number }
   | { kind: 'gave-up'; jobId: number }
@@ -100,7 +103,13 @@ export function decide(f: UnitFacts): Decision {
     return f.retranslate.has('all')
       ? { kind: 'translate', reason: 'requested' }
       : { kind: 'resaved', doneId: done.id };
-  if (f.donor) return { kind: 'reuse', from: f.donor.output, fromJobId: f.donor.jobId };
+  if (f.donor)
+    return {
+      kind: 'reuse',
+      from: f.donor.output,
+      fromJobId: f.donor.jobId,
+      ...(f.donor.across ? { across: f.donor.across } : {}),
+    };
   // This content translated with other settings: kept, and re-translated (billed) only on request.
   if (sameContent && f.outputExists && !sameSettings(done.fingerprint)) {
     const sameBase =

@@ -81,6 +81,14 @@ export interface TranslateAction {
   doneId?: number;
 }
 
+/** Another pipeline's translation copied (reuse: across_pipelines): never written to, only read. */
+export interface AcrossDonor {
+  /** The other pipeline's name (recorded with the copy, shown in the summary). */
+  pipeline: string;
+  /** sha256 of its output as written: the copy must hold exactly these bytes. */
+  outputSha256: string;
+}
+
 /** Copy an identical translation (same content, same settings) instead of uploading: not billed. */
 export interface ReuseAction {
   kind: 'reuse';
@@ -93,6 +101,8 @@ export interface ReuseAction {
    */
   donor: 'done' | 'planned';
   fromJobId?: number;
+  /** `from` is another pipeline's output (an absolute path; reuse: across_pipelines). */
+  across?: AcrossDonor;
   source: SourceFacts;
   settings: PlannedSettings;
 }

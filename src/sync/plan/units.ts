@@ -5,9 +5,9 @@ import { extOf, staleReason, uploadRequest } from './fingerprint.js';
 import type { PlanBuilder } from './builder.js';
 import { OutputClaims } from './claims.js';
 import type { PlanContext } from './context.js';
-import { decide, type Decision } from './decide.js';
+import { decide, type Decision, type UnitFacts } from './decide.js';
 import { sameContent } from './digests.js';
-import type { FoundFile } from './list-sources.js';
+import { sha256File, type FoundFile } from './list-sources.js';
 import type { OutputRef, PlannedSettings, SourceFacts } from './types.js';
 
 // The per-file step of planning: for each target of a source file, render its output, check claims
@@ -169,7 +169,9 @@ async function planUnit(
     outputExists: fileExists(ctx.folders.abs(ref.output)),
     open,
     contentUnchanged: done !== undefined && (await sameContent(ctx, b, m, done.sha256, sha256)),
-    donor: await existingDonor(ctx, sha256, fp, ref.output),
+    donor:
+      (await existingDonor(ctx, sha256, fp, ref.output)) ??
+      (await acrossPipelinesDonor(ctx, sha256, fp, ref.target)),
     maxAttempts: ctx.loaded.manifest.max_attempts,
     retranslate: ctx.retranslate,
     retryFailedQa: ctx.retryFailedQa,
@@ -223,6 +225,29 @@ async function existingDonor(
   return undefined;
 }
 
+/**
+ * With reuse: across_pipelines, another opted-in pipeline's translation of this content, target and
+ * settings whose output is still readable and exactly what it wrote (else: uploaded as usual).
+ */
+async function acrossPipelinesDonor(
+  ctx: PlanContext,
+  sha256: string,
+  fingerprint: string,
+  target_lang: string,
+): Promise<UnitFacts['donor']> {
+  const across = ctx.state.acrossPipelines;
+  if (!across) return undefined;
+  for (const t of await across.translationsOf({ sha256, fingerprint, target_lang })) {
+    if ((await sha256File(t.path).catch(() => undefined)) === t.outputSha256)
+      return {
+        output: t.path,
+        jobId: t.jobId,
+        across: { pipeline: t.pipeline, outputSha256: t.outputSha256 },
+      };
+  }
+  return undefined;
+}
+
 function addDecision(
   ctx: PlanContext,
   b: PlanBuilder,
@@ -260,7 +285,16 @@ function addDecision(
       return;
     }
     case 'reuse':
-      b.add({ kind: 'reuse', ref, from: d.from, donor: 'done', fromJobId: d.fromJobId, source, settings });
+      b.add({
+        kind: 'reuse',
+        ref,
+        from: d.from,
+        donor: 'done',
+        fromJobId: d.fromJobId,
+        ...(d.across ? { across: d.across } : {}),
+        source,
+        settings,
+      });
       return;
     case 'resaved':
       b.add({ kind: 'resaved', ref, source, settings, doneId: d.doneId });

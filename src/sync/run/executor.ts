@@ -6,7 +6,7 @@ import type { Logger } from '../../log/logger.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../../state/held.js';
 import type { JobRecord, NewJob, SyncState } from '../../state/types.js';
-import { copyFileAtomic } from '../../util/part-file.js';
+import { CopyMismatchError, copyFileAtomic } from '../../util/part-file.js';
 import { Placement, recordOf, writtenOf } from './edited-output.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import {
@@ -432,21 +432,34 @@ export class Executor {
         previous && (await this.d.state.jobs.get(previous.id)),
         this.d.overwriteEdits ?? false,
       );
+      // Another pipeline's output is copied only as it was written (else: planned again, uploaded).
       const bytes = await copyFileAtomic(
         path.resolve(this.d.loaded.dir, a.from),
         outputAbs,
         placement.placeAt,
+        a.across?.outputSha256,
       );
       const job = await this.d.state.jobs.reused(
         this.newJob(a, JSON.stringify(a.settings.request)),
         fromJobId,
         await writtenOf(placement.placed),
       );
+      if (a.across)
+        await this.d.state.acrossPipelines?.copiedFrom(job.id, {
+          pipeline: a.across.pipeline,
+          jobId: fromJobId,
+        });
       if (placement.beside) this.d.report.editedKept(job, placement.placed, this.d.logger);
       this.d.index.jobDone(job);
-      this.d.report.reused(job, fromJobId, a.from, bytes);
+      this.d.report.reused(
+        job,
+        fromJobId,
+        a.across ? `pipeline ${a.across.pipeline}: ${a.from}` : a.from,
+        bytes,
+      );
     } catch (err) {
       if (this.leftToOtherWorker(err, a.ref)) return;
+      if (err instanceof CopyMismatchError) return this.replan(a.ref);
       this.d.report.unitFailed(a.ref, 'output', `copying ${a.from}: ${(err as Error).message}`, true);
     }
   }
