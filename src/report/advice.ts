@@ -27,6 +27,8 @@ export function adviceFor(kind: string | null, m: LoadedManifest, attempts: numb
       return `writing the output failed: check the output folder's permissions and free disk space; then ${rerun}`;
     case 'stopped':
       return `the run was stopped before this finished: ${rerun} to resume (nothing uploaded is paid twice)`;
+    case 'qa-failed':
+      return `the service's translation failed an output check (docs/qa.md) and was not delivered (kept in the quarantine folder named above; the previous output stays); it is not uploaded again by itself: look at the source, then \`locsync sync -c ${cfg} --retry-failed-qa\` buys it again (billed)`;
     case 'lost-download':
       return `the translated document was no longer on the service; the next sync uploads it again`;
     default:

@@ -370,3 +370,52 @@ describe('control endpoints', () => {
     expect(s.requests()[0]).toMatchObject({ path: '/v2/nope', status: 404 });
   });
 });
+
+describe('bad-output faults (docs/qa.md)', () => {
+  const SOURCE = 'First line to translate.\nSecond line.\nThird line.\nFourth line.\n';
+  async function badDownload(headers: Record<string, string>, faults?: Parameters<typeof start>[0]) {
+    const s = await start(faults);
+    const up = await upload(s, 'a.txt', SOURCE, { target_lang: 'DE' }, headers);
+    expect(up.status).toBe(200);
+    expect((await waitFinished(s, up.body.document_id, up.body.document_key)).status).toBe('done');
+    const r = await call(s, 'POST', `/v2/document/${up.body.document_id}/result`, {
+      document_key: up.body.document_key,
+    });
+    return r.text;
+  }
+
+  it('the header item bad-output= makes one document come back untranslated, truncated or without most segments', async () => {
+    const good = await badDownload({ ...AUTH });
+    expect(good).not.toBe(SOURCE);
+    expect(await badDownload({ ...AUTH, [FAULT]: 'bad-output=untranslated' })).toBe(SOURCE);
+    const truncated = await badDownload({ ...AUTH, [FAULT]: 'bad-output=truncated' });
+    expect(Buffer.byteLength(truncated)).toBeLessThanOrEqual(Math.floor(Buffer.byteLength(good) / 2));
+    const dropped = await badDownload({ ...AUTH, [FAULT]: 'bad-output=dropped-segments' });
+    expect(dropped.split('\n').filter((l) => l.trim() !== '')).toHaveLength(1);
+    const refused = await upload(
+      await start(),
+      'a.txt',
+      SOURCE,
+      { target_lang: 'DE' },
+      {
+        ...AUTH,
+        [FAULT]: 'bad-output=odd',
+      },
+    );
+    expect(refused.status).toBe(400);
+  });
+
+  it('the server-wide fault badOutput applies to the next matching uploads only', async () => {
+    const s = await start({ faults: [{ badOutput: 'untranslated', badOutputFor: '.txt', badOutputs: 1 }] });
+    const first = await translateDocument(s, 'a.txt', SOURCE);
+    const r1 = await call(s, 'POST', `/v2/document/${first.document_id}/result`, {
+      document_key: first.document_key,
+    });
+    expect(r1.text).toBe(SOURCE);
+    const second = await translateDocument(s, 'b.txt', SOURCE);
+    const r2 = await call(s, 'POST', `/v2/document/${second.document_id}/result`, {
+      document_key: second.document_key,
+    });
+    expect(r2.text).not.toBe(SOURCE);
+  });
+});

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDocument } from '../../src/documents/index.js';
 import { quarantineDirOf } from '../../src/qa/quarantine.js';
 import type { FaultSpec } from '../../src/service/types.js';
-import { createFixture, failedUnits, uploadedUnits, type Fixture } from './fixture.js';
+import { runCli } from '../helpers/cli.js';
+import { API_KEY, createFixture, failedUnits, uploadedUnits, type Fixture } from './fixture.js';
 
 // The hard output checks (docs/qa.md): a service that answers with a truncated docx, an untranslated
 // copy or a document that lost most of its segments has that output kept in the quarantine, the
@@ -17,6 +18,13 @@ const BAD: FaultSpec[] = [
   { badOutput: 'untranslated', badOutputFor: '.html', badOutputs: 1 },
   { badOutput: 'dropped-segments', badOutputFor: '.srt', badOutputs: 1 },
 ];
+
+const status = (f: Fixture, ...args: string[]) =>
+  runCli(['status', ...args, '-c', f.manifestPath], {
+    env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
+    cwd: f.dir,
+    timeoutMs: 60_000,
+  });
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -69,6 +77,23 @@ describe('output checks before delivery', () => {
     expect(fx.exists('out/de/slides.pptx')).toBe(true);
     expect(fx.read('out/de/notes.txt')).not.toBe(sample('readme.txt').toString('utf8'));
 
+    // status names them and exits 1 while they are failed.
+    const shown = await status(fx);
+    expect(shown.code).toBe(1);
+    for (const file of ['report.docx', 'index.html', 'welcome.srt'])
+      expect(shown.stdout).toMatch(
+        new RegExp(`docs/${file.replace('.', '\\.')} -> de: qa-failed: output check failed`),
+      );
+    expect(shown.stdout).toContain('--retry-failed-qa');
+    const json = JSON.parse((await status(fx, '--json')).stdout) as {
+      failures: Array<{ file: string; kind: string; message: string }>;
+    };
+    expect(json.failures.map((f) => `${f.file}:${f.kind}`).sort()).toEqual([
+      'index.html:qa-failed',
+      'report.docx:qa-failed',
+      'welcome.srt:qa-failed',
+    ]);
+
     // The next plain run does not buy them again (the faults are spent: it would get good ones).
     const mark = fx.mark();
     const again = await fx.sync();
@@ -87,6 +112,7 @@ describe('output checks before delivery', () => {
     expect(retried.failed).toEqual([]);
     await openDocument(path.join(fx.dir, 'out/de/report.docx'), { format: 'docx' });
     expect(fx.exists('out/de/welcome.srt')).toBe(true);
+    expect((await status(fx)).code).toBe(0);
   });
 
   it('keeps the previous output when the new translation is a copy of the source', async () => {
