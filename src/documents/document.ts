@@ -15,6 +15,12 @@ export interface ReadOptions {
   /** Bounds against hostile files (zip bombs); defaults in limits.ts. */
   limits?: Partial<ReadLimits>;
   signal?: AbortSignal;
+  /**
+   * Bilingual formats (XLIFF) hold the source and its translation: 'target' reads the translation a
+   * translated document carries (a unit without a target reads as its source). Other formats have
+   * one text and ignore it. Default 'source'.
+   */
+  side?: 'source' | 'target';
 }
 
 export interface WriteTarget {

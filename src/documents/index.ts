@@ -28,7 +28,7 @@
 import type { OpenedDocument } from './document.js';
 import { segmentCharacters } from './segment.js';
 
-export { openDocument, supportedFormats } from './formats/dispatch.js';
+export { isBilingual, openDocument, supportedFormats } from './formats/dispatch.js';
 export type { OpenedDocument, ReadOptions, TranslationOf, WriteOptions, WriteTarget } from './document.js';
 export type { Piece, Segment, SegmentRole } from './segment.js';
 export { segmentCharacters, segmentText } from './segment.js';

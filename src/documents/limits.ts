@@ -25,6 +25,8 @@ export const DEFAULT_LIMITS: ReadLimits = {
 export interface ReadContext {
   limits: ReadLimits;
   signal?: AbortSignal;
+  /** Which text of a bilingual format to read (ReadOptions.side). */
+  side?: 'source' | 'target';
 }
 
 /** Throws the signal's reason when the work was cancelled. */

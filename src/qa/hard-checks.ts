@@ -1,5 +1,11 @@
 import fs from 'node:fs/promises';
-import { openDocument, segmentText, type OpenedDocument, type Segment } from '../documents/index.js';
+import {
+  isBilingual,
+  openDocument,
+  segmentText,
+  type OpenedDocument,
+  type Segment,
+} from '../documents/index.js';
 
 // The hard checks of a delivered document (docs/qa.md): an output that fails one is not delivered.
 // They compare the output, read with the document layer, with the source it translates. Each check
@@ -40,6 +46,15 @@ async function readSegments(doc: OpenedDocument): Promise<Read> {
  * `sourceFormat`). Undefined: it passes. A source that is unknown or cannot be read (replaced since
  * its upload) leaves only the checks of the output alone (empty, unreadable).
  */
+/** The texts a document carries as its translation (its targets, for XLIFF); undefined: unreadable. */
+async function readTargets(doc: { path: string; format: string }): Promise<string[] | undefined> {
+  try {
+    return (await readSegments(await openDocument(doc.path, { format: doc.format, side: 'target' }))).texts;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runHardChecks(
   source: { path: string; format: string } | undefined,
   output: { path: string; format: string },
@@ -48,7 +63,7 @@ export async function runHardChecks(
   if (size === 0) return { check: 'empty', reason: 'the output is empty (0 bytes)' };
   let out: Read;
   try {
-    out = await readSegments(await openDocument(output.path, { format: output.format }));
+    out = await readSegments(await openDocument(output.path, { format: output.format, side: 'target' }));
   } catch (err) {
     return {
       check: 'unreadable',
@@ -72,7 +87,11 @@ export async function runHardChecks(
     };
   }
   const hasText = src.texts.some((t) => LETTER.test(t));
-  if (hasText && o === s && src.texts.every((t, i) => t === out.texts[i]))
+  // A bilingual source (XLIFF) may carry old targets: a copy of it leaves those unchanged, an echo
+  // of the source puts the source text in them; either is no translation.
+  const carried = hasText && o === s && isBilingual(source.format) ? await readTargets(source) : undefined;
+  const same = (texts: string[]): boolean => texts.every((t, i) => t === out.texts[i]);
+  if (hasText && o === s && (same(src.texts) || (carried !== undefined && same(carried))))
     return {
       check: 'untranslated',
       reason: `the output is the source unchanged: none of its ${s} segments is translated (from segment 1, ${src.wheres[0] ?? 'the start'})`,

@@ -51,5 +51,11 @@ export async function openDocument(path: string, opts: ReadOptions): Promise<Ope
     format,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.side ? { side: opts.side } : {}),
   });
+}
+
+/** Formats that carry a translation beside their source text (read with `side: 'target'`). */
+export function isBilingual(format: string): boolean {
+  return format === 'xlf' || format === 'xliff';
 }

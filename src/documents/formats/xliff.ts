@@ -37,7 +37,7 @@ function inlinePieces(xml: string): Piece[] {
 interface Unit {
   tag: { start: number; end: number };
   source?: { innerStart: number; innerEnd: number; end: number };
-  target?: { start: number; end: number; tag: string };
+  target?: { start: number; end: number; tag: string; innerStart: number; innerEnd: number };
 }
 
 /** A unit with a source, as the writer needs it: where its target goes, and its pieces. */
@@ -88,8 +88,10 @@ export const readXliff: FormatReader = async (path, ctx) => {
         else sourceOpen = { innerStart: t.end };
       } else if (unit && name === 'target' && !unit.target && !sourceOpen && !targetOpen) {
         const tag = xml.slice(t.start, t.end);
-        if (t.selfClosing) unit.target = { start: t.start, end: t.end, tag: tag.replace(/\s*\/>$/, '>') };
-        else targetOpen = { start: t.start, tag };
+        if (t.selfClosing) {
+          const inner = { innerStart: t.end, innerEnd: t.end };
+          unit.target = { start: t.start, end: t.end, tag: tag.replace(/\s*\/>$/, '>'), ...inner };
+        } else targetOpen = { start: t.start, tag };
       }
     } else if (t.kind === 'close') {
       const name = localName(t.name);
@@ -97,12 +99,20 @@ export const readXliff: FormatReader = async (path, ctx) => {
         unit.source = { innerStart: sourceOpen.innerStart, innerEnd: t.start, end: t.end };
         sourceOpen = undefined;
       } else if (unit && targetOpen && name === 'target') {
-        unit.target = { start: targetOpen.start, end: t.end, tag: targetOpen.tag };
+        const innerStart = targetOpen.start + targetOpen.tag.length;
+        unit.target = {
+          start: targetOpen.start,
+          end: t.end,
+          tag: targetOpen.tag,
+          innerStart,
+          innerEnd: t.start,
+        };
         targetOpen = undefined;
       } else if (unit && name === unitName) {
         if (unit.source) {
           if ((slots.length + 1) % 500 === 0) checkAborted(ctx);
-          const pieces = inlinePieces(xml.slice(unit.source.innerStart, unit.source.innerEnd));
+          const text = ctx.side === 'target' && unit.target ? unit.target : unit.source;
+          const pieces = inlinePieces(xml.slice(text.innerStart, text.innerEnd));
           const id = attribute(xml.slice(unit.tag.start, unit.tag.end), 'id');
           const segment = found.add('unit', `<${unitName}> ${id ?? `number ${slots.length + 1}`}`, pieces);
           const prefix = t.name.slice(0, t.name.length - unitName.length);
