@@ -10,7 +10,7 @@ import type {
   StyleLanguage,
 } from '../api/types.js';
 import type { EngineStyle } from './engine/types.js';
-import type { BadOutputKind } from './types.js';
+import type { BadOutputKind } from './bad-output-kinds.js';
 import type { GlossaryTerms } from './glossary-entries.js';
 import { GlossaryStore } from './glossary-store.js';
 

@@ -1,12 +1,11 @@
 import type { Engine } from './engine/types.js';
+import type { BadOutputKind } from './bad-output-kinds.js';
 import type { StyleRow } from './store.js';
 
 // Public handle of the local service: used by `locsync serve`, by `sync` (embedded mode), and by
 // every integration test. The local-service work implements `startService` in ./index.ts.
 
-/** A bad translation a fault makes the service return (src/service/bad-outputs.ts). */
-export const BAD_OUTPUT_KINDS = ['untranslated', 'truncated', 'dropped-segments'] as const;
-export type BadOutputKind = (typeof BAD_OUTPUT_KINDS)[number];
+export { BAD_OUTPUT_KINDS, type BadOutputKind } from './bad-output-kinds.js';
 
 export interface FaultSpec {
   /** Only requests matching these (method exact, path prefix) are affected; default: all API requests. */
