@@ -19,6 +19,8 @@ export interface ManifestWatcher {
   /** Watch this set of files from now on (after a reload changed the style list files). */
   setFiles(files: string[]): void;
   close(): Promise<void>;
+  /** Settles once the files are watched: an edit made before then could go unseen. */
+  readonly ready: Promise<void>;
 }
 
 export function watchManifestFiles(
@@ -41,7 +43,9 @@ export function watchManifestFiles(
   });
   w.on('all', fire);
   w.on('error', () => undefined);
+  const ready = new Promise<void>((resolve) => w.once('ready', () => resolve()));
   return {
+    ready,
     setFiles(next) {
       const nextSet = new Set(next);
       const gone = [...current].filter((f) => !nextSet.has(f));

@@ -198,6 +198,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     await this.session.reconcileStyles();
     await this.startSourceWatcher();
     this.manifestWatcher = watchManifestFiles(manifestFiles(this.loaded), w, () => void this.reload());
+    await this.manifestWatcher.ready;
     await this.session.scanAll();
     this.checkFatal();
     this.watching = true;
