@@ -72,6 +72,12 @@ Examples:
 Ctrl-C stops uploading, finishes or records the documents in flight; run sync again to resume
 (a recorded upload is collected, never uploaded or paid twice).
 Exit codes: 0 all done, 1 some documents failed (retried next run; see locsync status), 2 configuration\nerror, 4 state locked by another locsync, 5 budget reached, 130 interrupted (run sync again to resume).`,
+  outputs: `
+Examples:
+  $ locsync status                           lists outputs edited by people and open conflicts
+  $ locsync outputs keep out/de/guide.docx   the person's version wins (the new translation beside it is removed)
+  $ locsync outputs take-new out/de/guide.docx   the new translation wins (the edit is kept as a backup)
+See docs/review.md for the review workflow.`,
   watch: `
 Examples:
   $ locsync watch -c /srv/docs/pipeline.yaml       keep running (systemd: see docs/operations.md)
