@@ -432,12 +432,16 @@ export class Executor {
         previous && (await this.d.state.jobs.get(previous.id)),
         this.d.overwriteEdits ?? false,
       );
-      // Another pipeline's output is copied only as it was written (else: planned again, uploaded).
+      // A donor output is copied only as it was written (else: planned again, uploaded): another
+      // pipeline's may have been edited, and one of this run's may already hold a new translation
+      // (two sources swapped: each output is the other's donor).
+      const written =
+        a.across?.outputSha256 ?? (await this.d.state.jobs.get(fromJobId))?.output_sha256 ?? undefined;
       const bytes = await copyFileAtomic(
         path.resolve(this.d.loaded.dir, a.from),
         outputAbs,
         placement.placeAt,
-        a.across?.outputSha256,
+        written,
       );
       const job = await this.d.state.jobs.reused(
         this.newJob(a, JSON.stringify(a.settings.request)),
