@@ -11,13 +11,14 @@ import {
   writeSavedPlan,
 } from '../sync/plan/saved.js';
 import { fieldDifferences } from '../sync/plan/saved-plan-fields.js';
-import type { Plan } from '../sync/plan/types.js';
+import type { Plan, PlannedAction } from '../sync/plan/types.js';
 import { ConfigError } from '../util/errors.js';
 import type { PricedFiles } from './plan-text.js';
 
 // `plan -out plan.json` and `sync --plan plan.json`: the saved plan holds the planned actions (each
 // with its source's content hash and settings fingerprint), their prices and a token of the state;
-// sync plans again and carries the plan out only while nothing of that moved on.
+// sync carries the saved actions out only while the plan it makes now is the same work, down to the
+// fields the file shows (nothing of the sources, settings or state moved on).
 
 /** Writes the plan for `sync --plan`. */
 export async function saveFilesPlan(
@@ -44,6 +45,7 @@ const SHOWN_CHANGES = 20;
  * Before `sync --plan file` uploads anything: the plan made now must be the saved one, down to the
  * fields the file shows (prices, sizes: what the reviewer read). Throws a ConfigError (exit 2)
  * listing what changed: sources, settings, the state, the actions, or fields edited in the file.
+ * Answers the saved actions: what the run carries out.
  */
 export async function checkSavedPlan(
   file: string,
@@ -51,7 +53,7 @@ export async function checkSavedPlan(
   state: SyncState,
   fresh: Plan,
   freshFiles: PricedFiles,
-): Promise<void> {
+): Promise<PlannedAction[]> {
   const saved = readSavedPlan(file);
   const changes: string[] = [];
   if (path.resolve(saved.manifest.path) !== loaded.path)
@@ -90,4 +92,6 @@ export async function checkSavedPlan(
         (more ? '\n  ... and more' : '') +
         `\nMake a new one: locsync plan -out ${file}`,
     );
+  // Field for field the actions of the plan made now (checked above): the reviewed ones are run.
+  return saved.plan.actions as unknown as PlannedAction[];
 }

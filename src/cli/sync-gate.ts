@@ -6,7 +6,13 @@ import { billedThisMonth } from '../billing/ledger.js';
 import { formatBill, formatCharacters } from '../billing/money.js';
 import type { Logger } from '../log/logger.js';
 import type { LoadedManifest } from '../manifest/types.js';
-import { makePlan, type RunState, type SyncConnection, type SyncOptions } from '../sync/engine.js';
+import {
+  makePlan,
+  type CheckedPlan,
+  type RunState,
+  type SyncConnection,
+  type SyncOptions,
+} from '../sync/engine.js';
 import type { Plan } from '../sync/plan/types.js';
 import { displayUrl } from '../state/postgres/url.js';
 import { unrecordedOutputs, unrecordedOutputsMessage } from '../sync/plan/unrecorded-outputs.js';
@@ -15,8 +21,9 @@ import { EXIT } from '../util/errors.js';
 import { priceFiles, type PricedFiles } from './plan-text.js';
 import { checkSavedPlan } from './saved-plan.js';
 
-// Before a sync uploads anything: the plan, priced, must be within the budget caps, must not pay
-// again for outputs an empty state does not know, and, with --plan, must be the saved one.
+// Before a sync uploads anything, its plan (the one it carries out, made after the style lists were
+// applied), priced, must be within the budget caps, must not pay again for outputs an empty state
+// does not know, and, with --plan, must be the saved one: then the saved actions are carried out.
 
 /** A run refused before any upload: its message, and the exit code. */
 export class RunRefused extends Error {
@@ -55,7 +62,7 @@ export function budgetCaps(loaded: LoadedManifest, maxBilled?: number): BudgetCa
   };
 }
 
-/** The plan as `plan` makes it (style lists compared, not applied), and its file part priced. */
+/** The plan as `plan` makes it (style lists compared, not applied), and its file part priced (--dry-run). */
 export async function pricedPlan(args: PlanArgs): Promise<PricedFiles & { plan: Plan }> {
   const { plan } = await makePlan({
     loaded: args.loaded,
@@ -81,21 +88,24 @@ function knownEstimates(files: PricedFiles & { plan: Plan }): Map<string, number
 }
 
 /**
- * Plans (when something must be checked), prices and checks the run; throws RunRefused when it must
- * not upload (or a ConfigError from the saved plan's check). Answers the plan's estimates when it
- * priced one.
+ * Checks the run's plan (the one it then carries out): prices it when something must be checked,
+ * refuses (RunRefused, or a ConfigError from the saved plan's check) when it must not upload.
+ * Answers the plan's estimates when it priced one and, with --plan, the saved actions to carry out.
  */
-export async function gateRun(
-  args: PlanArgs & { checks: GateChecks },
-): Promise<Map<string, number> | undefined> {
-  const { loaded, state, checks } = args;
+export async function gateRun(args: {
+  loaded: LoadedManifest;
+  state: RunState;
+  plan: Plan;
+  checks: GateChecks;
+}): Promise<CheckedPlan | undefined> {
+  const { loaded, state, checks, plan } = args;
   const caps = budgetCaps(loaded, checks.maxBilled);
   const known = await state.jobs.anyDone();
   if (known && !checks.savedPlan && Object.keys(caps).length === 0) return undefined;
-  const files = await pricedPlan(args);
+  const files = { ...(await priceFiles(loaded, groupPlan(plan))), plan };
 
   const unrecorded = unrecordedOutputs(
-    files.plan.actions.filter((a) => a.kind === 'translate'),
+    plan.actions.filter((a) => a.kind === 'translate'),
     known,
     (output) => fs.existsSync(path.join(loaded.dir, output)),
   );
@@ -111,7 +121,9 @@ export async function gateRun(
       EXIT.usage,
     );
 
-  if (checks.savedPlan) await checkSavedPlan(checks.savedPlan, loaded, state, files.plan, files);
+  const saved = checks.savedPlan
+    ? await checkSavedPlan(checks.savedPlan, loaded, state, plan, files)
+    : undefined;
 
   const rate = loaded.manifest.billing;
   const exceeded = checkBudget(files.price.total.billed, caps, await billedThisMonth(state));
@@ -124,5 +136,5 @@ export async function gateRun(
       ].join('\n'),
       EXIT.budget,
     );
-  return knownEstimates(files);
+  return { known: knownEstimates(files), ...(saved ? { actions: saved } : {}) };
 }

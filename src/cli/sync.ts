@@ -16,7 +16,7 @@ import { ConfigError, EXIT } from '../util/errors.js';
 import { parseRetranslate, requireYesOffTerminal } from '../sync/plan/retranslate.js';
 import { progressWanted } from './context.js';
 import { formatFiles } from './plan-text.js';
-import { budgetCaps, gateRun, pricedPlan, RunRefused } from './sync-gate.js';
+import { budgetCaps, gateRun, pricedPlan, RunRefused, type GateChecks } from './sync-gate.js';
 import { billedThisMonth } from '../billing/ledger.js';
 import { startRunView } from './progress.js';
 import { onStopSignals } from './shutdown.js';
@@ -167,26 +167,24 @@ async function syncRun(
       process.stdout.write(text + '\n');
       return EXIT.ok;
     }
-    const known = await gateRun({
-      loaded,
-      state,
-      connection,
-      logger,
-      options,
-      checks: {
-        ...(opts.plan ? { savedPlan: opts.plan } : {}),
-        ...(maxBilled !== undefined ? { maxBilled } : {}),
-        configArg: opts.config === 'pipeline.yaml' ? '' : ` -c ${opts.config}`,
-      },
-    });
-    progress.runStarted = true;
     const caps = budgetCaps(loaded, maxBilled);
+    const checks: GateChecks = {
+      ...(opts.plan ? { savedPlan: opts.plan } : {}),
+      ...(maxBilled !== undefined ? { maxBilled } : {}),
+      configArg: opts.config === 'pipeline.yaml' ? '' : ` -c ${opts.config}`,
+    };
     summary = await runSync({
       loaded,
       connection,
       state,
       logger,
       events,
+      // The run's one plan, checked before anything of it is carried out (a refusal: no run started).
+      check: async (plan) => {
+        const checked = await gateRun({ loaded, state, plan, checks });
+        progress.runStarted = true;
+        return checked;
+      },
       options: {
         ...options,
         signal: abort.signal,
@@ -196,7 +194,6 @@ async function syncRun(
           caps,
           // Only a monthly cap counts the month's bill (a sum over the month's jobs: not for nothing).
           billedThisMonth: caps.perMonth !== undefined ? await billedThisMonth(state) : 0,
-          ...(known ? { known } : {}),
         },
       },
     });

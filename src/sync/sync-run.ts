@@ -164,6 +164,14 @@ function blockedByDrift(
   return out;
 }
 
+/**
+ * Whether a style list or glossary drifted under policy fail: someone must decide about it, so the
+ * run ends failed for drift even when no target that uses it had anything to translate.
+ */
+export function drifted(styles: TerminologyPlan | undefined): boolean {
+  return !!(styles?.blocked?.length || styles?.glossaries.blocked?.length);
+}
+
 /** Open a planner for a run's manifest, state and options. */
 export function openPlanner(args: SyncRunArgs, events: SyncEvents): Promise<Planner> {
   return Planner.open({
@@ -248,13 +256,17 @@ export class SyncRun {
     private readonly counter: LazyCounter,
   ) {}
 
-  static async open(args: SyncRunArgs): Promise<SyncRun> {
+  /**
+   * Open a run. `prepared`: the planner that made the run's plan (style lists already reconciled
+   * through it, `drifted` when one drifted under policy fail); else a new one.
+   */
+  static async open(args: SyncRunArgs, prepared?: { planner: Planner; drifted: boolean }): Promise<SyncRun> {
     const client = args.connection?.client;
     if (!client) throw new Error('a run that carries out a plan needs a connection');
     const events = args.events ?? createSyncEvents();
     const opts = args.options ?? {};
     const svc = args.loaded.manifest.service;
-    const planner = await openPlanner(args, events);
+    const planner = prepared?.planner ?? (await openPlanner(args, events));
     const runId = await args.state.runs.start(opts.command ?? 'sync');
     const report = new RunReport(runId, events, args.logger);
     const control = new RunControl(report, svc.key_env);
@@ -313,6 +325,7 @@ export class SyncRun {
     });
     planner.watchWork(executor);
     const run = new SyncRun(args, events, runId, planner, report, control, executor, counter);
+    if (prepared?.drifted) run.drifted = true;
     const onAbort = () => void run.stop({ deadlineMs: opts.stopDeadlineMs ?? 30_000 });
     // A signal that came while the run was being prepared (pricing, the gate) stops it at once.
     if (opts.signal?.aborted) onAbort();
@@ -327,9 +340,7 @@ export class SyncRun {
   /** Reconcile the manifest's style lists with the service (applied). */
   async reconcileStyles(): Promise<TerminologyPlan | undefined> {
     const plan = await reconcileForPlan(this.args, this.planner, true);
-    // Someone must decide about a drifted list: the run ends failed for drift even when no target
-    // that uses it had anything to translate.
-    if (plan?.blocked?.length || plan?.glossaries.blocked?.length) this.drifted = true;
+    if (drifted(plan)) this.drifted = true;
     return plan;
   }
 
@@ -342,6 +353,10 @@ export class SyncRun {
     // A second look at what this run planned already (see RunReport.replanned) counts nothing twice.
     if (opts.again) this.report.replanned(outcome.plan);
     else this.report.planned(outcome.plan);
+    // The record of what the run carries out, action by action (read back by the tests that hold a
+    // run to its approved plan); written only at log level debug.
+    if (this.args.logger.isLevelEnabled('debug'))
+      for (const action of outcome.plan.actions) this.args.logger.debug({ action }, 'action carried out');
     this.executor.execute(outcome.plan.actions);
     for (const ref of outcome.deferred ?? []) this.executor.after(ref);
   }

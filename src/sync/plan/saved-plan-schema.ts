@@ -21,7 +21,7 @@ const outputRef = z.looseObject({
 
 /** The fields of an action that the comparison with a fresh plan reads; the rest is compared as data. */
 export const savedActionSchema = z.looseObject({
-  kind: z.enum(['translate', 'reuse', 'resume', 'stale', 'skip', 'delete', 'forget']),
+  kind: z.enum(['translate', 'reuse', 'resaved', 'resume', 'stale', 'skip', 'delete', 'forget']),
   ref: outputRef.optional(),
   mapping: z.string().optional(),
   file: z.string().optional(),
