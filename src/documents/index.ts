@@ -20,6 +20,12 @@
 //                         its segments' text pieces): the local service's count, pricing's estimate.
 //   segmentText, segmentCharacters, taggedText / fromTaggedText (a segment as one string with its
 //   pieces as <g>/<x/> tags, for a text translation with tag handling, and back).
+//   String resource files (json, arb, yaml/yml, po/pot, Android xml, iOS strings/stringsdict,
+//   properties; formats/strings/, docs/strings/): segments are keyed values (role 'string', where
+//   "key app.title"); their documents are StringDocuments (values() by key, write(..., { keep })).
+//   protectPlaceholders / placeholdersOf / comparePlaceholders: placeholders and markup of UI strings
+//   as code pieces, and the check a translated value must pass (placeholders.ts).
+//   languageInStyle(code, 'bcp47' | 'posix' | 'android'): pt-br as pt-BR, pt_BR, pt-rBR.
 //   supportedFormats(), DocumentFormatError (a document that is not what its name says: the message
 //   is for a person), ReadLimits / DEFAULT_LIMITS (bounds against zip bombs and hostile files).
 //
@@ -34,6 +40,22 @@ export type { Piece, Segment, SegmentRole } from './segment.js';
 export { segmentCharacters, segmentText } from './segment.js';
 export { fromTaggedText, taggedText } from './tagged.js';
 export { DocumentFormatError } from './errors.js';
+export {
+  comparePlaceholders,
+  describePlaceholderProblems,
+  placeholdersOf,
+  protectPlaceholders,
+  type PlaceholderComparison,
+} from './placeholders.js';
+export { languageInStyle, type LanguageStyle } from './language-tag.js';
+export {
+  isStringDocument,
+  isStringFormat,
+  PlaceholderCheckError,
+  STRING_FORMATS,
+  type StringDocument,
+  type StringWriteOptions,
+} from './formats/strings/keyed.js';
 export { checkAborted, DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 
 /** Characters a document is billed for before any minimum: the sum over its segments. */

@@ -36,7 +36,9 @@ export type SegmentRole =
   /** Review comments (docx, xlsx). */
   | 'comment'
   /** Speaker notes of a slide. */
-  | 'speaker-notes';
+  | 'speaker-notes'
+  /** A keyed value of a string resource file (JSON, YAML, PO, Android, iOS, .properties): where is "key <key>". */
+  | 'string';
 
 export interface Segment {
   /** Position among the document's segments, from 0, in document order: the key of a translation. */

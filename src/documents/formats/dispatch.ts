@@ -16,6 +16,11 @@ function lazy(load: () => Promise<FormatReader>): FormatReader {
 const html = lazy(async () => (await import('./html.js')).readHtml);
 const xliff = lazy(async () => (await import('./xliff.js')).readXliff);
 const image = lazy(async () => (await import('./image.js')).readImage);
+// String resource files (docs/strings/): only on the segment path.
+const json = lazy(async () => (await import('./strings/json.js')).readJson);
+const yaml = lazy(async () => (await import('./strings/yaml.js')).readYaml);
+const po = lazy(async () => (await import('./strings/po.js')).readPo);
+const android = lazy(async () => (await import('./strings/android.js')).readAndroidStrings);
 
 const READERS: Record<string, FormatReader> = {
   txt: lazy(async () => (await import('./txt.js')).readTxt),
@@ -32,6 +37,16 @@ const READERS: Record<string, FormatReader> = {
   png: image,
   jpg: image,
   jpeg: image,
+  json,
+  arb: json,
+  yaml,
+  yml: yaml,
+  po,
+  pot: po,
+  xml: android,
+  strings: lazy(async () => (await import('./strings/apple-strings.js')).readAppleStrings),
+  stringsdict: lazy(async () => (await import('./strings/stringsdict.js')).readStringsdict),
+  properties: lazy(async () => (await import('./strings/properties.js')).readProperties),
 };
 
 /** Formats (lower-case extensions) the document layer reads. */
@@ -57,5 +72,5 @@ export async function openDocument(path: string, opts: ReadOptions): Promise<Ope
 
 /** Formats that carry a translation beside their source text (read with `side: 'target'`). */
 export function isBilingual(format: string): boolean {
-  return format === 'xlf' || format === 'xliff';
+  return format === 'xlf' || format === 'xliff' || format === 'po';
 }

@@ -1,0 +1,144 @@
+// What every string resource format shares (JSON, YAML, PO, ARB, Android, iOS, .properties): a file
+// is a list of keyed values at known places in its text. Each value with words in it is a segment
+// (role 'string', where "key app.title") whose placeholders and markup are code pieces; the writer
+// splices each translated value, encoded as the format wants it at that place, into the source
+// text, so that every byte outside the values (indentation, quoting, comments, key order) stays.
+// A format adds its own splices for what depends on the target language (a Rails root key, a PO
+// header, plural forms).
+import { writeFile } from 'node:fs/promises';
+import type { OpenedDocument, TranslationOf, WriteOptions, WriteTarget } from '../../document.js';
+import { comparePlaceholders, describePlaceholderProblems, protectPlaceholders } from '../../placeholders.js';
+import type { Piece, Segment } from '../../segment.js';
+import { encodeTranslated, type DecodedText } from '../text-encoding.js';
+import { applySplices, type Splice } from '../xml.js';
+import { openedDocument, SegmentList, textsOut } from '../reader.js';
+import { icuPluralsFor } from './plurals.js';
+
+/** One keyed value of a string file. */
+export interface StringEntry {
+  /** The key as a person names it: "app.title", "files (one)", msgid "Open". Unique in a file. */
+  readonly key: string;
+  /** The value, decoded (escapes resolved). */
+  readonly text: string;
+  /** Where the encoded value is in the source text; none when a format's own splices write it. */
+  readonly span?: { start: number; end: number };
+  /** The value as the file writes it at `span` (quoted, escaped). */
+  readonly encode?: (text: string) => string;
+}
+
+/** What depends on the target language, given the value written for each entry. */
+export type LanguageSplices = (lang: string, valueOf: (entry: StringEntry) => string) => Splice[];
+
+export interface StringFileParts {
+  format: string;
+  decoded: DecodedText;
+  entries: readonly StringEntry[];
+  languageSplices?: LanguageSplices;
+  /** Values are ICU messages: their plural branches become the target language's (plurals.ts). */
+  icuPlurals?: boolean;
+}
+
+export interface StringWriteOptions extends WriteOptions {
+  /**
+   * Values to write as they are instead of a translation, by key: what a person wrote in the
+   * existing target file (keep-edits.ts decides which).
+   */
+  keep?: ReadonlyMap<string, string>;
+}
+
+/** A string file: a document whose segments are its keyed values. */
+export interface StringDocument extends OpenedDocument {
+  /** Every value by key, in file order (values without words included). */
+  values(): ReadonlyMap<string, string>;
+  /** The key of a segment (its `where` is "key " + key). */
+  keyOf(segment: Segment): string;
+  write(translationOf: TranslationOf, out: WriteTarget, opts: StringWriteOptions): Promise<void>;
+}
+
+/** A translation that lost or made up placeholders of its source: refused, nothing is written. */
+export class PlaceholderCheckError extends Error {
+  constructor(readonly problems: ReadonlyArray<{ key: string; problem: string }>) {
+    super(
+      `placeholders changed in ${problems.length} translated value${problems.length === 1 ? '' : 's'}: ${problems
+        .slice(0, 5)
+        .map((p) => `key ${p.key}: ${p.problem}`)
+        .join('; ')}${problems.length > 5 ? '; ...' : ''}`,
+    );
+    this.name = 'PlaceholderCheckError';
+  }
+}
+
+/** Extensions of string resource files: documents only on the segment path (docs/strings/). */
+export const STRING_FORMATS = [
+  'json',
+  'arb',
+  'yaml',
+  'yml',
+  'po',
+  'pot',
+  'xml',
+  'strings',
+  'stringsdict',
+  'properties',
+] as const;
+
+export function isStringFormat(format: string): boolean {
+  return (STRING_FORMATS as readonly string[]).includes(format.toLowerCase());
+}
+
+export function isStringDocument(doc: OpenedDocument): doc is StringDocument {
+  return typeof (doc as Partial<StringDocument>).values === 'function';
+}
+
+export const KEY_PREFIX = 'key ';
+
+/** True when a file writes non-ASCII characters as \\u escapes (it has some and no raw non-ASCII). */
+export function writesUnicodeEscapes(text: string): boolean {
+  return /\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])/.test(text) && !/[\u0080-\uffff]/.test(text);
+}
+
+export function stringDocument(parts: StringFileParts): StringDocument {
+  const { format, decoded, entries, languageSplices, icuPlurals } = parts;
+  const found = new SegmentList();
+  const slots: Array<{ entry: StringEntry; pieces: Piece[]; segment: Segment | undefined }> = [];
+  for (const entry of entries) {
+    const pieces = protectPlaceholders(entry.text);
+    // A value with no word between its placeholders ("%Y-%m-%d", "{count}") has nothing to translate.
+    const words = pieces.some((p) => !p.code && /\p{L}/u.test(p.text));
+    slots.push({
+      entry,
+      pieces,
+      segment: words ? found.add('string', KEY_PREFIX + entry.key, pieces) : undefined,
+    });
+  }
+  const doc = openedDocument({
+    format,
+    keepsLayout: true,
+    outputFormats: [format === 'pot' ? 'po' : format],
+    segments: found.segments,
+    async write(translationOf, out, opts: StringWriteOptions) {
+      const written = new Map<StringEntry, string>();
+      const problems: Array<{ key: string; problem: string }> = [];
+      for (const { entry, pieces, segment } of slots) {
+        const kept = opts.keep?.get(entry.key);
+        const value = kept ?? textsOut(segment, pieces, translationOf).join('');
+        const problem =
+          kept === undefined ? describePlaceholderProblems(comparePlaceholders(entry.text, value)) : '';
+        if (problem) problems.push({ key: entry.key, problem });
+        written.set(entry, icuPlurals && kept === undefined ? icuPluralsFor(value, opts.targetLang) : value);
+      }
+      if (problems.length) throw new PlaceholderCheckError(problems);
+      const splices: Splice[] = languageSplices?.(opts.targetLang, (e) => written.get(e) ?? e.text) ?? [];
+      // A value written as it was keeps its source bytes (its escapes and quoting).
+      for (const [entry, value] of written)
+        if (entry.span && entry.encode && value !== entry.text)
+          splices.push({ ...entry.span, text: entry.encode(value) });
+      await writeFile(out.path, encodeTranslated(applySplices(decoded.text, splices), decoded));
+    },
+  });
+  return {
+    ...doc,
+    values: () => new Map(entries.map((e) => [e.key, e.text])),
+    keyOf: (segment) => segment.where.slice(KEY_PREFIX.length),
+  };
+}
