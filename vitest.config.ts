@@ -4,7 +4,7 @@ import { MACHINE_PG_URL, PG_SKIP_NOTICE, pgAnswers, pgBinDir } from './test/help
 // CI (.ci/run) sets LOCSYNC_TEST_REPORT to collect counts for its closing line.
 const report = process.env.LOCSYNC_TEST_REPORT;
 
-// The sync suite runs a second time on a PostgreSQL state (test/sync/fixture.ts) when a server can
+// The sync suite (and the segment path's, test/segments) runs a second time on a PostgreSQL state (test/sync/fixture.ts) when a server can
 // be had (see test/helpers/postgres.ts); the tests of pure functions there need no second run.
 const pgAvailable =
   !!process.env.LOCSYNC_TEST_PG_URL || (await pgAnswers(MACHINE_PG_URL)) || pgBinDir() !== undefined;
@@ -26,7 +26,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'sync on postgres',
-                include: ['test/sync/**/*.test.ts'],
+                include: ['test/sync/**/*.test.ts', 'test/segments/**/*.test.ts'],
                 exclude: PURE.map((n) => `test/sync/${n}.test.ts`),
                 env: { LOCSYNC_TEST_BACKEND: 'postgres' },
               },

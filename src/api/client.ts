@@ -281,10 +281,18 @@ export class ServiceClient {
 
   // ---- Text and documents (/v2) ----
 
+  /**
+   * Translate texts (POST /v2/translate). Billed by the characters of the texts: retried only when
+   * the service surely did not take the request (as an upload); a failure after it was sent throws
+   * UploadMaybeAcceptedError (the service may have translated, and billed, it).
+   */
   async translateText(req: TranslateTextRequest, opts: CallOptions = {}): Promise<TranslateTextResponse> {
-    const call: JsonCall = { method: 'POST', path: '/v2/translate', json: req };
-    if (req.style_id !== undefined) this.requirePro(call);
-    return this.jsonCall(call, opts.signal);
+    const method = 'POST';
+    const path = '/v2/translate';
+    if (req.style_id !== undefined) this.requirePro({ method, path });
+    return this.withRetries<TranslateTextResponse>(method, path, 'text', opts.signal, () =>
+      this.sendJson<TranslateTextResponse>(method, path, { json: req }),
+    );
   }
 
   /**
@@ -588,7 +596,9 @@ export class ServiceClient {
             },
             kind === 'upload'
               ? `${reason} after the document was sent: the service may have accepted (and will bill) it; not retried`
-              : `${reason} after the request was sent: the service may have made it; not retried`,
+              : kind === 'text'
+                ? `${reason} after the texts were sent: the service may have translated (and billed) them; not retried`
+                : `${reason} after the request was sent: the service may have made it; not retried`,
           );
         }
         throw r.error(attempt);

@@ -25,8 +25,10 @@ export const DEFAULT_RETRY: RetrySettings = {
  * - `upload`: billed; repeated only when the service surely did not take the document.
  * - `create`: makes something on the service (a glossary); repeated only when the service surely
  *   did not take the request, as an upload, since a repeat could make it twice.
+ * - `text`: a text translation (POST /v2/translate), billed by its characters: repeated only when
+ *   the service surely did not take it, as an upload.
  */
-export type CallKind = 'idempotent' | 'upload' | 'create';
+export type CallKind = 'idempotent' | 'upload' | 'create' | 'text';
 
 /** What one attempt ended with, when it did not succeed. */
 export type AttemptFailure =

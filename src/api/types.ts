@@ -76,6 +76,11 @@ export const STYLE_LIMITS = {
 } as const;
 
 /** POST /v2/translate (style-rules spec endpoint 10; response shape of the real service). */
+/**
+ * POST /v2/translate (style-rules spec endpoint 10; the rest as the real service's reference): up to
+ * TEXT_REQUEST_LIMITS.texts texts, a body of at most TEXT_REQUEST_LIMITS.bytes. Billed by the
+ * characters of `text`; `context` (text that shapes the translation but is not translated) is not.
+ */
 export interface TranslateTextRequest {
   text: string[];
   target_lang: string;
@@ -83,10 +88,21 @@ export interface TranslateTextRequest {
   style_id?: string;
   model_type?: string;
   formality?: Formality;
+  glossary_id?: string;
+  context?: string;
+  /** xml: inline markup travels as tags and comes back in place. */
+  tag_handling?: 'xml' | 'html';
+  /** '0': the text is not split into sentences (a segment is one unit already). */
+  split_sentences?: '0' | '1' | 'nonewlines';
+  ignore_tags?: string[];
+  show_billed_characters?: boolean;
 }
 export interface TranslateTextResponse {
-  translations: Array<{ detected_source_language: string; text: string }>;
+  translations: Array<{ detected_source_language: string; text: string; billed_characters?: number }>;
 }
+
+/** The real service's limits of one text request (developers.deepl.com, "translating large volumes"). */
+export const TEXT_REQUEST_LIMITS = { texts: 50, bytes: 128 * 1024 } as const;
 
 // ---- Documents (document-translation spec) ----
 
@@ -149,6 +165,12 @@ export interface UploadDocumentRequest {
   output_format?: string;
   style_id?: string;
   filename?: string;
+  /**
+   * locsync's own, never sent: the job is translated through the segment path (method: segments),
+   * its document read and written here and its segments sent to POST /v2/translate. `settings`: the
+   * digest of what changes a segment's translation (part of every segment memory key).
+   */
+  segments?: { settings: string };
 }
 
 export interface UploadDocumentResponse {

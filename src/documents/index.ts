@@ -38,7 +38,7 @@ export { isBilingual, openDocument, supportedFormats } from './formats/dispatch.
 export type { OpenedDocument, ReadOptions, TranslationOf, WriteOptions, WriteTarget } from './document.js';
 export type { Piece, Segment, SegmentRole } from './segment.js';
 export { segmentCharacters, segmentText } from './segment.js';
-export { fromTaggedText, taggedText } from './tagged.js';
+export { fromTaggedText, piecesOfTaggedText, taggedText } from './tagged.js';
 export { DocumentFormatError } from './errors.js';
 export {
   comparePlaceholders,

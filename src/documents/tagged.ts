@@ -45,3 +45,25 @@ export function fromTaggedText(tagged: string, segment: { pieces: readonly Piece
   put(tagged.slice(pos));
   return out;
 }
+
+const PIECE = /<g id="(\d+)">([^<>]*)<\/g>|<x id="(\d+)"\s*\/>/y;
+
+/**
+ * A string in taggedText's form read back into pieces without its segment (a service translating
+ * tagged text piece by piece, as its document path translates the segment): text pieces with their
+ * text, code pieces empty (their text is not in the string). Undefined when the string is not in
+ * that form (other markup).
+ */
+export function piecesOfTaggedText(tagged: string): Piece[] | undefined {
+  if (!/[<>]/.test(tagged)) return [{ text: decodeXml(tagged) }];
+  const pieces: Piece[] = [];
+  let pos = 0;
+  while (pos < tagged.length) {
+    PIECE.lastIndex = pos;
+    const m = PIECE.exec(tagged);
+    if (!m || Number(m[1] ?? m[3]) !== pieces.length) return undefined;
+    pieces.push(m[1] !== undefined ? { text: decodeXml(m[2] ?? '') } : { text: '', code: true });
+    pos = PIECE.lastIndex;
+  }
+  return pieces;
+}

@@ -5,7 +5,7 @@ import { redactUrl } from '../log/secrets.js';
 import type { ConfigError } from '../util/errors.js';
 import { checkOutputs, outputOverlapWarnings, outputUses } from './output-checks.js';
 import { isInside, patternPlaceholders } from './paths.js';
-import { SOURCE_LANGUAGES } from './schema.js';
+import { methodFor, SOURCE_LANGUAGES } from './schema.js';
 import { stateLocation } from '../state/location.js';
 import { checkPostgresUrl, isPostgresUrl } from '../state/postgres/url.js';
 import { didYouMean } from './suggest.js';
@@ -70,6 +70,14 @@ function checkTargets(ctx: CheckContext, errors: ConfigError[]): void {
           source.errorAt(
             at('output_format'),
             `${where('output_format')}: output_format '${target.output_format}' is not a conversion the service offers; the only one is pdf → docx (output_format: docx), every other file keeps its format`,
+          ),
+        );
+      }
+      if (target.output_format !== undefined && methodFor(mapping, target) === 'segments') {
+        errors.push(
+          source.errorAt(
+            at('output_format'),
+            `${where('output_format')}: output_format converts pdf to docx on the document path, but this target uses method: segments, which keeps each file's format and cannot translate pdf; remove output_format or use method: document for this target`,
           ),
         );
       }

@@ -184,6 +184,16 @@ export const glossarySchema = z.strictObject({
     ),
 });
 
+/**
+ * How a target is translated (docs/segments.md): `document` uploads the whole document (billed whole,
+ * at least 50,000 characters for Office files and pdf); `segments` reads it with the document layer,
+ * sends only the segments the segment memory does not hold through the text endpoint, and writes the
+ * output with the document layer (txt, html/htm, srt, xlf/xliff, docx, pptx, xlsx; not pdf, doc or
+ * images).
+ */
+export const TRANSLATION_METHODS = ['document', 'segments'] as const;
+export const methodSchema = z.enum(TRANSLATION_METHODS);
+
 export const targetSchema = z.strictObject({
   lang: z.enum(TARGET_LANGUAGES).describe('Target language (lower-case).'),
   /** Key of an entry of `style_lists`. */
@@ -211,6 +221,7 @@ export const targetSchema = z.strictObject({
     .describe('Output format: only docx, which turns pdf sources into docx; other files keep their format.'),
   /** Overrides the mapping's output pattern for this target. */
   output: z.string().optional().describe("Output path pattern for this target (overrides the mapping's)."),
+  method: methodSchema.optional().describe("How this target is translated (overrides the mapping's method)."),
 });
 
 export const mappingSchema = z.strictObject({
@@ -244,6 +255,11 @@ export const mappingSchema = z.strictObject({
     .default('skip')
     .describe(
       'Symbolic links in the source that lead outside the source folder: skipped with a warning, or followed (translated and billed).',
+    ),
+  method: methodSchema
+    .optional()
+    .describe(
+      'How the targets are translated: document (the whole document is uploaded and billed, the default) or segments (only the segments not in the segment memory are sent through the text endpoint, billed by their characters; txt, html, srt, xliff, docx, pptx, xlsx and the formats the document layer adds; see docs/segments.md).',
     ),
   change_detection: z
     .enum(['content', 'bytes'])
@@ -526,6 +542,15 @@ export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 export type PostgresConfig = z.infer<typeof postgresSchema>;
 export type Mapping = z.infer<typeof mappingSchema>;
 export type Target = z.infer<typeof targetSchema>;
+export type TranslationMethod = (typeof TRANSLATION_METHODS)[number];
+
+/** How a target is translated: its own method, else its mapping's, else `document`. */
+export function methodFor(
+  mapping: Pick<Mapping, 'method'>,
+  target: Pick<Target, 'method'>,
+): TranslationMethod {
+  return target.method ?? mapping.method ?? 'document';
+}
 export type StyleListBody = z.infer<typeof styleListBodySchema>;
 export type StyleListEntry = z.infer<typeof styleListEntrySchema>;
 export type Budget = z.infer<typeof budgetSchema>;

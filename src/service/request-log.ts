@@ -19,7 +19,11 @@ export class RequestLog {
   list(): RequestLogEntry[] {
     return this.entries
       .filter((e) => e.finished)
-      .map(({ finished: _finished, ...e }) => ({ ...e, ...(e.upload ? { upload: { ...e.upload } } : {}) }));
+      .map(({ finished: _finished, ...e }) => ({
+        ...e,
+        ...(e.upload ? { upload: { ...e.upload } } : {}),
+        ...(e.text ? { text: { ...e.text } } : {}),
+      }));
   }
 
   clear(): void {

@@ -2,6 +2,8 @@
 // service's public reference: per-text detection and billed_characters, model_type_used,
 // split_sentences, tag_handling with ignore_tags / translate="no", glossary_id, usage).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { TEXT_REQUEST_LIMITS } from '../api/types.js';
+import { getContext } from './context.js';
 import type { Engine, EngineStyle, TranslateOptions } from './engine/types.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { resolveGlossary } from './glossaries.js';
@@ -10,7 +12,7 @@ import type { Store } from './store.js';
 import { checkCharacters, type UsageAccount } from './usage.js';
 import { objectBody, type Obj } from './validate.js';
 
-export const MAX_TEXTS = 50;
+export const MAX_TEXTS = TEXT_REQUEST_LIMITS.texts;
 const MODEL_TYPES = ['quality_optimized', 'prefer_quality_optimized', 'latency_optimized'];
 const SPLIT_SENTENCES = ['0', '1', 'nonewlines'];
 const TAG_HANDLING = ['xml', 'html'];
@@ -103,6 +105,10 @@ export function registerTranslate(app: FastifyInstance, r: TranslateRoutesOption
     const tagHandling = oneOf(o, 'tag_handling', TAG_HANDLING) as 'xml' | 'html' | undefined;
     oneOf(o, 'tag_handling_version', TAG_HANDLING_VERSIONS);
     const ignoreTags = tagList(o.ignore_tags, 'ignore_tags');
+    if (o.context !== undefined && o.context !== null && typeof o.context !== 'string')
+      throw badRequest("Parameter 'context' must be a string.", 'invalid_type');
+    // Context shapes a translation but is neither translated nor billed (as the real service).
+    const contextCharacters = typeof o.context === 'string' ? [...o.context].length : 0;
     const hasStyle = o.style_id !== undefined && o.style_id !== null && o.style_id !== '';
     if (hasStyle && modelType === 'latency_optimized')
       throw badRequest(
@@ -143,8 +149,18 @@ export function registerTranslate(app: FastifyInstance, r: TranslateRoutesOption
       return item;
     });
     account.characterCount += characters;
+    const ctx = getContext(req);
+    if (ctx)
+      ctx.entry.text = {
+        texts: texts.length,
+        characters,
+        context_characters: contextCharacters,
+        target_lang: targetLang.toUpperCase(),
+      };
     return { translations };
   };
-  app.post('/v2/translate', handler);
-  app.post('/v2/translate_secondary', handler);
+  // The real service refuses a request body over 128 KiB (413).
+  const opts = { bodyLimit: TEXT_REQUEST_LIMITS.bytes };
+  app.post('/v2/translate', opts, handler);
+  app.post('/v2/translate_secondary', opts, handler);
 }

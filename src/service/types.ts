@@ -56,6 +56,11 @@ export interface RequestLogEntry {
   fault?: string;
   /** For uploads that were accepted or rejected after the body was read. */
   upload?: { filename: string; sha256: string; bytes: number; target_lang: string; document_id?: string };
+  /**
+   * For text translations that were accepted: the texts, the characters billed (code points of the
+   * texts as sent) and those of the context (never billed).
+   */
+  text?: { texts: number; characters: number; context_characters: number; target_lang: string };
   documentId?: string;
 }
 

@@ -16,7 +16,8 @@ import type { Observations, Plan } from './plan/types.js';
 import { RunControl } from './run/control.js';
 import { stopReasonOf } from './run-outcome.js';
 import { Executor } from './run/executor.js';
-import { JobDriver, type DocumentClient } from './run/job-driver.js';
+import type { DocumentClient } from './run/job-driver.js';
+import { MethodDriver } from './segments/segment-driver.js';
 import { DownloadSlots, WorkerPlaces, type Places, type Slots } from './run/places.js';
 import { AccountPlaces, AccountSlots } from './run/account-places.js';
 import { RunReport } from './run/report.js';
@@ -280,7 +281,9 @@ export class SyncRun {
             ...(args.state.shared ? { shared: args.state.shared.budget } : {}),
           })
         : undefined;
-    const driver = new JobDriver({
+    // Jobs of method: segments go the segment path (src/sync/segments), the others the document path.
+    const driver = new MethodDriver({
+      memory: args.state.segments,
       client,
       ledger: args.state.jobs,
       files: args.state.files,

@@ -4,7 +4,8 @@ import type { Engine, EngineOptions } from './types.js';
 import { Phrasebook } from './phrasebook.js';
 import { createTranslator } from './translator.js';
 import { detectLanguage, languageByScript, preloadDetector } from './detect.js';
-import { DEFAULT_LIMITS } from '../../documents/index.js';
+import { DEFAULT_LIMITS, piecesOfTaggedText, taggedText } from '../../documents/index.js';
+import type { SegmentTranslator } from './translator.js';
 import { translateDocumentFile } from './translate-document.js';
 
 export function createEngine(opts: EngineOptions = {}): Engine {
@@ -17,7 +18,9 @@ export function createEngine(opts: EngineOptions = {}): Engine {
     translateTexts(texts, topts) {
       const source = topts.sourceLang?.toLowerCase() || languageByScript(texts.join('\n').slice(0, 10_000));
       const translator = createTranslator(phrasebook, topts, source);
-      const out = texts.map((t) => translator.translateText(t));
+      const out = texts.map((t) =>
+        topts.tagHandling === 'xml' ? translateTagged(translator, t) : translator.translateText(t),
+      );
       return {
         texts: out,
         detectedSourceLang: source,
@@ -35,6 +38,22 @@ export function createEngine(opts: EngineOptions = {}): Engine {
       };
     },
   };
+}
+
+/**
+ * A text with xml tag handling: a segment in the document layer's tagged form (what locsync's
+ * segment path sends) is translated piece by piece exactly as the document path translates that
+ * segment, so both methods give the same text; other markup is translated as one text.
+ */
+function translateTagged(translator: SegmentTranslator, text: string): string {
+  const pieces = piecesOfTaggedText(text);
+  if (!pieces) return translator.translateText(text);
+  const code = pieces.some((p) => p.code) ? pieces.map((p) => p.code === true) : undefined;
+  const out = translator.translate(
+    pieces.map((p) => p.text),
+    code,
+  );
+  return taggedText({ pieces: out.map((t, i) => (pieces[i]?.code ? { text: t, code: true } : { text: t })) });
 }
 
 export type { Engine, EngineOptions } from './types.js';

@@ -203,6 +203,32 @@ export const MIGRATIONS: string[] = [
     from_job_id bigint NOT NULL
   );
   `,
+  // 9: the segment memory and the text requests (SQLite's migration 12; docs/segments.md).
+  `
+  CREATE TABLE segment_memory (
+    key text NOT NULL,
+    origin text NOT NULL CHECK (origin IN ('service', 'reviewed')),
+    source text NOT NULL,
+    source_lang text,
+    target_lang text NOT NULL,
+    settings text NOT NULL,
+    translation text NOT NULL,
+    run_id bigint,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (key, origin)
+  );
+  CREATE TABLE text_requests (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    job_id bigint NOT NULL,
+    run_id bigint,
+    texts integer NOT NULL,
+    characters bigint NOT NULL,
+    state text NOT NULL CHECK (state IN ('sent', 'answered', 'lost')),
+    sent_at timestamptz NOT NULL DEFAULT now(),
+    answered_at timestamptz
+  );
+  CREATE INDEX text_requests_job ON text_requests (job_id, state);
+  `,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -221,6 +247,8 @@ export const STATE_TABLES = [
   'locsync_pipeline',
   'budget_reservations',
   'reused_across',
+  'segment_memory',
+  'text_requests',
 ] as const;
 
 /** Schema version this code writes (number of migrations). */

@@ -14,6 +14,7 @@ import {
 } from './connect.js';
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
 import { PgContentDigests } from './digests.js';
+import { PgSegmentMemory } from './segments.js';
 import { PgFileInventory } from './inventory.js';
 import { claimPgPipeline } from './pipeline.js';
 import { PgJobLedger } from './ledger.js';
@@ -50,6 +51,7 @@ export class PostgresState implements SyncState, StyleStateStore {
   readonly jobs: PgJobLedger;
   readonly files: PgFileInventory;
   readonly digests: PgContentDigests;
+  readonly segments: PgSegmentMemory;
   readonly runs: PgRunLog;
   readonly styles: PgStyleState;
   readonly glossaries: PgGlossaryState;
@@ -79,6 +81,7 @@ export class PostgresState implements SyncState, StyleStateStore {
     this.jobs = new PgJobLedger(pool, worker, outageMs);
     this.files = new PgFileInventory(pool);
     this.digests = new PgContentDigests(pool);
+    this.segments = new PgSegmentMemory(pool);
     this.runs = new PgRunLog(pool, workerId);
     this.styles = new PgStyleState(pool);
     this.glossaries = new PgGlossaryState(pool);

@@ -117,6 +117,32 @@ export const MIGRATIONS: string[] = [
   `ALTER TABLE jobs ADD COLUMN output_sha256 TEXT;
    ALTER TABLE jobs ADD COLUMN output_size INTEGER;
    ALTER TABLE jobs ADD COLUMN output_mtime_ms REAL;`,
+  // 12: the segment memory (method: segments, docs/segments.md): translated segments by the digest of
+  // their tagged source, languages and translation settings, a reviewed one beside the service's; and
+  // every text request, recorded before it is sent (billed once the service takes it).
+  `CREATE TABLE segment_memory (
+     key TEXT NOT NULL,
+     origin TEXT NOT NULL CHECK (origin IN ('service', 'reviewed')),
+     source TEXT NOT NULL,
+     source_lang TEXT,
+     target_lang TEXT NOT NULL,
+     settings TEXT NOT NULL,
+     translation TEXT NOT NULL,
+     run_id INTEGER,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (key, origin)
+   );
+   CREATE TABLE text_requests (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     job_id INTEGER NOT NULL,
+     run_id INTEGER,
+     texts INTEGER NOT NULL,
+     characters INTEGER NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('sent', 'answered', 'lost')),
+     sent_at TEXT NOT NULL,
+     answered_at TEXT
+   );
+   CREATE INDEX text_requests_job ON text_requests (job_id, state);`,
 ];
 
 /** Schema version this code writes (number of migrations). */

@@ -7,6 +7,7 @@ import { isStateDamage, noteStateOpened, StateDamagedError } from '../integrity.
 import { networkFsType } from '../netfs.js';
 import { groupBySignature, WRITTEN_RECORDS_SQL } from '../transitions.js';
 import { SqliteContentDigests } from './digests.js';
+import { SqliteSegmentMemory } from './segments.js';
 import { SqliteFileInventory, SqliteRunLog } from './inventory.js';
 import { SqliteJobLedger } from './ledger.js';
 import { MIGRATIONS } from './migrations.js';
@@ -61,6 +62,7 @@ export class StateStore implements StyleStateStore, SyncState {
   readonly files: SqliteFileInventory = new SqliteFileInventory(this);
   readonly runs: SqliteRunLog = new SqliteRunLog(this);
   readonly digests: SqliteContentDigests;
+  readonly segments: SqliteSegmentMemory;
   readonly db: Database.Database;
   private readonly stmts;
   /** Glossaries as last applied (src/styles/glossary-reconcile.ts). */
@@ -96,6 +98,7 @@ export class StateStore implements StyleStateStore, SyncState {
     this.stmts = this.prepare();
     this.glossaries = new SqliteGlossaryState(this.db);
     this.digests = new SqliteContentDigests(this.db);
+    this.segments = new SqliteSegmentMemory(this.db);
   }
 
   private migrate(): void {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { defaultOutputExtension, type UploadDocumentRequest } from '../../api/types.js';
-import type { Mapping, Target } from '../../manifest/schema.js';
+import { methodFor, type Mapping, type Target } from '../../manifest/schema.js';
 
 // The settings that shape a translation. Identical content (sha256) with an identical fingerprint
 // gives an identical output: it is translated once and reused. The base fingerprint leaves out the
@@ -33,6 +33,8 @@ export interface Settings {
   style: StyleRef | undefined;
   /** A glossary of the manifest (`glossary:`); glossaryId is then the one it has on the service. */
   glossary?: GlossaryRef | undefined;
+  /** Translated through the segment path (method: segments, docs/segments.md); absent: documents. */
+  segments?: true;
 }
 
 /** Extension of a file name without the dot, lower-case ('' when none). */
@@ -60,6 +62,7 @@ export function settingsFor(
     outputExt: outputExtFor(sourceExt, target),
     style,
     ...(glossary ? { glossary } : {}),
+    ...(methodFor(mapping, target) === 'segments' ? { segments: true as const } : {}),
   };
 }
 
@@ -82,11 +85,29 @@ export function baseFingerprint(s: Settings): string {
     s.outputExt,
     s.style?.key ?? null,
     ...(s.glossary ? [`glossary:${s.glossary.key}`] : []),
+    // Another method gives another output (its own translation of each segment).
+    ...(s.segments ? ['method:segments'] : []),
   ]);
 }
 
 export function fullFingerprint(s: Settings): string {
   return digest([baseFingerprint(s), s.style?.hash ?? null, ...(s.glossary ? [s.glossary.hash] : [])]);
+}
+
+/**
+ * What changes the translation of one segment (the segment memory's settings, docs/segments.md):
+ * languages, formality, the glossary's and the style list's content; not the output's format or path.
+ */
+export function translationSettings(s: Settings): string {
+  return digest([
+    1,
+    s.targetLang,
+    s.sourceLang ?? null,
+    s.formality ?? null,
+    // Content, not names: two lists with the same rules translate alike.
+    s.glossary ? `glossary:${s.glossary.hash}` : (s.glossaryId ?? null),
+    s.style?.hash ?? null,
+  ]);
 }
 
 /** Why an output made with other settings of the same base is stale, for people. */
@@ -103,5 +124,6 @@ export function uploadRequest(s: Settings, sourceExt: string, filename: string):
   if (s.glossaryId) req.glossary_id = s.glossaryId;
   if (s.outputExt !== defaultOutputExtension(sourceExt)) req.output_format = s.outputExt;
   if (s.style?.styleId) req.style_id = s.style.styleId;
+  if (s.segments) req.segments = { settings: translationSettings(s) };
   return req;
 }

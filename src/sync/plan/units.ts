@@ -1,3 +1,4 @@
+import { segmentPathRefusal } from '../segments/document-segments.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Mapping, Target } from '../../manifest/schema.js';
@@ -187,6 +188,17 @@ async function planUnit(
     baseFingerprint: base,
     request: uploadRequest(settings, ext, path.basename(f.relPath)),
   };
+  // pdf, doc and images have no segments to write back: listed, never sent (docs/segments.md).
+  const refused = decision.kind === 'translate' && settings.segments ? segmentPathRefusal(ext) : undefined;
+  if (refused) {
+    b.unsupported({
+      mapping: m.name,
+      file: f.relPath,
+      reason: 'unsupported',
+      message: `${ref.target}: ${refused}`,
+    });
+    return;
+  }
   const blocked = decision.kind === 'translate' ? ctx.settings.blockedReason(m.targets[ti]!) : undefined;
   if (blocked) {
     // Nothing is sent with a list that differs from what was applied; other targets go on.

@@ -1,0 +1,92 @@
+import type pg from 'pg';
+import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../types.js';
+import { inTransaction } from './tx.js';
+
+// The segment memory on PostgreSQL (see SegmentMemory), in the pipeline's own schema: translated
+// segments by key, and the text requests recorded before they are sent.
+
+const PUT_SQL = `INSERT INTO segment_memory (key, origin, source, source_lang, target_lang, settings, translation, run_id)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
+  ON CONFLICT (key, origin) DO UPDATE SET translation = excluded.translation, run_id = excluded.run_id,
+    created_at = now()`;
+
+function putValues(rows: readonly SegmentMemoryRow[]): unknown[] {
+  return [
+    rows.map((r) => r.key),
+    rows.map((r) => r.origin),
+    rows.map((r) => r.source),
+    rows.map((r) => r.source_lang),
+    rows.map((r) => r.target_lang),
+    rows.map((r) => r.settings),
+    rows.map((r) => r.translation),
+    rows.map((r) => r.run_id),
+  ];
+}
+
+/** Distinct rows by (key, origin): one INSERT must not name a row twice (ON CONFLICT refuses it). */
+function distinct(rows: readonly SegmentMemoryRow[]): SegmentMemoryRow[] {
+  const by = new Map<string, SegmentMemoryRow>();
+  for (const r of rows) by.set(`${r.origin}\0${r.key}`, r);
+  return [...by.values()];
+}
+
+export class PgSegmentMemory implements SegmentMemory {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async lookup(keys: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (keys.length === 0) return out;
+    const r = await this.pool.query<{ key: string; translation: string; origin: string }>(
+      'SELECT key, translation, origin FROM segment_memory WHERE key = ANY($1::text[])',
+      [[...new Set(keys)]],
+    );
+    // A person's reviewed translation wins over the service's.
+    for (const row of r.rows)
+      if (row.origin === 'reviewed' || !out.has(row.key)) out.set(row.key, row.translation);
+    return out;
+  }
+
+  async put(rows: readonly SegmentMemoryRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.pool.query(PUT_SQL, putValues(distinct(rows)));
+  }
+
+  async textRequestSent(r: NewTextRequest): Promise<number> {
+    const res = await this.pool.query<{ id: string }>(
+      `INSERT INTO text_requests (job_id, run_id, texts, characters, state) VALUES ($1, $2, $3, $4, 'sent') RETURNING id`,
+      [r.jobId, r.runId, r.texts, r.characters],
+    );
+    return Number(res.rows[0]!.id);
+  }
+
+  async textRequestAnswered(id: number, rows: readonly SegmentMemoryRow[]): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      if (rows.length > 0) await client.query(PUT_SQL, putValues(distinct(rows)));
+      await client.query(`UPDATE text_requests SET state = 'answered', answered_at = now() WHERE id = $1`, [
+        id,
+      ]);
+    });
+  }
+
+  async textRequestLost(id: number): Promise<void> {
+    await this.pool.query(`UPDATE text_requests SET state = 'lost' WHERE id = $1`, [id]);
+  }
+
+  async unansweredOf(jobId: number): Promise<TextRequestRecord[]> {
+    const r = await this.pool.query<TextRequestRecord>(
+      `SELECT id::int AS id, job_id::int AS job_id, run_id::int AS run_id, texts, characters::int AS characters,
+         state, sent_at::text AS sent_at, answered_at::text AS answered_at
+       FROM text_requests WHERE job_id = $1 AND state = 'sent' ORDER BY id`,
+      [jobId],
+    );
+    return r.rows;
+  }
+
+  async billedOf(jobId: number): Promise<number> {
+    const r = await this.pool.query<{ n: string | null }>(
+      'SELECT SUM(characters) AS n FROM text_requests WHERE job_id = $1',
+      [jobId],
+    );
+    return Number(r.rows[0]?.n ?? 0);
+  }
+}

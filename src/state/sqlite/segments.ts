@@ -1,0 +1,87 @@
+import type Database from 'better-sqlite3';
+import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../types.js';
+
+// The segment memory on SQLite (see SegmentMemory): translated segments by key, and the text requests
+// recorded before they are sent. better-sqlite3 is synchronous: a row is written when a call returns.
+
+/** Keys asked for in one statement (SQLite's default limit of bound variables is 32766). */
+const CHUNK = 500;
+
+const now = () => new Date().toISOString();
+
+export class SqliteSegmentMemory implements SegmentMemory {
+  private readonly putStmt;
+  private readonly sentStmt;
+  private readonly stateStmt;
+  constructor(private readonly db: Database.Database) {
+    this.putStmt = db.prepare(
+      `INSERT INTO segment_memory (key, origin, source, source_lang, target_lang, settings, translation, run_id, created_at)
+       VALUES (@key, @origin, @source, @source_lang, @target_lang, @settings, @translation, @run_id, @created_at)
+       ON CONFLICT (key, origin) DO UPDATE SET translation = excluded.translation, run_id = excluded.run_id,
+         created_at = excluded.created_at`,
+    );
+    this.sentStmt = db.prepare<[number, number, number, number, string]>(
+      `INSERT INTO text_requests (job_id, run_id, texts, characters, state, sent_at) VALUES (?, ?, ?, ?, 'sent', ?)`,
+    );
+    this.stateStmt = db.prepare<[string, string | null, number]>(
+      'UPDATE text_requests SET state = ?, answered_at = ? WHERE id = ?',
+    );
+  }
+
+  async lookup(keys: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(keys)];
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const chunk = unique.slice(i, i + CHUNK);
+      const rows = this.db
+        .prepare<string[], { key: string; translation: string; origin: string }>(
+          `SELECT key, translation, origin FROM segment_memory WHERE key IN (${chunk.map(() => '?').join(',')})`,
+        )
+        .all(...chunk);
+      // A person's reviewed translation wins over the service's.
+      for (const r of rows) if (r.origin === 'reviewed' || !out.has(r.key)) out.set(r.key, r.translation);
+    }
+    return out;
+  }
+
+  async put(rows: readonly SegmentMemoryRow[]): Promise<void> {
+    this.db.transaction(() => this.putRows(rows))();
+  }
+
+  private putRows(rows: readonly SegmentMemoryRow[]): void {
+    const at = now();
+    for (const r of rows) this.putStmt.run({ ...r, created_at: at });
+  }
+
+  async textRequestSent(r: NewTextRequest): Promise<number> {
+    return Number(this.sentStmt.run(r.jobId, r.runId, r.texts, r.characters, now()).lastInsertRowid);
+  }
+
+  async textRequestAnswered(id: number, rows: readonly SegmentMemoryRow[]): Promise<void> {
+    this.db.transaction(() => {
+      this.putRows(rows);
+      this.stateStmt.run('answered', now(), id);
+    })();
+  }
+
+  async textRequestLost(id: number): Promise<void> {
+    this.stateStmt.run('lost', null, id);
+  }
+
+  async unansweredOf(jobId: number): Promise<TextRequestRecord[]> {
+    return this.db
+      .prepare<[number], TextRequestRecord>(
+        `SELECT * FROM text_requests WHERE job_id = ? AND state = 'sent' ORDER BY id`,
+      )
+      .all(jobId);
+  }
+
+  async billedOf(jobId: number): Promise<number> {
+    const row = this.db
+      .prepare<[number], { n: number | null }>(
+        'SELECT SUM(characters) AS n FROM text_requests WHERE job_id = ?',
+      )
+      .get(jobId);
+    return row?.n ?? 0;
+  }
+}

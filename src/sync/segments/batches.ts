@@ -1,0 +1,103 @@
+import { TEXT_REQUEST_LIMITS } from '../../api/types.js';
+
+// Text requests cut to the service's limits (TEXT_REQUEST_LIMITS: texts per request, body size), pure.
+// The segments to send are taken in document order; a request holds one run of neighbouring segments,
+// so that the segments around it, sent as `context` (not translated, not billed), are its own
+// neighbours: a first translation sends the whole document 50 segments at a time, an edited paragraph
+// goes alone with the paragraphs around it.
+
+export interface SegmentText {
+  /** What is sent: the segment with its inline tags. */
+  tagged: string;
+  /** Its text for a person (and as context): the text pieces joined. */
+  plain: string;
+}
+
+export interface TextBatch {
+  /** Indexes (in `segments`) of the texts of this request, in order. */
+  members: number[];
+  /** The neighbouring segments' text (before the first, after the last), for `context`. */
+  context: string;
+}
+
+export interface BatchLimits {
+  texts: number;
+  /** Body bytes available to the texts and the context (the rest of the request set aside). */
+  bytes: number;
+  /** Characters of context taken from each side. */
+  contextChars: number;
+}
+
+/** Bytes set aside for the request's other fields (languages, ids, flags). */
+const REQUEST_OVERHEAD = 2_048;
+
+export const DEFAULT_BATCH_LIMITS: BatchLimits = {
+  texts: TEXT_REQUEST_LIMITS.texts,
+  bytes: TEXT_REQUEST_LIMITS.bytes - REQUEST_OVERHEAD,
+  contextChars: 1_000,
+};
+
+/** Bytes a string takes in the JSON body. */
+export function jsonBytes(s: string): number {
+  return Buffer.byteLength(JSON.stringify(s));
+}
+
+/**
+ * The requests for the segments at `send` (positions in `segments`, the document's segments in
+ * order; ascending): runs of neighbours,
+ * each cut to the limits. A text too large for any request still gets one of its own (the service
+ * then refuses it, and the job fails with its answer).
+ */
+export function batchTexts(
+  segments: readonly SegmentText[],
+  send: readonly number[],
+  limits: BatchLimits = DEFAULT_BATCH_LIMITS,
+): TextBatch[] {
+  const batches: TextBatch[] = [];
+  // The context of each side is cut to contextChars, so it never takes more than this many bytes.
+  const contextBytes = Math.min(limits.bytes / 4, 2 * limits.contextChars * 6 + 16);
+  let members: number[] = [];
+  let bytes = 0;
+  const close = () => {
+    if (members.length === 0) return;
+    batches.push({ members, context: contextOf(segments, members, limits.contextChars) });
+    members = [];
+    bytes = 0;
+  };
+  for (const i of send) {
+    const size = jsonBytes((segments[i] as SegmentText).tagged) + 1;
+    const last = members[members.length - 1];
+    const adjacent = last === undefined || i === last + 1;
+    if (
+      !adjacent ||
+      members.length >= limits.texts ||
+      (members.length > 0 && bytes + size + contextBytes > limits.bytes)
+    )
+      close();
+    members.push(i);
+    bytes += size;
+  }
+  close();
+  return batches;
+}
+
+/** The text before the first member and after the last, up to `chars` each side, at segment boundaries. */
+function contextOf(segments: readonly SegmentText[], members: readonly number[], chars: number): string {
+  const first = members[0] as number;
+  const last = members[members.length - 1] as number;
+  const before: string[] = [];
+  let n = 0;
+  for (let i = first - 1; i >= 0 && n < chars; i--) {
+    const t = (segments[i] as SegmentText).plain;
+    before.unshift(t.length + n > chars ? t.slice(t.length - (chars - n)) : t);
+    n += t.length;
+  }
+  const after: string[] = [];
+  n = 0;
+  for (let i = last + 1; i < segments.length && n < chars; i++) {
+    const t = (segments[i] as SegmentText).plain;
+    after.push(t.length + n > chars ? t.slice(0, chars - n) : t);
+    n += t.length;
+  }
+  return [...before, ...after].join('\n');
+}

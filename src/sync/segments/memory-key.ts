@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+
+// The key of a segment translation in the segment memory: the source segment as sent (its text with
+// inline tags, src/documents/tagged.ts), normalised, with both languages and the digest of the
+// settings that change a translation (src/sync/plan/fingerprint.ts translationSettings). Identical
+// segments in any document of any format share a key: each is bought once.
+
+/** Unicode NFC: the same text typed or saved differently (é as one or two code points) is one segment. */
+export function normaliseSegment(tagged: string): string {
+  return tagged.normalize('NFC');
+}
+
+export function segmentKey(
+  tagged: string,
+  sourceLang: string | undefined,
+  targetLang: string,
+  settings: string,
+): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        1,
+        normaliseSegment(tagged),
+        sourceLang?.toLowerCase() ?? null,
+        targetLang.toLowerCase(),
+        settings,
+      ]),
+    )
+    .digest('hex');
+}

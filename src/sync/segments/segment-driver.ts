@@ -1,0 +1,44 @@
+import type { JobRecord, SegmentMemory } from '../../state/types.js';
+import { JobDriver, type JobDriverDeps, type JobOutcome, type JobSource } from '../run/job-driver.js';
+import { InFlightSegments } from './in-flight.js';
+import { SegmentJob } from './segment-job.js';
+
+// The job driver of a run with both methods: a job whose request says `segments` (method: segments)
+// goes the segment path (./segment-job.ts), every other one the document path (../run/job-driver.ts).
+// The executor drives jobs through it unchanged: resumed, deferred (a lost answer) and re-planned
+// jobs come back here and find their path by their recorded request.
+
+export interface SegmentDriverDeps extends JobDriverDeps {
+  /** The state's segment memory (absent: segment jobs fail with a clear message). */
+  memory: SegmentMemory | undefined;
+}
+
+export class MethodDriver extends JobDriver {
+  /** Segments being bought in this run, shared by its jobs (each is sent once). */
+  private readonly inFlight = new InFlightSegments();
+
+  constructor(private readonly sd: SegmentDriverDeps) {
+    super(sd);
+  }
+
+  override async drive(
+    job: JobRecord,
+    src: JobSource,
+    flags: { resumed: boolean; holdsSlot: boolean; unconfirmed?: boolean; lostAnswer?: boolean },
+    worker?: () => void,
+  ): Promise<JobOutcome> {
+    if (!src.request?.segments) return super.drive(job, src, flags, worker);
+    // A text request holds a worker place while it is sent (the account's concurrency), never a
+    // download slot (nothing waits at the service to be downloaded).
+    const place = worker ?? (await this.sd.places.take());
+    if (flags.holdsSlot) this.sd.slots.release();
+    try {
+      return await new SegmentJob({ ...this.sd, inFlight: this.inFlight }, job, src, {
+        ...(flags.unconfirmed ? { unconfirmed: true } : {}),
+        ...(flags.lostAnswer ? { lostAnswer: true } : {}),
+      }).run();
+    } finally {
+      place();
+    }
+  }
+}

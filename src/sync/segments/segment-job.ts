@@ -1,0 +1,459 @@
+import path from 'node:path';
+import type { ServiceClient } from '../../api/client.js';
+import type { TranslateTextRequest, UploadDocumentRequest } from '../../api/types.js';
+import { DocumentFormatError, fromTaggedText } from '../../documents/index.js';
+import type { Logger } from '../../log/logger.js';
+import { gateOutput, QaFailedError } from '../../qa/gate.js';
+import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../../state/types.js';
+import type { FailureKind } from '../events.js';
+import { Placement, writtenOf } from '../run/edited-output.js';
+import type { JobDriverDeps, JobOutcome, JobSource } from '../run/job-driver.js';
+import { refOfJob } from '../run/report.js';
+import { sourceHolds } from '../run/source-check.js';
+import { uploadFailure } from '../run/upload-failure.js';
+import { writeAdvice } from '../run/written-output.js';
+import { batchTexts, type TextBatch } from './batches.js';
+import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-segments.js';
+import type { InFlightSegments } from './in-flight.js';
+import { writeTranslated } from './write-output.js';
+
+// One job of the segment path (method: segments, docs/segments.md), from its record to done: read the
+// source's segments with the document layer → look each up in the segment memory → send the missing
+// ones to POST /v2/translate in batches, each request recorded before it is sent and its answer
+// remembered as it returns → write the output with the document layer → record the job done with
+// what it wrote. A text request is billed like an upload: one whose answer was lost may have been
+// billed (listed as such); a crash or a stop leaves every answered batch in the memory, so the next
+// attempt sends only what is still missing.
+
+/** The client call of the segment path. */
+export type TextClient = Pick<ServiceClient, 'translateText'>;
+
+export interface SegmentJobDeps extends JobDriverDeps {
+  /** The segment memory of the state (absent: a state that keeps none; segment jobs then fail). */
+  memory: SegmentMemory | undefined;
+  /** Segments other jobs of this run are buying. */
+  inFlight: InFlightSegments;
+}
+
+export interface SegmentJobFlags {
+  /** An earlier run stopped after this job's text requests started (a crash). */
+  unconfirmed?: boolean;
+  /** The answer of one of its requests was lost in this run: it is its turn to send the rest. */
+  lostAnswer?: boolean;
+}
+
+/** Why a job ends without being done: recorded on its row and reported. */
+interface Failure {
+  kind: FailureKind;
+  error: string;
+  willRetry: boolean;
+  countsAttempt: boolean;
+}
+
+/** What a job sent in this run. */
+interface Sent {
+  characters: number;
+  requests: number;
+}
+
+/** Nothing more may be sent (a stop, the quota, a refused key, a budget): the outcome is decided. */
+class SendingStopped extends Error {
+  constructor(readonly outcome: Promise<JobOutcome>) {
+    super('sending stopped');
+  }
+}
+
+/** A request failed: how the job ends (a lost answer defers it to its turn in this run). */
+class RequestFailed extends Error {
+  constructor(
+    readonly failure: Failure,
+    readonly deferred: boolean,
+  ) {
+    super(failure.error);
+  }
+}
+
+const MAX_PASSES = 3;
+
+export class SegmentJob {
+  private job: JobRecord;
+  private readonly log: Logger;
+  private readonly sent: Sent = { characters: 0, requests: 0 };
+  /** Whether this attempt's text requests have started (the row says so: upload_started_at). */
+  private started = false;
+
+  constructor(
+    private readonly d: SegmentJobDeps,
+    job: JobRecord,
+    private readonly src: JobSource,
+    private readonly flags: SegmentJobFlags,
+  ) {
+    this.job = job;
+    this.log = d.logger.child({ mapping: job.mapping, file: job.rel_path, target: job.target_lang });
+  }
+
+  async run(): Promise<JobOutcome> {
+    const { job, src } = this;
+    const request = src.request;
+    const settings = request?.segments?.settings;
+    const client = this.d.client as Partial<TextClient>;
+    if (!src.absPath || !request || settings === undefined)
+      return this.fail(failure('output', 'the source of this job is no longer in the manifest', false));
+    if (!this.d.memory || typeof client.translateText !== 'function')
+      return this.fail(failure('output', 'this state or connection cannot translate segments', false));
+    const stopped = this.stoppedBeforeSending();
+    if (stopped) return stopped;
+    const ext = path.extname(job.rel_path).slice(1).toLowerCase();
+    const refusal = segmentPathRefusal(ext);
+    if (refusal) return this.fail(failure('rejected', refusal, false));
+    if (!(await sourceHolds(this.d.files, job.mapping, job.rel_path, job.sha256, src.absPath)))
+      return this.supersede();
+    if (this.flags.unconfirmed) await this.crashedRequests(this.d.memory);
+    let read;
+    try {
+      read = await readSegments(src.absPath, ext, {
+        sourceLang: request.source_lang,
+        targetLang: request.target_lang,
+        settings,
+      });
+    } catch (err) {
+      if (!(err instanceof DocumentFormatError)) throw err;
+      return this.fail(failure('rejected', `the source cannot be read: ${err.message}`, false));
+    }
+    let known: Map<string, string>;
+    try {
+      known = await this.translateMissing(read.segments, this.d.memory, client as TextClient, request);
+    } catch (err) {
+      if (err instanceof SendingStopped) return err.outcome;
+      if (err instanceof RequestFailed)
+        return err.deferred ? this.defer(err.failure) : this.fail(err.failure);
+      throw err;
+    }
+    return this.deliver(read, known, ext);
+  }
+
+  /**
+   * Every segment's translation: the memory's, and the missing ones bought (a segment another job
+   * of this run is buying is waited for, then read from the memory).
+   */
+  private async translateMissing(
+    segments: readonly KeyedSegment[],
+    memory: SegmentMemory,
+    client: TextClient,
+    request: UploadDocumentRequest,
+  ): Promise<Map<string, string>> {
+    const known = await memory.lookup(segments.map((s) => s.key));
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const chosen = new Set<string>();
+      const waits: Array<Promise<void>> = [];
+      const send: number[] = [];
+      segments.forEach((s, i) => {
+        if (known.has(s.key) || chosen.has(s.key)) return;
+        chosen.add(s.key);
+        const wait = this.d.inFlight.waitFor(s.key);
+        if (wait) waits.push(wait);
+        else send.push(i);
+      });
+      if (send.length === 0 && waits.length === 0) return known;
+      // Claimed in the same tick they were chosen: a job choosing next waits for these.
+      const release = this.d.inFlight.claim(send.map((i) => (segments[i] as KeyedSegment).key));
+      try {
+        if (send.length > 0) await this.sendAll(segments, send, known, memory, client, request);
+      } finally {
+        release();
+      }
+      if (waits.length > 0) {
+        await Promise.all(waits);
+        const missing = segments.filter((s) => !known.has(s.key)).map((s) => s.key);
+        for (const [k, t] of await memory.lookup(missing)) known.set(k, t);
+      }
+    }
+    if (segments.every((s) => known.has(s.key))) return known;
+    throw new RequestFailed(
+      failure(
+        'transient',
+        'segments another job was translating stayed untranslated; sent by the next run',
+        true,
+      ),
+      false,
+    );
+  }
+
+  /** Send the segments at `send` (positions in `segments`), batched, each request recorded first. */
+  private async sendAll(
+    segments: readonly KeyedSegment[],
+    send: readonly number[],
+    known: Map<string, string>,
+    memory: SegmentMemory,
+    client: TextClient,
+    request: UploadDocumentRequest,
+  ): Promise<void> {
+    const characters = send.reduce((n, i) => n + (segments[i] as KeyedSegment).characters, 0);
+    await this.startSending(characters);
+    for (const batch of batchTexts(segments, send)) {
+      const stopped = this.stoppedWhileSending();
+      if (stopped) throw new SendingStopped(stopped);
+      await this.sendBatch(segments, batch, known, memory, client, request);
+    }
+  }
+
+  /** The budget's reservation, then the row says the job's text requests start (an attempt). */
+  private async startSending(characters: number): Promise<void> {
+    const over = await this.d.guard?.reserve(this.job.id, characters);
+    if (over) {
+      this.d.control.stopForBudget(over, characters);
+      throw new SendingStopped(this.stoppedBeforeSending() ?? Promise.resolve('failed'));
+    }
+    if (this.started) return;
+    this.started = true;
+    this.job = await this.d.ledger.uploadStarted(this.job, this.d.runId);
+    // Possibly billed twice from here on: the request whose answer was lost is sent again.
+    if (this.flags.lostAnswer) this.d.report.unconfirmedUpload(refOfJob(this.job), 'lost-answer');
+    this.d.report.events.emit('job:uploading', {
+      ...refOfJob(this.job),
+      attempt: this.job.attempts,
+      ...(this.flags.lostAnswer ? { reupload: 'lost-answer' as const } : {}),
+    });
+    this.log.info({ attempt: this.job.attempts, characters }, 'sending segments');
+  }
+
+  private async sendBatch(
+    segments: readonly KeyedSegment[],
+    batch: TextBatch,
+    known: Map<string, string>,
+    memory: SegmentMemory,
+    client: TextClient,
+    request: UploadDocumentRequest,
+  ): Promise<void> {
+    const items = batch.members.map((i) => segments[i] as KeyedSegment);
+    const characters = items.reduce((n, s) => n + s.characters, 0);
+    // Recorded before it is sent: from here the request may be billed.
+    const id = await memory.textRequestSent({
+      jobId: this.job.id,
+      runId: this.d.runId,
+      texts: items.length,
+      characters,
+    });
+    let answer;
+    try {
+      answer = await client.translateText(textRequest(request, items, batch.context));
+    } catch (err) {
+      await memory.textRequestLost(id);
+      throw this.requestFailed(err);
+    }
+    this.sent.characters += characters;
+    this.sent.requests++;
+    this.d.report.sum.uploads++;
+    const rows: SegmentMemoryRow[] = items.map((s, k) => ({
+      key: s.key,
+      source: s.tagged,
+      source_lang: request.source_lang?.toLowerCase() ?? null,
+      target_lang: request.target_lang.toLowerCase(),
+      settings: request.segments?.settings ?? '',
+      translation: answer.translations[k]?.text ?? '',
+      origin: 'service',
+      run_id: this.d.runId,
+    }));
+    // Remembered as each batch returns: a crash after this never sends these segments again.
+    await memory.textRequestAnswered(id, rows);
+    for (const r of rows) known.set(r.key, r.translation);
+  }
+
+  /** What a failed request means for the job (the client retried what it safely could). */
+  private requestFailed(err: unknown): RequestFailed {
+    const f = uploadFailure(err, this.job.attempts < this.d.maxAttempts, this.d.retryUnanswered);
+    if (f.stopUploads === 'quota')
+      this.d.control.stopUploads(
+        `the character quota of the account is used up (456): ${(err as Error).message}. Nothing more is sent this run.`,
+        'quota',
+      );
+    if (f.stopUploads === 'auth') this.d.control.stopForAuth(err as Error);
+    const error =
+      f.kind === 'maybe-accepted'
+        ? `a text request failed after it was sent: the service may have translated (and billed) it; ${
+            f.retryInRun ? 'its segments are sent again later in this run' : 'not sent again in this run'
+          }: ${(err as Error).message}`
+        : `a text request failed: ${f.error}`;
+    return new RequestFailed(
+      { kind: f.kind, error, willRetry: f.willRetry, countsAttempt: f.countsAttempt },
+      f.retryInRun === true,
+    );
+  }
+
+  /** Requests an earlier run sent and never saw answered: maybe billed (the executor listed the job). */
+  private async crashedRequests(memory: SegmentMemory): Promise<void> {
+    const lost = await memory.unansweredOf(this.job.id);
+    for (const r of lost) await memory.textRequestLost(r.id);
+    if (lost.length > 0)
+      this.log.warn(
+        { requests: lost.length, characters: lost.reduce((n, r) => n + r.characters, 0) },
+        'text requests of an earlier run got no recorded answer (it stopped): the service may have billed them; their segments are sent again',
+      );
+  }
+
+  /** Write the output with the document layer, put it in place, record the job done. */
+  private async deliver(
+    read: Awaited<ReturnType<typeof readSegments>>,
+    known: Map<string, string>,
+    ext: string,
+  ): Promise<JobOutcome> {
+    const keyOf = new Map(read.segments.map((s) => [s.segment.id, s]));
+    const outputAbs = path.resolve(this.d.base, this.job.output_path);
+    const previous = await this.d.ledger.latestDoneOf(this.job.output_path);
+    const record = previous && previous.id !== this.job.id ? await this.d.ledger.get(previous.id) : undefined;
+    const placement = new Placement(outputAbs, record, this.d.overwriteEdits ?? false);
+    let bytes: number;
+    try {
+      bytes = await writeTranslated({
+        doc: read.doc,
+        translationOf: (s) => {
+          const k = keyOf.get(s.id);
+          const t = k && known.get(k.key);
+          return t === undefined || t === '' ? undefined : fromTaggedText(t, s);
+        },
+        outputAbs,
+        format: ext,
+        targetLang: this.job.target_lang,
+        placeAt: placement.placeAt,
+        vet: (partPath) =>
+          gateOutput(partPath, {
+            sourceAbs: this.src.absPath,
+            outputRel: this.job.output_path,
+            quarantineDir: this.d.quarantineDir,
+          }),
+      });
+    } catch (err) {
+      if (err instanceof QaFailedError) return this.fail(failure('qa-failed', err.message, false));
+      // Every segment is in the memory: the next run writes it without sending anything.
+      return this.fail({
+        kind: 'output',
+        error: `writing the output failed: ${(err as Error).message}; ${writeAdvice(err)}`,
+        willRetry: true,
+        countsAttempt: true,
+      });
+    }
+    const written = await writtenOf(placement.placed).catch(() => undefined);
+    const billed = await (this.d.memory as SegmentMemory).billedOf(this.job.id);
+    this.job = await this.d.ledger.done(this.job, billed, written);
+    if (placement.beside) this.d.report.editedKept(this.job, placement.placed, this.log);
+    await this.d.guard?.settle(this.job.id, this.sent.characters);
+    this.d.index.jobDone(this.job);
+    this.log.info(
+      { segments: read.segments.length, requests: this.sent.requests, characters: this.sent.characters },
+      'segments translated',
+    );
+    this.d.report.jobDone(this.job, this.sent.characters, bytes, this.log);
+    return 'done';
+  }
+
+  /** Uploads stopped before anything was sent: left for the next run, or failed (quota, key). */
+  private stoppedBeforeSending(): Promise<JobOutcome> | undefined {
+    const stopped = this.d.control.uploadsStopped;
+    if (!stopped) return undefined;
+    if (this.d.control.stopping) {
+      this.d.report.unitLeft(refOfJob(this.job), false);
+      return Promise.resolve('left');
+    }
+    return this.fail({ kind: stopped.kind, error: stopped.reason, willRetry: true, countsAttempt: false });
+  }
+
+  /**
+   * Uploads stopped between two requests: what was answered is remembered. The row records why (not
+   * left pending, which would read as a crash with a request in flight).
+   */
+  private stoppedWhileSending(): Promise<JobOutcome> | undefined {
+    const stopped = this.d.control.uploadsStopped;
+    if (!stopped) return undefined;
+    if (!this.d.control.stopping) return this.stoppedBeforeSending();
+    return (async () => {
+      this.d.guard?.release(this.job.id);
+      this.job = await this.d.ledger.failed(this.job, {
+        kind: 'stopped',
+        error: 'the run was stopped while segments were being sent; the rest are sent by the next run',
+        keepDocument: false,
+        countsAttempt: false,
+      });
+      this.d.index.jobOpen(this.job);
+      this.d.report.unitLeft(refOfJob(this.job), false);
+      return 'left' as const;
+    })();
+  }
+
+  private async record(f: Failure, keepClaim = false): Promise<void> {
+    // A request that may have been taken stays counted (as a lost upload); otherwise nothing is owed.
+    if (f.kind === 'maybe-accepted') this.d.guard?.possiblyBilled(this.job.id);
+    else this.d.guard?.release(this.job.id);
+    this.job = await this.d.ledger.failed(this.job, {
+      kind: f.kind,
+      error: f.error,
+      keepDocument: false,
+      // An attempt is counted once the requests started (the row's attempts went up then).
+      countsAttempt: f.countsAttempt && this.started,
+      ...(keepClaim ? { keepClaim: true } : {}),
+    });
+    this.d.index.jobOpen(this.job);
+  }
+
+  private async fail(f: Failure): Promise<'failed'> {
+    await this.record(f);
+    const willRetry = f.willRetry && (!f.countsAttempt || this.job.attempts < this.d.maxAttempts);
+    this.d.report.jobFailed(this.job, f.kind, f.error, willRetry);
+    return 'failed';
+  }
+
+  /** A request's answer was lost: recorded as maybe billed; the executor gives the job its turn again. */
+  private async defer(f: Failure): Promise<'deferred'> {
+    await this.record(f, true);
+    this.log.warn(
+      'the answer to a text request was lost (the service may have translated and billed it): its segments are sent again later in this run',
+    );
+    return 'deferred';
+  }
+
+  /** The source changed since this job was planned: closed unsent, planned again. */
+  private async supersede(): Promise<'superseded'> {
+    const error =
+      'the source changed after this job was planned: nothing sent; its new content is planned instead';
+    const fresh = await this.d.ledger.superseded(this.job, error);
+    if (fresh) this.d.index.jobOpen(fresh);
+    else this.d.index.jobGone(this.job);
+    this.log.info(error);
+    this.d.report.events.emit('job:failed', {
+      ...refOfJob(this.job),
+      kind: 'transient',
+      error,
+      willRetry: true,
+    });
+    await this.d.replan({
+      mapping: this.job.mapping,
+      file: this.job.rel_path,
+      target: this.job.target_lang,
+      output: this.job.output_path,
+    });
+    return 'superseded';
+  }
+}
+
+function failure(kind: FailureKind, error: string, willRetry: boolean): Failure {
+  return { kind, error, willRetry, countsAttempt: true };
+}
+
+/** The request of one batch: the job's languages and settings, inline formatting as xml tags. */
+export function textRequest(
+  request: UploadDocumentRequest,
+  items: ReadonlyArray<{ tagged: string }>,
+  context: string,
+): TranslateTextRequest {
+  return {
+    text: items.map((s) => s.tagged),
+    target_lang: request.target_lang,
+    ...(request.source_lang ? { source_lang: request.source_lang } : {}),
+    ...(request.formality ? { formality: request.formality } : {}),
+    ...(request.glossary_id ? { glossary_id: request.glossary_id } : {}),
+    ...(request.style_id ? { style_id: request.style_id } : {}),
+    ...(context ? { context } : {}),
+    tag_handling: 'xml',
+    // A segment is one unit already (a paragraph, a cell): its lines are not sentences of their own.
+    split_sentences: 'nonewlines',
+  };
+}

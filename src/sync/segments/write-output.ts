@@ -1,0 +1,37 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { OpenedDocument, TranslationOf } from '../../documents/index.js';
+import { PartFile, type PlaceAt } from '../../util/part-file.js';
+
+// The translated document written by the document layer's writer (every byte that is not translated
+// text as in the source) into a part file beside the output, checked, then renamed into place: the
+// same one way to a finished file as a download (src/util/part-file.ts).
+
+export interface WriteTranslated {
+  doc: OpenedDocument;
+  translationOf: TranslationOf;
+  outputAbs: string;
+  format: string;
+  targetLang: string;
+  /** Where the part file is renamed to (beside an output a person edited: ../run/edited-output.ts). */
+  placeAt: PlaceAt;
+  /** Looks at the written part file before it is put in place (the output checks; throws to refuse). */
+  vet: (partPath: string) => Promise<void>;
+}
+
+/** Answers the bytes written. */
+export async function writeTranslated(w: WriteTranslated): Promise<number> {
+  await fsp.mkdir(path.dirname(w.outputAbs), { recursive: true });
+  // A fixed tag per output: a write killed half-way is overwritten by the next one.
+  const part = await PartFile.open(w.outputAbs, 'segments', { exclusive: false });
+  try {
+    // The writers write the file at the path given, in place: the part file's handle syncs it.
+    await w.doc.write(w.translationOf, { path: part.path, format: w.format }, { targetLang: w.targetLang });
+    const { size } = await fsp.stat(part.path);
+    await w.vet(part.path);
+    await part.commit(w.placeAt);
+    return size;
+  } finally {
+    await part.discard();
+  }
+}

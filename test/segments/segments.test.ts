@@ -1,0 +1,148 @@
+import path from 'node:path';
+import { Document, Packer, Paragraph, TextRun } from 'docx';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDocument, segmentText, taggedText } from '../../src/documents/index.js';
+import type { RequestLogEntry } from '../../src/service/types.js';
+import { createFixture, type Fixture } from '../sync/fixture.js';
+
+// method: segments end to end against the local service: only what the segment memory lacks is sent
+// (counted at the service's request log), and the outputs hold the same text as the document path's.
+
+const PARAGRAPHS = [
+  'The pump starts when the tank is full.',
+  'Check the filter every week.',
+  'Replace the seal after 500 hours of use.',
+  'Call the service desk if the light stays red.',
+];
+
+async function docx(paragraphs: string[]): Promise<Buffer> {
+  return Packer.toBuffer(
+    new Document({
+      sections: [
+        {
+          children: paragraphs.map(
+            (p, i) =>
+              new Paragraph({
+                // The second paragraph has a bold run: it travels as tags and comes back in place.
+                children:
+                  i === 1
+                    ? [
+                        new TextRun('Check the '),
+                        new TextRun({ text: 'filter', bold: true }),
+                        new TextRun(' every week.'),
+                      ]
+                    : [new TextRun(p)],
+              }),
+          ),
+        },
+      ],
+    }),
+  );
+}
+
+const HTML = `<!DOCTYPE html>
+<html><head><title>Pump manual</title></head>
+<body><h1>Pump manual</h1><p>The pump starts when the tank is <b>full</b>.</p><p>Check the filter every week.</p></body></html>
+`;
+const TXT = 'The pump starts when the tank is full.\nCheck the filter every week.\nA line of its own.\n';
+
+function textRequests(fx: Fixture, since: number): Array<NonNullable<RequestLogEntry['text']>> {
+  return fx.service
+    .requests()
+    .slice(since)
+    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
+    .map((r) => r.text!);
+}
+
+async function segmentTexts(file: string): Promise<string[]> {
+  const doc = await openDocument(file, { format: path.extname(file).slice(1) });
+  const out: string[] = [];
+  for await (const s of doc.segments()) out.push(segmentText(s));
+  return out;
+}
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+function manifest(): Record<string, unknown> {
+  const targets = [{ lang: 'de' }];
+  return {
+    mappings: [
+      {
+        name: 'seg',
+        source: 'src',
+        source_lang: 'en',
+        method: 'segments',
+        output: 'out/seg/{lang}/{path}',
+        targets,
+      },
+      { name: 'doc', source: 'src', source_lang: 'en', output: 'out/doc/{lang}/{path}', targets },
+    ],
+  };
+}
+
+describe('method: segments', () => {
+  it('translates txt, html and docx through the text endpoint, with the same text as the document path', async () => {
+    fx = await createFixture({
+      manifest: manifest(),
+      files: { 'manual.docx': await docx(PARAGRAPHS), 'page.html': HTML, 'notes.txt': TXT },
+    });
+    const first = await fx.sync();
+    expect(first.failed).toEqual([]);
+    const requests = textRequests(fx, 0);
+    expect(requests.length).toBeGreaterThan(0);
+    // Only the document mapping uploads documents.
+    expect(
+      fx
+        .uploads()
+        .map((u) => u.filename)
+        .sort(),
+    ).toEqual(['manual.docx', 'notes.txt', 'page.html']);
+    for (const f of ['manual.docx', 'page.html', 'notes.txt']) {
+      const seg = await segmentTexts(path.join(fx.dir, 'out/seg/de', f));
+      const doc = await segmentTexts(path.join(fx.dir, 'out/doc/de', f));
+      expect(seg, f).toEqual(doc);
+      expect(seg, f).not.toEqual(await segmentTexts(path.join(fx.src, f)));
+    }
+    // Identical segments across documents are sent once ("Check the filter every week." is in all
+    // three, but the docx one is in pieces: other tags, another segment).
+    const sentChars = requests.reduce((n, r) => n + r.characters, 0);
+    const unique = new Set<string>();
+    for (const f of ['manual.docx', 'page.html', 'notes.txt']) {
+      const doc = await openDocument(path.join(fx.src, f), { format: path.extname(f).slice(1) });
+      for await (const s of doc.segments()) unique.add(taggedText(s));
+    }
+    expect(sentChars).toBe([...unique].reduce((n, t) => n + [...t].length, 0));
+
+    // A second run sends nothing.
+    const mark = fx.mark();
+    await fx.sync();
+    expect(textRequests(fx, mark)).toEqual([]);
+  });
+
+  it('sends only the edited paragraph of a docx, with its neighbours as context', async () => {
+    fx = await createFixture({ manifest: manifest(), files: { 'manual.docx': await docx(PARAGRAPHS) } });
+    await fx.sync();
+    const edited = [...PARAGRAPHS];
+    edited[2] = 'Replace the seal after 400 hours of use.';
+    fx.write('src/manual.docx', await docx(edited));
+    const mark = fx.mark();
+    const second = await fx.sync();
+    expect(second.failed).toEqual([]);
+    const sent = textRequests(fx, mark);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        texts: 1,
+        characters: [...edited[2]!].length,
+        context_characters: expect.any(Number),
+      }),
+    ]);
+    expect(sent[0]!.context_characters).toBeGreaterThan(0);
+    const seg = await segmentTexts(path.join(fx.dir, 'out/seg/de/manual.docx'));
+    const doc = await segmentTexts(path.join(fx.dir, 'out/doc/de/manual.docx'));
+    expect(seg).toEqual(doc);
+  });
+});
