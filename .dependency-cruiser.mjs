@@ -12,7 +12,7 @@ const LAYERS = [
   ['styles'],
   ['sync'],
   ['report', 'notify'],
-  ['web', 'watch'],
+  ['web', 'watch', 'review'],
   ['cli'],
 ];
 

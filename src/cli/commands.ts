@@ -69,6 +69,31 @@ export function registerOutputs(program: Command): void {
     .action(lazyAction(() => import('./outputs.js'), 'outputsTakeNewAction'));
 }
 
+/** `locsync review`: the translations that changed, segment by segment, as one page for a reviewer. */
+export function registerReview(program: Command): void {
+  program
+    .command('review')
+    .description(
+      'one self-contained HTML page of what changed in the translations: per document and language, the source, the previous and the new translation of each changed segment (docs/review.md)',
+    )
+    .option(...CONFIG_OPTION)
+    .option(
+      '--since <ref-or-run>',
+      'compare with a git commit (origin/main, HEAD~1, a tag) or a run (run:12; default: the latest run that replaced translations)',
+    )
+    .option('-o, --output <file>', 'write the page to this file instead of stdout')
+    .option('--json', 'print what the page shows as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ locsync review --since origin/main -o review.html   what this branch changed, for its pull request
+  $ locsync review -o review.html                       what the latest run changed
+  $ locsync review --since run:12 -o review.html        a section per run from run 12 on`,
+    )
+    .action(lazyAction(() => import('./review.js'), 'reviewAction'));
+}
+
 /** `locsync serve`: the local service (src/service) until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
   program

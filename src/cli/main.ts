@@ -10,6 +10,7 @@ import {
   registerOutputs,
   registerPlan,
   registerReport,
+  registerReview,
   registerServe,
   registerState,
   registerStatus,
@@ -106,6 +107,7 @@ export function buildProgram(): Command {
   registerWatch(program);
   registerStatus(program);
   registerOutputs(program);
+  registerReview(program);
   registerReport(program);
   registerState(program);
   registerCompletion(program);

@@ -37,8 +37,11 @@ bdi { unicode-bidi: isolate; }
 svg text { fill: var(--fg); font: 12px system-ui, sans-serif; } svg .axis { stroke: var(--line); }
 `;
 
-/** A complete HTML document. `script` is inline JavaScript run after the body. */
-export function htmlPage(opts: { title: string; body: string; script?: string }): string {
+/**
+ * A complete HTML document. `script` is inline JavaScript run after the body; `style`: CSS of the
+ * page's own, after the shared rules.
+ */
+export function htmlPage(opts: { title: string; body: string; script?: string; style?: string }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -46,7 +49,7 @@ export function htmlPage(opts: { title: string; body: string; script?: string })
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${escapeHtml(opts.title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${opts.style ?? ''}</style>
 </head>
 <body>
 ${opts.body}

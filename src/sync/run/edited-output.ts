@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { sha256File } from '../plan/list-sources.js';
 import type { JobRecord, WrittenOutput } from '../../state/types.js';
+import { keepReplaced, type KeepReplaced } from './replaced-outputs.js';
 
 // Outputs edited by people (a reviewer's correction) are never replaced silently. A done job records
 // what it wrote (sha256, size, mtime); an output that differs from that record was edited. A new
@@ -64,6 +65,7 @@ export async function outputCondition(
 /**
  * Where one delivery goes, decided at its rename (`placeAt`): over the output, or beside it when the
  * output differs from the previous delivery's record (`record`) and edits are not to be overwritten.
+ * `keep`: the output as it was and the source are kept for `locsync review` (./replaced-outputs.ts).
  */
 export class Placement {
   /** Where the delivery was put (set by placeAt). */
@@ -74,6 +76,7 @@ export class Placement {
     private readonly outputAbs: string,
     private readonly record: JobRecord | undefined,
     private readonly overwriteEdits: boolean,
+    private readonly keep?: KeepReplaced,
   ) {
     this.placed = outputAbs;
   }
@@ -82,6 +85,7 @@ export class Placement {
     const edited = !this.overwriteEdits && (await outputCondition(this.outputAbs, this.record)) === 'edited';
     this.beside = edited;
     this.placed = edited ? besidePath(dest) : dest;
+    if (this.keep) await keepReplaced(this.keep, this.outputAbs, this.placed, edited);
     return this.placed;
   };
 }

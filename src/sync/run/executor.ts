@@ -8,6 +8,7 @@ import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '..
 import type { JobRecord, NewJob, SyncState } from '../../state/types.js';
 import { CopyMismatchError, copyFileAtomic } from '../../util/part-file.js';
 import { Placement, recordOf, writtenOf } from './edited-output.js';
+import { keepFor } from './replaced-outputs.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import {
   contentKey,
@@ -431,6 +432,15 @@ export class Executor {
         outputAbs,
         previous && (await this.d.state.jobs.get(previous.id)),
         this.d.overwriteEdits ?? false,
+        keepFor(
+          { base: this.d.loaded.dir, stateFolder: path.dirname(this.d.loaded.statePath) },
+          this.d.runId,
+          {
+            outputRel: a.ref.output,
+            target: a.ref.target,
+            sourceAbs: path.resolve(this.d.loaded.dir, a.source.path),
+          },
+        ),
       );
       // A donor output is copied only as it was written (else: planned again, uploaded): another
       // pipeline's may have been edited, and one of this run's may already hold a new translation

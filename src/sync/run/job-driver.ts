@@ -13,6 +13,7 @@ import { copyFileAtomic, removePartFiles } from '../../util/part-file.js';
 import { SpooledDownloadError, spooledPath } from '../../util/spool.js';
 import { recoverWritten, writeAdvice } from './written-output.js';
 import { Placement, writtenOf } from './edited-output.js';
+import { keepFor } from './replaced-outputs.js';
 import type { FailureKind } from '../events.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import { sha256File } from '../plan/list-sources.js';
@@ -462,7 +463,17 @@ export class JobDriver {
   private async placement(dr: Drive): Promise<Placement> {
     const previous = await this.d.ledger.latestDoneOf(dr.job.output_path);
     const record = previous && previous.id !== dr.job.id ? await this.d.ledger.get(previous.id) : undefined;
-    return new Placement(dr.outputAbs, record, this.d.overwriteEdits ?? false);
+    return new Placement(
+      dr.outputAbs,
+      record,
+      this.d.overwriteEdits ?? false,
+      // The spool is in the state folder (../../util/spool.ts): what is kept goes beside it.
+      keepFor({ base: this.d.base, stateFolder: path.dirname(this.d.spoolDir) }, this.d.runId, {
+        outputRel: dr.job.output_path,
+        target: dr.job.target_lang,
+        sourceAbs: dr.sourceAbs,
+      }),
+    );
   }
 
   /** Put a spooled translation in place (no request to the service); the spool file goes once it is. */

@@ -1,0 +1,236 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { JobLedger, RunRecord } from '../state/types.js';
+import { besidePath } from '../sync/run/edited-output.js';
+import { keptDeliveries, keptDirOf, keptRuns, type KeptDelivery } from '../sync/run/replaced-outputs.js';
+import { compareVersions, type Comparison } from './compare.js';
+import { changedSince, fileAt } from './git.js';
+import { formatOf, readSegments, readSegmentsOf, type SegmentLine } from './read-segments.js';
+
+// What `locsync review` shows, per changed document and language: where "previous" comes from is
+// the one difference between its two sources (docs/review.md, "The review page").
+//   --since <git ref>: the source and output as that commit holds them (git show), against the
+//     files now; a document whose output is the same as in the commit is not shown.
+//   --since <run>: what the state folder kept of each run from that one on (../sync/run/
+//     replaced-outputs.ts): the output a run replaced and the source it translated; the new
+//     translation is what the next run replaced, or the file now. One section per run.
+
+export interface ReviewDocument {
+  /** The output, relative to the manifest folder. */
+  output: string;
+  /** The source, relative to the manifest folder (null: not known). */
+  source: string | null;
+  language: string;
+  /** new: no previous translation; conflict: a person edited the output, the new translation is beside it. */
+  state: 'changed' | 'new' | 'conflict';
+  /** Where the new translation was read (the output, or the file beside it). */
+  new_translation: string;
+  /** What the reader should know about this comparison (a side that was not available). */
+  notes: string[];
+  /** The document could not be read (the comparison is empty). */
+  error?: string;
+  comparison: Comparison;
+}
+
+export interface ReviewSection {
+  /** Anchor of the section (`run-12`, `git`). */
+  id: string;
+  title: string;
+  documents: ReviewDocument[];
+}
+
+export interface ReviewData {
+  pipeline: string;
+  generatedAt: string;
+  /** What the page compares with, for a person: "git commit 1a2b3c4 (origin/main)", "run #12". */
+  since: string;
+  sections: ReviewSection[];
+}
+
+/** One document and language to compare, each side a file, bytes (from git) or nothing. */
+interface Sides {
+  output: string;
+  source: string | null;
+  language: string;
+  state: ReviewDocument['state'];
+  /** Where the new translation is, for a person. */
+  newTranslation: string;
+  newOutput: { file: string };
+  oldSource: Side;
+  oldOutput: Side;
+  newSource: Side;
+  notes: string[];
+}
+
+type Side = { file: string } | { bytes: Buffer; format: string } | null;
+
+async function read(side: Side, translation: boolean): Promise<SegmentLine[] | null> {
+  if (!side) return null;
+  if ('file' in side) return readSegments(side.file, formatOf(side.file), translation);
+  return readSegmentsOf(side.bytes, side.format, translation);
+}
+
+async function compare(s: Sides): Promise<ReviewDocument> {
+  const doc = {
+    output: s.output,
+    source: s.source,
+    language: s.language,
+    state: s.state,
+    new_translation: s.newTranslation,
+    notes: s.notes,
+  };
+  try {
+    const [oldSource, oldOutput, newSource, newOutput] = await Promise.all([
+      read(s.oldSource, false),
+      read(s.oldOutput, true),
+      read(s.newSource, false),
+      read(s.newOutput, true),
+    ]);
+    return {
+      ...doc,
+      comparison: compareVersions({ oldSource, oldOutput, newSource, newOutput: newOutput! }),
+    };
+  } catch (err) {
+    return { ...doc, error: (err as Error).message, comparison: { rows: [], unchanged: 0 } };
+  }
+}
+
+const posix = (p: string) => p.split(path.sep).join('/');
+
+/** The source of a job, relative to the manifest folder (null: its mapping is gone from the manifest). */
+function sourceOf(loaded: LoadedManifest, mapping: string, relPath: string): string | null {
+  const m = loaded.manifest.mappings.find((x) => x.name === mapping);
+  return m ? posix(path.relative(loaded.dir, path.resolve(loaded.dir, m.source, relPath))) : null;
+}
+
+const existing = (base: string, rel: string | null): Side =>
+  rel && fs.existsSync(path.resolve(base, rel)) ? { file: path.resolve(base, rel) } : null;
+
+/** `--since <git ref>`: every output that differs from the commit's (or is new), with its source. */
+export async function sinceCommit(
+  loaded: LoadedManifest,
+  ledger: JobLedger,
+  commit: { ref: string; sha: string },
+): Promise<ReviewSection> {
+  const base = loaded.dir;
+  const changed = await changedSince(base, commit.sha);
+  const documents: ReviewDocument[] = [];
+  for (const rec of await ledger.writtenRecords()) {
+    const beside = besidePath(rec.output_path);
+    const conflict = fs.existsSync(path.resolve(base, beside));
+    if (!conflict && !changed.has(rec.output_path)) continue;
+    const job = await ledger.get(rec.id);
+    if (!job || !fs.existsSync(path.resolve(base, conflict ? beside : rec.output_path))) continue;
+    const source = sourceOf(loaded, job.mapping, job.rel_path);
+    const [oldOutput, oldSource] = await Promise.all([
+      fileAt(base, commit.sha, rec.output_path),
+      source ? fileAt(base, commit.sha, source) : undefined,
+    ]);
+    const notes: string[] = [];
+    if (conflict)
+      notes.push(
+        `edited by a person: the new translation is beside it (${beside}); resolve with \`locsync outputs keep|take-new ${rec.output_path}\``,
+      );
+    if (oldOutput && !oldSource && source)
+      notes.push(`the source is not in ${commit.ref}: its changes are not marked`);
+    documents.push(
+      await compare({
+        output: rec.output_path,
+        source,
+        language: job.target_lang,
+        state: conflict ? 'conflict' : oldOutput ? 'changed' : 'new',
+        newTranslation: conflict ? beside : rec.output_path,
+        newOutput: { file: path.resolve(base, conflict ? beside : rec.output_path) },
+        oldOutput: oldOutput ? { bytes: oldOutput, format: formatOf(rec.output_path) } : null,
+        oldSource: oldSource && source ? { bytes: oldSource, format: formatOf(source) } : null,
+        newSource: existing(base, source),
+        notes,
+      }),
+    );
+  }
+  documents.sort((a, b) => a.output.localeCompare(b.output));
+  return { id: 'git', title: `Since ${commit.ref} (${commit.sha.slice(0, 12)})`, documents };
+}
+
+type Kept = KeptDelivery & { dir: string; run: number };
+
+/** The title of a run's section, from its record when the state still has it. */
+function runTitle(id: number, runs: readonly RunRecord[]): string {
+  const r = runs.find((x) => x.id === id);
+  return r ? `Run #${id}: ${r.command}, ${r.started_at.slice(0, 19).replace('T', ' ')} UTC` : `Run #${id}`;
+}
+
+/** `--since <run>`: one section per run from `first` on, from what each run kept. */
+export function keptRunIds(loaded: LoadedManifest, first: number): number[] {
+  return keptRuns(keptDirOf(loaded.statePath))
+    .filter((id) => id >= first)
+    .sort((a, b) => a - b);
+}
+
+export async function sinceRun(
+  loaded: LoadedManifest,
+  first: number,
+  runs: readonly RunRecord[],
+): Promise<ReviewSection[]> {
+  const base = loaded.dir;
+  const dir = keptDirOf(loaded.statePath);
+  // Every kept delivery of every kept run (older runs too: the source an earlier run translated is
+  // the source of the translation a later run replaced).
+  const all: Kept[] = keptRuns(dir)
+    .sort((a, b) => a - b)
+    .flatMap((run) => keptDeliveries(dir, run).map((d) => ({ ...d, run })));
+  const sections: ReviewSection[] = [];
+  for (const run of keptRunIds(loaded, first)) {
+    const documents: ReviewDocument[] = [];
+    const mine = new Map(all.filter((d) => d.run === run).map((d) => [d.output, d] as const));
+    for (const d of mine.values()) {
+      const later = all.find((x) => x.output === d.output && x.run > run && x.previous);
+      const earlier = all.filter((x) => x.output === d.output && x.run < run && x.source).pop();
+      const beside = d.placed !== d.output;
+      const notes: string[] = [];
+      // The new translation: what a later run replaced, else where this run put it (still there?).
+      let newTranslation = d.placed;
+      let newFile = path.resolve(base, d.placed);
+      if (later) {
+        newTranslation = `${d.output} as run #${later.run} replaced it`;
+        newFile = path.join(later.dir, later.previous!);
+      } else if (!fs.existsSync(newFile)) {
+        newTranslation = d.output;
+        newFile = path.resolve(base, d.output);
+      }
+      if (!fs.existsSync(newFile)) continue;
+      if (beside && !later)
+        notes.push(
+          d.placed === newTranslation
+            ? `edited by a person: the new translation is beside it (${d.placed}); resolve with \`locsync outputs keep|take-new ${d.output}\``
+            : 'edited by a person: the conflict was resolved since',
+        );
+      const oldOutput: Side = d.previous
+        ? { file: path.join(d.dir, d.previous) }
+        : beside
+          ? existing(base, d.output)
+          : null;
+      const newSource: Side = d.source ? { file: path.join(d.dir, d.source) } : existing(base, d.source_path);
+      if (oldOutput && !earlier) notes.push('the previous source was not kept: its changes are not marked');
+      if (!d.source && later) notes.push('the source translated was not kept: shown as it is now');
+      documents.push(
+        await compare({
+          output: d.output,
+          source: d.source_path,
+          language: d.target,
+          state: beside ? 'conflict' : oldOutput ? 'changed' : 'new',
+          newTranslation,
+          newOutput: { file: newFile },
+          oldOutput,
+          oldSource: earlier ? { file: path.join(earlier.dir, earlier.source!) } : null,
+          newSource,
+          notes,
+        }),
+      );
+    }
+    documents.sort((a, b) => a.output.localeCompare(b.output));
+    sections.push({ id: `run-${run}`, title: runTitle(run, runs), documents });
+  }
+  return sections;
+}

@@ -1,0 +1,110 @@
+import { formatCount } from '../util/format.js';
+import { escapeHtml, htmlPage, isolated } from '../web/html.js';
+import type { ReviewDocument, ReviewData, ReviewSection } from './collect.js';
+import type { DiffPart } from './diff.js';
+import type { ReviewRow } from './compare.js';
+
+// `locsync review -o review.html`: one self-contained page (styles inline, no script, nothing loaded
+// from the network) with a section per run (or one for a git ref), and in it, per changed document
+// and language, the segments whose source or translation changed: source, previous translation,
+// new translation, the changed words marked. Everything read from documents is escaped and isolated
+// (<bdi dir="auto">): a right-to-left text stays in its cell and cannot reorder the page around it.
+
+const STYLE = `
+del { background: #ffebe9; color: #82071e; text-decoration: line-through; }
+ins { background: #dafbe1; color: #055d20; text-decoration: none; }
+@media (prefers-color-scheme: dark) { del { background: #67060c; color: #ffdcd7; } ins { background: #033a16; color: #aff5b4; } }
+table.review td { width: 30%; white-space: pre-wrap; overflow-wrap: anywhere; }
+table.review td.where { width: 10%; white-space: normal; color: var(--muted); font-size: .88em; }
+article.doc { border: 1px solid var(--line); border-radius: 6px; padding: .4rem .9rem .8rem; margin: .8rem 0; }
+article.doc h3 { font-size: 1rem; margin: .4rem 0; }
+.tag { font-size: .8em; border: 1px solid var(--line); border-radius: 4px; padding: 0 .35rem; margin-left: .4rem; color: var(--muted); }
+.tag.conflict { color: var(--bad); border-color: var(--bad); }
+.none { color: var(--muted); font-style: italic; }
+nav ul { margin: .2rem 0; padding-left: 1.2rem; }
+`;
+
+const KIND_LABEL: Record<ReviewRow['kind'], string> = {
+  changed: 'changed',
+  added: 'new segment',
+  removed: 'segment removed',
+};
+
+/** Text of a document with its changes marked, isolated; `lang` for the fonts of its language. */
+function marked(parts: readonly DiffPart[] | null, lang?: string): string {
+  if (parts === null) return '<span class="none">none</span>';
+  const inner = parts
+    .map((p) => (p.kind === 'same' ? escapeHtml(p.text) : `<${p.kind}>${escapeHtml(p.text)}</${p.kind}>`))
+    .join('');
+  return `<bdi dir="auto"${lang ? ` lang="${escapeHtml(lang)}"` : ''}>${inner}</bdi>`;
+}
+
+function rowHtml(r: ReviewRow, lang: string): string {
+  return `<tr class="${r.kind}"><td class="where">${isolated(r.where)}<br>${KIND_LABEL[r.kind]}</td><td class="source">${marked(r.source)}</td><td class="previous">${marked(r.previous, lang)}</td><td class="new">${marked(r.next, lang)}</td></tr>`;
+}
+
+const anchor = (section: ReviewSection, i: number) => `${section.id}-doc-${i + 1}`;
+
+function documentHtml(d: ReviewDocument, id: string): string {
+  const c = d.comparison;
+  const facts = [
+    d.source ? `source ${isolated(d.source)}` : 'source unknown',
+    `new translation ${isolated(d.new_translation)}`,
+    c.unchanged
+      ? `${formatCount(c.unchanged)} unchanged segment${c.unchanged === 1 ? '' : 's'} not shown`
+      : '',
+  ].filter(Boolean);
+  const notes = d.notes.map((n) => `<p class="warn">${isolated(n)}</p>`).join('');
+  const body = d.error
+    ? `<p class="bad">Could not be read: ${isolated(d.error)}</p>`
+    : c.rows.length === 0
+      ? '<p class="muted">No segment changed (only what is around the text: layout, formatting).</p>'
+      : `<table class="review"><thead><tr><th>where</th><th>source</th><th>previous translation</th><th>new translation</th></tr></thead><tbody>${c.rows
+          .map((r) => rowHtml(r, d.language))
+          .join('')}</tbody></table>`;
+  return `<article class="doc" id="${id}" data-output="${escapeHtml(d.output)}" data-language="${escapeHtml(d.language)}">
+<h3>${isolated(d.output)}<span class="tag">${isolated(d.language)}</span><span class="tag ${d.state}">${escapeHtml(d.state === 'new' ? 'new document' : d.state)}</span></h3>
+<p class="muted">${facts.join(' · ')}</p>${notes}${body}</article>`;
+}
+
+function sectionHtml(s: ReviewSection): string {
+  const docs = s.documents.length
+    ? s.documents.map((d, i) => documentHtml(d, anchor(s, i))).join('\n')
+    : '<p class="muted">No translation changed.</p>';
+  return `<section id="${escapeHtml(s.id)}"><h2>${isolated(s.title)}</h2>\n${docs}</section>`;
+}
+
+function contents(sections: readonly ReviewSection[]): string {
+  const items = sections.map(
+    (s) =>
+      `<li><a href="#${escapeHtml(s.id)}">${isolated(s.title)}</a>${
+        s.documents.length
+          ? `<ul>${s.documents
+              .map(
+                (d, i) =>
+                  `<li><a href="#${anchor(s, i)}">${isolated(d.output)}</a> <span class="muted">${formatCount(d.comparison.rows.length)} segment${d.comparison.rows.length === 1 ? '' : 's'}</span></li>`,
+              )
+              .join('')}</ul>`
+          : ''
+      }</li>`,
+  );
+  return `<nav><ul>${items.join('')}</ul></nav>`;
+}
+
+export function renderReviewPage(d: ReviewData): string {
+  const documents = d.sections.reduce((n, s) => n + s.documents.length, 0);
+  const rows = d.sections.reduce(
+    (n, s) => n + s.documents.reduce((m, x) => m + x.comparison.rows.length, 0),
+    0,
+  );
+  const body = `<h1>Translation review</h1>
+<p class="muted">${isolated(d.pipeline)} · made ${escapeHtml(d.generatedAt)} · compared with ${isolated(d.since)}</p>
+<div class="cards">
+  <div class="card"><span class="muted">documents changed</span><b id="documents">${formatCount(documents)}</b></div>
+  <div class="card"><span class="muted">segments to read</span><b id="segments">${formatCount(rows)}</b></div>
+</div>
+<p class="muted">Only the segments whose source or translation changed are shown. <del>struck through</del>: gone; <ins>highlighted</ins>: new.</p>
+${contents(d.sections)}
+${d.sections.map(sectionHtml).join('\n')}`;
+  return htmlPage({ title: `locsync review — ${d.pipeline}`, body, style: STYLE });
+}
