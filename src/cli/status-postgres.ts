@@ -2,6 +2,7 @@ import type { LoadedManifest } from '../manifest/types.js';
 import { conflicts, editedOutputs } from '../sync/edited-outputs.js';
 import { postgresStatusSource } from '../report/postgres-status-source.js';
 import { collectStatus, scanForStatus } from '../report/status-data.js';
+import { qaOutputs } from '../report/qa-outputs.js';
 import { refuseForeignTables, schemaVersion } from '../state/postgres/migrations.js';
 import { PostgresState } from '../state/postgres/store.js';
 import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
@@ -79,7 +80,8 @@ export async function postgresStatus(
     });
     const workers = (await listWorkers(state.pool)).map(workerLine);
     const edited = await editedOutputs(state.jobs, loaded.dir, opts.config);
-    const data: StatusData & { workers: WorkerLine[] } = { ...status, edited, workers };
+    const qa = await qaOutputs(state.qaResults);
+    const data: StatusData & { workers: WorkerLine[] } = { ...status, edited, qa, workers };
     if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
     else
       process.stdout.write(
@@ -88,7 +90,12 @@ export async function postgresStatus(
     const last = lastRealRun(data.runs)?.status;
     const dead = workers.some((w) => w.state === 'dead');
     process.exitCode =
-      data.failures.length || conflicts(edited).length || dead || last === 'failed' || last === 'crashed'
+      data.failures.length ||
+      conflicts(edited).length ||
+      qa.failed.length ||
+      dead ||
+      last === 'failed' ||
+      last === 'crashed'
         ? EXIT.failed
         : EXIT.ok;
   } finally {

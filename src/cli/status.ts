@@ -16,6 +16,7 @@ import { claimOrClose } from './open-state.js';
 import { EXIT } from '../util/errors.js';
 import { conflicts, editedOutputs, formatEdited } from '../sync/edited-outputs.js';
 import { lastRealRun } from '../report/advice.js';
+import { formatQaOutputs, qaOutputs } from '../report/qa-outputs.js';
 import { STALE_ADVICE, staleAdvice } from '../sync/plan/retranslate.js';
 
 /** ` -c <manifest>` in advice, unless it is the default. */
@@ -32,7 +33,11 @@ async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number)
       now,
       ...(opts.scan ? { scan: await scanForStatus(loaded, state) } : {}),
     });
-    return { ...data, edited: await editedOutputs(state.jobs, loaded.dir, opts.config) };
+    return {
+      ...data,
+      edited: await editedOutputs(state.jobs, loaded.dir, opts.config),
+      qa: await qaOutputs(state.qaResults),
+    };
   } finally {
     state.close();
   }
@@ -130,6 +135,8 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
   }
   const edited = formatEdited(d.edited ?? []);
   if (edited.length) out.push('', ...edited);
+  const qa = formatQaOutputs(d.qa, cfg);
+  if (qa.length) out.push('', ...qa);
   // File names and service messages come from outside: each entry stays one line.
   return out.map(printable).join('\n');
 }
@@ -154,7 +161,11 @@ export async function statusAction(opts: StatusOptions): Promise<void> {
   else process.stdout.write(formatStatus(data, opts.config, now) + '\n');
   const last = lastRealRun(data.runs)?.status;
   process.exitCode =
-    data.failures.length || conflicts(data.edited ?? []).length || last === 'failed' || last === 'crashed'
+    data.failures.length ||
+    conflicts(data.edited ?? []).length ||
+    data.qa?.failed.length ||
+    last === 'failed' ||
+    last === 'crashed'
       ? EXIT.failed
       : EXIT.ok;
 }

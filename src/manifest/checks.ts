@@ -8,6 +8,7 @@ import { isInside, patternPlaceholders } from './paths.js';
 import { methodFor, SOURCE_LANGUAGES } from './schema.js';
 import { stateLocation } from '../state/location.js';
 import { checkPostgresUrl, isPostgresUrl } from '../state/postgres/url.js';
+import { checkQaSettings } from './qa-checks.js';
 import { didYouMean } from './suggest.js';
 import { sourceMissingMessage } from './source-missing.js';
 import { webhookUrl } from './webhook-url.js';
@@ -240,6 +241,7 @@ export function checkManifest(ctx: CheckContext): ConfigError[] {
   checkTargets(ctx, errors);
   checkOutputs(ctx, errors);
   checkPaths(ctx, errors);
+  checkQaSettings(ctx, errors);
   checkWebhookEnv(ctx, errors, false);
   return errors;
 }

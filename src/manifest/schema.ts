@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FORMALITIES, RULE_CATEGORIES, STYLE_LANGUAGES, STYLE_LIMITS } from '../api/types.js';
 import { isCurrencyCode } from '../util/currency.js';
+import { DEFAULT_FAIL_ON, SOFT_CHECKS } from '../qa/checks.js';
 
 // The manifest's single source of truth. The JSON Schema in schema/pipeline.schema.json is generated
 // from it (`npm run schema`); validation with file/line/column lives in ./load.ts.
@@ -224,6 +225,20 @@ export const targetSchema = z.strictObject({
   method: methodSchema.optional().describe("How this target is translated (overrides the mapping's method)."),
 });
 
+/** `qa:` of a mapping: which soft output checks fail an output, which are not run (docs/qa.md). */
+export const qaSchema = z.strictObject({
+  fail_on: z
+    .array(z.enum(SOFT_CHECKS))
+    .optional()
+    .describe(
+      `Soft checks that fail an output (not delivered, kept in the quarantine, like a hard check) instead of flagging it. Default: [${DEFAULT_FAIL_ON.join(', ')}]. Checks: ${SOFT_CHECKS.join(', ')}.`,
+    ),
+  ignore: z
+    .array(z.enum(SOFT_CHECKS))
+    .default([])
+    .describe('Soft checks not run for this mapping (a check in both lists is an error).'),
+});
+
 export const mappingSchema = z.strictObject({
   name: z.string().min(1).describe('Unique name of the mapping ({mapping} in output patterns).'),
   /** Source folder, relative to the manifest. */
@@ -260,6 +275,11 @@ export const mappingSchema = z.strictObject({
     .optional()
     .describe(
       'How the targets are translated: document (the whole document is uploaded and billed, the default) or segments (only the segments not in the segment memory are sent through the text endpoint, billed by their characters; txt, html, srt, xliff, docx, pptx, xlsx and the formats the document layer adds; see docs/segments.md).',
+    ),
+  qa: qaSchema
+    .optional()
+    .describe(
+      'Output checks of this mapping (docs/qa.md): fail_on turns soft checks into failures, ignore turns them off.',
     ),
   change_detection: z
     .enum(['content', 'bytes'])
@@ -375,6 +395,7 @@ export const NOTIFY_EVENTS = [
   'manifest-rejected',
   'drift',
   'source-missing',
+  'qa-failed',
 ] as const;
 
 export const notifySchema = z.strictObject({
@@ -556,6 +577,7 @@ export type StyleListEntry = z.infer<typeof styleListEntrySchema>;
 export type Budget = z.infer<typeof budgetSchema>;
 export type StateBackups = z.infer<typeof stateBackupsSchema>;
 export type GlossaryBody = z.infer<typeof glossarySchema>;
+export type QaConfig = z.infer<typeof qaSchema>;
 
 /** Placeholders of output path patterns. */
 export const OUTPUT_PLACEHOLDERS = {

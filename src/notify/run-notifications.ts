@@ -1,4 +1,5 @@
 import type { SyncEvents } from '../sync/events.js';
+import { notifyQaFailures } from './qa-notifications.js';
 import type { WebhookNotifier } from './webhook.js';
 
 // Which moments of a sync or watch run are worth a message, read from its events: the run ended
@@ -9,6 +10,7 @@ import type { WebhookNotifier } from './webhook.js';
 export function notifyRunEvents(events: SyncEvents, notifier: WebhookNotifier, command: string): void {
   let stopped: string | undefined;
   events.on('run:start', () => (stopped = undefined));
+  notifyQaFailures(events, notifier, command);
   events.on('uploads:stopped', (e) => {
     stopped = e.reason;
     if (e.kind === 'budget')

@@ -1,43 +1,79 @@
 import path from 'node:path';
-import { runHardChecks, type HardCheckFailure } from './hard-checks.js';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { JobRecord, QaResultStore } from '../state/types.js';
+import { checkOutput, type CheckedOutput } from './check-output.js';
+import type { QaResult } from './checks.js';
 import { quarantineFile } from './quarantine.js';
+import { outputContextOf } from './settings.js';
 
 // The gate between a download and its output folder (docs/qa.md): the downloaded file is checked
-// before it is renamed into place; one that fails a hard check goes to the quarantine instead.
+// before it is renamed into place; one that fails (a hard check, or a soft one the mapping's
+// qa.fail_on names) goes to the quarantine instead. The verdict is recorded per output.
 
-/** A downloaded output failed a hard check: it is in `quarantined`, not in the output folder. */
+/** A downloaded output failed a check: it is in `quarantined`, not in the output folder. */
 export class QaFailedError extends Error {
   constructor(
-    readonly failure: HardCheckFailure,
+    readonly failure: { check: string; reason: string },
     readonly quarantined: string,
+    readonly result: QaResult,
   ) {
     super(`output check failed (${failure.check}): ${failure.reason}; kept in ${quarantined}`);
     this.name = 'QaFailedError';
   }
 }
 
-export interface GateTarget {
-  /** The source file (absolute); undefined: unknown, only the output's own checks run. */
-  sourceAbs: string | undefined;
-  /** The output's path relative to the manifest folder ('/' separators). */
-  outputRel: string;
-  quarantineDir: string;
-}
-
-function formatOf(file: string): string {
+/** A document's format: its extension, lower case. */
+export function formatOf(file: string): string {
   return path.extname(file).slice(1).toLowerCase();
 }
 
+/** The job's side of the checks: its output, source, mapping and target. */
+export type CheckedJob = Pick<JobRecord, 'id' | 'mapping' | 'rel_path' | 'target_lang' | 'output_path'>;
+
 /**
- * Checks the file at `candidate` (a part file or a spooled download) as the output of `t`; throws
- * QaFailedError, after moving it to the quarantine, when it fails.
+ * The output checks of one run: `vet` checks a download before it is put in place, `record` keeps
+ * the verdict in the state (the executor calls both; ../sync/run/job-driver.ts).
  */
-export async function gateOutput(candidate: string, t: GateTarget): Promise<void> {
-  const output = { path: candidate, format: formatOf(t.outputRel) };
-  const failure = await runHardChecks(
-    t.sourceAbs !== undefined ? { path: t.sourceAbs, format: formatOf(t.sourceAbs) } : undefined,
-    output,
-  );
-  if (!failure) return;
-  throw new QaFailedError(failure, await quarantineFile(candidate, t.quarantineDir, t.outputRel));
+export class OutputGate {
+  constructor(
+    private readonly loaded: Pick<LoadedManifest, 'manifest' | 'glossaries'>,
+    private readonly quarantineDir: string,
+    private readonly results: QaResultStore | undefined,
+  ) {}
+
+  /**
+   * Checks the file at `candidate` (a part file or a spooled download) as the output of `job` made
+   * from `sourceAbs` (undefined: unknown); throws QaFailedError, after moving it to the quarantine
+   * and recording the verdict, when it fails.
+   */
+  async vet(job: CheckedJob, sourceAbs: string | undefined, candidate: string): Promise<QaResult> {
+    const ctx = outputContextOf(this.loaded, job.mapping, job.target_lang);
+    const checked: CheckedOutput = await checkOutput({
+      source: sourceAbs !== undefined ? { path: sourceAbs, format: formatOf(sourceAbs) } : undefined,
+      output: { path: candidate, format: formatOf(job.output_path) },
+      targetLang: job.target_lang.toLowerCase(),
+      sourceLang: ctx.sourceLang,
+      glossary: ctx.glossary,
+      settings: ctx.settings,
+    });
+    const result: QaResult = { outcome: checked.outcome, findings: checked.findings };
+    if (!checked.failure) return result;
+    const quarantined = await quarantineFile(candidate, this.quarantineDir, job.output_path);
+    await this.record(job, result);
+    throw new QaFailedError(checked.failure, quarantined, result);
+  }
+
+  /** Keeps the verdict on `job`'s output in the state (replacing the one before). */
+  async record(job: CheckedJob, result: QaResult): Promise<void> {
+    await this.results?.record({
+      output_path: job.output_path,
+      job_id: job.id,
+      mapping: job.mapping,
+      rel_path: job.rel_path,
+      target_lang: job.target_lang,
+      outcome: result.outcome,
+      findings: JSON.stringify(result.findings),
+      checked_at: new Date().toISOString(),
+    });
+  }
 }

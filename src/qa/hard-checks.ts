@@ -1,19 +1,15 @@
 import fs from 'node:fs/promises';
-import {
-  isBilingual,
-  openDocument,
-  segmentText,
-  type OpenedDocument,
-  type Segment,
-} from '../documents/index.js';
+import { isBilingual } from '../documents/index.js';
+import type { HardCheck } from './checks.js';
+import { imageCutShort } from './image-check.js';
+import { readForChecks, type ReadDocument, type ReadSegment } from './read.js';
 
 // The hard checks of a delivered document (docs/qa.md): an output that fails one is not delivered.
 // They compare the output, read with the document layer, with the source it translates. Each check
 // answers what a person would see on opening the file: nothing, a file that does not open, most of
 // the document gone, or the source itself.
 
-/** Which hard check an output failed (the state's error_kind is `qa-failed`, the reason names it). */
-export type HardCheck = 'empty' | 'unreadable' | 'lost-segments' | 'untranslated';
+export type { HardCheck } from './checks.js';
 
 export interface HardCheckFailure {
   check: HardCheck;
@@ -21,80 +17,100 @@ export interface HardCheckFailure {
   reason: string;
 }
 
-/** An output with fewer than this share of its source's segments has lost segments. */
+/**
+ * An output with fewer than this share of its source's segments has lost segments. A format whose
+ * writer keeps the document as it is (txt, srt, html, xliff, docx, pptx, xlsx: one translated
+ * segment per source segment) may lose few (a cut file ends with a tenth gone); one rebuilt from the
+ * text (a pdf, a doc made docx) may merge or split lines, and only a loss of half counts.
+ */
 export const LOST_SEGMENTS_SHARE = 0.5;
+export const LOST_SEGMENTS_SHARE_KEPT_LAYOUT = 0.9;
 
 const LETTER = /\p{L}/u;
 
-interface Read {
-  texts: string[];
-  wheres: string[];
+export interface DocumentRef {
+  path: string;
+  format: string;
 }
 
-async function readSegments(doc: OpenedDocument): Promise<Read> {
-  const texts: string[] = [];
-  const wheres: string[] = [];
-  for await (const s of doc.segments() as AsyncIterable<Segment>) {
-    texts.push(segmentText(s));
-    wheres.push(s.where);
+/** The output read for the checks, or the hard check it already fails (empty, unreadable). */
+export async function readOutput(output: DocumentRef): Promise<ReadDocument | { failure: HardCheckFailure }> {
+  const { size } = await fs.stat(output.path);
+  if (size === 0) return { failure: { check: 'empty', reason: 'the output is empty (0 bytes)' } };
+  const cut = await imageCutShort(output.path, output.format);
+  if (cut) return { failure: { check: 'unreadable', reason: `the output does not open: ${cut}` } };
+  try {
+    return await readForChecks(output.path, output.format, 'target');
+  } catch (err) {
+    return {
+      failure: {
+        check: 'unreadable',
+        reason: `the output does not open as .${output.format}: ${(err as Error).message}`,
+      },
+    };
   }
-  return { texts, wheres };
+}
+
+/** The source read for the checks; undefined when it cannot be read (replaced since its upload). */
+export async function readSource(source: DocumentRef): Promise<ReadDocument | undefined> {
+  try {
+    return await readForChecks(source.path, source.format);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Runs the hard checks on `output` (read as `outputFormat`) against its `source` (read as
- * `sourceFormat`). Undefined: it passes. A source that is unknown or cannot be read (replaced since
- * its upload) leaves only the checks of the output alone (empty, unreadable).
+ * The hard checks that compare the output `output` with its source `source` (read from `ref`): lost
+ * segments, the source unchanged. Undefined: it passes.
  */
-/** The texts a document carries as its translation (its targets, for XLIFF); undefined: unreadable. */
-async function readTargets(doc: { path: string; format: string }): Promise<string[] | undefined> {
-  try {
-    return (await readSegments(await openDocument(doc.path, { format: doc.format, side: 'target' }))).texts;
-  } catch {
-    return undefined;
-  }
-}
-
-export async function runHardChecks(
-  source: { path: string; format: string } | undefined,
-  output: { path: string; format: string },
+export async function compareWithSource(
+  ref: DocumentRef,
+  source: ReadDocument,
+  output: ReadDocument,
 ): Promise<HardCheckFailure | undefined> {
-  const { size } = await fs.stat(output.path);
-  if (size === 0) return { check: 'empty', reason: 'the output is empty (0 bytes)' };
-  let out: Read;
-  try {
-    out = await readSegments(await openDocument(output.path, { format: output.format, side: 'target' }));
-  } catch (err) {
-    return {
-      check: 'unreadable',
-      reason: `the output does not open as .${output.format}: ${(err as Error).message}`,
-    };
-  }
-  if (!source) return undefined;
-  let src: Read;
-  try {
-    src = await readSegments(await openDocument(source.path, { format: source.format }));
-  } catch {
-    return undefined;
-  }
-  const s = src.texts.length;
-  const o = out.texts.length;
-  if (s > 0 && o < s * LOST_SEGMENTS_SHARE) {
-    const lostFrom = src.wheres[o] ?? `segment ${o + 1}`;
+  const src = source.segments;
+  const out = output.segments;
+  const s = src.length;
+  const o = out.length;
+  const share =
+    output.keepsLayout && source.format === output.format
+      ? LOST_SEGMENTS_SHARE_KEPT_LAYOUT
+      : LOST_SEGMENTS_SHARE;
+  if (s > 0 && o < s * share) {
+    const lostFrom = src[o]?.where ?? `segment ${o + 1}`;
     return {
       check: 'lost-segments',
       reason: `the output has ${o} of the source's ${s} segments: lost from segment ${o + 1} (${lostFrom}) on`,
     };
   }
-  const hasText = src.texts.some((t) => LETTER.test(t));
+  const hasText = src.some((t) => LETTER.test(t.text));
   // A bilingual source (XLIFF) may carry old targets: a copy of it leaves those unchanged, an echo
   // of the source puts the source text in them; either is no translation.
-  const carried = hasText && o === s && isBilingual(source.format) ? await readTargets(source) : undefined;
-  const same = (texts: string[]): boolean => texts.every((t, i) => t === out.texts[i]);
-  if (hasText && o === s && (same(src.texts) || (carried !== undefined && same(carried))))
+  const carried =
+    hasText && o === s && isBilingual(ref.format)
+      ? (await readForChecks(ref.path, ref.format, 'target').catch(() => undefined))?.segments
+      : undefined;
+  const same = (texts: readonly ReadSegment[]): boolean => texts.every((t, i) => t.text === out[i]?.text);
+  if (hasText && o === s && (same(src) || (carried !== undefined && same(carried))))
     return {
       check: 'untranslated',
-      reason: `the output is the source unchanged: none of its ${s} segments is translated (from segment 1, ${src.wheres[0] ?? 'the start'})`,
+      reason: `the output is the source unchanged: none of its ${s} segments is translated (from segment 1, ${src[0]?.where ?? 'the start'})`,
     };
   return undefined;
+}
+
+/**
+ * Runs the hard checks on `output` against its `source`. Undefined: it passes. A source that is
+ * unknown or cannot be read (replaced since its upload) leaves only the checks of the output alone
+ * (empty, unreadable).
+ */
+export async function runHardChecks(
+  source: DocumentRef | undefined,
+  output: DocumentRef,
+): Promise<HardCheckFailure | undefined> {
+  const out = await readOutput(output);
+  if ('failure' in out) return out.failure;
+  const src = source ? await readSource(source) : undefined;
+  return source && src ? compareWithSource(source, src, out) : undefined;
 }

@@ -9,6 +9,7 @@ import type { Spending } from './format-spending.js';
 import type { RepeatedUpload } from './queries.js';
 import type { StatusSource } from './status-source.js';
 import { listSpooled, spoolDirOf } from '../util/spool.js';
+import type { QaOutputs } from './qa-outputs.js';
 
 // What `locsync status` and the status page show, read from an open state (no call to the
 // service): the last runs, jobs in flight, failures with what to do, and, from a scan of the
@@ -18,6 +19,8 @@ export interface StatusData {
   state: string;
   /** Outputs edited by people, conflicts among them (src/sync/edited-outputs.ts). */
   edited?: EditedOutput[];
+  /** Outputs the output checks failed or flagged (./qa-outputs.ts, docs/qa.md). */
+  qa?: QaOutputs;
   /** How the last run ended and what to do (null before the first run). */
   last_outcome: RunOutcomeView | null;
   runs: RunRecord[];

@@ -11,6 +11,20 @@ function formatOf(file: { ext: string }): string {
   return file.ext.toLowerCase();
 }
 
+/** Sentences a `wrong-language` output is made of (a detector reads each reliably). */
+const WRONG_LANGUAGE: Record<'es' | 'it', string[]> = {
+  es: [
+    'El informe trimestral muestra un crecimiento de los ingresos en todas las regiones del país.',
+    'Los equipos trabajan juntos para entregar cada documento a tiempo y sin errores de ningún tipo.',
+    'Abra el archivo para ver la traducción completa de este capítulo y de los siguientes.',
+  ],
+  it: [
+    'Il rapporto trimestrale mostra una crescita dei ricavi in tutte le regioni del paese.',
+    'Le squadre lavorano insieme per consegnare ogni documento in tempo e senza errori di alcun tipo.',
+    'Aprite il file per vedere la traduzione completa di questo capitolo e dei seguenti.',
+  ],
+};
+
 /**
  * Replaces the engine's translation at `output` by the bad output `kind` made from it or from the
  * source at `input`.
@@ -31,6 +45,23 @@ export async function spoilOutput(
     case 'truncated': {
       const { size } = await fs.stat(output.path);
       await fs.truncate(output.path, Math.floor(size / 2));
+      return;
+    }
+    case 'wrong-language': {
+      // Every segment in another language than the one asked for (Spanish; Italian for Spanish).
+      const sentences = WRONG_LANGUAGE[targetLang.toLowerCase().startsWith('es') ? 'it' : 'es'];
+      const doc = await openDocument(input.path, { format: formatOf(input) });
+      const tmp = `${output.path}.spoil`;
+      await doc.write(
+        (s) => {
+          const first = s.pieces.findIndex((p) => !p.code && p.text.trim() !== '');
+          const sentence = sentences[s.id % sentences.length] as string;
+          return s.pieces.map((p, i) => (p.code ? p.text : i === first ? sentence : ''));
+        },
+        { path: tmp, format: formatOf(output) },
+        { targetLang },
+      );
+      await fs.rename(tmp, output.path);
       return;
     }
     case 'dropped-segments': {

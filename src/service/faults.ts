@@ -114,7 +114,7 @@ export function parseFaultList(value: unknown): FaultSpec[] {
 /**
  * The X-Locsync-Fault header: `;`- or `,`-separated items, e.g. `status=429;retry-after=2`,
  * `status=503`, `drop`, `drop-after-body`, `latency=500`, `doc-error`, `absurd-eta`, `cut-after=100`,
- * `bad-output=untranslated|truncated|dropped-segments`.
+ * `bad-output=untranslated|truncated|dropped-segments|wrong-language`.
  */
 export function parseFaultHeader(header: string): RequestFault {
   const f: RequestFault = {};

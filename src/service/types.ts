@@ -35,7 +35,8 @@ export interface FaultSpec {
   /**
    * The next `badOutputs` (default 1 when `badOutput` is set) accepted uploads that match end `done`
    * with a bad translation: `untranslated` (a copy of the source), `truncated` (the first half of the
-   * file's bytes), `dropped-segments` (only the first quarter of the segments keep their text).
+   * file's bytes), `dropped-segments` (only the first quarter of the segments keep their text),
+   * `wrong-language` (every segment in another language: Spanish, or Italian for a Spanish target).
    * Billed as a good one: what output checks (docs/qa.md) are for.
    */
   badOutput?: BadOutputKind;

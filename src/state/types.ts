@@ -436,6 +436,8 @@ export interface SyncState {
   readonly acrossPipelines?: ReuseAcrossPipelines;
   /** Translated segments and the text requests that bought them (method: segments; both backends). */
   readonly segments?: SegmentMemory;
+  /** The output checks' last verdict per output (both backends; absent in hand-made test states). */
+  readonly qaResults?: QaResultStore;
 }
 
 /** Where a remembered segment translation came from: the service, or a person's review. */
@@ -498,6 +500,28 @@ export interface SegmentMemory {
   unansweredOf(jobId: number): Promise<TextRequestRecord[]>;
   /** Characters of a job's text requests that may have been billed (every one recorded as sent). */
   billedOf(jobId: number): Promise<number>;
+}
+
+/** The output checks' last verdict on one output (src/qa, docs/qa.md). */
+export interface QaResultRow {
+  /** Output path relative to the manifest folder ('/' separators): one row per output. */
+  output_path: string;
+  /** The job whose download was checked (0: checked by `locsync check`, no job). */
+  job_id: number;
+  mapping: string;
+  rel_path: string;
+  target_lang: string;
+  outcome: 'pass' | 'flagged' | 'failed';
+  /** JSON array of the findings: { check, message, where[] }. */
+  findings: string;
+  checked_at: string;
+}
+
+export interface QaResultStore {
+  /** Records the verdict on an output (replacing the one before). */
+  record(row: QaResultRow): Promise<void>;
+  /** The outputs whose last verdict is one of `outcomes`, by output path. */
+  list(outcomes: ReadonlyArray<QaResultRow['outcome']>): Promise<QaResultRow[]>;
 }
 
 /** A translation another pipeline on the same database shares (reuse: across_pipelines). */

@@ -43,6 +43,8 @@ export interface SyncEventMap {
   'job:downloading': [JobRef & { documentId: string }];
   'job:done': [JobRef & { documentId: string; billedCharacters: number; bytes: number }];
   'job:reused': [JobRef & { fromJobId: number; fromOutput: string }];
+  /** The output checks' verdict on a download (docs/qa.md): flagged (delivered) or failed (not). */
+  'job:qa': [JobRef & { outcome: 'pass' | 'flagged' | 'failed'; findings: string[] }];
   'job:stale': [JobRef];
   'job:lost': [JobRef & { documentId: string; message: string }];
   'job:failed': [JobRef & { kind: FailureKind; error: string; willRetry: boolean }];

@@ -78,6 +78,11 @@ export interface SyncSummary {
    * answer lost in this run.
    */
   unconfirmedUploads: Array<{ mapping: string; file: string; target: string; cause?: 'lost-answer' }>;
+  /**
+   * Outputs delivered with findings of the soft output checks (docs/qa.md), each finding one line.
+   * Absent when there were none.
+   */
+  flagged?: Array<{ mapping: string; file: string; target: string; findings: string[] }>;
   /** Outputs deleted because their source was deleted (on_source_delete: delete). */
   deletedOutputs: string[];
   /** Sources gone since the last run. */
@@ -146,6 +151,7 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
     skipped: s.skipped.length,
     ...(s.sourceMissing.length ? { source_missing: s.sourceMissing.length } : {}),
     failed: s.failed.length,
+    ...(s.flagged?.length ? { flagged: s.flagged.length } : {}),
     lost_downloads: s.lostDownloads.length,
     unconfirmed_uploads: s.unconfirmedUploads.length,
     deleted_outputs: s.deletedOutputs.length,
@@ -180,6 +186,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
       `, ${n(s.stale)} stale` +
       (s.retranslated ? ` (${n(s.retranslated)} re-translated)` : '') +
       `, ${n(s.failed.length)} failed` +
+      (s.flagged?.length ? `, ${n(s.flagged.length)} flagged by the output checks` : '') +
       (s.unsupported.length ? `; ${n(s.unsupported.length)} files unsupported` : ''),
   );
   lines.push(
@@ -202,6 +209,9 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
     lines.push(
       `  failed: ${f.mapping}/${f.file} -> ${f.target}: ${f.error}${f.willRetry ? ' (will retry next run)' : ''}`,
     );
+  for (const f of s.flagged ?? [])
+    for (const finding of f.findings)
+      lines.push(`  flagged: ${f.mapping}/${f.file} -> ${f.target}: ${finding} (delivered; docs/qa.md)`);
   for (const l of s.lostDownloads)
     lines.push(
       `  lost download: ${l.mapping}/${l.file} -> ${l.target} (document ${l.documentId}): uploaded again`,

@@ -24,6 +24,7 @@ import { RunReport } from './run/report.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
 import { pollTiming, type PollTiming } from './timing.js';
 import { spoolDirOf } from '../util/spool.js';
+import { OutputGate } from '../qa/gate.js';
 import { quarantineDirOf } from '../qa/quarantine.js';
 import type { BudgetCaps } from '../billing/budget.js';
 import { SpendGuard } from '../billing/spend-guard.js';
@@ -299,7 +300,7 @@ export class SyncRun {
       retryUnanswered: svc.retry_unanswered_uploads,
       base: args.loaded.dir,
       spoolDir: spoolDirOf(args.loaded.statePath),
-      quarantineDir: quarantineDirOf(args.loaded.statePath),
+      gate: new OutputGate(args.loaded, quarantineDirOf(args.loaded.statePath), args.state.qaResults),
       // The executor below (built after the driver it drives) carries re-planned units out.
       replan: (ref) => executor.replan(ref),
       ...(guard ? { guard } : {}),

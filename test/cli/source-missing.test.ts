@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { stringify, parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/util/errors.js';
 import { opsProject, type OpsProject } from './ops-fixture.js';
+import { hookReceiver } from '../helpers/webhook-receiver.js';
 
 // A source folder that is not there (a typo, a share not mounted) is a failure with its own reason,
 // not "nothing to do": sync and status exit 1, validate names it, a webhook says so. A mapping that
@@ -18,28 +17,6 @@ function editManifest(p: OpsProject, edit: (m: Record<string, unknown>) => void)
 }
 
 const mapping = (m: Record<string, unknown>) => (m.mappings as Array<Record<string, unknown>>)[0]!;
-
-async function hookReceiver(): Promise<{
-  url: string;
-  messages: Array<Record<string, unknown>>;
-  close(): Promise<void>;
-}> {
-  const messages: Array<Record<string, unknown>> = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (d: string) => (body += d));
-    req.on('end', () => {
-      messages.push(JSON.parse(body) as Record<string, unknown>);
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    messages,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('a missing source folder', () => {
   let p: OpsProject | undefined;

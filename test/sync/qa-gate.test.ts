@@ -3,8 +3,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDocument } from '../../src/documents/index.js';
 import { quarantineDirOf } from '../../src/qa/quarantine.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { notifyRunEvents } from '../../src/notify/run-notifications.js';
+import { WebhookNotifier } from '../../src/notify/webhook.js';
+import { createSyncEvents } from '../../src/sync/events.js';
 import type { FaultSpec } from '../../src/service/types.js';
 import { runCli } from '../helpers/cli.js';
+import { hookReceiver, type HookReceiver } from '../helpers/webhook-receiver.js';
 import { API_KEY, createFixture, failedUnits, uploadedUnits, type Fixture } from './fixture.js';
 
 // The hard output checks (docs/qa.md): a service that answers with a truncated docx, an untranslated
@@ -27,9 +32,11 @@ const status = (f: Fixture, ...args: string[]) =>
   });
 
 let fx: Fixture | undefined;
+let hook: HookReceiver | undefined;
 afterEach(async () => {
   await fx?.close();
-  fx = undefined;
+  await hook?.close();
+  fx = hook = undefined;
 });
 
 describe('output checks before delivery', () => {
@@ -132,5 +139,105 @@ describe('output checks before delivery', () => {
     const summary = await fx.sync();
     expect(summary.failed.map((f) => f.kind)).toEqual(['qa-failed']);
     expect(fx.read('out/de/index.html')).toBe(before);
+  });
+});
+
+// The soft output checks in a sync: a translation in the wrong language fails by default (not
+// delivered) and is only flagged (delivered) where the mapping's qa.fail_on leaves the language out;
+// both are recorded in the state, listed by status (which exits 1 while one is failed), counted by
+// the summary, and the failure is posted as a qa-failed webhook message.
+describe('soft output checks in a sync', () => {
+  it('fails a wrong-language translation by default, flags it where qa.fail_on leaves language out; state, status, summary and webhook say so', async () => {
+    fx = await createFixture({
+      service: { faults: [{ badOutput: 'wrong-language', badOutputFor: '.docx', badOutputs: 2 }] },
+      manifest: {
+        mappings: [
+          { name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] },
+          {
+            name: 'lenient',
+            source: 'more',
+            output: 'lenient/{lang}/{path}',
+            targets: [{ lang: 'de' }],
+            qa: { fail_on: [], ignore: ['numbers', 'urls', 'emails', 'length'] },
+          },
+        ],
+      },
+      files: { 'report.docx': sample('office/report.docx'), 'slides.pptx': sample('office/slides.pptx') },
+    });
+    fx.write('more/report.docx', sample('office/report.docx'));
+    hook = await hookReceiver();
+    const events = createSyncEvents();
+    const notifier = new WebhookNotifier({
+      url: hook.url,
+      events: ['qa-failed'],
+      pipeline: 'test',
+      logger: silentLogger(),
+    });
+    notifyRunEvents(events, notifier, 'sync');
+    const summary = await fx.sync({ events });
+    await notifier.flush();
+
+    // docs: failed with the reason, not delivered; the good document of the run is.
+    expect(failedUnits(summary)).toEqual(['report.docx -> de']);
+    expect(summary.failed[0]!.kind).toBe('qa-failed');
+    expect(summary.failed[0]!.error).toMatch(
+      /output check failed \(language\): de not detected: the document reads as es/,
+    );
+    expect(fx.exists('out/de/report.docx')).toBe(false);
+    expect(fx.exists('out/de/slides.pptx')).toBe(true);
+    // lenient: delivered and flagged; the summary counts and names it.
+    expect(fx.exists('lenient/de/report.docx')).toBe(true);
+    expect(summary.flagged).toEqual([
+      {
+        mapping: 'lenient',
+        file: 'report.docx',
+        target: 'de',
+        findings: ['language: de not detected: the document reads as es (at the whole document)'],
+      },
+    ]);
+
+    // One webhook message for this run's failed output.
+    expect(hook.messages).toHaveLength(1);
+    expect(hook.messages[0]).toMatchObject({
+      event: 'qa-failed',
+      details: {
+        count: 1,
+        outputs: [{ mapping: 'docs', file: 'report.docx', output: 'out/de/report.docx' }],
+      },
+    });
+
+    // status lists both with the reason and where; exits 1 while one is failed.
+    const shown = await status(fx);
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toMatch(
+      /Failed the output checks \(1;[^\n]*\n {2}out\/de\/report\.docx \(docs\/report\.docx -> de\)\n {4}language: de not detected/,
+    );
+    expect(shown.stdout).toMatch(
+      /Flagged by the output checks \(1;[^\n]*\n {2}lenient\/de\/report\.docx \(lenient\/report\.docx -> de\)\n {4}language: de not detected/,
+    );
+    const json = JSON.parse((await status(fx, '--json')).stdout) as {
+      qa: {
+        failed: Array<{ output: string }>;
+        flagged: Array<{ output: string; findings: Array<{ check: string; where: string[] }> }>;
+      };
+    };
+    expect(json.qa.failed.map((q) => q.output)).toEqual(['out/de/report.docx']);
+    expect(json.qa.flagged).toMatchObject([
+      { output: 'lenient/de/report.docx', findings: [{ check: 'language', where: ['the whole document'] }] },
+    ]);
+
+    // Nothing uploaded twice: the next run buys neither again; on request the failed one is, and passes.
+    const mark = fx.mark();
+    await fx.sync();
+    expect(uploadedUnits(fx, mark)).toEqual([]);
+    const retried = await fx.sync({ retryFailedQa: true });
+    expect(uploadedUnits(fx, mark)).toEqual(['report.docx:DE']);
+    expect(retried.failed).toEqual([]);
+    const after = JSON.parse((await status(fx, '--json')).stdout) as {
+      qa: { failed: unknown[]; flagged: unknown[] };
+    };
+    expect(after.qa.failed).toEqual([]);
+    expect(after.qa.flagged).toHaveLength(1);
+    expect((await status(fx)).code).toBe(0);
   });
 });

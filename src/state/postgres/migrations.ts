@@ -229,6 +229,20 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX text_requests_job ON text_requests (job_id, state);
   `,
+  // 10: the output checks' last verdict per output (SQLite's migration 13; src/qa, docs/qa.md)
+  `
+  CREATE TABLE qa_results (
+    output_path text PRIMARY KEY,
+    job_id bigint NOT NULL,
+    mapping text NOT NULL,
+    rel_path text NOT NULL,
+    target_lang text NOT NULL,
+    outcome text NOT NULL CHECK (outcome IN ('pass', 'flagged', 'failed')),
+    findings text NOT NULL,
+    checked_at text NOT NULL
+  );
+  CREATE INDEX qa_results_outcome ON qa_results (outcome);
+  `,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -245,6 +259,7 @@ export const STATE_TABLES = [
   'glossaries',
   'content_digests',
   'locsync_pipeline',
+  'qa_results',
   'budget_reservations',
   'reused_across',
   'segment_memory',

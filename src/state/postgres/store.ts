@@ -15,6 +15,7 @@ import {
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
 import { PgContentDigests } from './digests.js';
 import { PgSegmentMemory } from './segments.js';
+import { PgQaResults } from './qa-results.js';
 import { PgFileInventory } from './inventory.js';
 import { claimPgPipeline } from './pipeline.js';
 import { PgJobLedger } from './ledger.js';
@@ -52,6 +53,7 @@ export class PostgresState implements SyncState, StyleStateStore {
   readonly files: PgFileInventory;
   readonly digests: PgContentDigests;
   readonly segments: PgSegmentMemory;
+  readonly qaResults: PgQaResults;
   readonly runs: PgRunLog;
   readonly styles: PgStyleState;
   readonly glossaries: PgGlossaryState;
@@ -82,6 +84,7 @@ export class PostgresState implements SyncState, StyleStateStore {
     this.files = new PgFileInventory(pool);
     this.digests = new PgContentDigests(pool);
     this.segments = new PgSegmentMemory(pool);
+    this.qaResults = new PgQaResults(pool);
     this.runs = new PgRunLog(pool, workerId);
     this.styles = new PgStyleState(pool);
     this.glossaries = new PgGlossaryState(pool);

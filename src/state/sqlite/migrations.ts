@@ -143,6 +143,19 @@ export const MIGRATIONS: string[] = [
      answered_at TEXT
    );
    CREATE INDEX text_requests_job ON text_requests (job_id, state);`,
+  // 13: the output checks' last verdict per output (src/qa, docs/qa.md): pass, flagged or failed,
+  // with the findings (JSON) and where in the document each is
+  `CREATE TABLE qa_results (
+     output_path TEXT PRIMARY KEY,
+     job_id INTEGER NOT NULL,
+     mapping TEXT NOT NULL,
+     rel_path TEXT NOT NULL,
+     target_lang TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('pass', 'flagged', 'failed')),
+     findings TEXT NOT NULL,
+     checked_at TEXT NOT NULL
+   );
+   CREATE INDEX qa_results_outcome ON qa_results (outcome);`,
 ];
 
 /** Schema version this code writes (number of migrations). */

@@ -8,6 +8,7 @@ import { networkFsType } from '../netfs.js';
 import { groupBySignature, WRITTEN_RECORDS_SQL } from '../transitions.js';
 import { SqliteContentDigests } from './digests.js';
 import { SqliteSegmentMemory } from './segments.js';
+import { SqliteQaResults } from './qa-results.js';
 import { SqliteFileInventory, SqliteRunLog } from './inventory.js';
 import { SqliteJobLedger } from './ledger.js';
 import { MIGRATIONS } from './migrations.js';
@@ -63,6 +64,7 @@ export class StateStore implements StyleStateStore, SyncState {
   readonly runs: SqliteRunLog = new SqliteRunLog(this);
   readonly digests: SqliteContentDigests;
   readonly segments: SqliteSegmentMemory;
+  readonly qaResults: SqliteQaResults;
   readonly db: Database.Database;
   private readonly stmts;
   /** Glossaries as last applied (src/styles/glossary-reconcile.ts). */
@@ -99,6 +101,7 @@ export class StateStore implements StyleStateStore, SyncState {
     this.glossaries = new SqliteGlossaryState(this.db);
     this.digests = new SqliteContentDigests(this.db);
     this.segments = new SqliteSegmentMemory(this.db);
+    this.qaResults = new SqliteQaResults(this.db);
   }
 
   private migrate(): void {

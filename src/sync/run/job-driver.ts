@@ -25,7 +25,8 @@ import { isAbort, pollUntilFinished } from './poll.js';
 import { refOfJob, type RunReport } from './report.js';
 import { sourceHolds } from './source-check.js';
 import { uploadFailure } from './upload-failure.js';
-import { gateOutput, QaFailedError } from '../../qa/gate.js';
+import { QaFailedError, type OutputGate } from '../../qa/gate.js';
+import type { QaResult } from '../../qa/checks.js';
 
 // One job from its last record to done: upload (only when no document is recorded) → record id+key
 // → poll → download → record. A document lost before its download is uploaded again; a source
@@ -62,8 +63,8 @@ export interface JobDriverDeps {
   base: string;
   /** Where downloads that could not be put in place are kept (../../util/spool.ts). */
   spoolDir: string;
-  /** Where outputs that fail a hard check are kept instead of delivered (../../qa/quarantine.ts). */
-  quarantineDir: string;
+  /** The output checks of each download before it is put in place (../../qa/gate.ts). */
+  gate: OutputGate;
   /** The planner hook: plan (and carry out) a (file, target) again. */
   replan: (ref: OutputRef) => Promise<void>;
   /** The budget caps during the run (none set: absent). */
@@ -86,6 +87,8 @@ interface Drive {
   outputAbs: string;
   /** The source (absolute), for the output checks; undefined when unknown. */
   sourceAbs: string | undefined;
+  /** The output checks' verdict on the download (set once it passed them). */
+  qa?: QaResult;
 }
 
 type Step = 'again' | JobOutcome;
@@ -509,6 +512,7 @@ export class JobDriver {
   ): Promise<'done'> {
     const written = await writtenOf(placement?.placed ?? dr.outputAbs).catch(() => undefined);
     dr.job = await this.d.ledger.done(dr.job, billed, written);
+    if (dr.qa) await this.recordQa(dr, dr.qa, log);
     if (placement?.beside) this.d.report.editedKept(dr.job, placement.placed, log);
     await this.d.guard?.settle(dr.job.id, billed);
     this.releaseSlot(dr);
@@ -518,12 +522,14 @@ export class JobDriver {
   }
 
   /** The output checks (../../qa/gate.ts) of a downloaded file before it is put in place. */
-  private gate(dr: Drive, candidate: string): Promise<void> {
-    return gateOutput(candidate, {
-      sourceAbs: dr.sourceAbs,
-      outputRel: dr.job.output_path,
-      quarantineDir: this.d.quarantineDir,
-    });
+  private async gate(dr: Drive, candidate: string): Promise<void> {
+    dr.qa = await this.d.gate.vet(dr.job, dr.sourceAbs, candidate);
+  }
+
+  /** The checks' verdict kept in the state and reported (a flagged output is listed by the summary). */
+  private async recordQa(dr: Drive, result: QaResult, log: Logger): Promise<void> {
+    await this.d.gate.record(dr.job, result);
+    this.d.report.qaChecked(dr.job, result, log);
   }
 
   /**
@@ -532,6 +538,7 @@ export class JobDriver {
    * bill it): only `sync --retry-failed-qa` buys it again.
    */
   private qaFailed(dr: Drive, err: QaFailedError): Promise<'failed'> {
+    this.d.report.qaChecked(dr.job, err.result, this.d.logger);
     return this.fail(dr, 'qa-failed', err.message, {
       willRetry: false,
       keepDocument: false,

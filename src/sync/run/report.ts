@@ -1,4 +1,5 @@
 import type { Logger } from '../../log/logger.js';
+import { describeFinding, type QaResult } from '../../qa/checks.js';
 import type { JobRecord } from '../../state/types.js';
 import type { FailureKind, JobRef, SyncEvents } from '../events.js';
 import type { OutputRef, Plan } from '../plan/types.js';
@@ -157,6 +158,21 @@ export class RunReport {
       { output: job.output_path, new_translation: besideAbs },
       'the output was edited by a person and is kept; the new translation is beside it: locsync outputs keep|take-new <output> resolves it (locsync status lists it)',
     );
+  }
+
+  /** The output checks' verdict on a download (docs/qa.md): a flagged output is listed by the summary. */
+  qaChecked(job: JobRecord, result: QaResult, log: Logger): void {
+    const findings = result.findings.map(describeFinding);
+    if (result.outcome === 'flagged') {
+      log.warn({ output: job.output_path, findings }, 'delivered with findings of the output checks');
+      (this.sum.flagged ??= []).push({
+        mapping: job.mapping,
+        file: job.rel_path,
+        target: job.target_lang,
+        findings,
+      });
+    }
+    this.events.emit('job:qa', { ...refOfJob(job), outcome: result.outcome, findings });
   }
 
   jobDone(job: JobRecord, billed: number, bytes: number, log: Logger): void {

@@ -3,7 +3,8 @@ import type { ServiceClient } from '../../api/client.js';
 import type { TranslateTextRequest, UploadDocumentRequest } from '../../api/types.js';
 import { DocumentFormatError, fromTaggedText } from '../../documents/index.js';
 import type { Logger } from '../../log/logger.js';
-import { gateOutput, QaFailedError } from '../../qa/gate.js';
+import type { QaResult } from '../../qa/checks.js';
+import { QaFailedError } from '../../qa/gate.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../../state/types.js';
 import type { FailureKind } from '../events.js';
 import { Placement, writtenOf } from '../run/edited-output.js';
@@ -303,6 +304,7 @@ export class SegmentJob {
     const record = previous && previous.id !== this.job.id ? await this.d.ledger.get(previous.id) : undefined;
     const placement = new Placement(outputAbs, record, this.d.overwriteEdits ?? false);
     let bytes: number;
+    let qa: QaResult | undefined;
     try {
       bytes = await writeTranslated({
         doc: read.doc,
@@ -315,15 +317,15 @@ export class SegmentJob {
         format: ext,
         targetLang: this.job.target_lang,
         placeAt: placement.placeAt,
-        vet: (partPath) =>
-          gateOutput(partPath, {
-            sourceAbs: this.src.absPath,
-            outputRel: this.job.output_path,
-            quarantineDir: this.d.quarantineDir,
-          }),
+        vet: async (partPath) => {
+          qa = await this.d.gate.vet(this.job, this.src.absPath, partPath);
+        },
       });
     } catch (err) {
-      if (err instanceof QaFailedError) return this.fail(failure('qa-failed', err.message, false));
+      if (err instanceof QaFailedError) {
+        this.d.report.qaChecked(this.job, err.result, this.log);
+        return this.fail(failure('qa-failed', err.message, false));
+      }
       // Every segment is in the memory: the next run writes it without sending anything.
       return this.fail({
         kind: 'output',
@@ -335,6 +337,10 @@ export class SegmentJob {
     const written = await writtenOf(placement.placed).catch(() => undefined);
     const billed = await (this.d.memory as SegmentMemory).billedOf(this.job.id);
     this.job = await this.d.ledger.done(this.job, billed, written);
+    if (qa) {
+      await this.d.gate.record(this.job, qa);
+      this.d.report.qaChecked(this.job, qa, this.log);
+    }
     if (placement.beside) this.d.report.editedKept(this.job, placement.placed, this.log);
     await this.d.guard?.settle(this.job.id, this.sent.characters);
     this.d.index.jobDone(this.job);
