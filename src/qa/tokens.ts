@@ -1,3 +1,5 @@
+import { placeholdersOf } from '../documents/placeholders.js';
+
 // What a translation must carry over from its source unchanged (docs/qa.md, soft checks): URLs,
 // e-mail addresses, placeholders of string templates, inline code and numbers. Each is found in a
 // segment's text and given a normal form, so that the output's can be compared with the source's
@@ -11,14 +13,6 @@ export type TokenKind = (typeof TOKEN_KINDS)[number];
 const URL = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>"'`\u201C\u201D]*[^\s<>"'`.,;:!?)\]\u201C\u201D]/gi;
 
 const EMAIL = /[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
-
-/**
- * Placeholders of the usual template and message syntaxes: {{name}} (Mustache, Angular), ${name},
- * {0} and {name} (ICU, .NET, Python format), %s %d %1$s %.2f (printf), %(name)s (Python), %@ (iOS).
- * printf flags leave out the space so that "50% discount" is no "% d".
- */
-const PLACEHOLDER =
-  /\{\{\s*[\w.-]+\s*\}\}|\$\{[\w.]+\}|\{\d+\}|\{[A-Za-z_][\w.]*\}|%\([A-Za-z_]\w*\)[sdif]|%(?:\d+\$)?[-+0#]*\d*(?:\.\d+)?[sdifuxXoeEgGc@]/g;
 
 /** Inline code written in the text itself (Markdown, plain text): `like this`. */
 const BACKTICK_CODE = /`[^`\n]+`/g;
@@ -54,7 +48,11 @@ export function tokensOf(text: string, code: readonly string[] = []): Tokens {
   take('code', BACKTICK_CODE, (m) => m);
   take('urls', URL, (m) => m.toLowerCase());
   take('emails', EMAIL, (m) => m.toLowerCase());
-  take('placeholders', PLACEHOLDER, (m) => m.replace(/\s+/g, ''));
+  // Placeholders as the string files recognise them ({name}, {{x}}, %s, %1$d, ICU messages ...).
+  for (const p of placeholdersOf(rest)) {
+    found.placeholders.push(p);
+    rest = rest.replace(p, ' ');
+  }
   take('numbers', NUMBER, (m) => m.replace(/\D/g, '').replace(/^0+(?=\d)/, ''));
   for (const c of code) {
     const inline = c.trim();
