@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { costOf, type BillingRate } from './money.js';
-import { priceUpload, type UploadPrice } from './price.js';
+import {
+  priceAllSegments,
+  priceSegments,
+  priceUpload,
+  type SegmentsQuote,
+  type UploadPrice,
+} from './price.js';
 
 // The price of a plan: every planned upload priced (./price.ts), totals per mapping, target language
 // and reason, and apart what re-translating the stale outputs would bill. Characters are counted
@@ -14,6 +20,10 @@ export interface PriceableAction {
   reason?: string;
   /** The source's content hash, when the plan knows it. */
   source?: { sha256: string };
+  /** Translated segment by segment (method: segments): billed by the characters sent, no minimum. */
+  method?: 'segments';
+  /** What the segment path sends for it (a planned translation whose segments were looked up). */
+  segments?: SegmentsQuote;
 }
 
 /** Characters of a source document as the service counts them; undefined when it cannot be read. */
@@ -89,7 +99,8 @@ export async function pricePlan(
     stale: emptyTotals(),
     stale_by_reason: {},
   };
-  const priced = actions.filter((a) => a.kind === 'translate' || a.kind === 'stale');
+  // Segments already quoted need no count.
+  const priced = actions.filter((a) => (a.kind === 'translate' || a.kind === 'stale') && !a.segments);
   const keyOf = (a: PriceableAction) =>
     a.source?.sha256
       ? `${a.source.sha256}|${path.extname(a.ref.file).toLowerCase()}`
@@ -112,7 +123,11 @@ export async function pricePlan(
       prices.push(undefined);
       continue;
     }
-    const p = priceUpload(a.ref.file, counted.get(keyOf(a)) ?? null);
+    const p = a.segments
+      ? priceSegments(a.segments)
+      : a.method === 'segments'
+        ? priceAllSegments(counted.get(keyOf(a)) ?? null)
+        : priceUpload(a.ref.file, counted.get(keyOf(a)) ?? null);
     prices.push(p);
     const reason = a.reason ?? (a.kind === 'stale' ? 'style' : 'new');
     if (a.kind === 'stale') {

@@ -18,6 +18,33 @@ export interface UploadPrice {
    * counted bills at least the minimum of its format (0 for formats without one): a lower bound.
    */
   billed: number;
+  /** A target translated segment by segment (method: segments): what the plan sends and keeps. */
+  segments?: SegmentsQuote;
+}
+
+/**
+ * What a segment-path translation of one document sends (docs/segments.md): its segments, those the
+ * segment memory holds (or another document of the plan sends first), those sent and their
+ * characters (billed, no minimum), and what the document path would bill for the same document.
+ */
+export interface SegmentsQuote {
+  segments: number;
+  fromMemory: number;
+  sent: number;
+  /** Characters of the segments sent, with their inline tags (what the text requests bill). */
+  characters: number;
+  /** What uploading the whole document would bill (its characters, at least the minimum). */
+  documentPath: number;
+}
+
+/** The price of a document translated through the segment path: the characters sent, no minimum. */
+export function priceSegments(q: SegmentsQuote): UploadPrice {
+  return { characters: q.characters, minimumAdded: 0, billed: q.characters, segments: q };
+}
+
+/** The price of re-sending every segment of a document of `characters` (no minimum, no memory). */
+export function priceAllSegments(characters: number | null): UploadPrice {
+  return { characters, minimumAdded: 0, billed: characters ?? 0 };
 }
 
 function extensionOf(file: string): string {

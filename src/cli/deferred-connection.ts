@@ -1,6 +1,7 @@
 import type { LoadedManifest } from '../manifest/load.js';
 import type { DocumentClient } from '../sync/run/job-driver.js';
 import type { SyncConnection } from '../sync/sync-run.js';
+import type { TextClient } from '../sync/segments/segment-job.js';
 
 // A sync that may need no service at all (a no-op: nothing to upload, nothing to collect) should
 // not pay for loading the HTTP client or starting the embedded service. When nothing asks the service
@@ -19,11 +20,14 @@ export function needsServiceAtStart(loaded: LoadedManifest, sharedState: boolean
 /** A connection whose client is opened by `open` when the run first calls the service. */
 export function deferredConnection(open: () => Promise<ClosableConnection>): ClosableConnection {
   let opened: Promise<ClosableConnection> | undefined;
-  const real = async (): Promise<DocumentClient> => (await (opened ??= open())).client as DocumentClient;
-  const client: DocumentClient = {
+  const real = async (): Promise<DocumentClient & TextClient> =>
+    (await (opened ??= open())).client as DocumentClient & TextClient;
+  const client: DocumentClient & TextClient = {
     uploadDocument: async (...args) => (await real()).uploadDocument(...args),
     getDocumentStatus: async (...args) => (await real()).getDocumentStatus(...args),
     downloadDocument: async (...args) => (await real()).downloadDocument(...args),
+    // The segment path (method: segments) translates text.
+    translateText: async (...args) => (await real()).translateText(...args),
   };
   return {
     client,

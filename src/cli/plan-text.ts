@@ -4,7 +4,8 @@ import type { BillingRate } from '../billing/money.js';
 import { ADVISED } from '../sync/plan/retranslate.js';
 import type { PlanPrice, PriceableAction } from '../billing/plan-price.js';
 import { priceFromSources } from '../billing/price-sources.js';
-import type { UploadPrice } from '../billing/price.js';
+import type { SegmentsQuote, UploadPrice } from '../billing/price.js';
+import { methodFor } from '../manifest/schema.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { SyncPlan } from '../sync/engine.js';
 
@@ -21,17 +22,40 @@ export interface PricedFiles extends SyncPlan {
   price: PlanPrice;
 }
 
+/** Whether an output's target is translated segment by segment (method: segments). */
+function segmentsTarget(loaded: LoadedManifest, ref: { mapping: string; target: string }): boolean {
+  const m = loaded.manifest.mappings.find((x) => x.name === ref.mapping);
+  const t = m?.targets.find((x) => x.lang === ref.target);
+  return m !== undefined && t !== undefined && methodFor(m, t) === 'segments';
+}
+
 /** The uploads of a grouped plan, and its stale outputs, as the pricing reads them. */
-function priceable(files: SyncPlan): PriceableAction[] {
+function priceable(
+  loaded: LoadedManifest,
+  files: SyncPlan,
+  quotes: ReadonlyMap<string, SegmentsQuote>,
+): PriceableAction[] {
+  const method = (ref: { mapping: string; target: string }) =>
+    segmentsTarget(loaded, ref) ? { method: 'segments' as const } : {};
   return [
-    ...files.toTranslate.map((t) => ({ kind: 'translate', ref: t, reason: t.why })),
-    ...files.stale.map((s) => ({ kind: 'stale', ref: s, reason: s.reason })),
+    ...files.toTranslate.map((t) => {
+      const q = quotes.get(t.output);
+      return { kind: 'translate', ref: t, reason: t.why, ...method(t), ...(q ? { segments: q } : {}) };
+    }),
+    ...files.stale.map((s) => ({ kind: 'stale', ref: s, reason: s.reason, ...method(s) })),
   ];
 }
 
-/** Prices every upload of `files` from the source files (see src/billing/price-sources.ts). */
-export async function priceFiles(loaded: LoadedManifest, files: SyncPlan): Promise<PricedFiles> {
-  const { prices, price } = await priceFromSources(loaded, priceable(files));
+/**
+ * Prices every upload of `files` from the source files (see src/billing/price-sources.ts); `quotes`:
+ * what the segment-path translations send (src/sync/segments/quote.ts), by output.
+ */
+export async function priceFiles(
+  loaded: LoadedManifest,
+  files: SyncPlan,
+  quotes: ReadonlyMap<string, SegmentsQuote> = new Map(),
+): Promise<PricedFiles> {
+  const { prices, price } = await priceFromSources(loaded, priceable(loaded, files, quotes));
   const n = files.toTranslate.length;
   return {
     ...files,

@@ -5,6 +5,7 @@ import type { SyncPlan } from '../sync/engine.js';
 import type { Plan } from '../sync/plan/types.js';
 import { EXIT } from '../util/errors.js';
 import { formatFiles, priceFiles } from './plan-text.js';
+import { quoteSegments } from '../sync/segments/quote.js';
 import { saveFilesPlan } from './saved-plan.js';
 import { formatTerminologyPlan, needsStyles, terminologyJson, withStyleContext } from './styles.js';
 
@@ -70,7 +71,11 @@ async function plan(opts: PlanOptions): Promise<number> {
       );
       const edited = withPlanned(await editedOutputs(state.jobs, loaded.dir, opts.config), new Set(written));
       const styles = made.styles ?? EMPTY_STYLES;
-      const files = await priceFiles(loaded, groupPlan(made.plan));
+      const files = await priceFiles(
+        loaded,
+        groupPlan(made.plan),
+        await quoteSegments(loaded, state, made.plan.actions),
+      );
       if (opts.out) await saveFilesPlan(opts.out, loaded, state, made.plan, files);
       if (opts.json) {
         const out = {

@@ -19,6 +19,7 @@ import { unrecordedOutputs, unrecordedOutputsMessage } from '../sync/plan/unreco
 import { groupPlan } from '../sync/plan/view.js';
 import { EXIT } from '../util/errors.js';
 import { priceFiles, type PricedFiles } from './plan-text.js';
+import { quoteSegments } from '../sync/segments/quote.js';
 import { checkSavedPlan } from './saved-plan.js';
 
 // Before a sync uploads anything, its plan (the one it carries out, made after the style lists were
@@ -71,7 +72,8 @@ export async function pricedPlan(args: PlanArgs): Promise<PricedFiles & { plan: 
     connection: args.connection,
     options: args.options,
   });
-  return { ...(await priceFiles(args.loaded, groupPlan(plan))), plan };
+  const quotes = await quoteSegments(args.loaded, args.state, plan.actions);
+  return { ...(await priceFiles(args.loaded, groupPlan(plan), quotes)), plan };
 }
 
 /** What the plan priced each upload at, for the budget held during the run (SpendGuard). */
@@ -102,7 +104,8 @@ export async function gateRun(args: {
   const caps = budgetCaps(loaded, checks.maxBilled);
   const known = await state.jobs.anyDone();
   if (known && !checks.savedPlan && Object.keys(caps).length === 0) return undefined;
-  const files = { ...(await priceFiles(loaded, groupPlan(plan))), plan };
+  const quotes = await quoteSegments(loaded, state, plan.actions);
+  const files = { ...(await priceFiles(loaded, groupPlan(plan), quotes)), plan };
 
   const unrecorded = unrecordedOutputs(
     plan.actions.filter((a) => a.kind === 'translate'),

@@ -23,13 +23,18 @@ const TABLES = {
   snapshots: ['mapping', 'digest', 'output_dirs', 'outputs_digest', 'files', 'taken_at', 'folders'],
   glossaries: ['key', 'glossary_id', 'name', 'hashes', 'applied_at'],
   content_digests: ['sha256', 'digest', 'parts'],
+  // The segment memory is bought translations (method: segments): moved with the rest.
+  segment_memory: [
+    'key', 'origin', 'source', 'source_lang', 'target_lang', 'settings', 'translation', 'run_id', 'created_at',
+  ],
+  text_requests: ['id', 'job_id', 'run_id', 'texts', 'characters', 'state', 'sent_at', 'answered_at'],
 } as const; // prettier-ignore
 
 type Table = keyof typeof TABLES;
 /** Columns PostgreSQL keeps as jsonb (SQLite: JSON text). */
 const JSON_COLUMNS = new Set(['counts', 'output_dirs', 'hashes', 'folders']);
 /** Tables whose ids are identity columns in PostgreSQL. */
-const IDENTITY: readonly Table[] = ['jobs', 'runs'];
+const IDENTITY: readonly Table[] = ['jobs', 'runs', 'text_requests'];
 /** Rows a multi-row INSERT into PostgreSQL carries; rows a page read from it holds. */
 const BATCH = 500;
 const PAGE = 10_000;
@@ -41,6 +46,8 @@ const ORDER: Record<Table, string> = {
   snapshots: 'mapping',
   glossaries: 'key',
   content_digests: 'sha256',
+  segment_memory: 'key, origin',
+  text_requests: 'id',
 };
 
 export type TransferCounts = Record<Table, number>;
@@ -53,6 +60,8 @@ const emptyCounts = (): TransferCounts => ({
   snapshots: 0,
   glossaries: 0,
   content_digests: 0,
+  segment_memory: 0,
+  text_requests: 0,
 });
 
 /** Copy a PostgreSQL state into a new SQLite state file (refused when `file` exists). */

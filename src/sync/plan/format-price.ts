@@ -1,7 +1,7 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../../api/types.js';
 import { formatBill, formatCharacters, type BillingRate } from '../../billing/money.js';
 import type { PlanPrice, PriceTotals } from '../../billing/plan-price.js';
-import { isUncountedFormat, type UploadPrice } from '../../billing/price.js';
+import { hasMinimum, isUncountedFormat, type SegmentsQuote, type UploadPrice } from '../../billing/price.js';
 import { STALE_ADVICE } from './retranslate.js';
 import type { StaleReason } from './types.js';
 
@@ -23,12 +23,24 @@ export function reasonWords(reason: string): string {
 /** "1,234 characters" / "50,000 characters (1,234 + 48,766 minimum)" / "0 characters (image)". */
 export function formatUploadPrice(file: string, p: UploadPrice, rate?: BillingRate): string {
   const bill = formatBill(p.billed, rate);
+  if (p.segments) return formatSegmentsPrice(file, p.segments, bill, rate);
   if (p.characters === null)
     return p.billed > 0 ? `at least ${bill} (not counted: minimum)` : 'characters unknown (not counted)';
   if (p.minimumAdded > 0)
     return `${bill}: ${formatCharacters(p.characters)} + ${formatCharacters(p.minimumAdded)} minimum`;
   if (isUncountedFormat(file)) return `${bill} (image)`;
   return bill;
+}
+
+/**
+ * "3 new segments, 412 from memory: 240 characters", and for documents the document path bills at
+ * least the minimum for, what it would have billed.
+ */
+function formatSegmentsPrice(file: string, q: SegmentsQuote, bill: string, rate?: BillingRate): string {
+  const words = `${q.sent} new segment${q.sent === 1 ? '' : 's'}, ${q.fromMemory} from memory: ${bill}`;
+  return hasMinimum(file)
+    ? `${words} (the document path would bill ${formatBill(q.documentPath, rate)})`
+    : words;
 }
 
 function totalsLine(t: PriceTotals, rate?: BillingRate): string {

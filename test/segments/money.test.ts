@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Document, Packer, Paragraph } from 'docx';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../src/service/types.js';
+import { ROOT } from '../helpers/cli.js';
+import { API_KEY, createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
+
+// A text request is billed like an upload: recorded before it is sent, a lost answer is listed as
+// possibly billed and its segments sent again, and a run killed mid-batch resumes without sending
+// again what was answered.
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+const TRANSLATE = { method: 'POST', path: '/v2/translate' };
+
+function manual(paragraphs: number): Promise<Buffer> {
+  const children = Array.from(
+    { length: paragraphs },
+    (_, i) => new Paragraph(`Step ${i + 1}: turn the valve and wait for the light number ${i + 1}.`),
+  );
+  return Packer.toBuffer(new Document({ sections: [{ children }] }));
+}
+
+function segmentsManifest(): Record<string, unknown> {
+  return {
+    // On PostgreSQL the killed worker's claim lasts its lease: kept short, so the next run takes over soon.
+    ...(onPostgres ? { postgres: { lease_seconds: 5 } } : {}),
+    mappings: [
+      {
+        name: 'docs',
+        source: 'src',
+        source_lang: 'en',
+        method: 'segments',
+        output: 'out/{lang}/{path}',
+        targets: [{ lang: 'de' }],
+      },
+    ],
+  };
+}
+
+const answered = (fx: Fixture, since = 0): Array<NonNullable<RequestLogEntry['text']>> =>
+  fx.service
+    .requests()
+    .slice(since)
+    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
+    .map((r) => r.text!);
+
+describe('money rules of the segment path', () => {
+  it('lists a text request whose answer was lost as possibly billed, and sends its segments again', async () => {
+    fx = await createFixture({
+      manifest: segmentsManifest(),
+      files: { 'a.txt': 'First line.\nSecond line.\n' },
+      service: { faults: [{ match: TRANSLATE, drop: 1, dropAfterBody: true }] },
+    });
+    const run = await fx.sync();
+    expect(run.failed).toEqual([]);
+    expect(run.unconfirmedUploads).toEqual([
+      { mapping: 'docs', file: 'a.txt', target: 'de', cause: 'lost-answer' },
+    ]);
+    expect(fx.read('out/de/a.txt')).not.toContain('First line.');
+    const log = fx.service.requests().filter((r) => r.path === '/v2/translate');
+    expect(log.map((r) => r.status)).toEqual([0, 200]);
+    // Billed for the lost request too: the job counts every request that may have been billed.
+    const { state, close } = await fx.open();
+    try {
+      const job = (await state.jobs.latestDoneOf('out/de/a.txt'))!;
+      const row = await state.jobs.get(job.id);
+      expect(row?.unconfirmed_uploads).toBe(1);
+      expect(row?.billed_characters).toBe(2 * answered(fx)[0]!.characters);
+    } finally {
+      await close();
+    }
+  });
+
+  it('resumes a run killed mid-batch without sending again the batches already answered', async () => {
+    // 120 paragraphs: three requests of at most 50 texts; each answer takes a while.
+    fx = await createFixture({
+      manifest: segmentsManifest(),
+      files: { 'manual.docx': await manual(120) },
+      service: { faults: [{ match: TRANSLATE, latencyMs: 800 }] },
+    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        import.meta.resolve('tsx'),
+        'src/cli/main.ts',
+        'sync',
+        '-c',
+        fx.manifestPath,
+        '--no-progress',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, LOCSYNC_TEST_SYNC_KEY: API_KEY },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      // Killed once the first request is answered and the second is on its way.
+      for (let i = 0; i < 600 && answered(fx).length < 1; i++) await sleep(50);
+      expect(answered(fx), stderr).toHaveLength(1);
+      await sleep(250);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    const first = answered(fx);
+    expect(first).toHaveLength(1);
+    fx.service.clearFaults();
+    const mark = fx.mark();
+    const run = await fx.sync();
+    expect(run.failed).toEqual([]);
+    // The killed run's request in flight may have been billed: listed as a lost upload is.
+    expect(run.unconfirmedUploads).toEqual([{ mapping: 'docs', file: 'manual.docx', target: 'de' }]);
+    const resent = answered(fx, mark);
+    const texts = resent.reduce((n, r) => n + r.texts, 0);
+    expect(texts).toBe(120 - first[0]!.texts);
+    expect(fx.exists('out/de/manual.docx')).toBe(true);
+  });
+});

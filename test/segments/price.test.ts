@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import { Document, Packer, Paragraph } from 'docx';
+import { stringify } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatFiles } from '../../src/cli/plan-text.js';
+import { pricedPlan } from '../../src/cli/sync-gate.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { createFixture, defaultManifest, houseStyleManifest, type Fixture } from '../sync/fixture.js';
+
+// The priced plan of a segment-path target: the characters that will be sent, the segments the
+// memory holds, and for Office files what the document path would bill. A style list change makes
+// the outputs stale; `--retranslate stale` sends their segments again, nothing else.
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+const PARAGRAPHS = ['Open the lid at 14:00.', 'Clean the filter.', 'Close the lid.', 'Start the pump.'];
+
+function docx(paragraphs: string[]): Promise<Buffer> {
+  return Packer.toBuffer(new Document({ sections: [{ children: paragraphs.map((p) => new Paragraph(p)) }] }));
+}
+
+/** The house style manifest with its mapping translated segment by segment. */
+function segmentsHouseStyle(timeFormat: string): Record<string, unknown> {
+  const m = houseStyleManifest(timeFormat);
+  const [mapping] = m.mappings as Array<Record<string, unknown>>;
+  return { ...m, mappings: [{ ...mapping, source_lang: 'en', method: 'segments' }] };
+}
+
+const sent = (fx: Fixture, since: number) =>
+  fx.service
+    .requests()
+    .slice(since)
+    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
+    .reduce((n, r) => n + r.text!.characters, 0);
+
+async function planText(fx: Fixture) {
+  const loaded = await fx.load();
+  const { state, close } = await fx.open();
+  try {
+    const files = await pricedPlan({
+      loaded,
+      state,
+      connection: { client: fx.client() },
+      logger: silentLogger(),
+      options: {},
+    });
+    return { files, text: formatFiles(files) };
+  } finally {
+    await close();
+  }
+}
+
+describe('the priced plan of method: segments', () => {
+  it('prices an edit by the characters of the segments not in the memory, beside the document path', async () => {
+    fx = await createFixture({
+      manifest: segmentsHouseStyle('use_24_hour_clock'),
+      files: { 'manual.docx': await docx(PARAGRAPHS) },
+    });
+    const before = await planText(fx);
+    const de = before.files.toTranslate.find((t) => t.target === 'de')!;
+    expect(de.price.segments).toMatchObject({ segments: 4, sent: 4, fromMemory: 0, documentPath: 50_000 });
+    await fx.sync();
+
+    const edited = [...PARAGRAPHS];
+    edited[1] = 'Clean the filter twice.';
+    fx.write('src/manual.docx', await docx(edited));
+    const { files, text } = await planText(fx);
+    const price = files.toTranslate.find((t) => t.target === 'de')!.price;
+    expect(price).toMatchObject({
+      billed: edited[1]!.length,
+      segments: { segments: 4, sent: 1, fromMemory: 3, characters: edited[1]!.length, documentPath: 50_000 },
+    });
+    expect(text).toContain(
+      '1 new segment, 3 from memory: 23 characters (the document path would bill 50,000 characters)',
+    );
+    // What the plan priced is what the run sends.
+    const mark = fx.mark();
+    await fx.sync();
+    expect(sent(fx, mark)).toBe(2 * edited[1]!.length);
+  });
+
+  it('makes outputs stale on a style list change; --retranslate stale sends their segments again', async () => {
+    fx = await createFixture({
+      manifest: segmentsHouseStyle('use_24_hour_clock'),
+      files: { 'manual.docx': await docx(PARAGRAPHS), 'notes.txt': 'Close the lid.\n' },
+    });
+    expect((await fx.sync()).failed).toEqual([]);
+    const write = (timeFormat: string) =>
+      fs.writeFileSync(
+        fx!.manifestPath,
+        stringify({ ...defaultManifest(fx!.service.url), ...segmentsHouseStyle(timeFormat) }),
+      );
+    write('use_12_hour_clock');
+    let mark = fx.mark();
+    const second = await fx.sync();
+    expect(second.stale).toBe(2);
+    expect(sent(fx, mark)).toBe(0);
+    mark = fx.mark();
+    const third = await fx.sync({ retranslate: 'stale' });
+    expect(third.retranslated).toBe(2);
+    // Only the German segments (the style list's language) are sent again, each once.
+    const de = fx.service
+      .requests()
+      .slice(mark)
+      .filter((r) => r.path === '/v2/translate' && r.text);
+    expect(de.every((r) => r.text!.target_lang === 'DE')).toBe(true);
+    expect(sent(fx, mark)).toBe(PARAGRAPHS.join('').length);
+    expect(fx.read('out/de/notes.txt')).not.toContain('Close the lid.');
+  });
+});
