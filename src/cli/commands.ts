@@ -300,6 +300,31 @@ Exit codes: 0 all well, 1 some jobs failed (listed with what to do), the last ru
     .action(lazyAction(() => import('./status.js'), 'statusAction'));
 }
 
+/** `locsync check [paths]`: the output checks on delivered outputs, without the service. */
+export function registerCheck(program: Command): void {
+  program
+    .command('check [paths...]')
+    .description(
+      "run the output checks (docs/qa.md) on translations already delivered: every output the state records, or the files and folders given; no call to the service. Verdicts of the pipeline's outputs are recorded (status lists failed and flagged ones); nothing is moved",
+    )
+    .option(...CONFIG_OPTION)
+    .option('--source <file>', 'the source the given output translates (a file from elsewhere)')
+    .option('--target <lang>', "the output's language, with --source or for a file no mapping renders")
+    .option('--json', 'print every output checked with its verdict and findings as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ locsync check                                   every delivered output (after an upgrade)
+  $ locsync check out/de                            the outputs in a folder, their sources found in the state or the mappings
+  $ locsync check vendor/de/guide.docx --source docs/guide.docx --target de
+  $ locsync check --json | jq '.outputs[] | select(.outcome != "pass")'
+
+Exit codes: 0 no output failed (flagged ones are listed), 1 some output failed a check, 2 configuration\nerror or an output whose source is known nowhere (give --source).`,
+    )
+    .action(lazyAction(() => import('./check.js'), 'checkAction'));
+}
+
 /** `locsync report`: billed characters and documents from state.db, minimums apart. */
 export function registerReport(program: Command): void {
   program

@@ -14,6 +14,7 @@ import {
   registerServe,
   registerState,
   registerStatus,
+  registerCheck,
   registerGlossaries,
   registerStyles,
   registerSync,
@@ -106,6 +107,7 @@ export function buildProgram(): Command {
   registerSync(program);
   registerWatch(program);
   registerStatus(program);
+  registerCheck(program);
   registerOutputs(program);
   registerReview(program);
   registerReport(program);
