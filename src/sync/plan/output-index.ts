@@ -67,22 +67,29 @@ export class OutputIndex {
     for (const row of this.doneWhileLoading.splice(0)) this.jobDone(row);
   }
 
-  /** Outputs that hold a translation of this content with these settings (reuse donors). */
-  async donors(sha256: string, fp: string): Promise<string[]> {
-    if (this.latestDone === undefined) {
-      const outs = new Set<string>();
+  /**
+   * Outputs that hold a translation of this content with these settings (reuse donors), each with
+   * the done job found holding it. The job comes with the output, not from a later lookup: an output
+   * replaced meanwhile (two sources swapped: each output is the other's donor) would otherwise be
+   * given its new job, and the copy checked against what it holds now, not against this content.
+   */
+  async donors(sha256: string, fp: string): Promise<Array<{ output: string; jobId: number }>> {
+    const latest = this.latestDone;
+    if (latest === undefined) {
+      const found = new Map<string, number>();
       for (const j of await this.ledger.doneWithContent(sha256, fp))
-        if (!outs.has(j.output_path) && (await this.doneOf(j.output_path))?.id === j.id)
-          outs.add(j.output_path);
-      return [...outs];
+        if (!found.has(j.output_path) && (await this.doneOf(j.output_path))?.id === j.id)
+          found.set(j.output_path, j.id);
+      return [...found].map(([output, jobId]) => ({ output, jobId }));
     }
     if (!this.byContentBuilt) {
       // Built on first need: a run where nothing changed never needs it.
       this.byContentBuilt = true;
-      for (const [out, d] of this.latestDone) this.addDonor(contentKey(d.sha256, d.fingerprint), out);
+      for (const [out, d] of latest) this.addDonor(contentKey(d.sha256, d.fingerprint), out);
     }
     const cur = this.byContent.get(contentKey(sha256, fp));
-    return cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur;
+    const outs = cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur;
+    return outs.map((output) => ({ output, jobId: latest.get(output)?.id ?? 0 }));
   }
 
   /** The open (not done) job recorded for an output. */

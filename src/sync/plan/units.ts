@@ -230,10 +230,8 @@ async function existingDonor(
   fp: string,
   output: string,
 ): Promise<{ output: string; jobId: number } | undefined> {
-  for (const donor of await ctx.index.donors(sha256, fp)) {
-    if (donor !== output && fileExists(ctx.folders.abs(donor)))
-      return { output: donor, jobId: (await ctx.index.doneOf(donor))?.id ?? 0 };
-  }
+  for (const donor of await ctx.index.donors(sha256, fp))
+    if (donor.output !== output && fileExists(ctx.folders.abs(donor.output))) return donor;
   return undefined;
 }
 
