@@ -19,6 +19,7 @@ import {
   type ReportSource,
 } from '../report/queries.js';
 import { openState } from '../state/store.js';
+import type { JobLedger } from '../state/types.js';
 import { claimOrClose } from './open-state.js';
 import { ConfigError } from '../util/errors.js';
 
@@ -120,7 +121,7 @@ async function openReportRows(
   loaded: LoadedManifest,
   config: string,
   since: string | undefined,
-): Promise<{ rows: ReportSource; close: () => Promise<void> }> {
+): Promise<{ rows: ReportSource; jobs: JobLedger; close: () => Promise<void> }> {
   const nothingYet = (where: string) =>
     new ConfigError(
       `no state ${where} yet: nothing was translated with ${config}; run \`locsync sync -c ${config}\` first`,
@@ -130,7 +131,7 @@ async function openReportRows(
     if (!fs.existsSync(loaded.statePath)) throw nothingYet(`file at ${loaded.statePath}`);
     const state = openState(loaded.statePath);
     claimOrClose(state, loaded, false);
-    return { rows: state, close: async () => state.close() };
+    return { rows: state, jobs: state.jobs, close: async () => state.close() };
   }
   const [{ PostgresState }, { schemaVersion, refuseForeignTables }, { postgresReportRows }] =
     await Promise.all([
@@ -144,7 +145,11 @@ async function openReportRows(
       await refuseForeignTables(state.pool, pgLoc.url);
       throw nothingYet(`in ${state.location}`);
     }
-    return { rows: await postgresReportRows(state.pool, since), close: () => state.close() };
+    return {
+      rows: await postgresReportRows(state.pool, since),
+      jobs: state.jobs,
+      close: () => state.close(),
+    };
   } catch (err) {
     await state.close();
     throw err;
@@ -154,7 +159,7 @@ async function openReportRows(
 export async function reportAction(opts: ReportOptions): Promise<void> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
   const loaded = await loadManifest(opts.config);
-  const { rows: state, close } = await openReportRows(loaded, opts.config, since);
+  const { rows: state, jobs, close } = await openReportRows(loaded, opts.config, since);
   const rate = loaded.manifest.billing;
   let report: PricedReport;
   let html: string | undefined;
@@ -183,9 +188,13 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
       rate,
     );
     if (opts.format === 'html' && !opts.json) {
-      const { renderReportPage } = await import('../web/report-page.js');
+      const [{ renderReportPage }, { editedOutputs }] = await Promise.all([
+        import('../web/report-page.js'),
+        import('../sync/edited-outputs.js'),
+      ]);
       const scope = { counts, ...(since ? { since } : {}) };
       html = renderReportPage({
+        edited: await editedOutputs(jobs, loaded.dir, opts.config),
         generatedAt: new Date().toISOString(),
         pipeline: loaded.path,
         grouped: report,

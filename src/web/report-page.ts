@@ -2,6 +2,8 @@ import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { BILLING_COLUMNS, type BillingReport, type BillingRow } from '../report/queries.js';
 import { formatCount, formatPercent } from '../util/format.js';
 import { stackedBarChart } from './charts.js';
+import type { EditedOutput } from '../sync/edited-outputs.js';
+import { editedSection } from './edited-section.js';
 import { escapeHtml, htmlPage, isolated } from './html.js';
 
 // `locsync report --format html`: the billing report as one self-contained page with charts
@@ -13,6 +15,8 @@ export interface ReportPageData {
   /** The report grouped as `--by` asks (language, mapping or month): the page's table. */
   grouped: BillingReport;
   byMonthLanguage: Array<BillingRow & { month: string; language: string }>;
+  /** Outputs edited by people and the conflicts among them, with what to do (./edited-section.ts). */
+  edited?: EditedOutput[];
 }
 
 const COLUMNS = BILLING_COLUMNS;
@@ -72,6 +76,7 @@ ${months.length ? byMonth : '<p class="muted">Nothing billed yet.</p>'}
 ${t.minimum_added_characters !== null ? `The minimum added ${formatCount(t.minimum_added_characters)} characters over their real count.` : ''}</p>
 ${months.length ? minimum : ''}
 <h2>By ${escapeHtml(d.grouped.by)}</h2>
-${table(d.grouped)}`;
+${table(d.grouped)}
+${d.edited ? editedSection(d.edited) : ''}`;
   return htmlPage({ title: `locsync billing report — ${d.pipeline}`, body });
 }
