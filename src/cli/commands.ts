@@ -199,6 +199,10 @@ export function registerPlan(program: Command): void {
       '--why <file>',
       'say why a source file would be translated (or not): for a changed document, which parts changed, e.g. "word/document.xml: paragraph 12 text"',
     )
+    .option(
+      '--retry-failed-qa',
+      'plan (and price) translating again the outputs that failed the output checks (docs/qa.md), as `sync --retry-failed-qa` would',
+    )
     .addOption(DRIFT_OPTION())
     .action(lazyAction(() => import('./plan.js'), 'planAction'));
 }

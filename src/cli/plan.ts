@@ -18,6 +18,8 @@ interface PlanOptions {
   out?: string;
   /** Say why this source file would be translated (or not), instead of the whole plan. */
   why?: string;
+  /** Outputs that failed the output checks are planned again (docs/qa.md), priced. */
+  retryFailedQa?: boolean;
 }
 
 const EMPTY_STYLES: TerminologyPlan = { ...EMPTY_STYLE_PLAN, glossaries: EMPTY_GLOSSARY_PLAN };
@@ -56,7 +58,10 @@ async function plan(opts: PlanOptions): Promise<number> {
         state,
         logger,
         ...(connection ? { connection } : {}),
-        ...(opts.drift ? { options: { drift: opts.drift } } : {}),
+        options: {
+          ...(opts.drift ? { drift: opts.drift } : {}),
+          ...(opts.retryFailedQa ? { retryFailedQa: true } : {}),
+        },
       });
       if (opts.why) {
         const { whyText } = await import('../sync/plan/why.js');

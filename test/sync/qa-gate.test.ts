@@ -113,6 +113,29 @@ describe('output checks before delivery', () => {
       expect(f.error).toContain('--retry-failed-qa');
     }
 
+    // The way out is priced before it is bought: the plan lists the three as translations (billed).
+    expect((await fx.sync({ dryRun: true, retryFailedQa: true })).translated).toBe(3);
+    const planned = JSON.parse(
+      (
+        await runCli(['plan', '--retry-failed-qa', '--json', '-c', fx.manifestPath], {
+          env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
+          cwd: fx.dir,
+          timeoutMs: 60_000,
+        })
+      ).stdout,
+    ) as {
+      plan: { actions: Array<{ kind: string; reason?: string; ref: { file: string } }> };
+      price: unknown;
+    };
+    expect(
+      planned.plan.actions
+        .filter((a) => a.kind === 'translate')
+        .map((a) => `${a.ref.file}:${a.reason}`)
+        .sort(),
+    ).toEqual(['index.html:retry', 'report.docx:retry', 'welcome.srt:retry']);
+    expect(JSON.stringify(planned.price)).toMatch(/characters/);
+    expect(uploadedUnits(fx, mark)).toEqual([]);
+
     // On request they are, and delivered.
     const retried = await fx.sync({ retryFailedQa: true });
     expect(uploadedUnits(fx, mark)).toEqual(['index.html:DE', 'report.docx:DE', 'welcome.srt:DE']);
