@@ -143,6 +143,8 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
       const rescuers = [worker(manifestPath), worker(manifestPath)];
       await allSucceed(rescuers);
       expectEveryOutputOnce(out, n);
+      // Each rescuer scanned the tree again for the work it took over: its files counted once.
+      for (const r of rescuers) expect(r.output()).toMatch(new RegExp(`^${n} source files; `, 'm'));
       const up = uploads(service.requests());
       for (const f of orphaned) expect(up.filter((e) => e.upload?.filename === f)).toHaveLength(1);
       const takeovers = await check.query(`SELECT count(*)::int AS n FROM runs WHERE status = 'crashed'`);
