@@ -565,6 +565,11 @@ export type Mapping = z.infer<typeof mappingSchema>;
 export type Target = z.infer<typeof targetSchema>;
 export type TranslationMethod = (typeof TRANSLATION_METHODS)[number];
 
+/** Whether any target of a mapping is translated segment by segment (its scan takes their formats). */
+export function usesSegments(mapping: Pick<Mapping, 'method' | 'targets'>): boolean {
+  return mapping.targets.some((t) => methodFor(mapping, t) === 'segments');
+}
+
 /** How a target is translated: its own method, else its mapping's, else `document`. */
 export function methodFor(
   mapping: Pick<Mapping, 'method'>,

@@ -68,7 +68,7 @@ export class FolderPoller {
         s.root,
         s.include,
         s.ignore,
-        { followLinksOutside: s.followLinksOutside },
+        { followLinksOutside: s.followLinksOutside, segmentFormats: s.segmentFormats },
         (folder, files) => cmp.folder(folder, files),
       );
       let problem = this.roots.missing(s.root);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import micromatch from 'micromatch';
 import { outputRoot } from '../manifest/paths.js';
+import { usesSegments } from '../manifest/schema.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { DEFAULT_IGNORES } from '../sync/plan/list-sources.js';
 import { anyName } from '../sync/plan/source-rules.js';
@@ -22,6 +23,8 @@ export interface WatchedSource {
   ignore: string[];
   /** The mapping's links_outside_source is follow. */
   followLinksOutside: boolean;
+  /** A target is translated segment by segment: the formats only the document layer reads are sources too. */
+  segmentFormats?: boolean;
   /** The mapping's allow_missing: its folder being away is no problem to report (a removable share). */
   allowMissing?: boolean;
 }
@@ -57,6 +60,7 @@ export function watchedSources(loaded: LoadedManifest): WatchedSource[] {
       include: m.include,
       ignore: [...m.exclude, ...skipDirs.map((d) => `${toRel(root, d)}/**`)],
       followLinksOutside: m.links_outside_source === 'follow',
+      segmentFormats: usesSegments(m),
       allowMissing: m.allow_missing === true,
     };
   });

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Document, Packer, Paragraph } from 'docx';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../src/service/types.js';
 import { ROOT } from '../helpers/cli.js';
 import { API_KEY, createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
+import { textRequests } from './helpers.js';
 
 // A text request is billed like an upload: recorded before it is sent, a lost answer is listed as
 // possibly billed and its segments sent again, and a run killed mid-batch resumes without sending
@@ -43,13 +43,6 @@ function segmentsManifest(): Record<string, unknown> {
   };
 }
 
-const answered = (fx: Fixture, since = 0): Array<NonNullable<RequestLogEntry['text']>> =>
-  fx.service
-    .requests()
-    .slice(since)
-    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
-    .map((r) => r.text!);
-
 describe('money rules of the segment path', () => {
   it('lists a text request whose answer was lost as possibly billed, and sends its segments again', async () => {
     fx = await createFixture({
@@ -71,7 +64,7 @@ describe('money rules of the segment path', () => {
       const job = (await state.jobs.latestDoneOf('out/de/a.txt'))!;
       const row = await state.jobs.get(job.id);
       expect(row?.unconfirmed_uploads).toBe(1);
-      expect(row?.billed_characters).toBe(2 * answered(fx)[0]!.characters);
+      expect(row?.billed_characters).toBe(2 * textRequests(fx)[0]!.characters);
     } finally {
       await close();
     }
@@ -106,14 +99,14 @@ describe('money rules of the segment path', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       // Killed once the first request is answered and the second is on its way.
-      for (let i = 0; i < 600 && answered(fx).length < 1; i++) await sleep(50);
-      expect(answered(fx), stderr).toHaveLength(1);
+      for (let i = 0; i < 600 && textRequests(fx).length < 1; i++) await sleep(50);
+      expect(textRequests(fx), stderr).toHaveLength(1);
       await sleep(250);
     } finally {
       child.kill('SIGKILL');
       await exited;
     }
-    const first = answered(fx);
+    const first = textRequests(fx);
     expect(first).toHaveLength(1);
     fx.service.clearFaults();
     const mark = fx.mark();
@@ -121,7 +114,7 @@ describe('money rules of the segment path', () => {
     expect(run.failed).toEqual([]);
     // The killed run's request in flight may have been billed: listed as a lost upload is.
     expect(run.unconfirmedUploads).toEqual([{ mapping: 'docs', file: 'manual.docx', target: 'de' }]);
-    const resent = answered(fx, mark);
+    const resent = textRequests(fx, mark);
     const texts = resent.reduce((n, r) => n + r.texts, 0);
     expect(texts).toBe(120 - first[0]!.texts);
     expect(fx.exists('out/de/manual.docx')).toBe(true);

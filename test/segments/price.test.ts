@@ -6,6 +6,7 @@ import { formatFiles } from '../../src/cli/plan-text.js';
 import { pricedPlan } from '../../src/cli/sync-gate.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { createFixture, defaultManifest, houseStyleManifest, type Fixture } from '../sync/fixture.js';
+import { charactersSent } from './helpers.js';
 
 // The priced plan of a segment-path target: the characters that will be sent, the segments the
 // memory holds, and for Office files what the document path would bill. A style list change makes
@@ -29,13 +30,6 @@ function segmentsHouseStyle(timeFormat: string): Record<string, unknown> {
   const [mapping] = m.mappings as Array<Record<string, unknown>>;
   return { ...m, mappings: [{ ...mapping, source_lang: 'en', method: 'segments' }] };
 }
-
-const sent = (fx: Fixture, since: number) =>
-  fx.service
-    .requests()
-    .slice(since)
-    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
-    .reduce((n, r) => n + r.text!.characters, 0);
 
 async function planText(fx: Fixture) {
   const loaded = await fx.load();
@@ -80,7 +74,7 @@ describe('the priced plan of method: segments', () => {
     // What the plan priced is what the run sends.
     const mark = fx.mark();
     await fx.sync();
-    expect(sent(fx, mark)).toBe(2 * edited[1]!.length);
+    expect(charactersSent(fx, mark)).toBe(2 * edited[1]!.length);
   });
 
   it('makes outputs stale on a style list change; --retranslate stale sends their segments again', async () => {
@@ -98,7 +92,7 @@ describe('the priced plan of method: segments', () => {
     let mark = fx.mark();
     const second = await fx.sync();
     expect(second.stale).toBe(2);
-    expect(sent(fx, mark)).toBe(0);
+    expect(charactersSent(fx, mark)).toBe(0);
     mark = fx.mark();
     const third = await fx.sync({ retranslate: 'stale' });
     expect(third.retranslated).toBe(2);
@@ -108,7 +102,7 @@ describe('the priced plan of method: segments', () => {
       .slice(mark)
       .filter((r) => r.path === '/v2/translate' && r.text);
     expect(de.every((r) => r.text!.target_lang === 'DE')).toBe(true);
-    expect(sent(fx, mark)).toBe(PARAGRAPHS.join('').length);
+    expect(charactersSent(fx, mark)).toBe(PARAGRAPHS.join('').length);
     expect(fx.read('out/de/notes.txt')).not.toContain('Close the lid.');
   });
 });

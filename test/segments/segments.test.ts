@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDocument, segmentText, taggedText } from '../../src/documents/index.js';
-import type { RequestLogEntry } from '../../src/service/types.js';
+import { openDocument, taggedText } from '../../src/documents/index.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
+import { bothMethods, segmentTexts, textRequests } from './helpers.js';
 
 // method: segments end to end against the local service: only what the segment memory lacks is sent
 // (counted at the service's request log), and the outputs hold the same text as the document path's.
@@ -46,48 +46,16 @@ const HTML = `<!DOCTYPE html>
 `;
 const TXT = 'The pump starts when the tank is full.\nCheck the filter every week.\nA line of its own.\n';
 
-function textRequests(fx: Fixture, since: number): Array<NonNullable<RequestLogEntry['text']>> {
-  return fx.service
-    .requests()
-    .slice(since)
-    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
-    .map((r) => r.text!);
-}
-
-async function segmentTexts(file: string): Promise<string[]> {
-  const doc = await openDocument(file, { format: path.extname(file).slice(1) });
-  const out: string[] = [];
-  for await (const s of doc.segments()) out.push(segmentText(s));
-  return out;
-}
-
 let fx: Fixture | undefined;
 afterEach(async () => {
   await fx?.close();
   fx = undefined;
 });
 
-function manifest(): Record<string, unknown> {
-  const targets = [{ lang: 'de' }];
-  return {
-    mappings: [
-      {
-        name: 'seg',
-        source: 'src',
-        source_lang: 'en',
-        method: 'segments',
-        output: 'out/seg/{lang}/{path}',
-        targets,
-      },
-      { name: 'doc', source: 'src', source_lang: 'en', output: 'out/doc/{lang}/{path}', targets },
-    ],
-  };
-}
-
 describe('method: segments', () => {
   it('translates txt, html and docx through the text endpoint, with the same text as the document path', async () => {
     fx = await createFixture({
-      manifest: manifest(),
+      manifest: bothMethods(),
       files: { 'manual.docx': await docx(PARAGRAPHS), 'page.html': HTML, 'notes.txt': TXT },
     });
     const first = await fx.sync();
@@ -124,7 +92,7 @@ describe('method: segments', () => {
   });
 
   it('sends only the edited paragraph of a docx, with its neighbours as context', async () => {
-    fx = await createFixture({ manifest: manifest(), files: { 'manual.docx': await docx(PARAGRAPHS) } });
+    fx = await createFixture({ manifest: bothMethods(), files: { 'manual.docx': await docx(PARAGRAPHS) } });
     await fx.sync();
     const edited = [...PARAGRAPHS];
     edited[2] = 'Replace the seal after 400 hours of use.';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Mapping } from '../../manifest/schema.js';
+import { usesSegments, type Mapping } from '../../manifest/schema.js';
 import type { PlanBuilder } from './builder.js';
 import type { PlanContext } from './context.js';
 import { matchesRecord } from './file-stamp.js';
@@ -15,6 +15,7 @@ import {
   type FoundFile,
   type ScanProblem,
 } from './list-sources.js';
+import { unsupportedMessage } from './source-rules.js';
 import {
   OutputListing,
   folderDigests,
@@ -34,9 +35,6 @@ import { sourceMissingMessage } from '../../manifest/source-missing.js';
 // the no-op fast paths (a listing equal to the mapping's snapshot, a file's verified mark) before any
 // per-output look. What was observed
 // (hashes, marks, snapshots) goes into the plan for `sync` to record.
-
-const unsupportedMessage = (ext: string) =>
-  ext ? `.${ext} files are not translated by the service` : 'no file extension';
 
 /**
  * The source folder is not there, or is empty where the state knows files (what an unmounted share
@@ -113,6 +111,7 @@ async function listMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping, src: st
     [...m.exclude, ...ctx.folders.outputsInsideSource(m)],
     {
       followLinksOutside: m.links_outside_source === 'follow',
+      segmentFormats: usesSegments(m),
     },
   );
   for (const u of listed.unsupported)
@@ -447,7 +446,7 @@ export async function planPath(
     return undefined;
   }
   const ext = extOf(relPath);
-  if (!isSupportedExtension(ext)) {
+  if (!isSupportedExtension(ext, usesSegments(m))) {
     b.unsupported({
       mapping: m.name,
       file: relPath,

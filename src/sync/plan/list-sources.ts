@@ -61,7 +61,8 @@ export async function listSourceFiles(
   opts: ListOptions = {},
 ): Promise<ListedTree> {
   const out: ListedTree = { files: [], unsupported: [], problems: [] };
-  const unsupported = (relPath: string) => out.unsupported.push(unsupportedProblem(relPath)!);
+  const unsupported = (relPath: string) =>
+    out.unsupported.push(unsupportedProblem(relPath, opts.segmentFormats)!);
   out.problems = await walkSourceFolders(
     sourceDir,
     include,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import micromatch from 'micromatch';
 import { DOCUMENT_EXTENSIONS } from '../../api/types.js';
+import { supportedFormats } from '../../documents/index.js';
 import { PART_SUFFIX } from '../../util/part-file.js';
 import { extOf } from './fingerprint.js';
 
@@ -47,21 +48,35 @@ export interface ScanProblem {
 export interface ListOptions {
   /** Follow symbolic links that lead outside the source folder (the mapping's links_outside_source). */
   followLinksOutside?: boolean;
+  /**
+   * A target of the mapping is translated segment by segment (method: segments): the formats only the
+   * document layer reads (Markdown, string files) are sources too.
+   */
+  segmentFormats?: boolean;
 }
 
-export function isSupportedExtension(ext: string): boolean {
-  return (DOCUMENT_EXTENSIONS as readonly string[]).includes(ext);
+/** Formats the document layer reads (some of them only the segment path translates). */
+let layerFormats: ReadonlySet<string> | undefined;
+
+/** Whether a file is a source: a document the service translates, or (segmentFormats) one the document layer reads. */
+export function isSupportedExtension(ext: string, segmentFormats = false): boolean {
+  if ((DOCUMENT_EXTENSIONS as readonly string[]).includes(ext)) return true;
+  return segmentFormats && (layerFormats ??= new Set(supportedFormats())).has(ext);
+}
+
+/** Why a file is not a source, for people (.md under method: document names the method that takes it). */
+export function unsupportedMessage(ext: string): string {
+  if (!ext) return 'no file extension';
+  if (isSupportedExtension(ext, true))
+    return `.${ext} files are translated only with method: segments (docs/segments.md), not by the document service`;
+  return `.${ext} files are not translated by the service`;
 }
 
 /** A file the service does not translate, as a problem; undefined for a document. */
-export function unsupportedProblem(relPath: string): ScanProblem | undefined {
+export function unsupportedProblem(relPath: string, segmentFormats = false): ScanProblem | undefined {
   const ext = extOf(relPath);
-  if (isSupportedExtension(ext)) return undefined;
-  return {
-    relPath,
-    reason: 'unsupported',
-    message: ext ? `.${ext} files are not translated by the service` : 'no file extension',
-  };
+  if (isSupportedExtension(ext, segmentFormats)) return undefined;
+  return { relPath, reason: 'unsupported', message: unsupportedMessage(ext) };
 }
 
 export function isInsideOrSame(parent: string, child: string): boolean {

@@ -1,4 +1,4 @@
-import { segmentPathRefusal } from '../segments/document-segments.js';
+import { methodRefusal } from '../segments/document-segments.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Mapping, Target } from '../../manifest/schema.js';
@@ -188,8 +188,9 @@ async function planUnit(
     baseFingerprint: base,
     request: uploadRequest(settings, ext, path.basename(f.relPath)),
   };
-  // pdf, doc and images have no segments to write back: listed, never sent (docs/segments.md).
-  const refused = decision.kind === 'translate' && settings.segments ? segmentPathRefusal(ext) : undefined;
+  // pdf, doc and images have no segments to write back, Markdown and string files are not documents
+  // the service takes: under the other method they are listed, never sent (docs/segments.md).
+  const refused = decision.kind === 'translate' ? methodRefusal(settings.segments === true, ext) : undefined;
   if (refused) {
     b.unsupported({
       mapping: m.name,

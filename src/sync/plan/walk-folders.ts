@@ -96,7 +96,7 @@ export async function walkSourceFolders(
         if (link?.kind === 'problem') problems.push(link.problem);
         else if (link?.kind === 'folder') todo.push({ abs: prefix + name, rel: relPath, nested: true });
         else if (link?.kind === 'file') {
-          if (isSupportedExtension(extOf(name))) {
+          if (isSupportedExtension(extOf(name), opts.segmentFormats)) {
             names.push(name);
             stats.push(link.size, link.mtimeMs, link.ino, link.ctimeMs);
           } else opts.unsupported?.(relPath);
@@ -105,7 +105,7 @@ export async function walkSourceFolders(
       }
       if (!e.isFile()) continue;
       // Files the service does not translate are not stat'ed (the sync lists them as unsupported).
-      const supported = isSupportedExtension(extOf(name));
+      const supported = isSupportedExtension(extOf(name), opts.segmentFormats);
       if (!supported && !opts.unsupported) continue;
       if (!byName && (rules.excluded(relPath) || !rules.included(relPath))) continue;
       if (!supported) {

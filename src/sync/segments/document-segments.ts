@@ -5,6 +5,8 @@ import {
   type OpenedDocument,
   type Segment,
 } from '../../documents/index.js';
+import { DOCUMENT_EXTENSIONS } from '../../api/types.js';
+import { unsupportedMessage } from '../plan/source-rules.js';
 import type { SegmentText } from './batches.js';
 import { segmentKey } from './memory-key.js';
 
@@ -20,6 +22,16 @@ export function segmentPathRefusal(ext: string): string | undefined {
   const what =
     ext === 'pdf' || ext === 'doc' ? 'its text cannot be written back in place' : 'it has no text segments';
   return `method: segments cannot translate .${ext} files (${what}); they stay on the document path: give this target (or mapping) method: document, or exclude them`;
+}
+
+/**
+ * Why a target cannot translate a file of this format with its method (undefined: it can): pdf, doc
+ * and images are the document path's; Markdown and string files (what only the document layer
+ * reads) the segment path's.
+ */
+export function methodRefusal(segments: boolean, ext: string): string | undefined {
+  if (segments) return segmentPathRefusal(ext);
+  return (DOCUMENT_EXTENSIONS as readonly string[]).includes(ext) ? undefined : unsupportedMessage(ext);
 }
 
 export interface KeyedSegment extends SegmentText {

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { isBilingual, openDocument, segmentText } from '../../src/documents/index.js';
+import type { RequestLogEntry } from '../../src/service/types.js';
+import type { Fixture } from '../sync/fixture.js';
+
+// What the segment path's tests share: a manifest translating one folder by both methods, the text
+// a document holds, and the text requests the local service answered (its request log).
+
+/** Two mappings of the same sources into German: `seg` by segments, `doc` by documents. */
+export function bothMethods(): Record<string, unknown> {
+  const targets = [{ lang: 'de' }];
+  const mapping = (name: string) => ({
+    name,
+    source: 'src',
+    source_lang: 'en',
+    output: `out/${name}/{lang}/{path}`,
+    targets,
+  });
+  return { mappings: [{ ...mapping('seg'), method: 'segments' }, mapping('doc')] };
+}
+
+/** The text a file holds, segment by segment: of a bilingual one (XLIFF) its translation side unless `side`. */
+export async function segmentTexts(file: string, side: 'source' | 'target' = 'target'): Promise<string[]> {
+  const format = path.extname(file).slice(1);
+  const doc = await openDocument(file, { format, side: isBilingual(format) ? side : 'source' });
+  const out: string[] = [];
+  for await (const s of doc.segments()) out.push(segmentText(s));
+  return out;
+}
+
+/** The text requests the service answered since log position `since`. */
+export function textRequests(fx: Fixture, since = 0): Array<NonNullable<RequestLogEntry['text']>> {
+  return fx.service
+    .requests()
+    .slice(since)
+    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
+    .map((r) => r.text!);
+}
+
+/** Characters billed by those requests. */
+export function charactersSent(fx: Fixture, since = 0): number {
+  return textRequests(fx, since).reduce((n, r) => n + r.characters, 0);
+}
