@@ -19,7 +19,7 @@ import {
   type ReportSource,
 } from '../report/queries.js';
 import { openState } from '../state/store.js';
-import type { JobLedger } from '../state/types.js';
+import type { JobLedger, QaResultStore } from '../state/types.js';
 import { claimOrClose } from './open-state.js';
 import { ConfigError } from '../util/errors.js';
 
@@ -121,7 +121,7 @@ async function openReportRows(
   loaded: LoadedManifest,
   config: string,
   since: string | undefined,
-): Promise<{ rows: ReportSource; jobs: JobLedger; close: () => Promise<void> }> {
+): Promise<{ rows: ReportSource; jobs: JobLedger; qa: QaResultStore; close: () => Promise<void> }> {
   const nothingYet = (where: string) =>
     new ConfigError(
       `no state ${where} yet: nothing was translated with ${config}; run \`locsync sync -c ${config}\` first`,
@@ -131,7 +131,7 @@ async function openReportRows(
     if (!fs.existsSync(loaded.statePath)) throw nothingYet(`file at ${loaded.statePath}`);
     const state = openState(loaded.statePath);
     claimOrClose(state, loaded, false);
-    return { rows: state, jobs: state.jobs, close: async () => state.close() };
+    return { rows: state, jobs: state.jobs, qa: state.qaResults, close: async () => state.close() };
   }
   const [{ PostgresState }, { schemaVersion, refuseForeignTables }, { postgresReportRows }] =
     await Promise.all([
@@ -148,6 +148,7 @@ async function openReportRows(
     return {
       rows: await postgresReportRows(state.pool, since),
       jobs: state.jobs,
+      qa: state.qaResults,
       close: () => state.close(),
     };
   } catch (err) {
@@ -159,7 +160,7 @@ async function openReportRows(
 export async function reportAction(opts: ReportOptions): Promise<void> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
   const loaded = await loadManifest(opts.config);
-  const { rows: state, jobs, close } = await openReportRows(loaded, opts.config, since);
+  const { rows: state, jobs, qa, close } = await openReportRows(loaded, opts.config, since);
   const rate = loaded.manifest.billing;
   let report: PricedReport;
   let html: string | undefined;
@@ -188,13 +189,15 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
       rate,
     );
     if (opts.format === 'html' && !opts.json) {
-      const [{ renderReportPage }, { editedOutputs }] = await Promise.all([
+      const [{ renderReportPage }, { editedOutputs }, { qaOutputs }] = await Promise.all([
         import('../web/report-page.js'),
         import('../sync/edited-outputs.js'),
+        import('../report/qa-outputs.js'),
       ]);
       const scope = { counts, ...(since ? { since } : {}) };
       html = renderReportPage({
         edited: await editedOutputs(jobs, loaded.dir, opts.config),
+        qa: await qaOutputs(qa),
         generatedAt: new Date().toISOString(),
         pipeline: loaded.path,
         grouped: report,

@@ -4,6 +4,8 @@ import { formatCount, formatPercent } from '../util/format.js';
 import { stackedBarChart } from './charts.js';
 import type { EditedOutput } from '../sync/edited-outputs.js';
 import { editedSection } from './edited-section.js';
+import type { QaOutputs } from '../report/qa-outputs.js';
+import { qaSection } from './qa-section.js';
 import { escapeHtml, htmlPage, isolated } from './html.js';
 
 // `locsync report --format html`: the billing report as one self-contained page with charts
@@ -17,6 +19,8 @@ export interface ReportPageData {
   byMonthLanguage: Array<BillingRow & { month: string; language: string }>;
   /** Outputs edited by people and the conflicts among them, with what to do (./edited-section.ts). */
   edited?: EditedOutput[];
+  /** Outputs the output checks failed or flagged (./qa-section.ts). */
+  qa?: QaOutputs;
 }
 
 const COLUMNS = BILLING_COLUMNS;
@@ -77,6 +81,7 @@ ${t.minimum_added_characters !== null ? `The minimum added ${formatCount(t.minim
 ${months.length ? minimum : ''}
 <h2>By ${escapeHtml(d.grouped.by)}</h2>
 ${table(d.grouped)}
-${d.edited ? editedSection(d.edited) : ''}`;
+${d.edited ? editedSection(d.edited) : ''}
+${d.qa ? qaSection(d.qa) : ''}`;
   return htmlPage({ title: `locsync billing report — ${d.pipeline}`, body });
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/load.js';
 import { editedOutputs } from '../sync/edited-outputs.js';
+import { qaOutputs } from '../report/qa-outputs.js';
 import type { BillingRow } from '../report/queries.js';
 import { collectStatus, scanForStatus, type ScanResult, type StatusData } from '../report/status-data.js';
 import type { StatusSource } from '../report/status-source.js';
@@ -78,7 +79,7 @@ export class StatusPageCollector {
     this.refreshScan(now);
     const loaded = this.src.manifest();
     const month = new Date(now).toISOString().slice(0, 7);
-    const [status, billed, edited] = await Promise.all([
+    const [status, billed, edited, qa] = await Promise.all([
       collectStatus(this.src.status, loaded, {
         runs: 10,
         config: loaded.path,
@@ -88,13 +89,14 @@ export class StatusPageCollector {
       this.src.status.billing({ by: 'language', since: `${month}-01T00:00:00.000Z` }),
       // The advice names the manifest as seen from its folder (outputs are named from there too).
       editedOutputs(this.src.state.jobs, loaded.dir, path.relative(loaded.dir, loaded.path)),
+      qaOutputs(this.src.state.qaResults),
     ]);
     const t = this.src.tracker;
     return {
       generatedAt: new Date(now).toISOString(),
       pipeline: loaded.path,
       health: this.src.health?.() ?? null,
-      status: { ...status, edited },
+      status: { ...status, edited, qa },
       live: t
         ? {
             totals: t.totals(),

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatCount, formatDuration, formatPercent } from '../util/format.js';
 import { stackedBarChart } from './charts.js';
 import { editedSection } from './edited-section.js';
+import { qaSection } from './qa-section.js';
 import { escapeHtml, htmlPage, isolated } from './html.js';
 import { StatusPageCollector, type StatusPageData, type StatusPageSource } from './status-data.js';
 
@@ -112,6 +113,7 @@ ${h ? `<p id="health" class="${h.ok ? 'ok' : 'bad'}">${h.ok ? 'Healthy: uploadin
 <h2>In flight</h2>${jobsTable(d)}
 <h2>Failures</h2>${failuresList(d)}
 ${editedSection(d.status.edited)}
+${qaSection(d.status.qa)}
 <h2>Billing this month</h2>${billingChart(d)}
 <h2>Progress by language</h2>${progressTable(d)}`;
 }

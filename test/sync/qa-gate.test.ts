@@ -7,6 +7,9 @@ import { silentLogger } from '../../src/log/logger.js';
 import { notifyRunEvents } from '../../src/notify/run-notifications.js';
 import { WebhookNotifier } from '../../src/notify/webhook.js';
 import { createSyncEvents } from '../../src/sync/events.js';
+import { openRunState } from '../../src/cli/open-state.js';
+import { StatusPageCollector } from '../../src/web/status-data.js';
+import { renderStatusFragment } from '../../src/web/status-page.js';
 import type { FaultSpec } from '../../src/service/types.js';
 import { runCli } from '../helpers/cli.js';
 import { hookReceiver, type HookReceiver } from '../helpers/webhook-receiver.js';
@@ -248,6 +251,33 @@ describe('soft output checks in a sync', () => {
     expect(json.qa.flagged).toMatchObject([
       { output: 'lenient/de/report.docx', findings: [{ check: 'language', where: ['the whole document'] }] },
     ]);
+
+    // The status page and the HTML report show both, with the findings.
+    const loaded = await fx.load();
+    const opened = await openRunState(loaded, { logger: silentLogger(), command: 'status', drives: false });
+    try {
+      const page = renderStatusFragment(
+        await new StatusPageCollector({
+          state: opened.state,
+          status: opened.status,
+          manifest: () => loaded,
+        }).collect(),
+      );
+      expect(page).toContain('<h2>Output checks (<span class="bad">1 failed</span>, 1 flagged)</h2>');
+      expect(page).toContain('<tr class="qa-failed"><td><bdi>out/de/report.docx</bdi>');
+      expect(page).toContain('<tr class="qa-flagged"><td><bdi>lenient/de/report.docx</bdi>');
+    } finally {
+      await opened.close();
+    }
+    const report = await runCli(['report', '--format', 'html', '--no-count', '-c', fx.manifestPath], {
+      env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
+      cwd: fx.dir,
+      timeoutMs: 60_000,
+    });
+    expect(report.stdout).toContain('<table id="qa">');
+    expect(report.stdout).toContain(
+      'language: de not detected: the document reads as es (at the whole document)',
+    );
 
     // Nothing uploaded twice: the next run buys neither again; on request the failed one is, and passes.
     const mark = fx.mark();
