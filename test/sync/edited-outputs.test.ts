@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../helpers/cli.js';
+import { openRunState } from '../../src/cli/open-state.js';
+import { silentLogger } from '../../src/log/logger.js';
 import type { DocumentClient } from '../../src/sync/run/job-driver.js';
-import { API_KEY, createFixture, type Fixture } from './fixture.js';
+import { createWatchRunner } from '../../src/watch/runner.js';
+import { API_KEY, createFixture, FAST_POLL, uploadedUnits, type Fixture } from './fixture.js';
 
 // Corrections made by people are never overwritten (docs/review.md): an output that differs from
 // what locsync wrote is kept; a new translation goes beside it, and the pair is a conflict that
@@ -151,5 +155,76 @@ describe('outputs edited by people', () => {
     expect((await f.sync({ client })).failed).toEqual([]);
     expect(f.read('out/de/guide.txt')).toBe(CORRECTED);
     expect(f.exists('out/de/guide.locsync-new.txt')).toBe(true);
+  });
+});
+
+describe('outputs edited by people, in watch and with --retranslate', () => {
+  it('sync --retranslate all: the edited output is kept, the new translation beside it', async () => {
+    fx = await createFixture({ files: { 'guide.txt': 'Hello world.\n' } });
+    await fx.sync();
+    fx.write('out/de/guide.txt', CORRECTED);
+    const mark = fx.mark();
+    expect((await fx.sync({ retranslate: 'all' })).failed).toEqual([]);
+    expect(fx.uploads(mark)).toHaveLength(2);
+    expect(fx.read('out/de/guide.txt')).toBe(CORRECTED);
+    expect(fx.exists('out/de/guide.locsync-new.txt')).toBe(true);
+    expect(fx.exists('out/fr/guide.locsync-new.txt')).toBe(false);
+  });
+
+  it('watch: a source change puts the new translation beside the edit, never over it', async () => {
+    fx = await createFixture({
+      files: { 'guide.txt': 'Hello world.\n' },
+      manifest: { watch: { stability: 0.3, interval: 0.1, shutdown: 3, rescan_minutes: 60 } },
+    });
+    await fx.sync();
+    fx.write('out/de/guide.txt', CORRECTED);
+    const loaded = await fx.load();
+    const opened = await openRunState(loaded, { logger: silentLogger(), command: 'watch', drives: true });
+    const runner = createWatchRunner({
+      loaded,
+      state: opened.state,
+      status: opened.status,
+      connection: { client: fx.client() },
+      logger: silentLogger(),
+      poll: FAST_POLL,
+    });
+    try {
+      await runner.start();
+      await runner.settle();
+      const f = fx;
+      const machineFr = f.read('out/fr/guide.txt');
+      f.write('src/guide.txt', 'Hello world, again.\n');
+      const end = Date.now() + 30_000;
+      while (!f.exists('out/de/guide.locsync-new.txt') || f.read('out/fr/guide.txt') === machineFr) {
+        if (Date.now() > end) throw new Error('watch did not deliver the new translations');
+        await sleep(100);
+      }
+      await runner.settle();
+      expect(f.read('out/de/guide.txt')).toBe(CORRECTED);
+    } finally {
+      await runner.stop();
+      await opened.close();
+    }
+  });
+
+  it('*.locsync-new.* and *.locsync-edited.* files are never sources, wherever they are', async () => {
+    // Such files in a source folder (outputs copied in, or a folder that holds both): ignored like
+    // partial files, so a conflict's two files are never translated into a third.
+    fx = await createFixture({
+      files: {
+        'guide.txt': 'Hello world.\n',
+        'guide.locsync-new.txt': 'Hallo Welt (neu).\n',
+        'guide.locsync-edited.txt': 'Hallo Welt (korrigiert).\n',
+        'sub/notes.locsync-edited-2.txt': 'Notiz.\n',
+        'README.locsync-new': 'no extension\n',
+      },
+    });
+    const plan = JSON.parse((await cli(fx, 'plan', '--json')).stdout);
+    expect(JSON.stringify(plan)).not.toContain('locsync-new');
+    expect(JSON.stringify(plan)).not.toContain('locsync-edited');
+    const mark = fx.mark();
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(uploadedUnits(fx, mark)).toEqual(['guide.txt:DE', 'guide.txt:FR']);
+    expect(fx.exists('out/de/guide.locsync-new.txt')).toBe(false);
   });
 });

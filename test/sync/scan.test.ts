@@ -32,6 +32,11 @@ describe('source scan', () => {
       'desktop.ini',
       'x.locsync-part',
       'x.locsync-part.txt',
+      'guide.locsync-new.txt',
+      'guide.locsync-new',
+      'guide.locsync-edited.docx',
+      'guide.locsync-edited-2.docx',
+      'guide.locsync-newer.txt',
       'report.docx',
       'notes.txt',
     ];

@@ -5,6 +5,7 @@ import micromatch from 'micromatch';
 import { DOCUMENT_EXTENSIONS } from '../../api/types.js';
 import { supportedFormats } from '../../documents/index.js';
 import { PART_SUFFIX } from '../../util/part-file.js';
+import { BESIDE_IGNORES, isBesideName } from '../edited-names.js';
 import { extOf } from './fingerprint.js';
 
 // Which entries of a source folder are source files: default ignores, include/exclude patterns,
@@ -12,7 +13,10 @@ import { extOf } from './fingerprint.js';
 // entries reported. Shared by the sync's listing (list-sources.ts) and watch's poll walk
 // (watch/folder-walk.ts), so that both take exactly the same files.
 
-/** Ignored in every source folder: editor lock files, temp files, OS litter, our own partial files. */
+/**
+ * Ignored in every source folder: editor lock files, temp files, OS litter, our own partial files and
+ * the files we put beside an output a person edited (../edited-names.ts).
+ */
 export const DEFAULT_IGNORES = [
   '**/~$*',
   '**/.~lock.*#',
@@ -21,6 +25,7 @@ export const DEFAULT_IGNORES = [
   '**/Thumbs.db',
   '**/desktop.ini',
   `**/*${PART_SUFFIX}`,
+  ...BESIDE_IGNORES,
 ];
 
 /**
@@ -35,7 +40,8 @@ export function isDefaultIgnored(name: string): boolean {
     (name.startsWith('.~lock.') && name.endsWith('#')) ||
     name === '.DS_Store' ||
     name === 'Thumbs.db' ||
-    name === 'desktop.ini'
+    name === 'desktop.ini' ||
+    isBesideName(name)
   );
 }
 

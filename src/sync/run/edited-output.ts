@@ -1,6 +1,7 @@
 import type fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { NEW_TAG } from '../edited-names.js';
 import { sha256File } from '../plan/list-sources.js';
 import type { JobRecord, WrittenOutput } from '../../state/types.js';
 import { keepReplaced, type KeepReplaced } from './replaced-outputs.js';
@@ -11,10 +12,7 @@ import { keepReplaced, type KeepReplaced } from './replaced-outputs.js';
 // pair is a conflict until `locsync outputs keep|take-new` resolves it. The comparison is made just
 // before the rename that would replace the output, so an edit made while a sync downloads is seen.
 
-/** Tag of the new translation written beside an edited output. */
-export const NEW_TAG = '.locsync-new';
-/** Tag of a person's version set aside by `locsync outputs take-new`. */
-export const EDITED_TAG = '.locsync-edited';
+export { EDITED_TAG, NEW_TAG } from '../edited-names.js';
 
 /** `out/de/guide.docx` → `out/de/guide<tag>.docx` (a name without extension gets the tag at its end). */
 export function taggedPath(outputPath: string, tag: string): string {
