@@ -29,6 +29,7 @@ const ORDER = [
   'service-status',
   'watch-idle',
   'engine-formats',
+  'qa-check',
 ];
 const NOT_BENCHMARKS = new Set(['run', 'types']);
 
