@@ -22,14 +22,22 @@ const URL_PASSWORD = /\b([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/:@\s]*):[^/@\s]+@/g;
 const URL_SECRET_PARAM = /([?&](?:password|passfile|sslpassword|auth_key)=)[^&#\s]*/gi;
 
 /**
- * Replace every registered secret in `text` by a redaction marker, and every password written in
- * a URL: a password too short to register safely (`registerSecret` ignores them, as they would
- * redact ordinary words) is still recognisable by where it stands.
+ * A document key written out as one ("document_key ABC…", `"document_key":"ABC…"`, "document key:
+ * ABC…"): a key never registered in this process (an error stored by an older locsync, whose job no
+ * longer records its key) is still recognisable by its label.
+ */
+const LABELLED_DOCUMENT_KEY = /(document[_ -]?key["']?\s*[:=]?\s*["']?)[A-Za-z0-9+/_-]{16,}=*/gi;
+
+/**
+ * Replace every registered secret in `text` by a redaction marker, every password written in a URL
+ * and every labelled document key: a password too short to register safely (`registerSecret`
+ * ignores them, as they would redact ordinary words) is still recognisable by where it stands.
  */
 export function scrub(text: string): string {
   let out = text.includes('://')
     ? text.replace(URL_PASSWORD, '$1:***@').replace(URL_SECRET_PARAM, '$1***')
     : text;
+  out = out.replace(LABELLED_DOCUMENT_KEY, '$1[REDACTED]');
   for (const s of secrets) {
     if (out.includes(s)) out = out.split(s).join('[REDACTED]');
   }

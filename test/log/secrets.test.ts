@@ -35,3 +35,14 @@ describe('passwords in URLs', () => {
     expect(scrub(plain)).toBe(plain);
   });
 });
+
+describe('document keys written out as such', () => {
+  it('a labelled key never registered is hidden; ordinary words after "document key" are not', () => {
+    const key = 'ABCDEF0123456789ABCDEF0123456789';
+    expect(scrub(`failed (document_key ${key})`)).toBe('failed (document_key [REDACTED])');
+    expect(scrub(`{"document_key":"${key}"}`)).toBe('{"document_key":"[REDACTED]"}');
+    expect(scrub(`document key: ${key}`)).toBe('document key: [REDACTED]');
+    const plain = 'the document key was refused; document_key missing';
+    expect(scrub(plain)).toBe(plain);
+  });
+});

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ConfigError } from '../../util/errors.js';
+import { SCRUB_STORED_ERRORS, scrubbedErrors, type StoredError } from '../scrub-errors.js';
 import { displayUrl, searchPathOf, withSchema } from './url.js';
 import { inTransaction } from './tx.js';
 
@@ -243,6 +244,9 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX qa_results_outcome ON qa_results (outcome);
   `,
+  // 11: errors stored before echoed document keys were redacted: scrubbed once (../scrub-errors.ts,
+  // run by migrate() right after this step, in its transaction: SQL cannot call the scrubber)
+  `${SCRUB_STORED_ERRORS} SELECT 1;`,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -268,6 +272,9 @@ export const STATE_TABLES = [
 
 /** Schema version this code writes (number of migrations). */
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The migration after which the stored errors are scrubbed (src/state/scrub-errors.ts). */
+export const SCRUB_ERRORS_MIGRATION = MIGRATIONS.findIndex((m) => m.startsWith(SCRUB_STORED_ERRORS));
 
 /** The migration that brought content digests (tests replay it on a state made before it). */
 export const CONTENT_DIGESTS_MIGRATION = MIGRATIONS.findIndex((m) =>
@@ -355,8 +362,18 @@ export async function migrate(pool: pg.Pool, url: string): Promise<MigrateResult
     }
     for (let v = from; v < MIGRATIONS.length; v++) {
       await client.query(MIGRATIONS[v] as string);
+      if (v === SCRUB_ERRORS_MIGRATION) await scrubStoredErrors(client);
       await client.query('INSERT INTO locsync_schema (version) VALUES ($1)', [v + 1]);
     }
     return { from, to: MIGRATIONS.length };
   });
+}
+
+/** Errors stored before echoed document keys were redacted, scrubbed (src/state/scrub-errors.ts). */
+async function scrubStoredErrors(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<StoredError>(
+    'SELECT id, error, document_key FROM jobs WHERE error IS NOT NULL',
+  );
+  for (const r of scrubbedErrors(rows))
+    await client.query('UPDATE jobs SET error = $2 WHERE id = $1', [r.id, r.error]);
 }

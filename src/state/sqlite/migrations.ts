@@ -1,3 +1,5 @@
+import { SCRUB_STORED_ERRORS } from '../scrub-errors.js';
+
 // The schema of state.db as versioned migrations (PRAGMA user_version): add new ones at the end only.
 
 export const MIGRATIONS: string[] = [
@@ -156,10 +158,16 @@ export const MIGRATIONS: string[] = [
      checked_at TEXT NOT NULL
    );
    CREATE INDEX qa_results_outcome ON qa_results (outcome);`,
+  // 14: errors stored before echoed document keys were redacted: scrubbed once (../scrub-errors.ts,
+  // run by the store right after this step, in its transaction: SQL cannot call the scrubber)
+  `${SCRUB_STORED_ERRORS} SELECT 1;`,
 ];
 
 /** Schema version this code writes (number of migrations). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The migration after which the stored errors are scrubbed (src/state/scrub-errors.ts). */
+export const SCRUB_ERRORS_MIGRATION = MIGRATIONS.findIndex((m) => m.startsWith(SCRUB_STORED_ERRORS));
 
 /** The migration that brought content digests (tests replay it on a state made before it). */
 export const CONTENT_DIGESTS_MIGRATION = MIGRATIONS.findIndex((m) =>

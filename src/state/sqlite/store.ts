@@ -11,7 +11,8 @@ import { SqliteSegmentMemory } from './segments.js';
 import { SqliteQaResults } from './qa-results.js';
 import { SqliteFileInventory, SqliteRunLog } from './inventory.js';
 import { SqliteJobLedger } from './ledger.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS, SCRUB_ERRORS_MIGRATION } from './migrations.js';
+import { scrubbedErrors, type StoredError } from '../scrub-errors.js';
 import { SqliteGlossaryState } from '../glossaries.js';
 import type {
   AppliedGlossary,
@@ -115,9 +116,19 @@ export class StateStore implements StyleStateStore, SyncState {
       const sql = MIGRATIONS[v] as string;
       this.db.transaction(() => {
         this.db.exec(sql);
+        if (v === SCRUB_ERRORS_MIGRATION) this.scrubStoredErrors();
         this.db.pragma(`user_version = ${v + 1}`);
       })();
     }
+  }
+
+  /** Errors stored before echoed document keys were redacted, scrubbed (../scrub-errors.ts). */
+  private scrubStoredErrors(): void {
+    const rows = this.db
+      .prepare('SELECT id, error, document_key FROM jobs WHERE error IS NOT NULL')
+      .all() as StoredError[];
+    const update = this.db.prepare('UPDATE jobs SET error = ? WHERE id = ?');
+    for (const r of scrubbedErrors(rows)) update.run(r.error, r.id);
   }
 
   private prepare() {
