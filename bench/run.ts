@@ -30,6 +30,7 @@ const ORDER = [
   'watch-idle',
   'engine-formats',
   'qa-check',
+  'segments',
 ];
 const NOT_BENCHMARKS = new Set(['run', 'types']);
 

@@ -31,7 +31,7 @@ export interface SegmentsQuote {
   segments: number;
   fromMemory: number;
   sent: number;
-  /** Characters of the segments sent, with their inline tags (what the text requests bill). */
+  /** Characters of the segments sent (their text: the service bills no inline tags). */
   characters: number;
   /** What uploading the whole document would bill (its characters, at least the minimum). */
   documentPath: number;

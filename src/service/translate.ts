@@ -70,6 +70,11 @@ function tagList(v: unknown, field: string): string[] {
     .filter(Boolean);
 }
 
+/** Code points of a marked-up text outside its tags, an entity counting as the one character it stands for. */
+export function markupTextLength(text: string): number {
+  return [...text.replace(/<[^<>]*>/g, '').replace(/&(?:#x[0-9A-Fa-f]+|#\d+|[A-Za-z]+);/g, '_')].length;
+}
+
 function isTrue(v: unknown): boolean {
   return v === true || v === 'true' || v === '1';
 }
@@ -118,7 +123,9 @@ export function registerTranslate(app: FastifyInstance, r: TranslateRoutesOption
     const style = resolveStyle(store, plan, o.style_id, targetLang);
     const glossary = resolveGlossary(store.glossaries, o.glossary_id, sourceLang, targetLang);
     const account = r.accountOf(req);
-    const characters = texts.reduce((n, t) => n + [...t].length, 0);
+    // With tag handling the markup is not billed, only the text (as the real service bills).
+    const billedOf = (t: string) => (tagHandling ? markupTextLength(t) : [...t].length);
+    const characters = texts.reduce((n, t) => n + billedOf(t), 0);
     checkCharacters(account, characters);
 
     const base: TranslateOptions = {
@@ -143,7 +150,7 @@ export function registerTranslate(app: FastifyInstance, r: TranslateRoutesOption
         detected_source_language: result.detectedSourceLang.toUpperCase(),
         text: result.texts[0] ?? '',
       };
-      if (isTrue(o.show_billed_characters)) item.billed_characters = result.billedCharacters;
+      if (isTrue(o.show_billed_characters)) item.billed_characters = billedOf(t);
       if (modelType)
         item.model_type_used = modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized';
       return item;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDocument, taggedText } from '../../src/documents/index.js';
+import { openDocument, segmentCharacters, taggedText } from '../../src/documents/index.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
 import { bothMethods, segmentTexts, textRequests } from './helpers.js';
 
@@ -78,12 +78,12 @@ describe('method: segments', () => {
     // Identical segments across documents are sent once ("Check the filter every week." is in all
     // three, but the docx one is in pieces: other tags, another segment).
     const sentChars = requests.reduce((n, r) => n + r.characters, 0);
-    const unique = new Set<string>();
+    const unique = new Map<string, number>();
     for (const f of ['manual.docx', 'page.html', 'notes.txt']) {
       const doc = await openDocument(path.join(fx.src, f), { format: path.extname(f).slice(1) });
-      for await (const s of doc.segments()) unique.add(taggedText(s));
+      for await (const s of doc.segments()) unique.set(taggedText(s), segmentCharacters(s));
     }
-    expect(sentChars).toBe([...unique].reduce((n, t) => n + [...t].length, 0));
+    expect(sentChars).toBe([...unique.values()].reduce((n, c) => n + c, 0));
 
     // A second run sends nothing.
     const mark = fx.mark();
@@ -112,5 +112,31 @@ describe('method: segments', () => {
     const seg = await segmentTexts(path.join(fx.dir, 'out/seg/de/manual.docx'));
     const doc = await segmentTexts(path.join(fx.dir, 'out/doc/de/manual.docx'));
     expect(seg).toEqual(doc);
+  });
+
+  it('the local service bills the text of a tagged segment, never its tags or the context, and refuses a body over 128 KiB', async () => {
+    fx = await createFixture({ manifest: bothMethods() });
+    const client = fx.client();
+    const res = await client.translateText({
+      text: ['<g id="0">Press </g><g id="1">Continue</g><x id="2"/>', 'Fish &amp; chips'],
+      target_lang: 'DE',
+      source_lang: 'EN',
+      tag_handling: 'xml',
+      context: 'The dialog asks whether to go on.',
+    });
+    expect(res.translations[0]!.text).toMatch(/^<g id="0">[^<]+<\/g><g id="1">[^<]+<\/g><x id="2"\/>$/);
+    expect(textRequests(fx)).toEqual([
+      {
+        texts: 2,
+        characters: 'Press Continue'.length + 'Fish & chips'.length,
+        context_characters: 33,
+        target_lang: 'DE',
+      },
+    ]);
+    const big = await client
+      .translateText({ text: ['x'.repeat(140 * 1024)], target_lang: 'DE' })
+      .catch((e: unknown) => e as Error & { status?: number });
+    expect((big as { status?: number }).status).toBe(413);
+    expect(textRequests(fx)).toHaveLength(1);
   });
 });

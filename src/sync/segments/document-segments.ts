@@ -1,5 +1,6 @@
 import {
   openDocument,
+  segmentCharacters,
   segmentText,
   taggedText,
   type OpenedDocument,
@@ -37,20 +38,13 @@ export function methodRefusal(segments: boolean, ext: string): string | undefine
 export interface KeyedSegment extends SegmentText {
   segment: Segment;
   key: string;
-  /** Characters billed for it: code points of what is sent. */
+  /** Characters billed for it: code points of its text (the service bills no markup with tag handling). */
   characters: number;
 }
 
 export interface SegmentedDocument {
   doc: OpenedDocument;
   segments: KeyedSegment[];
-}
-
-/** Code points of a string (what the service bills). */
-export function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
 }
 
 export interface KeyOptions {
@@ -71,7 +65,7 @@ export async function readSegments(absPath: string, ext: string, k: KeyOptions):
       tagged,
       plain: segmentText(segment),
       key: segmentKey(tagged, k.sourceLang, k.targetLang, k.settings),
-      characters: codePoints(tagged),
+      characters: segmentCharacters(segment),
     });
   }
   return { doc, segments };

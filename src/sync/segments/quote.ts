@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { SegmentsQuote } from '../../billing/price.js';
 import { priceUpload } from '../../billing/price.js';
-import { DocumentFormatError, segmentCharacters } from '../../documents/index.js';
+import { DocumentFormatError } from '../../documents/index.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { PlannedAction } from '../plan/types.js';
@@ -44,7 +44,7 @@ export async function quoteSegments(
     };
     let text = 0;
     for (const s of read.segments) {
-      text += segmentCharacters(s.segment);
+      text += s.characters;
       if (known.has(s.key) || planned.has(s.key)) {
         q.fromMemory++;
         continue;
