@@ -294,3 +294,72 @@ describe('soft output checks in a sync', () => {
     expect((await status(fx)).code).toBe(0);
   });
 });
+
+// Every sample format, one run, two targets: one translation of each file comes back cut in half
+// (the fault takes the first upload of that file name), the other intact. No cut file reaches the
+// output folder, each fails with the reason its format gives, the intact ones are delivered, status
+// names the cut ones and exits 1, and nothing is bought twice.
+
+const FORMATS = [
+  'readme.txt',
+  'office/report.docx',
+  'office/slides.pptx',
+  'office/status.xlsx',
+  'office/report.pdf',
+  'office/legacy-report.doc',
+  'video/welcome.srt',
+  'web/cafe.htm',
+  'web/index.html',
+  'localization/app.xliff',
+  'localization/strings.xlf',
+  'images/logo.png',
+  'images/photo.jpg',
+];
+
+describe('a truncated translation of every format', () => {
+  it('never reaches the output folder; the intact translations of the run are delivered', async () => {
+    const names = FORMATS.map((rel) => path.basename(rel));
+    fx = await createFixture({
+      service: {
+        faults: names.map((name) => ({ badOutput: 'truncated' as const, badOutputFor: name, badOutputs: 1 })),
+      },
+      manifest: {
+        mappings: [
+          {
+            name: 'docs',
+            source: 'src',
+            output: 'out/{lang}/{path}',
+            targets: [{ lang: 'de' }, { lang: 'fr' }],
+          },
+        ],
+      },
+      files: Object.fromEntries(FORMATS.map((rel) => [path.basename(rel), sample(rel)])),
+    });
+    const summary = await fx.sync();
+    expect(summary.failed.map((f) => f.file).sort()).toEqual([...names].sort());
+    const outName = (n: string) => n.replace(/\.doc$/, '.docx');
+    for (const f of summary.failed) {
+      expect(f.kind).toBe('qa-failed');
+      // A cut zip or XML does not open; a cut text file lost its end (or ends inside a character).
+      const want = /\.(txt|srt|htm|html)$/.test(f.file) ? /\((lost-segments|unreadable)\)/ : /\(unreadable\)/;
+      expect(f.error, f.file).toMatch(want);
+      // The cut one is not in the output folder; the other language's is, and opens.
+      const other = f.target === 'de' ? 'fr' : 'de';
+      expect(fx.exists(`out/${f.target}/${outName(f.file)}`), f.file).toBe(false);
+      expect(fx.exists(`out/${other}/${outName(f.file)}`), f.file).toBe(true);
+    }
+    // No part file left beside the outputs.
+    for (const lang of ['de', 'fr'])
+      for (const file of fs.readdirSync(path.join(fx.dir, 'out', lang)))
+        expect(names.map(outName)).toContain(file);
+
+    const shown = await status(fx, '--no-scan');
+    expect(shown.code).toBe(1);
+    for (const f of summary.failed)
+      expect(shown.stdout).toContain(`docs/${f.file} -> ${f.target}: qa-failed: output check failed`);
+
+    const mark = fx.mark();
+    await fx.sync();
+    expect(uploadedUnits(fx, mark)).toEqual([]);
+  });
+});
