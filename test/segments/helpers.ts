@@ -19,6 +19,18 @@ export function bothMethods(): Record<string, unknown> {
   return { mappings: [{ ...mapping('seg'), method: 'segments' }, mapping('doc')] };
 }
 
+/** One mapping `docs` from src to out/{lang}/{path}, German, translated segment by segment. */
+export function segmentsMapping(): Record<string, unknown> {
+  return {
+    name: 'docs',
+    source: 'src',
+    source_lang: 'en',
+    method: 'segments',
+    output: 'out/{lang}/{path}',
+    targets: [{ lang: 'de' }],
+  };
+}
+
 /** The text a file holds, segment by segment: of a bilingual one (XLIFF) its translation side unless `side`. */
 export async function segmentTexts(file: string, side: 'source' | 'target' = 'target'): Promise<string[]> {
   const format = path.extname(file).slice(1);

@@ -4,7 +4,7 @@ import { Document, Packer, Paragraph } from 'docx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { API_KEY, createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
-import { textRequests } from './helpers.js';
+import { segmentsMapping, textRequests } from './helpers.js';
 
 // A text request is billed like an upload: recorded before it is sent, a lost answer is listed as
 // possibly billed and its segments sent again, and a run killed mid-batch resumes without sending
@@ -30,16 +30,7 @@ function segmentsManifest(): Record<string, unknown> {
   return {
     // On PostgreSQL the killed worker's claim lasts its lease: kept short, so the next run takes over soon.
     ...(onPostgres ? { postgres: { lease_seconds: 5 } } : {}),
-    mappings: [
-      {
-        name: 'docs',
-        source: 'src',
-        source_lang: 'en',
-        method: 'segments',
-        output: 'out/{lang}/{path}',
-        targets: [{ lang: 'de' }],
-      },
-    ],
+    mappings: [segmentsMapping()],
   };
 }
 

@@ -3,7 +3,8 @@ import { Document, Packer, Paragraph } from 'docx';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatFiles } from '../../src/cli/plan-text.js';
-import { pricedPlan } from '../../src/cli/sync-gate.js';
+import { gateRun, pricedPlan } from '../../src/cli/sync-gate.js';
+import { makePlan } from '../../src/sync/engine.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { createFixture, defaultManifest, houseStyleManifest, type Fixture } from '../sync/fixture.js';
 import { charactersSent } from './helpers.js';
@@ -48,6 +49,21 @@ async function planText(fx: Fixture) {
   }
 }
 
+/** What the run's gate answers for `--max-billed max`: allowed, or the refusal's message. */
+async function gate(fx: Fixture, maxBilled: number): Promise<string> {
+  const loaded = await fx.load();
+  const { state, close } = await fx.open();
+  try {
+    const { plan } = await makePlan({ loaded, state, connection: { client: fx.client() } });
+    await gateRun({ loaded, state, plan, checks: { maxBilled, configArg: '' } });
+    return 'allowed';
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    await close();
+  }
+}
+
 describe('the priced plan of method: segments', () => {
   it('prices an edit by the characters of the segments not in the memory, beside the document path', async () => {
     fx = await createFixture({
@@ -71,6 +87,9 @@ describe('the priced plan of method: segments', () => {
     expect(text).toContain(
       '1 new segment, 3 from memory: 23 characters (the document path would bill 50,000 characters)',
     );
+    // --max-billed holds the edit's price, not the document's: the gate lets the run go.
+    expect(await gate(fx, 100)).toBe('allowed');
+    expect(await gate(fx, 10)).toMatch(/the plan bills 46 characters/);
     // What the plan priced is what the run sends.
     const mark = fx.mark();
     await fx.sync();
