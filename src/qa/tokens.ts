@@ -18,6 +18,21 @@ const EMAIL = /[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 const BACKTICK_CODE = /`[^`\n]+`/g;
 
 /**
+ * A time of day, 12-hour ("6:30 PM", "8 a.m.") or 24-hour ("18:30"): compared as 24-hour HH:MM, so
+ * that a translation (or a style rule) writing "6:30 PM" as "18:30" keeps the same time.
+ */
+const TIME =
+  /(?<![\d:.,])(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s?([AaPp])\.?\s?[Mm]\.?(?!\p{L})|(?<![\d:.,])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d:])/gu;
+
+function time24(m: RegExpExecArray | string[]): string {
+  const [, h12, m12, ampm, h24, m24] = m;
+  let hour = Number(h12 ?? h24);
+  const minute = m12 ?? m24 ?? '00';
+  if (ampm) hour = (hour % 12) + (ampm.toLowerCase() === 'p' ? 12 : 0);
+  return `${String(hour).padStart(2, '0')}:${minute}`;
+}
+
+/**
  * A number: digits with the separators languages write between them (1,000.50 and 1.000,50 and
  * 1 000,50 with a no-break space are one number); compared by its digits alone.
  */
@@ -53,6 +68,10 @@ export function tokensOf(text: string, code: readonly string[] = []): Tokens {
     found.placeholders.push(p);
     rest = rest.replace(p, ' ');
   }
+  rest = rest.replace(TIME, (...m: string[]) => {
+    found.numbers.push(time24(m));
+    return ' ';
+  });
   take('numbers', NUMBER, (m) => m.replace(/\D/g, '').replace(/^0+(?=\d)/, ''));
   for (const c of code) {
     const inline = c.trim();

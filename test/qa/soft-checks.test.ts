@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkOutput } from '../../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS, type QaSettings } from '../../src/qa/checks.js';
 import { qaSettingsOf } from '../../src/qa/settings.js';
+import { missingTokens, tokensOf } from '../../src/qa/tokens.js';
 
 // The soft checks (docs/qa.md) on real files: each finds what a reviewer would mark, says where,
 // and leaves a faithful translation alone.
@@ -183,5 +184,21 @@ describe('soft output checks', () => {
       failOn: ['language', 'placeholders'],
       ignore: ['length'],
     });
+  });
+
+  it('a time written the 24-hour way (a style rule, a language) is the same time; another time is missing', () => {
+    const source = tokensOf('The café opens at 8:00 AM and closes at 6:30 PM, 3 days a week.').numbers;
+    expect(
+      missingTokens(
+        source,
+        tokensOf('Das Café öffnet um 08:00 und schließt um 18:30, 3 Tage pro Woche.').numbers,
+      ),
+    ).toEqual([]);
+    expect(
+      missingTokens(
+        source,
+        tokensOf('Das Café öffnet um 08:00 und schließt um 18:00, 3 Tage pro Woche.').numbers,
+      ),
+    ).toEqual(['18:30']);
   });
 });
