@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { TEXT_REQUEST_LIMITS } from '../../src/api/types.js';
+import {
+  batchTexts,
+  DEFAULT_BATCH_LIMITS,
+  jsonBytes,
+  type SegmentText,
+} from '../../src/sync/segments/batches.js';
+
+// Text requests cut to the service's limits, neighbours kept together with their context.
+
+const seg = (text: string): SegmentText => ({ tagged: text, plain: text });
+const doc = (n: number, text = (i: number) => `Paragraph ${i}.`) =>
+  Array.from({ length: n }, (_, i) => seg(text(i)));
+const all = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+describe('batchTexts', () => {
+  it('sends a whole document 50 texts at a time', () => {
+    const batches = batchTexts(doc(120), all(120));
+    expect(batches.map((b) => b.members.length)).toEqual([50, 50, 20]);
+    expect(batches.flatMap((b) => b.members)).toEqual(all(120));
+  });
+
+  it('keeps each request within 128 KiB with its context', () => {
+    const long = doc(200, (i) => `${i} ${'é'.repeat(3_000)}`);
+    const batches = batchTexts(long, all(200));
+    for (const b of batches) {
+      const body = JSON.stringify({
+        text: b.members.map((i) => long[i]!.tagged),
+        target_lang: 'DE',
+        context: b.context,
+      });
+      expect(Buffer.byteLength(body)).toBeLessThan(TEXT_REQUEST_LIMITS.bytes);
+      expect(b.members.length).toBeGreaterThan(0);
+    }
+    expect(batches.flatMap((b) => b.members)).toEqual(all(200));
+    expect(jsonBytes(long[0]!.tagged) * 50).toBeGreaterThan(DEFAULT_BATCH_LIMITS.bytes);
+  });
+
+  it('sends separate edits apart, each with its own neighbours as context', () => {
+    const d = doc(10);
+    const batches = batchTexts(d, [2, 3, 7]);
+    expect(batches.map((b) => b.members)).toEqual([[2, 3], [7]]);
+    expect(batches[0]!.context).toBe(
+      'Paragraph 0.\nParagraph 1.\nParagraph 4.\nParagraph 5.\nParagraph 6.\nParagraph 7.\nParagraph 8.\nParagraph 9.',
+    );
+    expect(batches[1]!.context.split('\n')).toContain('Paragraph 6.');
+    expect(batches[1]!.context.split('\n')).toContain('Paragraph 8.');
+  });
+
+  it('takes at most contextChars of neighbouring text on each side', () => {
+    const d = doc(5, () => 'x'.repeat(600));
+    const [b] = batchTexts(d, [2], { ...DEFAULT_BATCH_LIMITS, contextChars: 1_000 });
+    expect(b!.context.replace(/\n/g, '').length).toBe(2_000);
+  });
+});
