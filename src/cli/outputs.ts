@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { loadManifest } from '../manifest/load.js';
+import { acceptSegmentConflicts } from '../sync/reviewed-segments.js';
 import { besidePath, EDITED_TAG, taggedPath } from '../sync/run/edited-output.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 
@@ -45,8 +46,33 @@ function freeBackupPath(outputAbs: string): string {
   }
 }
 
+/**
+ * The segment path: the conflicts of reviewed segments whose source changed are accepted (the new
+ * machine translation, already in the output, stands). False: the output has none.
+ */
+async function acceptedSegments(output: string, opts: OutputsOptions): Promise<boolean> {
+  const loaded = await loadManifest(opts.config);
+  const rel = path.relative(
+    loaded.dir,
+    fs.existsSync(output) ? path.resolve(output) : path.resolve(loaded.dir, output),
+  );
+  const accepted = await acceptSegmentConflicts(
+    path.dirname(loaded.statePath),
+    rel.split(path.sep).join('/'),
+  );
+  if (accepted)
+    process.stdout.write(
+      `${output}: the new translations of its reviewed segments whose source changed stand; the conflict is resolved\n`,
+    );
+  return accepted;
+}
+
 /** `outputs take-new`: the new translation wins; the person's version is kept as a backup file. */
 export async function outputsTakeNewAction(output: string, opts: OutputsOptions): Promise<void> {
+  if (await acceptedSegments(output, opts)) {
+    process.exitCode = EXIT.ok;
+    return;
+  }
   const c = await conflictOf(output, opts);
   const backup = freeBackupPath(c.output);
   if (fs.existsSync(c.output)) await fsp.rename(c.output, backup);

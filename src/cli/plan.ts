@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { printable } from '../log/printable.js';
 import type { DriftPolicy } from '../manifest/types.js';
 import { EMPTY_GLOSSARY_PLAN, EMPTY_STYLE_PLAN, type TerminologyPlan } from '../styles/terminology.js';
@@ -74,7 +75,10 @@ async function plan(opts: PlanOptions): Promise<number> {
       const written = made.plan.actions.flatMap((a) =>
         a.kind === 'translate' || a.kind === 'reuse' || a.kind === 'resume' ? [a.ref.output] : [],
       );
-      const edited = withPlanned(await editedOutputs(state.jobs, loaded.dir, opts.config), new Set(written));
+      const edited = withPlanned(
+        await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath)),
+        new Set(written),
+      );
       const styles = made.styles ?? EMPTY_STYLES;
       const files = await priceFiles(
         loaded,

@@ -196,7 +196,7 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
       ]);
       const scope = { counts, ...(since ? { since } : {}) };
       html = renderReportPage({
-        edited: await editedOutputs(jobs, loaded.dir, opts.config),
+        edited: await editedOutputs(jobs, loaded.dir, opts.config, path.dirname(loaded.statePath)),
         qa: await qaOutputs(qa),
         generatedAt: new Date().toISOString(),
         pipeline: loaded.path,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
 import { conflicts, editedOutputs } from '../sync/edited-outputs.js';
 import { postgresStatusSource } from '../report/postgres-status-source.js';
@@ -79,7 +80,7 @@ export async function postgresStatus(
       ...(opts.scan ? { scan: await scanForStatus(loaded, state) } : {}),
     });
     const workers = (await listWorkers(state.pool)).map(workerLine);
-    const edited = await editedOutputs(state.jobs, loaded.dir, opts.config);
+    const edited = await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath));
     const qa = await qaOutputs(state.qaResults);
     const data: StatusData & { workers: WorkerLine[] } = { ...status, edited, qa, workers };
     if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import fs from 'node:fs';
 import { printable } from '../log/printable.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
@@ -35,7 +36,7 @@ async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number)
     });
     return {
       ...data,
-      edited: await editedOutputs(state.jobs, loaded.dir, opts.config),
+      edited: await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath)),
       qa: await qaOutputs(state.qaResults),
     };
   } finally {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JobLedger } from '../state/types.js';
+import { segmentConflicts, type SegmentConflict } from './reviewed-segments.js';
 import { besidePath, outputCondition } from './run/edited-output.js';
 
 // The outputs people have edited, as `status` and `plan` list them: an output that differs from
@@ -16,17 +17,25 @@ export interface EditedOutput {
   advice: string;
   /** `plan`: a new translation of it is planned (it will be written beside the edit). */
   new_translation_planned?: boolean;
+  /**
+   * The segment path (./reviewed-segments.ts): reviewed segments whose source changed; the new
+   * machine translation is in the output. A conflict until `locsync outputs take-new` accepts it.
+   */
+  segment_conflicts?: SegmentConflict[];
 }
 
 /** ` -c <manifest>` in advice, unless it is the default. */
 const cfgArg = (cfg: string) => (cfg === 'pipeline.yaml' ? '' : ` -c ${cfg}`);
 
+/** `stateFolder`: the folder of the state (the segment path's records of reviewed segments). */
 export async function editedOutputs(
   ledger: JobLedger,
   base: string,
   config: string,
+  stateFolder: string,
 ): Promise<EditedOutput[]> {
   const edited: EditedOutput[] = [];
+  const bySegment = segmentConflicts(stateFolder);
   for (const rec of await ledger.writtenRecords()) {
     const abs = path.resolve(base, rec.output_path);
     if ((await outputCondition(abs, rec)) !== 'edited') continue;
@@ -40,6 +49,13 @@ export async function editedOutputs(
         : 'edited by a person: kept; a new translation of a changed source is written beside it',
     });
   }
+  for (const [output, list] of [...bySegment].sort(([a], [b]) => a.localeCompare(b)))
+    edited.push({
+      output,
+      new_translation: null,
+      segment_conflicts: list,
+      advice: `conflict: the source of ${list.length} reviewed segment${list.length === 1 ? '' : 's'} changed, the new machine translation is in the output; check ${list.length === 1 ? 'it' : 'them'} (edit the output if needed), then \`locsync outputs take-new ${output}${cfgArg(config)}\``,
+    });
   return edited;
 }
 
@@ -50,7 +66,7 @@ export function withPlanned(edited: readonly EditedOutput[], outputs: ReadonlySe
 
 /** The conflicts among them (status exits 1 while there is one). */
 export const conflicts = (edited: readonly EditedOutput[]): EditedOutput[] =>
-  edited.filter((e) => e.new_translation !== null);
+  edited.filter((e) => e.new_translation !== null || !!e.segment_conflicts?.length);
 
 /** The lines `status` and `plan` print (none when nothing was edited). */
 export function formatEdited(edited: readonly EditedOutput[]): string[] {
@@ -64,6 +80,8 @@ export function formatEdited(edited: readonly EditedOutput[]): string[] {
       ? ` (a new translation is planned: written beside it, as ${besidePath(e.output)})`
       : '';
     out.push(`  ${e.output}${e.new_translation ? ` <> ${e.new_translation}` : ''}${planned}`);
+    for (const c of e.segment_conflicts ?? [])
+      out.push(`    ${c.where}: reviewed "${c.reviewed}" (source was "${c.source_before}")`);
     out.push(`    ${e.advice}`);
   }
   return out;

@@ -88,7 +88,12 @@ export class StatusPageCollector {
       }),
       this.src.status.billing({ by: 'language', since: `${month}-01T00:00:00.000Z` }),
       // The advice names the manifest as seen from its folder (outputs are named from there too).
-      editedOutputs(this.src.state.jobs, loaded.dir, path.relative(loaded.dir, loaded.path)),
+      editedOutputs(
+        this.src.state.jobs,
+        loaded.dir,
+        path.relative(loaded.dir, loaded.path),
+        path.dirname(loaded.statePath),
+      ),
       qaOutputs(this.src.state.qaResults),
     ]);
     const t = this.src.tracker;

@@ -72,7 +72,7 @@ export class Placement {
 
   constructor(
     private readonly outputAbs: string,
-    private readonly record: JobRecord | undefined,
+    private readonly record: Pick<JobRecord, 'output_sha256' | 'output_size' | 'output_mtime_ms'> | undefined,
     private readonly overwriteEdits: boolean,
     private readonly keep?: KeepReplaced,
   ) {

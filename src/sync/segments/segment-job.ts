@@ -5,9 +5,11 @@ import { DocumentFormatError, fromTaggedText } from '../../documents/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { QaResult } from '../../qa/checks.js';
 import { QaFailedError } from '../../qa/gate.js';
-import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../../state/types.js';
+import type { JobRecord, SegmentMemory, SegmentMemoryRow, SegmentOrigin } from '../../state/types.js';
 import type { FailureKind } from '../events.js';
 import { Placement, writtenOf } from '../run/edited-output.js';
+import { keepFor } from '../run/replaced-outputs.js';
+import { takeReviewed, type ReviewedTake } from '../reviewed-segments.js';
 import type { JobDriverDeps, JobOutcome, JobSource } from '../run/job-driver.js';
 import { refOfJob } from '../run/report.js';
 import { sourceHolds } from '../run/source-check.js';
@@ -121,6 +123,22 @@ export class SegmentJob {
       if (!(err instanceof DocumentFormatError)) throw err;
       return this.fail(failure('rejected', `the source cannot be read: ${err.message}`, false));
     }
+    // A person's edit of the output is taken into the memory as reviewed (../reviewed-segments.ts).
+    const outputAbs = path.resolve(this.d.base, job.output_path);
+    const previous = await this.d.ledger.latestDoneOf(job.output_path);
+    const record = previous && previous.id !== job.id ? await this.d.ledger.get(previous.id) : undefined;
+    const review = await takeReviewed({
+      stateFolder: path.dirname(this.d.spoolDir),
+      outputAbs,
+      outputRel: job.output_path,
+      format: ext,
+      previous: record,
+      overwriteEdits: this.d.overwriteEdits ?? false,
+      memory: this.d.memory,
+      segments: read.segments,
+      row: (key, source, translation) =>
+        memoryRow(request, this.d.runId, { key, source, translation }, 'reviewed'),
+    });
     let known: Map<string, string>;
     try {
       known = await this.translateMissing(read.segments, this.d.memory, client as TextClient, request);
@@ -130,7 +148,7 @@ export class SegmentJob {
         return err.deferred ? this.defer(err.failure) : this.fail(err.failure);
       throw err;
     }
-    return this.deliver(read, known, ext);
+    return this.deliver(read, known, ext, { outputAbs, record, review });
   }
 
   /**
@@ -245,16 +263,14 @@ export class SegmentJob {
     this.sent.characters += characters;
     this.sent.requests++;
     this.d.report.sum.uploads++;
-    const rows: SegmentMemoryRow[] = items.map((s, k) => ({
-      key: s.key,
-      source: s.tagged,
-      source_lang: request.source_lang?.toLowerCase() ?? null,
-      target_lang: request.target_lang.toLowerCase(),
-      settings: request.segments?.settings ?? '',
-      translation: answer.translations[k]?.text ?? '',
-      origin: 'service',
-      run_id: this.d.runId,
-    }));
+    const rows: SegmentMemoryRow[] = items.map((s, k) =>
+      memoryRow(
+        request,
+        this.d.runId,
+        { key: s.key, source: s.tagged, translation: answer.translations[k]?.text ?? '' },
+        'service',
+      ),
+    );
     // Remembered as each batch returns: a crash after this never sends these segments again.
     await memory.textRequestAnswered(id, rows);
     for (const r of rows) known.set(r.key, r.translation);
@@ -297,12 +313,22 @@ export class SegmentJob {
     read: Awaited<ReturnType<typeof readSegments>>,
     known: Map<string, string>,
     ext: string,
+    out: { outputAbs: string; record: JobRecord | undefined; review: ReviewedTake },
   ): Promise<JobOutcome> {
     const keyOf = new Map(read.segments.map((s) => [s.segment.id, s]));
-    const outputAbs = path.resolve(this.d.base, this.job.output_path);
-    const previous = await this.d.ledger.latestDoneOf(this.job.output_path);
-    const record = previous && previous.id !== this.job.id ? await this.d.ledger.get(previous.id) : undefined;
-    const placement = new Placement(outputAbs, record, this.d.overwriteEdits ?? false);
+    const { outputAbs, review } = out;
+    // An edit taken into the memory is written over (the output carries its wording), unless the
+    // output changed again since it was taken.
+    const placement = new Placement(
+      outputAbs,
+      review.takenAs ?? out.record,
+      this.d.overwriteEdits ?? false,
+      keepFor({ base: this.d.base, stateFolder: path.dirname(this.d.spoolDir) }, this.d.runId, {
+        outputRel: this.job.output_path,
+        target: this.job.target_lang,
+        sourceAbs: this.src.absPath,
+      }),
+    );
     let bytes: number;
     let qa: QaResult | undefined;
     try {
@@ -337,6 +363,7 @@ export class SegmentJob {
     const written = await writtenOf(placement.placed).catch(() => undefined);
     const billed = await (this.d.memory as SegmentMemory).billedOf(this.job.id);
     this.job = await this.d.ledger.done(this.job, billed, written);
+    await review.delivered(this.job.id);
     if (qa) {
       await this.d.gate.record(this.job, qa);
       this.d.report.qaChecked(this.job, qa, this.log);
@@ -461,5 +488,22 @@ export function textRequest(
     tag_handling: 'xml',
     // A segment is one unit already (a paragraph, a cell): its lines are not sentences of their own.
     split_sentences: 'nonewlines',
+  };
+}
+
+/** A segment memory row of a job's languages and settings. */
+function memoryRow(
+  request: UploadDocumentRequest,
+  runId: number,
+  t: { key: string; source: string; translation: string },
+  origin: SegmentOrigin,
+): SegmentMemoryRow {
+  return {
+    ...t,
+    source_lang: request.source_lang?.toLowerCase() ?? null,
+    target_lang: request.target_lang.toLowerCase(),
+    settings: request.segments?.settings ?? '',
+    origin,
+    run_id: runId,
   };
 }

@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { isBilingual, openDocument, taggedText } from '../documents/index.js';
+import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../state/types.js';
+import { outputCondition, writtenOf } from './run/edited-output.js';
+
+// The segment path (method: segments) and outputs edited by people (docs/review.md): the person's
+// wording is taken into the segment memory as a *reviewed* translation, preferred to the service's.
+//
+// Each delivery of the segment path records, per output, the source segments it translated (their
+// memory keys and tagged text, in document order) in `<state folder>/segments-written/`. When the
+// source changes and the output differs from what was written, the output's segments are read with
+// the document layer and matched to those recorded by position (the document layer's ids); each
+// segment whose text is not what was written is remembered as reviewed under the old source
+// segment's key. The new output is then written over the edit: unchanged segments keep the reviewed
+// wording (the memory prefers it), changed ones are translated. A reviewed segment whose source
+// changed gets the new machine translation and is listed as a conflict (status, exit 1) until
+// `locsync outputs take-new <output>` accepts it or a person edits it again.
+//
+// An edit that cannot be matched (another number of segments, an output that does not open) keeps
+// the document path's rule: the output is left alone and the new translation is written beside it.
+
+/** A reviewed segment whose source changed: the new machine translation was used instead. */
+export interface SegmentConflict {
+  /** Where the segment was, for a person ("line 2", "word/document.xml paragraph 4"). */
+  where: string;
+  /** Its source text before the change. */
+  source_before: string;
+  /** The person's wording, which no longer applies. */
+  reviewed: string;
+}
+
+interface WrittenSegments {
+  output: string;
+  /** The segment job that wrote the output. */
+  job_id: number;
+  segments: Array<{ key: string; source: string; where: string }>;
+  /** Keys of segments whose translation in the output is a person's. */
+  reviewed: string[];
+  conflicts: SegmentConflict[];
+}
+
+const folderOf = (stateFolder: string) => path.join(stateFolder, 'segments-written');
+const fileOf = (stateFolder: string, output: string) =>
+  path.join(folderOf(stateFolder), `${createHash('sha256').update(output).digest('hex').slice(0, 24)}.json`);
+
+function readRecord(stateFolder: string, output: string): WrittenSegments | undefined {
+  try {
+    const r = JSON.parse(fs.readFileSync(fileOf(stateFolder, output), 'utf8')) as WrittenSegments;
+    return r.output === output ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeRecord(stateFolder: string, r: WrittenSegments): Promise<void> {
+  await fsp.mkdir(folderOf(stateFolder), { recursive: true });
+  const file = fileOf(stateFolder, r.output);
+  await fsp.writeFile(`${file}.tmp`, JSON.stringify(r));
+  await fsp.rename(`${file}.tmp`, file);
+}
+
+/** The conflicts of every output of the segment path (status and the pages list them). */
+export function segmentConflicts(stateFolder: string): Map<string, SegmentConflict[]> {
+  const out = new Map<string, SegmentConflict[]>();
+  let names: string[];
+  try {
+    names = fs.readdirSync(folderOf(stateFolder));
+  } catch {
+    return out;
+  }
+  for (const n of names.filter((x) => x.endsWith('.json'))) {
+    try {
+      const r = JSON.parse(fs.readFileSync(path.join(folderOf(stateFolder), n), 'utf8')) as WrittenSegments;
+      if (r.conflicts.length) out.set(r.output, r.conflicts);
+    } catch {
+      // A record being replaced: read again by the next status.
+    }
+  }
+  return out;
+}
+
+/** `locsync outputs take-new`: the machine translations of the conflicting segments stand. */
+export async function acceptSegmentConflicts(stateFolder: string, output: string): Promise<boolean> {
+  const r = readRecord(stateFolder, output);
+  if (!r?.conflicts.length) return false;
+  await writeRecord(stateFolder, { ...r, conflicts: [] });
+  return true;
+}
+
+/** A source segment of the new delivery: its memory key, tagged text and place. */
+export interface SourceSegment {
+  key: string;
+  tagged: string;
+  segment: { where: string };
+}
+
+export interface ReviewedTake {
+  /**
+   * The output as it was when its edit was taken (the rename compares with it): set when the edit is
+   * in the memory and the output may be written over; undefined: the document path's rule applies.
+   */
+  takenAs: Pick<JobRecord, 'output_sha256' | 'output_size' | 'output_mtime_ms'> | undefined;
+  /** After the delivery is recorded done: what it wrote, for the next delivery. */
+  delivered(jobId: number): Promise<void>;
+}
+
+export interface TakeReviewed {
+  stateFolder: string;
+  outputAbs: string;
+  outputRel: string;
+  format: string;
+  /** The output's latest done job (its record of what it wrote). */
+  previous: JobRecord | undefined;
+  overwriteEdits: boolean;
+  memory: SegmentMemory;
+  /** The new source's segments, in order. */
+  segments: readonly SourceSegment[];
+  /** A memory row for a (key, tagged source, translation) of this job's languages and settings. */
+  row: (key: string, source: string, translation: string) => SegmentMemoryRow;
+}
+
+/** Takes a person's edit into the memory (when there is one to take) and lists the conflicts. */
+export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
+  const before = readRecord(t.stateFolder, t.outputRel);
+  const record = before && t.previous && before.job_id === t.previous.id ? before : undefined;
+  const reviewed = new Set(record?.reviewed ?? []);
+  let takenAs: ReviewedTake['takenAs'];
+  if (record && !t.overwriteEdits && (await outputCondition(t.outputAbs, t.previous)) === 'edited') {
+    const edited = await editedSegments(t.outputAbs, t.format);
+    if (edited && edited.length === record.segments.length) {
+      const written = await writtenOf(t.outputAbs);
+      const current = await t.memory.lookup(record.segments.map((s) => s.key));
+      const rows: SegmentMemoryRow[] = [];
+      record.segments.forEach((s, i) => {
+        const wording = edited[i]!;
+        if (wording === current.get(s.key)) return;
+        rows.push(t.row(s.key, s.source, wording));
+        reviewed.add(s.key);
+      });
+      await t.memory.put(rows);
+      takenAs = {
+        output_sha256: written.sha256,
+        output_size: written.size,
+        output_mtime_ms: written.mtimeMs,
+      };
+    }
+  }
+  // Reviewed segments whose source is gone from the new source: their wording no longer applies.
+  const now = new Set(t.segments.map((s) => s.key));
+  const lost = (record?.segments ?? []).filter((s) => reviewed.has(s.key) && !now.has(s.key));
+  const wording = await t.memory.lookup(lost.map((s) => s.key));
+  const conflicts = [
+    ...(before?.conflicts ?? []),
+    ...lost.map((s) => ({
+      where: s.where,
+      source_before: plainOf(s.source),
+      reviewed: plainOf(wording.get(s.key) ?? ''),
+    })),
+  ];
+  return {
+    takenAs,
+    delivered: (jobId) =>
+      writeRecord(t.stateFolder, {
+        output: t.outputRel,
+        job_id: jobId,
+        segments: t.segments.map((s) => ({ key: s.key, source: s.tagged, where: s.segment.where })),
+        reviewed: [...reviewed].filter((k) => now.has(k)),
+        conflicts,
+      }),
+  };
+}
+
+/** The tagged text of each segment of an output (undefined: it does not open). */
+async function editedSegments(outputAbs: string, format: string): Promise<string[] | undefined> {
+  try {
+    const doc = await openDocument(outputAbs, {
+      format,
+      ...(isBilingual(format) ? { side: 'target' as const } : {}),
+    });
+    const out: string[] = [];
+    for await (const s of doc.segments()) out.push(taggedText(s));
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+const ENTITIES: Record<string, string> = {
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&apos;': "'",
+  '&amp;': '&',
+};
+
+/** A tagged text as a person reads it (inline tags left out, escapes read). */
+const plainOf = (tagged: string): string =>
+  tagged.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|quot|apos|amp);/g, (e) => ENTITIES[e] ?? e);
