@@ -21,6 +21,9 @@ export interface SoftCheckContext {
   skip?: ReadonlySet<SoftCheck>;
 }
 
+/** Segments whose own language is detected at most (spread over the document). */
+const MAX_SEGMENTS_DETECTED = 200;
+
 /** A segment "left untranslated" has at least this many words (a name, "OK" or "API" may stay). */
 const MIN_WORDS_UNTRANSLATED = 3;
 const WORD = /\p{L}{2,}/gu;
@@ -44,8 +47,11 @@ async function wrongLanguage(out: readonly ReadSegment[], ctx: SoftCheckContext)
   const whole = out.map((o) => o.text).join('\n');
   const document = await languageMismatch(whole, ctx.targetLang, ctx.sourceLang);
   const segments: Array<{ where: string; detected: string }> = [];
-  for (const o of out) {
-    if (letterCount(o.text) < MIN_LETTERS_TO_DETECT) continue;
+  const long = out.filter((o) => letterCount(o.text) >= MIN_LETTERS_TO_DETECT);
+  // A huge document: every k-th long segment, so that a 100,000-paragraph file costs what 200 do.
+  const step = Math.max(1, Math.ceil(long.length / MAX_SEGMENTS_DETECTED));
+  for (let i = 0; i < long.length; i += step) {
+    const o = long[i] as ReadSegment;
     const m = await languageMismatch(o.text, ctx.targetLang, ctx.sourceLang);
     if (m) segments.push({ where: o.where, detected: m.detected });
   }
