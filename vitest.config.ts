@@ -27,7 +27,10 @@ export default defineConfig({
               test: {
                 name: 'sync on postgres',
                 include: ['test/sync/**/*.test.ts', 'test/segments/**/*.test.ts'],
-                exclude: [...PURE.map((n) => `test/sync/${n}.test.ts`), 'test/segments/batches.test.ts'],
+                exclude: [
+                  ...PURE.map((n) => `test/sync/${n}.test.ts`),
+                  ...['batches', 'manifest'].map((n) => `test/segments/${n}.test.ts`),
+                ],
                 env: { LOCSYNC_TEST_BACKEND: 'postgres' },
               },
             },

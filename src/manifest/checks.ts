@@ -5,7 +5,7 @@ import { redactUrl } from '../log/secrets.js';
 import type { ConfigError } from '../util/errors.js';
 import { checkOutputs, outputOverlapWarnings, outputUses } from './output-checks.js';
 import { isInside, patternPlaceholders } from './paths.js';
-import { methodFor, SOURCE_LANGUAGES } from './schema.js';
+import { methodFor, SOURCE_LANGUAGES, usesSegments } from './schema.js';
 import { stateLocation } from '../state/location.js';
 import { checkPostgresUrl, isPostgresUrl } from '../state/postgres/url.js';
 import { checkQaSettings } from './qa-checks.js';
@@ -317,6 +317,13 @@ export function manifestWarnings(ctx: CheckContext): ConfigError[] {
     }
   }
   manifest.mappings.forEach((m, mi) => {
+    if (usesSegments(m) && !m.source_lang)
+      warnings.push(
+        source.errorAt(
+          ['mappings', mi, m.method ? 'method' : 'targets'],
+          `mappings[${mi}]: method: segments without source_lang: the service then detects the language of each segment on its own, and short ones (a heading, a cell) are often taken for another language; set source_lang`,
+        ),
+      );
     const abs = path.resolve(ctx.dir, m.source);
     if (!m.allow_missing && existsSync(abs) && isEmptyFolder(abs))
       warnings.push(
