@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/load.js';
-import { editedOutputs } from '../sync/edited-outputs.js';
+import { editedOutputs, type EditedOutput } from '../sync/edited-outputs.js';
 import { qaOutputs } from '../report/qa-outputs.js';
 import type { BillingRow } from '../report/queries.js';
 import { collectStatus, scanForStatus, type ScanResult, type StatusData } from '../report/status-data.js';
@@ -11,6 +11,9 @@ import type { RunTotals, RunTracker } from '../sync/run-tracker.js';
 // What the status page shows, gathered on each request from the state (runs, failures, billing)
 // and the live run (jobs in flight); the scan for per-language progress is slower and refreshed in
 // the background at most once a minute.
+
+/** How often the status page looks again for outputs people edited. */
+const EDITED_EVERY_MS = 5_000;
 
 export interface StatusPageSource {
   /** The state the scan plans with. */
@@ -70,6 +73,30 @@ export class StatusPageCollector {
       .finally(() => (this.scanning = undefined));
   }
 
+  private edited: { at: number; list: Promise<EditedOutput[]> } | undefined;
+
+  /**
+   * The outputs people edited: every recorded output is looked at (a stat each), so at most every
+   * EDITED_EVERY_MS, not on each refresh of every open page.
+   */
+  private editedOutputs(loaded: LoadedManifest, now: number): Promise<EditedOutput[]> {
+    if (!this.edited || now - this.edited.at >= EDITED_EVERY_MS)
+      this.edited = {
+        at: now,
+        // The advice names the manifest as seen from its folder (outputs are named from there too).
+        list: editedOutputs(
+          this.src.state.jobs,
+          loaded.dir,
+          path.relative(loaded.dir, loaded.path),
+          path.dirname(loaded.statePath),
+        ).catch((err: unknown) => {
+          this.edited = undefined;
+          throw err;
+        }),
+      };
+    return this.edited.list;
+  }
+
   /** The scan in progress, if any (tests wait for it). */
   settled(): Promise<void> {
     return this.scanning ?? Promise.resolve();
@@ -87,13 +114,7 @@ export class StatusPageCollector {
         ...(this.scan ? { scan: this.scan } : {}),
       }),
       this.src.status.billing({ by: 'language', since: `${month}-01T00:00:00.000Z` }),
-      // The advice names the manifest as seen from its folder (outputs are named from there too).
-      editedOutputs(
-        this.src.state.jobs,
-        loaded.dir,
-        path.relative(loaded.dir, loaded.path),
-        path.dirname(loaded.statePath),
-      ),
+      this.editedOutputs(loaded, now),
       qaOutputs(this.src.state.qaResults),
     ]);
     const t = this.src.tracker;
