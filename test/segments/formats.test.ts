@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../sync/fixture.js';
-import { bothMethods, segmentTexts } from './helpers.js';
+import { bothMethods, segmentTexts, taggedTexts } from './helpers.js';
 
 // The test oracle of the segment path: against the local service, the same document translated by
 // both methods holds the same translated text, format by format (the samples are real files: Office
@@ -41,6 +41,10 @@ describe('method: segments gives the document path’s text', () => {
     for (const f of FILES) {
       const seg = await segmentTexts(path.join(fx.dir, 'out/seg/de', f));
       expect(seg, f).toEqual(await segmentTexts(path.join(fx.dir, 'out/doc/de', f)));
+      // Formatting in place: each output segment's pieces (bold, links, code) are the same.
+      expect(await taggedTexts(path.join(fx.dir, 'out/seg/de', f)), f).toEqual(
+        await taggedTexts(path.join(fx.dir, 'out/doc/de', f)),
+      );
       expect(seg, f).not.toEqual(await segmentTexts(path.join(fx.src, f), 'source'));
     }
     // A string file: translated by the segment path, its keys kept; the document path lists it.

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { isBilingual, openDocument, segmentText } from '../../src/documents/index.js';
+import {
+  isBilingual,
+  openDocument,
+  segmentText,
+  taggedText,
+  type Segment,
+} from '../../src/documents/index.js';
 import type { RequestLogEntry } from '../../src/service/types.js';
 import type { Fixture } from '../sync/fixture.js';
 
@@ -31,14 +37,26 @@ export function segmentsMapping(): Record<string, unknown> {
   };
 }
 
-/** The text a file holds, segment by segment: of a bilingual one (XLIFF) its translation side unless `side`. */
-export async function segmentTexts(file: string, side: 'source' | 'target' = 'target'): Promise<string[]> {
+/** Each segment of a file as `as` gives it: of a bilingual one (XLIFF) its translation side unless `side`. */
+async function segmentsOf(
+  file: string,
+  side: 'source' | 'target',
+  as: (s: Segment) => string,
+): Promise<string[]> {
   const format = path.extname(file).slice(1);
   const doc = await openDocument(file, { format, side: isBilingual(format) ? side : 'source' });
   const out: string[] = [];
-  for await (const s of doc.segments()) out.push(segmentText(s));
+  for await (const s of doc.segments()) out.push(as(s));
   return out;
 }
+
+/** The text a file holds, segment by segment. */
+export const segmentTexts = (file: string, side: 'source' | 'target' = 'target') =>
+  segmentsOf(file, side, segmentText);
+
+/** The same with each segment's formatting: its pieces as tags (bold stays a piece of its own). */
+export const taggedTexts = (file: string, side: 'source' | 'target' = 'target') =>
+  segmentsOf(file, side, taggedText);
 
 /** The text requests the service answered since log position `since`. */
 export function textRequests(fx: Fixture, since = 0): Array<NonNullable<RequestLogEntry['text']>> {
