@@ -28,6 +28,10 @@ const TABLES = {
     'key', 'origin', 'source', 'source_lang', 'target_lang', 'settings', 'translation', 'run_id', 'created_at',
   ],
   text_requests: ['id', 'job_id', 'run_id', 'texts', 'characters', 'state', 'sent_at', 'answered_at'],
+  // The output checks' verdicts (docs/qa.md): status keeps listing failed and flagged outputs.
+  qa_results: [
+    'output_path', 'job_id', 'mapping', 'rel_path', 'target_lang', 'outcome', 'findings', 'checked_at',
+  ],
 } as const; // prettier-ignore
 
 type Table = keyof typeof TABLES;
@@ -48,6 +52,7 @@ const ORDER: Record<Table, string> = {
   content_digests: 'sha256',
   segment_memory: 'key, origin',
   text_requests: 'id',
+  qa_results: 'output_path',
 };
 
 export type TransferCounts = Record<Table, number>;
@@ -62,6 +67,7 @@ const emptyCounts = (): TransferCounts => ({
   content_digests: 0,
   segment_memory: 0,
   text_requests: 0,
+  qa_results: 0,
 });
 
 /** Copy a PostgreSQL state into a new SQLite state file (refused when `file` exists). */

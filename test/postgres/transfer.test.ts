@@ -71,6 +71,17 @@ describe.skipIf(!server)('state export / import', () => {
     await st.files.put({ mapping: 'docs', rel_path: 'f0.docx', size: 10, mtime_ms: 1.25, sha256: 'sha-0' });
     await st.files.setSnapshot('docs', { digest: 'd', outputDirs: ['out/de'], outputsDigest: 'o' }, 1);
     await st.runs.finish(run, { status: 'ok' }, { translated: 2 }, 100_001);
+    const verdict = {
+      output_path: 'out/de/f1.docx',
+      job_id: 2,
+      mapping: 'docs',
+      rel_path: 'f1.docx',
+      target_lang: 'de',
+      outcome: 'flagged' as const,
+      findings: '[{"check":"numbers","message":"the number \\"3\\" missing","where":["page 1"]}]',
+      checked_at: '2026-11-26T20:00:00.000Z',
+    };
+    await st.qaResults.record(verdict);
     const before = history(
       await st.pool.query<JobRecord>('SELECT * FROM jobs ORDER BY id').then((r) => r.rows),
     );
@@ -89,6 +100,7 @@ describe.skipIf(!server)('state export / import', () => {
     ]);
     expect(lite.mappingSnapshot('docs')).toEqual({ digest: 'd', outputDirs: ['out/de'], outputsDigest: 'o' });
     expect((await lite.jobs.open()).map((j) => j.document_key)).toEqual(['KEY-2-abcdef']);
+    expect(await lite.qaResults.list(['flagged'])).toEqual([verdict]);
     lite.close();
 
     // A second export to the same file is refused (nothing overwritten).
@@ -107,6 +119,7 @@ describe.skipIf(!server)('state export / import', () => {
       const next = await back.jobs.created(job(9));
       expect(next.id).toBe(5);
       expect(await back.files.get('docs', 'f0.docx')).toMatchObject({ size: 10, mtime_ms: 1.25 });
+      expect(await back.qaResults.list(['flagged'])).toEqual([verdict]);
     } finally {
       await back.close();
     }
