@@ -106,6 +106,15 @@ describe('segment path: reviewed segments', () => {
       }),
     ]);
 
+    // The review page of that run shows the person's wording replaced by the new machine translation.
+    const review = JSON.parse((await cli(fx, 'review', '--json')).stdout);
+    const [doc] = review.sections[0].documents;
+    expect(doc.output).toBe('out/de/guide.txt');
+    const text = (parts: Array<{ text: string }>) => parts.map((p) => p.text).join('');
+    expect(doc.comparison.rows.map((x: { where: string }) => x.where)).toEqual(['line 2']);
+    expect(text(doc.comparison.rows[0].previous)).toBe(REVIEWED);
+    expect(text(doc.comparison.rows[0].next)).toBe(out[1]);
+
     const accepted = await cli(fx, 'outputs', 'take-new', 'out/de/guide.txt');
     expect(accepted.code).toBe(0);
     expect(fx.read('out/de/guide.txt').split('\n')[1]).toBe(out[1]);
