@@ -12,7 +12,7 @@ import {
 import { createSyncEvents, type SyncEvents } from './events.js';
 import { Planner, type PlanOutcome } from './plan/planner.js';
 import type { PlanStyles } from './plan/settings.js';
-import type { Observations, Plan } from './plan/types.js';
+import type { Observations, OutputRef, Plan } from './plan/types.js';
 import { RunControl } from './run/control.js';
 import { stopReasonOf } from './run-outcome.js';
 import { Executor } from './run/executor.js';
@@ -301,13 +301,11 @@ export class SyncRun {
       base: args.loaded.dir,
       spoolDir: spoolDirOf(args.loaded.statePath),
       gate: new OutputGate(args.loaded, quarantineDirOf(args.loaded.statePath), args.state.qaResults),
-      // The executor below (built after the driver it drives) carries re-planned units out.
-      replan: (ref) => executor.replan(ref),
       ...(guard ? { guard } : {}),
       ...(args.state.shared ? { shared: args.state.shared } : {}),
       ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
     });
-    const executor: Executor = new Executor({
+    const executor = new Executor({
       loaded: args.loaded,
       state: args.state,
       index: planner.index,
@@ -319,17 +317,10 @@ export class SyncRun {
       logger: args.logger,
       runId,
       ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
-      replan: async (ref) => {
-        const plan = await planner.replan(ref);
-        if (!plan) return [];
-        await recordObservations(args.state, plan.observations);
-        report.replanned(plan);
-        return plan.actions;
-      },
     });
-    planner.watchWork(executor);
     const run = new SyncRun(args, events, runId, planner, report, control, executor, counter);
     if (prepared?.drifted) run.drifted = true;
+    void run.decideAgainLoop();
     const onAbort = () => void run.stop({ deadlineMs: opts.stopDeadlineMs ?? 30_000 });
     // A signal that came while the run was being prepared (pricing, the gate) stops it at once.
     if (opts.signal?.aborted) onAbort();
@@ -354,8 +345,8 @@ export class SyncRun {
     opts: { again?: boolean } = {},
   ): Promise<void> {
     await recordObservations(this.args.state, outcome.plan.observations);
-    // A second look at what this run planned already (see RunReport.replanned) counts nothing twice.
-    if (opts.again) this.report.replanned(outcome.plan);
+    // A second look at what this run planned already (see RunReport.plannedAgain) counts nothing twice.
+    if (opts.again) this.report.plannedAgain(outcome.plan);
     else this.report.planned(outcome.plan);
     // The record of what the run carries out, action by action (read back by the tests that hold a
     // run to its approved plan); written only at log level debug.
@@ -367,13 +358,42 @@ export class SyncRun {
 
   /** Plan every (or the named) mapping and carry the plan out. */
   async scanAll(mappingNames?: string[], opts: { again?: boolean } = {}): Promise<void> {
-    await this.carryOut(await this.planner.plan(mappingNames), opts);
+    await this.carryOut(await this.planner.plan(mappingNames, this.executor), opts);
+  }
+
+  /**
+   * The run loop's side of the executor's reports (./run/decide-again.ts): each (file, target) whose
+   * planned work no longer held is planned again with what it holds now, and the new actions are
+   * carried out like any plan's. Runs until the run finishes.
+   */
+  private async decideAgainLoop(): Promise<void> {
+    for (;;) {
+      const next = await this.executor.decideAgain.next();
+      if (!next) return;
+      // Each report is decided on its own (others are planned meanwhile); its work waits for this.
+      void this.decideAgain(next.report.ref)
+        .catch((err: unknown) => {
+          this.args.logger.error(
+            { output: next.report.ref.output, err: (err as Error).message },
+            'unexpected error',
+          );
+          this.control.fatal ??= err as Error;
+        })
+        .finally(next.taken);
+    }
+  }
+
+  private async decideAgain(ref: OutputRef): Promise<void> {
+    // After a stop nothing new is taken up: the next run plans it again.
+    if (this.control.stopping) return;
+    const plan = await this.planner.planOutput(ref, this.executor);
+    if (plan) await this.carryOut({ plan }, { again: true });
   }
 
   /** A file appeared or changed (watch mode): plan it, carry the plan out. */
   async scanFile(mapping: string, relPath: string): Promise<void> {
     const known = await this.args.state.files.get(mapping, relPath);
-    const outcome = await this.planner.planFile(mapping, relPath);
+    const outcome = await this.planner.planFile(mapping, relPath, this.executor);
     if (outcome === 'gone') return this.fileRemoved(mapping, relPath);
     // A source file the state did not know (and that is translated): the views count it at once.
     if (!known && outcome.plan.files > 0)
@@ -478,6 +498,7 @@ export class SyncRun {
     if (!this.finished) {
       this.finished = true;
       await this.counter.close();
+      this.executor.decideAgain.close();
       const st =
         status ??
         (this.control.stopping

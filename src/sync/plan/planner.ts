@@ -17,7 +17,8 @@ import type { OutputRef, Plan, PlanInputs } from './types.js';
 
 // The planner: sources and state in, a Plan out. One planner serves a whole run (sync, plan) or a
 // watch session: it keeps who claims which output, and the ledger's view of the outputs, which the
-// executor updates as jobs finish.
+// run keeps current as jobs finish. What is busy (work in flight) is an input of each call: the run
+// loop passes the executor's view; a plan made before anything runs has nothing busy.
 
 export interface PlannerOptions {
   /** Mapping names to plan (default: all). */
@@ -27,6 +28,17 @@ export interface PlannerOptions {
   /** `--retry-failed-qa`: outputs that failed a hard check are translated again (billed). */
   retryFailedQa?: boolean;
 }
+
+/** The work in flight a plan is made beside (outputs busy now are decided after their work). */
+export interface WorkInFlight {
+  /** Whether an output has work scheduled or running. */
+  busy(output: string): boolean;
+  /** Whether no work is in flight at all. */
+  idle(): boolean;
+}
+
+/** Nothing in flight: a plan made before anything of the run is carried out. */
+export const NOTHING_IN_FLIGHT: WorkInFlight = { busy: () => false, idle: () => true };
 
 /** A plan with the units whose output had work in flight (decided again once it is finished). */
 export interface PlanOutcome {
@@ -67,8 +79,7 @@ export class Planner {
       },
       retranslate: parseRetranslate(args.options?.retranslate),
       retryFailedQa: args.options?.retryFailedQa ?? false,
-      busy: () => false,
-      idle: () => true,
+      ...NOTHING_IN_FLIGHT,
       listing: undefined,
     };
     return new Planner(ctx, args.options ?? {});
@@ -79,10 +90,14 @@ export class Planner {
     return this.ctx.index;
   }
 
-  /** Let the planner see the executor's work in flight (outputs busy now are decided after it). */
-  watchWork(work: { busy(output: string): boolean; idle(): boolean }): void {
-    this.ctx.busy = (o) => work.busy(o);
-    this.ctx.idle = () => work.idle();
+  /** The run's context for one call, beside the work in flight now. */
+  private beside(work: WorkInFlight): PlanContext {
+    return {
+      ...this.ctx,
+      busy: (o) => work.busy(o),
+      idle: () => work.idle(),
+      listing: undefined,
+    };
   }
 
   /** Style and glossary ids, and what of them is pending a change, from the reconcilers. */
@@ -122,11 +137,12 @@ export class Planner {
    * The plan of a run: recorded uploads resumed first, then every (or the named) mapping in path
    * order, the outputs of deleted sources last.
    */
-  async plan(mappingNames?: string[]): Promise<PlanOutcome> {
+  async plan(mappingNames?: string[], work: WorkInFlight = NOTHING_IN_FLIGHT): Promise<PlanOutcome> {
+    const ctx = this.beside(work);
     const b = new PlanBuilder(this.inputs());
-    for (const job of this.ctx.index.openJobs()) {
+    for (const job of ctx.index.openJobs()) {
       if (job.status !== 'uploaded' || !job.document_id || !job.document_key) continue;
-      if (outputGivenUp(job, this.ctx.loaded.manifest.max_attempts)) continue; // its mapping's plan says so
+      if (outputGivenUp(job, ctx.loaded.manifest.max_attempts)) continue; // its mapping's plan says so
       b.resumed.add(job.id);
       b.plannedContentAt(job.sha256, job.fingerprint, job.output_path);
       b.add({
@@ -136,17 +152,17 @@ export class Planner {
         documentId: job.document_id,
       });
     }
-    for (const m of this.mappings(mappingNames)) await planMapping(this.ctx, b, m);
-    await planRemovals(this.ctx, b, b.gone);
+    for (const m of this.mappings(mappingNames)) await planMapping(ctx, b, m);
+    await planRemovals(ctx, b, b.gone);
     return { plan: b.plan, deferred: b.deferred };
   }
 
   /** A file appeared or changed (watch): its plan; 'gone' when it does not exist any more. */
-  async planFile(mapping: string, relPath: string): Promise<PlanOutcome | 'gone'> {
+  async planFile(mapping: string, relPath: string, work: WorkInFlight): Promise<PlanOutcome | 'gone'> {
     const m = this.mappingNamed(mapping);
     if (!m) throw new Error(`no mapping named ${mapping}`);
     const b = new PlanBuilder(this.inputs());
-    if ((await planPath(this.ctx, b, m, relPath)) === 'gone') return 'gone';
+    if ((await planPath(this.beside(work), b, m, relPath)) === 'gone') return 'gone';
     return { plan: b.plan, deferred: b.deferred };
   }
 
@@ -164,11 +180,11 @@ export class Planner {
    * was planned, or work on its output changed what the output holds. Nothing when the file is gone
    * (its deletion is handled by the watcher's event or the next scan).
    */
-  async replan(ref: OutputRef): Promise<Plan | undefined> {
+  async planOutput(ref: OutputRef, work: WorkInFlight): Promise<Plan | undefined> {
     const m = this.mappingNamed(ref.mapping);
     if (!m) return undefined;
     const b = new PlanBuilder(this.inputs());
-    if ((await planPath(this.ctx, b, m, ref.file, ref.output)) === 'gone') return undefined;
+    if ((await planPath(this.beside(work), b, m, ref.file, ref.output)) === 'gone') return undefined;
     return b.plan;
   }
 }

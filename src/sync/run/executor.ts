@@ -24,6 +24,7 @@ import {
 } from '../plan/types.js';
 import type { RunControl } from './control.js';
 import { deleteOutput } from './delete-output.js';
+import { DecideAgainQueue, type DecideAgainBecause } from './decide-again.js';
 import type { JobDriver, JobOutcome, JobSource } from './job-driver.js';
 import { LostAnswerTurns } from './lost-answers.js';
 import type { Places, Slots } from './places.js';
@@ -32,8 +33,8 @@ import { sourceHolds } from './source-check.js';
 
 // The executor carries out planned actions, and only those: work on one output runs in plan order,
 // identical content is translated once (its duplicates wait and copy), recorded uploads are resumed
-// by one driver each, deletions run after everything else. It returns to the planner through one
-// hook only, `replan`: a (file, target) whose source or output changed under it is planned again.
+// by one driver each, deletions run after everything else. It does not plan: a (file, target) whose
+// source or output changed under it is reported as data (./decide-again.ts), the run loop decides.
 
 export interface ExecutorDeps {
   loaded: LoadedManifest;
@@ -46,8 +47,6 @@ export interface ExecutorDeps {
   slots: Slots;
   logger: Logger;
   runId: number;
-  /** Plan one (file, target) again; answers the new actions (carried out by the caller). */
-  replan: (ref: OutputRef) => Promise<PlannedAction[]>;
   /** sync --overwrite-edits: outputs edited by people are replaced (./edited-output.ts). */
   overwriteEdits?: boolean;
 }
@@ -66,6 +65,8 @@ export class Executor {
   private readonly lostAnswers = new LostAnswerTurns();
   /** Tasks waiting on other work (an identical document's translation, a lost answer's turn). */
   private aside = 0;
+  /** The units to decide again, for the run loop (it plans them and hands the actions back). */
+  readonly decideAgain = new DecideAgainQueue();
 
   constructor(private readonly d: ExecutorDeps) {
     d.control.whenUploadsStop(() => {
@@ -119,11 +120,14 @@ export class Executor {
     }
   }
 
-  /** Plan a (file, target) again and carry out what the planner answers (the planner hook). */
-  async replan(ref: OutputRef): Promise<void> {
+  /**
+   * Report a (file, target) to decide again, and wait until the run loop took it up (the work on its
+   * output, in which this runs, holds its place meanwhile).
+   */
+  private again(ref: OutputRef, because: DecideAgainBecause): Promise<void> {
     // After a stop nothing new is taken up: the next run plans it again.
-    if (this.d.control.stopping) return;
-    this.execute(await this.d.replan(ref));
+    if (this.d.control.stopping) return Promise.resolve();
+    return this.decideAgain.put({ ref, because });
   }
 
   /** Run `fn` after the work already scheduled for the same output; tracked for drain(). */
@@ -148,7 +152,7 @@ export class Executor {
 
   /** Decide a (file, target) again once the work on its output is done. */
   after(ref: OutputRef): void {
-    void this.schedule(ref.output, () => this.replan(ref));
+    void this.schedule(ref.output, () => this.again(ref, 'work-on-output-done'));
   }
 
   private inFlight(content: string, p: Promise<void>): void {
@@ -167,7 +171,7 @@ export class Executor {
       // An identical document is being translated: wait for it, then decide again (a copy).
       void this.schedule(a.ref.output, async () => {
         await this.waitAside(inflight);
-        await this.replan(a.ref);
+        await this.again(a.ref, 'identical-content-done');
       });
       return;
     }
@@ -206,7 +210,7 @@ export class Executor {
       if (replaced || (a.jobId !== undefined && (!recorded || recorded.status === 'done'))) {
         // Replaced since it was planned (or its recorded job moved on): no row for what is not there.
         worker();
-        await this.replan(a.ref);
+        await this.again(a.ref, replaced ? 'source-replaced' : 'job-moved-on');
         return;
       }
       if (recorded && this.d.state.shared) {
@@ -220,7 +224,7 @@ export class Executor {
               took.holder,
               this.d.logger.child(a.ref),
             );
-          return this.replan(a.ref);
+          return this.again(a.ref, 'job-moved-on');
         }
         recorded = took.job;
       }
@@ -380,6 +384,12 @@ export class Executor {
         lostAnswer: true,
       });
     }
+    // Its source was replaced before the upload (the job ended unsent): its new content is decided.
+    if (outcome === 'superseded')
+      await this.again(
+        { mapping: job.mapping, file: job.rel_path, target: job.target_lang, output: job.output_path },
+        'source-replaced',
+      );
     return outcome;
   }
 
@@ -418,7 +428,7 @@ export class Executor {
         done?.sha256 === a.source.sha256 &&
         done.fingerprint === a.settings.fingerprint &&
         fs.existsSync(path.resolve(this.d.loaded.dir, a.from));
-      if (!holds) return this.replan(a.ref); // its translation failed: decided again
+      if (!holds) return this.again(a.ref, 'donor-failed');
       fromJobId = done.id;
     }
     await this.copies.add(() => this.copy(a, fromJobId));
@@ -473,7 +483,7 @@ export class Executor {
       );
     } catch (err) {
       if (this.leftToOtherWorker(err, a.ref)) return;
-      if (err instanceof CopyMismatchError) return this.replan(a.ref);
+      if (err instanceof CopyMismatchError) return this.again(a.ref, 'donor-changed');
       this.d.report.unitFailed(a.ref, 'output', `copying ${a.from}: ${(err as Error).message}`, true);
     }
   }
@@ -484,7 +494,8 @@ export class Executor {
    */
   private async resaved(a: ResavedAction): Promise<void> {
     // Only while the output still holds the translation this was planned against.
-    if ((await this.d.index.doneOf(a.ref.output))?.id !== a.doneId) return this.replan(a.ref);
+    if ((await this.d.index.doneOf(a.ref.output))?.id !== a.doneId)
+      return this.again(a.ref, 'output-moved-on');
     try {
       const job = await this.d.state.jobs.reused(
         this.newJob(a, JSON.stringify(a.settings.request)),

@@ -17,7 +17,6 @@ import { keepFor } from './replaced-outputs.js';
 import type { FailureKind } from '../events.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import { sha256File } from '../plan/list-sources.js';
-import type { OutputRef } from '../plan/types.js';
 import type { PollTiming } from '../timing.js';
 import type { RunControl } from './control.js';
 import type { Places, Slots } from './places.js';
@@ -30,7 +29,7 @@ import type { QaResult } from '../../qa/checks.js';
 
 // One job from its last record to done: upload (only when no document is recorded) → record id+key
 // → poll → download → record. A document lost before its download is uploaded again; a source
-// replaced before its upload closes the job unsent and is planned again.
+// replaced before its upload closes the job unsent ('superseded': the executor has it decided again).
 
 /** The part of the service client the engine uses for documents. */
 export type DocumentClient = Pick<ServiceClient, 'uploadDocument' | 'getDocumentStatus' | 'downloadDocument'>;
@@ -65,8 +64,6 @@ export interface JobDriverDeps {
   spoolDir: string;
   /** The output checks of each download before it is put in place (../../qa/gate.ts). */
   gate: OutputGate;
-  /** The planner hook: plan (and carry out) a (file, target) again. */
-  replan: (ref: OutputRef) => Promise<void>;
   /** The budget caps during the run (none set: absent). */
   guard?: SpendGuard;
   /** Several workers share the state: its pause (database away) and fenced uploads apply. */
@@ -324,7 +321,7 @@ export class JobDriver {
 
   /**
    * The source was replaced before the upload: the job ends unsent (a row that never led to an upload
-   * is removed) and the file is planned again with its new content.
+   * is removed); the caller has the file decided again with its new content.
    */
   private async supersede(dr: Drive): Promise<'superseded'> {
     this.releaseSlot(dr);
@@ -338,12 +335,6 @@ export class JobDriver {
     // Listeners that track jobs in flight (progress, watch metrics) see it end; not a failure of the run.
     this.d.report.events.emit('job:failed', { ...refOfJob(job), kind: 'transient', error, willRetry: true });
     this.releaseWorker(dr);
-    await this.d.replan({
-      mapping: job.mapping,
-      file: job.rel_path,
-      target: job.target_lang,
-      output: job.output_path,
-    });
     return 'superseded';
   }
 

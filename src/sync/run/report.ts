@@ -52,7 +52,7 @@ export class RunReport {
    * units the first look counted: a unit this run translated is "unchanged" at the second look.
    * Only problems not reported yet are added.
    */
-  replanned(plan: Plan): void {
+  plannedAgain(plan: Plan): void {
     this.fileProblems(plan);
   }
 

@@ -443,7 +443,7 @@ export class SegmentJob {
     return 'deferred';
   }
 
-  /** The source changed since this job was planned: closed unsent, planned again. */
+  /** The source changed since this job was planned: closed unsent (the executor has it decided again). */
   private async supersede(): Promise<'superseded'> {
     const error =
       'the source changed after this job was planned: nothing sent; its new content is planned instead';
@@ -456,12 +456,6 @@ export class SegmentJob {
       kind: 'transient',
       error,
       willRetry: true,
-    });
-    await this.d.replan({
-      mapping: this.job.mapping,
-      file: this.job.rel_path,
-      target: this.job.target_lang,
-      output: this.job.output_path,
     });
     return 'superseded';
   }
