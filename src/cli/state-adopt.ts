@@ -5,6 +5,7 @@ import { loadManifest } from '../manifest/load.js';
 import { makePlan } from '../sync/engine.js';
 import { recordObservations } from '../sync/sync-run.js';
 import { decideAdoption } from '../sync/plan/adoptable.js';
+import { RunLedger } from '../sync/run/run-ledger.js';
 import { unitOf, type TranslateAction } from '../sync/plan/types.js';
 import { EXIT } from '../util/errors.js';
 import { openRunState } from './open-state.js';
@@ -54,8 +55,10 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
     const runId = await state.runs.start('state adopt');
     // The sources' hashes as the plan read them (what a following scan compares with).
     await recordObservations(state, plan.observations);
-    for (const a of decision.adopt) {
-      const job = await state.jobs.created({
+    // Through the run's ledger, the one writer of job rows: an adopted transition per output.
+    const ledger = new RunLedger({ jobs: state.jobs });
+    for (const a of decision.adopt)
+      await ledger.adopted({
         mapping: a.ref.mapping,
         rel_path: a.ref.file,
         sha256: a.source.sha256,
@@ -66,8 +69,6 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
         run_id: runId,
         request: JSON.stringify(a.settings.request),
       });
-      await state.jobs.done(job, 0);
-    }
     await state.runs.finish(runId, { status: 'ok' }, { adopted: decision.adopt.length }, 0);
     const ref = (a: TranslateAction) => ({
       mapping: a.ref.mapping,

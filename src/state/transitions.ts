@@ -26,6 +26,7 @@ export const transitions = {
     billed_characters: 0,
     finished_at: now(),
   }),
+  adopted: (): JobFields => ({ status: 'done', billed_characters: 0, finished_at: now() }),
   uploadStarted: (job: JobRecord, runId: number, reupload?: 'lost-download'): JobFields => ({
     status: 'pending',
     attempts: job.attempts + (reupload === 'lost-download' ? 0 : 1),

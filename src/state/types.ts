@@ -269,6 +269,11 @@ export interface JobLedger {
   takenUp(job: JobRecord, runId: number, request: string): Promise<JobRecord>;
   /** An earlier run stopped between sending this job's upload and recording its answer. */
   unconfirmedUpload(job: JobRecord): Promise<JobRecord>;
+  /**
+   * `state adopt`: an existing output recorded as done for the current settings (a new job, done at
+   * once, nothing billed, nothing uploaded).
+   */
+  adopted(job: NewJob): Promise<JobRecord>;
   /** An output copied from an identical translation: a new job, done at once, nothing billed. */
   reused(job: NewJob, fromJobId: number, written?: WrittenOutput): Promise<JobRecord>;
   /**

@@ -21,6 +21,7 @@ import { MethodDriver } from './segments/segment-driver.js';
 import { DownloadSlots, WorkerPlaces, type Places, type Slots } from './run/places.js';
 import { AccountPlaces, AccountSlots } from './run/account-places.js';
 import { RunReport } from './run/report.js';
+import { RunLedger } from './run/run-ledger.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
 import { pollTiming, type PollTiming } from './timing.js';
 import { spoolDirOf } from '../util/spool.js';
@@ -282,13 +283,15 @@ export class SyncRun {
             ...(args.state.shared ? { shared: args.state.shared.budget } : {}),
           })
         : undefined;
+    // The one writer of job rows, of the output index the planner reads and of the run's counts.
+    const ledger = new RunLedger({ jobs: args.state.jobs, index: planner.index, report });
     // Jobs of method: segments go the segment path (src/sync/segments), the others the document path.
     const driver = new MethodDriver({
       memory: args.state.segments,
       client,
-      ledger: args.state.jobs,
+      ledger,
+      jobs: args.state.jobs,
       files: args.state.files,
-      index: planner.index,
       report,
       control,
       places,
@@ -309,6 +312,7 @@ export class SyncRun {
       loaded: args.loaded,
       state: args.state,
       index: planner.index,
+      ledger,
       driver,
       report,
       control,

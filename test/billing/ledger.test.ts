@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { billedThisMonth, monthStart } from '../../src/billing/ledger.js';
 import { openState, type StateStore } from '../../src/state/store.js';
+import { insertJobRow, setJobRow } from '../helpers/job-rows.js';
 
 // The monthly ledger over a real state.db written through the store's own API.
 
@@ -19,7 +20,7 @@ afterEach(() => {
 });
 
 function billedJob(rel: string, billed: number | null, finishedAt: string | null, status = 'done'): void {
-  const j = state.createJob({
+  const j = insertJobRow(state, {
     mapping: 'docs',
     rel_path: rel,
     sha256: `sha-${rel}`,
@@ -29,7 +30,7 @@ function billedJob(rel: string, billed: number | null, finishedAt: string | null
     output_path: `out/de/${rel}`,
     run_id: 1,
   });
-  state.updateJob(j.id, {
+  setJobRow(state, j.id, {
     status: status as 'done',
     billed_characters: billed,
     finished_at: finishedAt,

@@ -10,6 +10,7 @@ import {
   repeatedUploads,
 } from '../../src/report/queries.js';
 import { openState, type JobRecord, type StateStore } from '../../src/state/store.js';
+import { insertJobRow, setJobRow } from '../helpers/job-rows.js';
 
 // The billing and status queries over a real state.db written through the store's own API.
 
@@ -33,7 +34,7 @@ function job(
   mapping = 'docs',
 ): JobRecord {
   seq++;
-  const j = state.createJob({
+  const j = insertJobRow(state, {
     mapping,
     rel_path: relPath,
     sha256: `sha-${relPath}`,
@@ -43,7 +44,7 @@ function job(
     output_path: `out/${target}/${relPath}#${seq}`,
     run_id: 1,
   });
-  state.updateJob(j.id, fields);
+  setJobRow(state, j.id, fields);
   return state.getJob(j.id)!;
 }
 

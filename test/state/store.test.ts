@@ -9,6 +9,7 @@ import { acquireLock, LockedError, lockPathFor } from '../../src/state/lock.js';
 import { mountOf, networkFsType } from '../../src/state/netfs.js';
 
 import { scrub } from '../../src/log/secrets.js';
+import { insertJobRow, setJobRow } from '../helpers/job-rows.js';
 
 let dir: string;
 beforeEach(() => {
@@ -17,7 +18,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('no-op fast-path records', () => {
-  it('a changed file loses its verified mark and its mapping snapshot; a done job drops every snapshot', () => {
+  it('a changed file loses its verified mark and its mapping snapshot; a done job drops every snapshot', async () => {
     const st = openState(path.join(dir, 'state.db'));
     const file = (rel: string, sha: string) =>
       st.putFile({ mapping: 'm', rel_path: rel, size: 1, mtime_ms: 1, sha256: sha });
@@ -43,7 +44,7 @@ describe('no-op fast-path records', () => {
 
     // b.txt's output becomes done by a job of b.txt itself: only its mark goes, and every snapshot.
     const job = (rel: string) =>
-      st.createJob({
+      insertJobRow(st, {
         mapping: 'm',
         rel_path: rel,
         sha256: 'sha',
@@ -54,13 +55,13 @@ describe('no-op fast-path records', () => {
         run_id: null,
       });
     st.verifyFiles('m', [{ relPath: 'a.txt', sig: 7 }]);
-    st.updateJob(job('b.txt').id, { status: 'done' });
+    await st.jobs.done(job('b.txt'), 0);
     expect(st.filesOf('m').get('b.txt')?.[3]).toBeNull();
     expect(st.filesOf('m').get('a.txt')?.[3]).toBe(7);
     expect(st.mappingSnapshot('n')).toBeUndefined();
     // The same output then made from another source (a.txt): no mark stands any more.
     st.verifyFiles('m', [{ relPath: 'b.txt', sig: 7 }]);
-    st.updateJob(job('a.txt').id, { status: 'done' });
+    await st.jobs.done(job('a.txt'), 0);
     expect([...st.filesOf('m').values()].map((k) => k[3])).toEqual([null, null]);
     st.close();
   });
@@ -91,7 +92,7 @@ describe('openState', () => {
       applied_at: 't',
     });
     st.putFile({ mapping: 'm', rel_path: 'a b/ü.txt', size: 3, mtime_ms: 1.5, sha256: 'x' });
-    const job = st.createJob({
+    const job = insertJobRow(st, {
       mapping: 'm',
       rel_path: 'a b/ü.txt',
       sha256: 'x',
@@ -101,7 +102,7 @@ describe('openState', () => {
       output_path: 'out/de/a b/ü.txt',
       run_id: null,
     });
-    st.updateJob(job.id, { status: 'uploaded', document_id: 'D1', document_key: 'secret-key-123456' });
+    setJobRow(st, job.id, { status: 'uploaded', document_id: 'D1', document_key: 'secret-key-123456' });
     st.close();
     const again = openState(p);
     expect(again.getStyle('de')?.version).toBe(3);

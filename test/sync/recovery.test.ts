@@ -13,6 +13,7 @@ import {
   setHouseStyle,
   type Fixture,
 } from './fixture.js';
+import { setJobRow } from '../helpers/job-rows.js';
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -217,7 +218,7 @@ describe('restart', () => {
       fs.rmSync(scratch, { recursive: true });
       // `renamed`: downloaded into place, then the process died before recording it
       const billed = await waitDone(renamed!.document_id!, renamed!.document_key!);
-      st.updateJob(renamed!.id, { download_started_ms: Date.now() - 1000, billed_characters: billed });
+      setJobRow(st, renamed!.id, { download_started_ms: Date.now() - 1000, billed_characters: billed });
       const out = path.join(fx.dir, renamed!.output_path);
       fs.mkdirSync(path.dirname(out), { recursive: true });
       await client.downloadDocument(renamed!.document_id!, renamed!.document_key!, out);
@@ -245,7 +246,7 @@ describe('restart', () => {
       await fx.sync();
       const st = fx.openState();
       const job = st.allJobs()[0]!;
-      st.updateJob(job.id, {
+      setJobRow(st, job.id, {
         status: 'pending',
         document_id: null,
         document_key: null,

@@ -227,6 +227,10 @@ export class PgJobLedger implements JobLedger {
     const created = await this.created(job);
     return this.write(created, transitions.reused(fromJobId, written), { release: true });
   }
+  async adopted(job: NewJob): Promise<JobRecord> {
+    const created = await this.created(job);
+    return this.write(created, transitions.adopted(), { release: true });
+  }
   uploadStarted(job: JobRecord, runId: number, reupload?: 'lost-download'): Promise<JobRecord> {
     return this.write(job, transitions.uploadStarted(job, runId, reupload), { fenced: true });
   }

@@ -1,4 +1,4 @@
-import { transitions } from '../transitions.js';
+import { transitions, type JobFields } from '../transitions.js';
 import type {
   DoneIndexRow,
   JobFailure,
@@ -13,12 +13,16 @@ import type {
 // (better-sqlite3 is synchronous: the row is written when the call returns, before any await of the
 // caller), then the fresh row is read back.
 
-/** The rows of state.db's jobs table this ledger reads and writes (the SQLite store has them). */
-export interface JobRows {
-  getJob(id: number): JobRecord | undefined;
+/** The writes of state.db's jobs table: the SQLite store hands them to its ledger only. */
+export interface JobRowWrites {
   createJob(job: NewJob): JobRecord;
   updateJob(id: number, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): void;
   deleteJob(id: number): void;
+}
+
+/** The reads of state.db's jobs table this ledger makes (the SQLite store has them). */
+export interface JobRows {
+  getJob(id: number): JobRecord | undefined;
   openJobs(): JobRecord[];
   latestDoneOf(outputPath: string): DoneIndexRow | undefined;
   iterateDoneIndex(): IterableIterator<DoneIndexRow>;
@@ -32,7 +36,10 @@ export interface JobRows {
 }
 
 export class SqliteJobLedger implements JobLedger {
-  constructor(private readonly rows: JobRows) {}
+  constructor(
+    private readonly rows: JobRows,
+    private readonly writes: JobRowWrites,
+  ) {}
 
   private fresh(id: number): JobRecord {
     const job = this.rows.getJob(id);
@@ -41,7 +48,7 @@ export class SqliteJobLedger implements JobLedger {
   }
 
   private write(job: JobRecord, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): JobRecord {
-    this.rows.updateJob(job.id, fields);
+    this.writes.updateJob(job.id, fields);
     return this.fresh(job.id);
   }
 
@@ -83,7 +90,7 @@ export class SqliteJobLedger implements JobLedger {
   }
 
   async created(job: NewJob): Promise<JobRecord> {
-    return this.rows.createJob(job);
+    return this.writes.createJob(job);
   }
   async takenUp(job: JobRecord, runId: number, request: string): Promise<JobRecord> {
     return this.write(job, transitions.takenUp(job, runId, request));
@@ -92,9 +99,16 @@ export class SqliteJobLedger implements JobLedger {
     return this.write(job, transitions.unconfirmedUpload(job));
   }
   async reused(job: NewJob, fromJobId: number, written?: WrittenOutput): Promise<JobRecord> {
+    return this.createdDone(job, transitions.reused(fromJobId, written));
+  }
+  async adopted(job: NewJob): Promise<JobRecord> {
+    return this.createdDone(job, transitions.adopted());
+  }
+  /** A new row done at once, in one transaction (nothing sees it pending). */
+  private createdDone(job: NewJob, fields: JobFields): JobRecord {
     const id = this.rows.transaction(() => {
-      const created = this.rows.createJob(job);
-      this.rows.updateJob(created.id, transitions.reused(fromJobId, written));
+      const created = this.writes.createJob(job);
+      this.writes.updateJob(created.id, fields);
       return created.id;
     });
     return this.fresh(id);
@@ -120,7 +134,7 @@ export class SqliteJobLedger implements JobLedger {
   async superseded(job: JobRecord, error: string): Promise<JobRecord | undefined> {
     const fields = transitions.superseded(job, error);
     if (fields) return this.write(job, fields);
-    this.rows.deleteJob(job.id);
+    this.writes.deleteJob(job.id);
     return undefined;
   }
 }

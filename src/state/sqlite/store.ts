@@ -60,7 +60,15 @@ export function assertLocalFilesystem(statePath: string): void {
 
 export class StateStore implements StyleStateStore, SyncState {
   readonly path: string;
-  readonly jobs: SqliteJobLedger = new SqliteJobLedger(this);
+  /**
+   * The job rows, written by this ledger only: the row writes below are private and handed to it
+   * alone (the run's ledger, src/sync/run/run-ledger.ts, is the one caller of its transitions).
+   */
+  readonly jobs: SqliteJobLedger = new SqliteJobLedger(this, {
+    createJob: (job) => this.createJob(job),
+    updateJob: (id, fields) => this.updateJob(id, fields),
+    deleteJob: (id) => this.deleteJob(id),
+  });
   readonly files: SqliteFileInventory = new SqliteFileInventory(this);
   readonly runs: SqliteRunLog = new SqliteRunLog(this);
   readonly digests: SqliteContentDigests;
@@ -346,7 +354,7 @@ export class StateStore implements StyleStateStore, SyncState {
   getJob(id: number): JobRecord | undefined {
     return this.revealKey(this.stmts.getJob.get(id));
   }
-  createJob(job: NewJob): JobRecord {
+  private createJob(job: NewJob): JobRecord {
     const info = this.stmts.insertJob.run({ source_characters: null, request: null, ...job, now: now() });
     return this.getJob(Number(info.lastInsertRowid)) as JobRecord;
   }
@@ -356,7 +364,7 @@ export class StateStore implements StyleStateStore, SyncState {
    * file's verified mark is cleared, and every mark when the output's previous translation came from
    * another source file (a rare hand-over between files: the next scan checks every file again).
    */
-  updateJob(id: number, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): void {
+  private updateJob(id: number, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): void {
     const cols = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
     const sets = [...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ');
     const update = () =>
@@ -378,7 +386,7 @@ export class StateStore implements StyleStateStore, SyncState {
     })();
   }
   /** Remove a job row (one that never led to an upload; see JobLedger.superseded). */
-  deleteJob(id: number): void {
+  private deleteJob(id: number): void {
     this.stmts.deleteJob.run(id);
   }
   /** Jobs that are done (the index of outputs made). */

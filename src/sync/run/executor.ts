@@ -29,6 +29,7 @@ import type { JobDriver, JobOutcome, JobSource } from './job-driver.js';
 import { LostAnswerTurns } from './lost-answers.js';
 import type { Places, Slots } from './places.js';
 import type { RunReport } from './report.js';
+import type { RunLedger } from './run-ledger.js';
 import { sourceHolds } from './source-check.js';
 
 // The executor carries out planned actions, and only those: work on one output runs in plan order,
@@ -40,6 +41,8 @@ export interface ExecutorDeps {
   loaded: LoadedManifest;
   state: SyncState;
   index: OutputIndex;
+  /** The one writer of job rows (and of the index and counts that follow from them). */
+  ledger: RunLedger;
   driver: JobDriver;
   report: RunReport;
   control: RunControl;
@@ -175,10 +178,7 @@ export class Executor {
       });
       return;
     }
-    if (a.reason === 'stale') {
-      this.d.report.sum.stale++;
-      this.d.report.sum.retranslated++;
-    }
+    if (a.reason === 'stale') this.d.ledger.count('stale-retranslated');
     this.inFlight(
       ck,
       this.schedule(a.ref.output, () => this.translate(a)),
@@ -232,8 +232,8 @@ export class Executor {
       let job: JobRecord;
       try {
         job = recorded
-          ? await this.d.state.jobs.takenUp(recorded, this.d.runId, request)
-          : await this.d.state.jobs.created(this.newJob(a, request));
+          ? await this.d.ledger.takenUp(recorded, this.d.runId, request)
+          : await this.d.ledger.created(this.newJob(a, request));
       } catch (err) {
         if (!(err instanceof RecordedJobError)) {
           if (this.leftToOtherWorker(err, a.ref)) return;
@@ -242,7 +242,7 @@ export class Executor {
         // The unit's job was recorded by a worker whose lease ran out: carried on from its record.
         if (this.taken.has(err.job.id)) return;
         recorded = err.job;
-        job = await this.d.state.jobs.takenUp(recorded, this.d.runId, request);
+        job = await this.d.ledger.takenUp(recorded, this.d.runId, request);
       }
       const unconfirmed = !!(
         recorded?.status === 'pending' &&
@@ -250,7 +250,7 @@ export class Executor {
         !recorded.document_id
       );
       if (unconfirmed) {
-        job = await this.d.state.jobs.unconfirmedUpload(job);
+        job = await this.d.ledger.unconfirmedUpload(job);
         this.d.report.unconfirmedUpload(a.ref);
       }
       this.d.report.events.emit('job:queued', { jobId: job.id, ...a.ref, resumed: false });
@@ -268,7 +268,7 @@ export class Executor {
             worker,
           ),
         );
-        if (outcome === 'done') this.d.report.sum.translated++;
+        if (outcome === 'done') this.d.ledger.count('translated');
       } finally {
         this.taken.delete(job.id);
       }
@@ -284,7 +284,7 @@ export class Executor {
   private leftToOtherWorker(err: unknown, ref: OutputRef): boolean {
     const log = () => this.d.logger.child(ref);
     if (err instanceof DoneElsewhereError) {
-      this.d.index.jobDone(err.done);
+      this.d.ledger.doneElsewhere(err.done);
       this.d.report.heldElsewhere({ jobId: err.done.id, ...ref }, 'done', log());
       return true;
     }
@@ -351,7 +351,7 @@ export class Executor {
         src,
         await this.d.driver.drive(job, src, { resumed: true, holdsSlot: true }, worker),
       );
-      if (outcome === 'done') this.d.report.sum.resumed++;
+      if (outcome === 'done') this.d.ledger.count('resumed');
     });
     const open = this.d.index.openOf(a.ref.output);
     if (open?.id === a.jobId) this.inFlight(contentKey(open.sha256, open.fingerprint), p);
@@ -463,7 +463,7 @@ export class Executor {
         placement.placeAt,
         written,
       );
-      const job = await this.d.state.jobs.reused(
+      const job = await this.d.ledger.reused(
         this.newJob(a, JSON.stringify(a.settings.request)),
         fromJobId,
         await writtenOf(placement.placed),
@@ -474,7 +474,6 @@ export class Executor {
           jobId: fromJobId,
         });
       if (placement.beside) this.d.report.editedKept(job, placement.placed, this.d.logger);
-      this.d.index.jobDone(job);
       this.d.report.reused(
         job,
         fromJobId,
@@ -497,13 +496,12 @@ export class Executor {
     if ((await this.d.index.doneOf(a.ref.output))?.id !== a.doneId)
       return this.again(a.ref, 'output-moved-on');
     try {
-      const job = await this.d.state.jobs.reused(
+      const job = await this.d.ledger.reused(
         this.newJob(a, JSON.stringify(a.settings.request)),
         a.doneId,
         // The output is untouched: the record of what was written there carries over.
         recordOf(await this.d.state.jobs.get(a.doneId)),
       );
-      this.d.index.jobDone(job);
       this.d.report.resaved(job);
     } catch (err) {
       if (this.leftToOtherWorker(err, a.ref)) return;

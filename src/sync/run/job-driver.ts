@@ -15,11 +15,11 @@ import { recoverWritten, writeAdvice } from './written-output.js';
 import { Placement, writtenOf } from './edited-output.js';
 import { keepFor } from './replaced-outputs.js';
 import type { FailureKind } from '../events.js';
-import type { OutputIndex } from '../plan/output-index.js';
 import { sha256File } from '../plan/list-sources.js';
 import type { PollTiming } from '../timing.js';
 import type { RunControl } from './control.js';
 import type { Places, Slots } from './places.js';
+import type { RunLedger } from './run-ledger.js';
 import { isAbort, pollUntilFinished } from './poll.js';
 import { refOfJob, type RunReport } from './report.js';
 import { sourceHolds } from './source-check.js';
@@ -45,9 +45,10 @@ export type JobOutcome = 'done' | 'failed' | 'superseded' | 'left' | 'deferred';
 
 export interface JobDriverDeps {
   client: DocumentClient;
-  ledger: JobLedger;
+  /** The one writer of job rows (reads go to the state's job ledger). */
+  ledger: RunLedger;
+  jobs: JobLedger;
   files: FileInventory;
-  index: OutputIndex;
   report: RunReport;
   control: RunControl;
   places: Places;
@@ -180,7 +181,6 @@ export class JobDriver {
       retriedKept: o.retriedKept ?? false,
       ...(o.keepClaim ? { keepClaim: true } : {}),
     });
-    if (!o.keepDocument) this.d.index.jobOpen(dr.job);
   }
 
   /**
@@ -311,8 +311,6 @@ export class JobDriver {
     // Record id+key the moment the upload answers.
     registerSecret(res.document_key);
     dr.job = await this.d.ledger.uploaded(dr.job, res.document_id, res.document_key);
-    this.d.report.sum.uploads++;
-    this.d.index.jobOpen(dr.job);
     this.d.report.events.emit('job:uploaded', { ...refOfJob(dr.job), documentId: res.document_id });
     this.log(dr.job).info('uploaded');
     dr.reupload = undefined;
@@ -328,9 +326,7 @@ export class JobDriver {
     const job = dr.job;
     const error =
       'the source changed after this job was planned: not uploaded; its new content is planned instead';
-    const fresh = await this.d.ledger.superseded(job, error);
-    if (fresh) this.d.index.jobOpen(fresh);
-    else this.d.index.jobGone(job);
+    await this.d.ledger.superseded(job, error);
     this.log(job).info(error);
     // Listeners that track jobs in flight (progress, watch metrics) see it end; not a failure of the run.
     this.d.report.events.emit('job:failed', { ...refOfJob(job), kind: 'transient', error, willRetry: true });
@@ -455,8 +451,8 @@ export class JobDriver {
 
   /** Where this job's delivery goes: over its output, or beside it when a person edited it. */
   private async placement(dr: Drive): Promise<Placement> {
-    const previous = await this.d.ledger.latestDoneOf(dr.job.output_path);
-    const record = previous && previous.id !== dr.job.id ? await this.d.ledger.get(previous.id) : undefined;
+    const previous = await this.d.jobs.latestDoneOf(dr.job.output_path);
+    const record = previous && previous.id !== dr.job.id ? await this.d.jobs.get(previous.id) : undefined;
     return new Placement(
       dr.outputAbs,
       record,
@@ -507,7 +503,6 @@ export class JobDriver {
     if (placement?.beside) this.d.report.editedKept(dr.job, placement.placed, log);
     await this.d.guard?.settle(dr.job.id, billed);
     this.releaseSlot(dr);
-    this.d.index.jobDone(dr.job);
     this.d.report.jobDone(dr.job, billed, bytes, log);
     return 'done';
   }

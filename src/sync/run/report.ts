@@ -7,7 +7,7 @@ import { emptySummary, type SyncSummary } from '../summary.js';
 
 // What a run did, as it happens: the summary's counts and lists, the log lines a user reads, and the
 // events the progress view, watch metrics and tests follow. The executor and the job driver report
-// here; nothing else writes the summary.
+// here, the run's ledger (./run-ledger.ts) counts its work here; nothing else writes the summary.
 
 export function refOfJob(job: JobRecord): JobRef {
   return {
@@ -20,8 +20,11 @@ export function refOfJob(job: JobRecord): JobRef {
   };
 }
 
+/** The counts of a run's work that its ledger keeps (./run-ledger.ts). */
+export type Counted = 'uploads' | 'translated' | 'resumed' | 'stale-retranslated';
+
 export class RunReport {
-  readonly sum: SyncSummary;
+  private readonly sum: SyncSummary;
   private readonly started = Date.now();
   /** Outputs left to other workers sharing the state. */
   private readonly elsewhere = new Set<string>();
@@ -36,6 +39,14 @@ export class RunReport {
 
   summary(): SyncSummary {
     return { ...this.sum, durationMs: Date.now() - this.started };
+  }
+
+  /** A piece of the run's work counted (by the run's ledger, as it records the job). */
+  count(what: Counted): void {
+    if (what === 'stale-retranslated') {
+      this.sum.stale++;
+      this.sum.retranslated++;
+    } else this.sum[what]++;
   }
 
   /** What planning found: files, hashes, up-to-date units, files that cannot be translated. */

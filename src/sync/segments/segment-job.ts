@@ -125,8 +125,8 @@ export class SegmentJob {
     }
     // A person's edit of the output is taken into the memory as reviewed (../reviewed-segments.ts).
     const outputAbs = path.resolve(this.d.base, job.output_path);
-    const previous = await this.d.ledger.latestDoneOf(job.output_path);
-    const record = previous && previous.id !== job.id ? await this.d.ledger.get(previous.id) : undefined;
+    const previous = await this.d.jobs.latestDoneOf(job.output_path);
+    const record = previous && previous.id !== job.id ? await this.d.jobs.get(previous.id) : undefined;
     const review = await takeReviewed({
       stateFolder: path.dirname(this.d.spoolDir),
       outputAbs,
@@ -262,7 +262,7 @@ export class SegmentJob {
     }
     this.sent.characters += characters;
     this.sent.requests++;
-    this.d.report.sum.uploads++;
+    this.d.ledger.count('uploads');
     const rows: SegmentMemoryRow[] = items.map((s, k) =>
       memoryRow(
         request,
@@ -370,7 +370,6 @@ export class SegmentJob {
     }
     if (placement.beside) this.d.report.editedKept(this.job, placement.placed, this.log);
     await this.d.guard?.settle(this.job.id, this.sent.characters);
-    this.d.index.jobDone(this.job);
     this.log.info(
       { segments: read.segments.length, requests: this.sent.requests, characters: this.sent.characters },
       'segments translated',
@@ -406,7 +405,6 @@ export class SegmentJob {
         keepDocument: false,
         countsAttempt: false,
       });
-      this.d.index.jobOpen(this.job);
       this.d.report.unitLeft(refOfJob(this.job), false);
       return 'left' as const;
     })();
@@ -424,7 +422,6 @@ export class SegmentJob {
       countsAttempt: f.countsAttempt && this.started,
       ...(keepClaim ? { keepClaim: true } : {}),
     });
-    this.d.index.jobOpen(this.job);
   }
 
   private async fail(f: Failure): Promise<'failed'> {
@@ -447,9 +444,7 @@ export class SegmentJob {
   private async supersede(): Promise<'superseded'> {
     const error =
       'the source changed after this job was planned: nothing sent; its new content is planned instead';
-    const fresh = await this.d.ledger.superseded(this.job, error);
-    if (fresh) this.d.index.jobOpen(fresh);
-    else this.d.index.jobGone(this.job);
+    await this.d.ledger.superseded(this.job, error);
     this.log.info(error);
     this.d.report.events.emit('job:failed', {
       ...refOfJob(this.job),
