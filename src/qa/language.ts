@@ -23,9 +23,9 @@ interface Detector {
 
 let detector: Promise<Detector> | undefined;
 
-/** eld's smaller database (1.6 MB) loads on the first detection, not when locsync starts. */
+/** eld's smallest database (1 MB file, about 56 MB of memory) loads on the first detection, not when locsync starts. */
 function loadDetector(): Promise<Detector> {
-  detector ??= import('eld/small').then((m) => m.eld as Detector);
+  detector ??= import('eld/extrasmall').then((m) => m.eld as Detector);
   return detector;
 }
 

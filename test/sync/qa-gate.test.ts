@@ -13,7 +13,7 @@ import { renderStatusFragment } from '../../src/web/status-page.js';
 import type { FaultSpec } from '../../src/service/types.js';
 import { runCli } from '../helpers/cli.js';
 import { hookReceiver, type HookReceiver } from '../helpers/webhook-receiver.js';
-import { API_KEY, createFixture, failedUnits, uploadedUnits, type Fixture } from './fixture.js';
+import { API_KEY, createFixture, failedUnits, onPostgres, uploadedUnits, type Fixture } from './fixture.js';
 
 // The hard output checks (docs/qa.md): a service that answers with a truncated docx, an untranslated
 // copy or a document that lost most of its segments has that output kept in the quarantine, the
@@ -316,49 +316,59 @@ const FORMATS = [
 ];
 
 describe('a truncated translation of every format', () => {
-  it('never reaches the output folder; the intact translations of the run are delivered', async () => {
-    const names = FORMATS.map((rel) => path.basename(rel));
-    fx = await createFixture({
-      service: {
-        faults: names.map((name) => ({ badOutput: 'truncated' as const, badOutputFor: name, badOutputs: 1 })),
-      },
-      manifest: {
-        mappings: [
-          {
-            name: 'docs',
-            source: 'src',
-            output: 'out/{lang}/{path}',
-            targets: [{ lang: 'de' }, { lang: 'fr' }],
-          },
-        ],
-      },
-      files: Object.fromEntries(FORMATS.map((rel) => [path.basename(rel), sample(rel)])),
-    });
-    const summary = await fx.sync();
-    expect(summary.failed.map((f) => f.file).sort()).toEqual([...names].sort());
-    const outName = (n: string) => n.replace(/\.doc$/, '.docx');
-    for (const f of summary.failed) {
-      expect(f.kind).toBe('qa-failed');
-      // A cut zip or XML does not open; a cut text file lost its end (or ends inside a character).
-      const want = /\.(txt|srt|htm|html)$/.test(f.file) ? /\((lost-segments|unreadable)\)/ : /\(unreadable\)/;
-      expect(f.error, f.file).toMatch(want);
-      // The cut one is not in the output folder; the other language's is, and opens.
-      const other = f.target === 'de' ? 'fr' : 'de';
-      expect(fx.exists(`out/${f.target}/${outName(f.file)}`), f.file).toBe(false);
-      expect(fx.exists(`out/${other}/${outName(f.file)}`), f.file).toBe(true);
-    }
-    // No part file left beside the outputs.
-    for (const lang of ['de', 'fr'])
-      for (const file of fs.readdirSync(path.join(fx.dir, 'out', lang)))
-        expect(names.map(outName)).toContain(file);
+  // The checks are the same on either backend (the other tests here record on both): SQLite only.
+  it.skipIf(onPostgres)(
+    'never reaches the output folder; the intact translations of the run are delivered',
+    async () => {
+      const names = FORMATS.map((rel) => path.basename(rel));
+      fx = await createFixture({
+        service: {
+          faults: names.map((name) => ({
+            badOutput: 'truncated' as const,
+            badOutputFor: name,
+            badOutputs: 1,
+          })),
+        },
+        manifest: {
+          mappings: [
+            {
+              name: 'docs',
+              source: 'src',
+              output: 'out/{lang}/{path}',
+              targets: [{ lang: 'de' }, { lang: 'fr' }],
+            },
+          ],
+        },
+        files: Object.fromEntries(FORMATS.map((rel) => [path.basename(rel), sample(rel)])),
+      });
+      const summary = await fx.sync();
+      expect(summary.failed.map((f) => f.file).sort()).toEqual([...names].sort());
+      const outName = (n: string) => n.replace(/\.doc$/, '.docx');
+      for (const f of summary.failed) {
+        expect(f.kind).toBe('qa-failed');
+        // A cut zip or XML does not open; a cut text file lost its end (or ends inside a character).
+        const want = /\.(txt|srt|htm|html)$/.test(f.file)
+          ? /\((lost-segments|unreadable)\)/
+          : /\(unreadable\)/;
+        expect(f.error, f.file).toMatch(want);
+        // The cut one is not in the output folder; the other language's is, and opens.
+        const other = f.target === 'de' ? 'fr' : 'de';
+        expect(fx.exists(`out/${f.target}/${outName(f.file)}`), f.file).toBe(false);
+        expect(fx.exists(`out/${other}/${outName(f.file)}`), f.file).toBe(true);
+      }
+      // No part file left beside the outputs.
+      for (const lang of ['de', 'fr'])
+        for (const file of fs.readdirSync(path.join(fx.dir, 'out', lang)))
+          expect(names.map(outName)).toContain(file);
 
-    const shown = await status(fx, '--no-scan');
-    expect(shown.code).toBe(1);
-    for (const f of summary.failed)
-      expect(shown.stdout).toContain(`docs/${f.file} -> ${f.target}: qa-failed: output check failed`);
+      const shown = await status(fx, '--no-scan');
+      expect(shown.code).toBe(1);
+      for (const f of summary.failed)
+        expect(shown.stdout).toContain(`docs/${f.file} -> ${f.target}: qa-failed: output check failed`);
 
-    const mark = fx.mark();
-    await fx.sync();
-    expect(uploadedUnits(fx, mark)).toEqual([]);
-  });
+      const mark = fx.mark();
+      await fx.sync();
+      expect(uploadedUnits(fx, mark)).toEqual([]);
+    },
+  );
 });
