@@ -26,7 +26,11 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'sync on postgres',
-                include: ['test/sync/**/*.test.ts', 'test/segments/**/*.test.ts'],
+                include: [
+                  'test/sync/**/*.test.ts',
+                  'test/segments/**/*.test.ts',
+                  'test/strings/sync*.test.ts',
+                ],
                 exclude: [
                   ...PURE.map((n) => `test/sync/${n}.test.ts`),
                   ...['batches', 'manifest'].map((n) => `test/segments/${n}.test.ts`),

@@ -147,7 +147,8 @@ export const FORMALITY_LANGUAGES = [
 /** Output of an input extension when no output_format is given (doc becomes docx). */
 export function defaultOutputExtension(ext: string): string {
   const e = ext.toLowerCase();
-  return e === 'doc' ? 'docx' : e;
+  // a gettext template (.pot) is translated into a catalogue (.po) on the segment path
+  return e === 'doc' ? 'docx' : e === 'pot' ? 'po' : e;
 }
 
 /** Permitted output_format conversions: only pdf -> docx besides "same as input". */

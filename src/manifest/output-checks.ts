@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ConfigError } from '../util/errors.js';
-import { isInside, isOutputPlaceholder, outputRoot, patternPlaceholders } from './paths.js';
+import {
+  isInside,
+  isOutputPlaceholder,
+  LANGUAGE_PLACEHOLDERS,
+  outputRoot,
+  patternPlaceholders,
+  singleSourceFile,
+  withLanguage,
+} from './paths.js';
 import { patternOverlap } from './pattern-overlap.js';
 import { OUTPUT_PLACEHOLDERS, type Manifest, type Mapping, type Target } from './schema.js';
 import { didYouMean } from './suggest.js';
@@ -46,10 +54,7 @@ export function outputUses(manifest: Manifest): OutputUse[] {
 
 /** The pattern of a use with what is fixed per (mapping, target) filled in: {lang}, {LANG}, {mapping}. */
 function fixedPattern(use: OutputUse): string {
-  return use.pattern
-    .replaceAll('{lang}', use.target.lang)
-    .replaceAll('{LANG}', use.target.lang.toUpperCase())
-    .replaceAll('{mapping}', use.mapping.name);
+  return withLanguage(use.pattern, use.target.lang).replaceAll('{mapping}', use.mapping.name);
 }
 
 /**
@@ -62,7 +67,13 @@ function collisionKey(use: OutputUse): string {
   );
 }
 
-function checkPattern(ctx: CheckContext, pattern: string, at: DataPath, errors: ConfigError[]): void {
+function checkPattern(
+  ctx: CheckContext,
+  pattern: string,
+  at: DataPath,
+  errors: ConfigError[],
+  singleFile: boolean,
+): void {
   const where = formatPath(at);
   const names = patternPlaceholders(pattern);
   const known = Object.keys(OUTPUT_PLACEHOLDERS);
@@ -77,7 +88,7 @@ function checkPattern(ctx: CheckContext, pattern: string, at: DataPath, errors: 
   if (/[{}]/.test(pattern.replace(/\{[^{}]*\}/g, ''))) {
     errors.push(ctx.source.errorAt(at, `${where}: unbalanced '{' or '}' in '${pattern}'`));
   }
-  if (!names.some((n) => FILE_PLACEHOLDERS.includes(n))) {
+  if (!singleFile && !names.some((n) => FILE_PLACEHOLDERS.includes(n))) {
     errors.push(
       ctx.source.errorAt(
         at,
@@ -105,7 +116,8 @@ export function checkOutputs(ctx: CheckContext, errors: ConfigError[]): void {
     const key = use.at.join('\0');
     if (checked.has(key)) continue;
     checked.add(key);
-    checkPattern(ctx, use.pattern, use.at, errors);
+    // A pattern is written in one mapping (its output, or a target's): that mapping decides.
+    checkPattern(ctx, use.pattern, use.at, errors, singleSourceFile(use.mapping) !== undefined);
   }
   checkSamePaths(ctx, uses, errors);
   checkOutputFolders(ctx, uses, errors);
@@ -126,7 +138,7 @@ function checkSamePaths(ctx: CheckContext, uses: OutputUse[], errors: ConfigErro
     let message: string;
     if (first.mi === use.mi && first.target.lang === use.target.lang) {
       message = `${formatPath(['mappings', use.mi, 'targets', use.ti, 'lang'])}: target '${use.target.lang}' appears twice in mapping '${use.mapping.name}' with the same output pattern; their outputs would overwrite each other`;
-    } else if (!names.includes('lang') && !names.includes('LANG') && first.mi === use.mi) {
+    } else if (!LANGUAGE_PLACEHOLDERS.some((n) => names.includes(n)) && first.mi === use.mi) {
       message = `${formatPath(use.at)}: output pattern '${use.pattern}' has no {lang} or {LANG} but is used by several targets of mapping '${use.mapping.name}' (${first.target.lang}, ${use.target.lang}); their outputs would overwrite each other`;
     } else {
       message = `${formatPath(use.at)}: outputs of mapping '${use.mapping.name}' (${use.target.lang}) collide with those of mapping '${first.mapping.name}' (${first.target.lang}, line ${pos.line}): both write '${key}'; use different folders or add {mapping} to a pattern`;
@@ -237,6 +249,11 @@ function checkOutputFolders(ctx: CheckContext, uses: OutputUse[], errors: Config
   const report = (ri: number, si: number, kind: 'output-in-source' | 'source-in-output') => {
     const { use, abs, real } = roots[ri]!;
     const { m, abs: srcAbs } = sources[si]!;
+    // A one-file mapping's outputs beside its source (locales/en.json → locales/de.json) are never
+    // read back: the mapping takes that one file only. Its output must not be that file.
+    const single = use.mapping === m ? singleSourceFile(m) : undefined;
+    if (single !== undefined && path.resolve(ctx.dir, fixedPattern(use)) !== path.resolve(srcAbs, single))
+      return;
     // Once per pattern, mapping and kind (not once per target of the pattern).
     const key = `${use.at.join('.')}|${m.name}|${kind}`;
     if (reported.has(key)) return;

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { OUTPUT_PLACEHOLDERS } from './schema.js';
+import { languageInStyle } from '../documents/language-tag.js';
+import { OUTPUT_PLACEHOLDERS, type Mapping } from './schema.js';
 
 // Output path patterns ("out/{lang}/{path}"): rendering, placeholders and the fixed output root.
 // Every rendered path is relative to the manifest folder, normalised, with '/' separators, and
@@ -19,6 +20,29 @@ export class OutputPathError extends Error {
     super(message);
     this.name = 'OutputPathError';
   }
+}
+
+/** Placeholders naming the target language, in the spellings of docs/strings/README.md. */
+export const LANGUAGE_PLACEHOLDERS = ['lang', 'LANG', 'lang_bcp47', 'lang_posix', 'lang_android'] as const;
+
+/** A pattern with its language placeholders filled in for one target language. */
+export function withLanguage(pattern: string, lang: string): string {
+  return pattern
+    .replaceAll('{lang}', lang)
+    .replaceAll('{LANG}', lang.toUpperCase())
+    .replaceAll('{lang_bcp47}', languageInStyle(lang, 'bcp47'))
+    .replaceAll('{lang_posix}', languageInStyle(lang, 'posix'))
+    .replaceAll('{lang_android}', languageInStyle(lang, 'android'));
+}
+
+/**
+ * The one file a mapping takes when its include is a single path without glob characters
+ * (`include: [en.json]`): a string file whose translations are named by language only
+ * (`locales/{lang_bcp47}.json` beside `locales/en.json`, docs/strings/README.md).
+ */
+export function singleSourceFile(m: Mapping): string | undefined {
+  const only = m.include.length === 1 ? m.include[0] : undefined;
+  return only !== undefined && !/[*?[\]{}!]/.test(only) ? only : undefined;
 }
 
 /** Placeholder names used in a pattern, in order of first appearance ("out/{lang}/{path}" → lang, path). */
@@ -154,6 +178,12 @@ function placeholderValue(name: OutputPlaceholder, vars: OutputVars): string {
       return vars.lang;
     case 'LANG':
       return vars.lang.toUpperCase();
+    case 'lang_bcp47':
+      return languageInStyle(vars.lang, 'bcp47');
+    case 'lang_posix':
+      return languageInStyle(vars.lang, 'posix');
+    case 'lang_android':
+      return languageInStyle(vars.lang, 'android');
     case 'mapping':
       return vars.mapping;
     case 'ext':

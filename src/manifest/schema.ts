@@ -588,6 +588,9 @@ export type QaConfig = z.infer<typeof qaSchema>;
 export const OUTPUT_PLACEHOLDERS = {
   lang: 'target language as written in the manifest (de, pt-br)',
   LANG: 'target language upper-case (DE, PT-BR)',
+  lang_bcp47: 'target language as BCP 47 writes it: web JSON, Rails, iOS .lproj (de, pt-BR, zh-Hans)',
+  lang_posix: 'target language with an underscore: gettext, Java, Flutter ARB (de, pt_BR, zh_Hans)',
+  lang_android: 'target language as Android resource folders write it (de, pt-rBR, b+zh+Hans)',
   path: 'path relative to the source folder, with the output extension (guides/intro.docx)',
   dir: 'folder relative to the source folder, "" at the top (guides)',
   name: 'file name with the output extension (intro.docx)',

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { API_KEY, createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
 import { segmentsMapping, textRequests } from './helpers.js';
-import { makeZip } from '../formats/zip-helpers.js';
 
 // A text request is billed like an upload: recorded before it is sent, a lost answer is listed as
 // possibly billed and its segments sent again, and a run killed mid-batch resumes without sending
@@ -110,19 +109,5 @@ describe('money rules of the segment path', () => {
     const texts = resent.reduce((n, r) => n + r.texts, 0);
     expect(texts).toBe(120 - first[0]!.texts);
     expect(fx.exists('out/de/manual.docx')).toBe(true);
-  });
-});
-
-describe('a segment job that cannot be done', () => {
-  it('uses up an attempt per run and is given up after max_attempts (not failing every run)', async () => {
-    // A zip named .docx without a document in it: read (and refused) by the document layer.
-    fx = await createFixture({
-      manifest: { mappings: [segmentsMapping()] },
-      files: { 'broken.docx': await makeZip([['hello.txt', 'not a document']]) },
-    });
-    const kinds: string[] = [];
-    for (let i = 0; i < 4; i++) kinds.push(...(await fx.sync()).failed.map((f) => f.kind));
-    expect(kinds).toEqual(['rejected', 'rejected', 'rejected', 'gave-up']);
-    expect(textRequests(fx)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Mapping } from '../../manifest/schema.js';
-import { outputRoot } from '../../manifest/paths.js';
+import { outputRoot, singleSourceFile } from '../../manifest/paths.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import { outputPattern } from './settings.js';
 
@@ -12,6 +12,8 @@ interface SourceRoot {
   name: string;
   abs: string;
   prefix: string;
+  /** A one-file mapping's file (include: [en.json]): the only path of its folder that is a source. */
+  file?: string;
 }
 
 /** Two absolute folders are the same or one lies inside the other. */
@@ -64,14 +66,22 @@ export class ManifestFolders {
   private sourceRoots(): SourceRoot[] {
     this.sourceRootsCache ??= this.loaded.manifest.mappings.map((mm) => {
       const abs = this.sourceOf(mm);
-      return { name: mm.name, abs, prefix: abs + path.sep };
+      const single = singleSourceFile(mm);
+      return {
+        name: mm.name,
+        abs,
+        prefix: abs + path.sep,
+        ...(single ? { file: path.resolve(abs, single) } : {}),
+      };
     });
     return this.sourceRootsCache;
   }
 
   /** The mapping whose source folder an absolute path lies in. */
   sourceRootOf(abs: string): string | undefined {
-    for (const r of this.sourceRoots()) if (abs === r.abs || abs.startsWith(r.prefix)) return r.name;
+    for (const r of this.sourceRoots())
+      if ((abs === r.abs || abs.startsWith(r.prefix)) && (r.file === undefined || abs === r.file))
+        return r.name;
     return undefined;
   }
 

@@ -414,19 +414,12 @@ export class SegmentJob {
     // A request that may have been taken stays counted (as a lost upload); otherwise nothing is owed.
     if (f.kind === 'maybe-accepted') this.d.guard?.possiblyBilled(this.job.id);
     else this.d.guard?.release(this.job.id);
-    // The row counts an attempt when the requests start (uploadStarted); a failure before any was
-    // sent that uses up an attempt (an unreadable source, an output that cannot be written) counts
-    // it there, so that the job is given up after max_attempts instead of failing every run.
-    if (!this.started && f.countsAttempt) {
-      this.job = await this.d.ledger.uploadStarted(this.job, this.d.runId);
-      this.started = true;
-    }
     this.job = await this.d.ledger.failed(this.job, {
       kind: f.kind,
       error: f.error,
       keepDocument: false,
-      // Not started: nothing was counted, nothing to give back (false would lower earlier runs' count).
-      countsAttempt: this.started ? f.countsAttempt : true,
+      // An attempt is counted once the requests started (the row's attempts went up then).
+      countsAttempt: f.countsAttempt && this.started,
       ...(keepClaim ? { keepClaim: true } : {}),
     });
   }

@@ -1,0 +1,274 @@
+// String resource files through a real sync on the segment path, against the local service (both
+// state backends: this file also runs in the "sync on postgres" project): first sync, then one key
+// added, one changed and one removed in every file → only the new and changed values are sent
+// (counted at the service's request log), the removed key is gone from the outputs, and every other
+// byte of the output is what the first sync wrote.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDocument, segmentCharacters, taggedText, type Segment } from '../../src/documents/index.js';
+import type { RequestLogEntry } from '../../src/service/types.js';
+import { createFixture, type Fixture } from '../sync/fixture.js';
+
+const JSON_SRC = `{
+  "app": {
+    "title": "Photo Library",
+    "greeting": "Hello, {{name}}!",
+    "delete": "Delete %s?"
+  },
+  "files": "{count, plural, one {# file} other {# files}}"
+}
+`;
+const YAML_SRC = `# Rails
+en:
+  hello: Hello world  # home page
+  errors:
+    blank: "can't be blank"
+    too_long: 'is too long (maximum is %{count} characters)'
+`;
+const PO_SRC = `msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+#: main.c:3
+msgid "Open"
+msgstr ""
+
+#, c-format
+msgid "%d photo"
+msgid_plural "%d photos"
+msgstr[0] ""
+msgstr[1] ""
+
+msgid "Quit"
+msgstr ""
+`;
+const ANDROID_SRC = `<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="app_name" translatable="false">PhotoLib</string>
+    <string name="welcome">Welcome, %1$s!</string>
+    <string name="share">Tap <b>Share</b></string>
+    <plurals name="photos">
+        <item quantity="one">%d photo</item>
+        <item quantity="other">%d photos</item>
+    </plurals>
+</resources>
+`;
+const STRINGS_SRC = `/* Title */
+"title" = "Photo Library";
+
+/* %@ is a name */
+"shared" = "Shared with %@";
+"done" = "Done";
+`;
+
+/** One added, one changed, one removed key per file: [new source, added value, changed value]. */
+const EDITS: Record<string, [from: string, to: string][]> = {
+  'web/en.json': [
+    ['"Hello, {{name}}!"', '"Hi there, {{name}}!"'],
+    ['    "delete": "Delete %s?"\n', '    "albums": "Your albums"\n'],
+    ['"title": "Photo Library",', '"title": "Photo Library",'],
+  ],
+  'rails/en.yml': [
+    ['Hello world  #', 'Hello, world  #'],
+    [
+      "    too_long: 'is too long (maximum is %{count} characters)'\n",
+      '    taken: "has already been taken"\n',
+    ],
+  ],
+  'po/messages.pot': [
+    ['msgid "Open"', 'msgid "Open file"'],
+    ['msgid "Quit"\nmsgstr ""\n', 'msgid "Save %s"\nmsgstr ""\n'],
+  ],
+  'android/values/strings.xml': [
+    ['Welcome, %1$s!', 'Welcome back, %1$s!'],
+    [
+      '    <string name="share">Tap <b>Share</b></string>\n',
+      '    <string name="sort">Sort by date</string>\n',
+    ],
+  ],
+  'ios/en.lproj/Localizable.strings': [
+    ['"Photo Library"', '"Your Photos"'],
+    ['"done" = "Done";\n', '"cancel" = "Cancel";\n'],
+  ],
+};
+
+const SOURCES: Record<string, string> = {
+  'web/en.json': JSON_SRC,
+  'rails/en.yml': YAML_SRC,
+  'po/messages.pot': PO_SRC,
+  'android/values/strings.xml': ANDROID_SRC,
+  'ios/en.lproj/Localizable.strings': STRINGS_SRC,
+};
+
+/** Each ecosystem's layout, through the output pattern's language placeholders. */
+function manifest(): Record<string, unknown> {
+  const common = { method: 'segments', source_lang: 'en', targets: [{ lang: 'de' }, { lang: 'pt-br' }] };
+  return {
+    mappings: [
+      {
+        name: 'web',
+        source: 'src/web',
+        include: ['en.json'],
+        output: 'src/web/{lang_bcp47}.json',
+        ...common,
+      },
+      {
+        name: 'rails',
+        source: 'src/rails',
+        include: ['en.yml'],
+        output: 'src/rails/{lang_bcp47}.yml',
+        ...common,
+      },
+      {
+        name: 'po',
+        source: 'src/po',
+        include: ['messages.pot'],
+        output: 'src/po/{lang_posix}.po',
+        ...common,
+      },
+      {
+        name: 'android',
+        source: 'src/android/values',
+        output: 'src/android/values-{lang_android}/{name}',
+        ...common,
+      },
+      { name: 'ios', source: 'src/ios/en.lproj', output: 'src/ios/{lang_bcp47}.lproj/{name}', ...common },
+    ],
+  };
+}
+
+const OUTPUTS = (lang: string, tag: string, posix: string, android: string): Record<string, string> => ({
+  'web/en.json': `src/web/${tag}.json`,
+  'rails/en.yml': `src/rails/${tag}.yml`,
+  'po/messages.pot': `src/po/${posix}.po`,
+  'android/values/strings.xml': `src/android/values-${android}/strings.xml`,
+  'ios/en.lproj/Localizable.strings': `src/ios/${tag}.lproj/Localizable.strings`,
+  lang,
+});
+
+const LANGS = [OUTPUTS('de', 'de', 'de', 'de'), OUTPUTS('pt-br', 'pt-BR', 'pt_BR', 'pt-rBR')];
+
+function textRequests(fx: Fixture, since: number): Array<NonNullable<RequestLogEntry['text']>> {
+  return fx.service
+    .requests()
+    .slice(since)
+    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
+    .map((r) => r.text!);
+}
+
+async function segmentsOf(file: string): Promise<Segment[]> {
+  const ext = path.extname(file).slice(1);
+  const doc = await openDocument(file, { format: ext });
+  const out: Segment[] = [];
+  for await (const s of doc.segments()) out.push(s);
+  return out;
+}
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+describe('string files on the segment path', () => {
+  it('first sync, then a key added, one changed, one removed: only those values are sent', async () => {
+    fx = await createFixture({ manifest: manifest(), files: SOURCES });
+    const first = await fx.sync();
+    expect(first.failed).toEqual([]);
+    const f = fx;
+    for (const out of LANGS)
+      for (const src of Object.keys(SOURCES)) expect(f.exists(out[src]!), out[src]).toBe(true);
+    const de = LANGS[0]!;
+    // placeholders and markup survive; the language is written where the format names it
+    expect(f.read(de['web/en.json']!)).toMatch(/"greeting": ".*\{\{name\}\}.*",/);
+    expect(f.read(de['web/en.json']!)).toMatch(/"files": "\{count, plural, one \{#.*\} other \{#.*\}\}"/);
+    expect(f.read(de['rails/en.yml']!)).toMatch(/^# Rails\nde:\n {2}hello: .+ {2}# home page\n/);
+    expect(f.read(de['rails/en.yml']!)).toContain('%{count}');
+    expect(f.read(LANGS[1]!['po/messages.pot']!)).toContain('"Language: pt_BR\\n"');
+    expect(f.read(de['android/values/strings.xml']!)).toContain(
+      '<string name="app_name" translatable="false">PhotoLib</string>',
+    );
+    expect(f.read(de['android/values/strings.xml']!)).toMatch(/<string name="share">.*<b>.*<\/b><\/string>/);
+    expect(f.read(de['ios/en.lproj/Localizable.strings']!)).toMatch(
+      /^\/\* Title \*\/\n"title" = ".+";\n\n\/\* %@ is a name \*\/\n"shared" = ".*%@.*";\n/,
+    );
+
+    // A second run with nothing changed sends nothing.
+    let mark = fx.mark();
+    await fx.sync();
+    expect(textRequests(fx, mark)).toEqual([]);
+
+    // Edit every file: one key added, one changed, one removed.
+    const before = Object.fromEntries(
+      LANGS.flatMap((o) => Object.keys(SOURCES).map((s) => [o[s]!, f.read(o[s]!)])),
+    );
+    const expectedSent: string[] = [];
+    let expectedCharacters = 0;
+    for (const [src, edits] of Object.entries(EDITS)) {
+      const old = await segmentsOf(path.join(fx.src, src));
+      let text = SOURCES[src]!;
+      for (const [from, to] of edits) text = text.replace(from, to);
+      fx.write(path.join('src', src), text);
+      const oldTagged = new Set(old.map(taggedText));
+      for (const s of await segmentsOf(path.join(fx.src, src)))
+        if (!oldTagged.has(taggedText(s))) {
+          expectedSent.push(taggedText(s));
+          expectedCharacters += segmentCharacters(s); // billed: the text, not the tags
+        }
+    }
+    expect(expectedSent).toHaveLength(10); // an added and a changed value in each of five files
+    mark = fx.mark();
+    const second = await fx.sync();
+    expect(second.failed).toEqual([]);
+    const sent = textRequests(fx, mark);
+    const perLang = (lang: string) => sent.filter((r) => r.target_lang.toLowerCase() === lang);
+    for (const lang of ['de', 'pt-br']) {
+      expect(
+        perLang(lang).reduce((n, r) => n + r.texts, 0),
+        lang,
+      ).toBe(expectedSent.length);
+      expect(
+        perLang(lang).reduce((n, r) => n + r.characters, 0),
+        lang,
+      ).toBe(expectedCharacters);
+    }
+
+    // The removed keys are gone; every line the edit did not touch is as the first sync wrote it.
+    const after = (rel: string) => f.read(rel);
+    expect(after(de['web/en.json']!)).not.toContain('"delete"');
+    expect(after(de['web/en.json']!)).toContain('"albums": "');
+    expect(after(de['rails/en.yml']!)).not.toContain('too_long');
+    expect(after(de['po/messages.pot']!)).not.toContain('msgid "Quit"');
+    expect(after(de['android/values/strings.xml']!)).not.toContain('name="share"');
+    expect(after(de['ios/en.lproj/Localizable.strings']!)).not.toContain('"done"');
+    const touched =
+      /delete|albums|greeting|hello|too_long|taken|Open|Quit|Save|welcome|share|sort|title|done|cancel/;
+    for (const [rel, was] of Object.entries(before)) {
+      const kept = (s: string) => s.split('\n').filter((l) => !touched.test(l) && !/^msgstr /.test(l));
+      expect(kept(after(rel)), rel).toEqual(kept(was));
+    }
+  });
+});
+
+describe('a value a person corrected in a target file', () => {
+  it('is kept when another key of the source changes, and only that key is sent', async () => {
+    fx = await createFixture({ manifest: manifest(), files: { 'web/en.json': JSON_SRC } });
+    expect((await fx.sync()).failed).toEqual([]);
+    const out = 'src/web/de.json';
+    const machine = fx.read(out);
+    const title = /"title": "([^"]*)"/.exec(machine)![1]!;
+    fx.write(out, machine.replace(title, 'Fotobibliothek'));
+    fx.write('src/web/en.json', JSON_SRC.replace('"Delete %s?"', '"Remove %s?"'));
+    const mark = fx.mark();
+    const second = await fx.sync();
+    expect(second.failed).toEqual([]);
+    const sent = textRequests(fx, mark).filter((r) => r.target_lang.toLowerCase() === 'de');
+    expect(sent.reduce((n, r) => n + r.texts, 0)).toBe(1);
+    const after = fx.read(out);
+    expect(after).toContain('"title": "Fotobibliothek",');
+    expect(after).not.toContain(/"delete": "([^"]*)"/.exec(machine)![1]!);
+    expect(after.replace(/"delete": "[^"]*"/, '')).toBe(
+      machine.replace(title, 'Fotobibliothek').replace(/"delete": "[^"]*"/, ''),
+    );
+  });
+});
