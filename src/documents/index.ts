@@ -12,7 +12,8 @@
 //     .write(translationOf, { path, format }, { targetLang })
 //                        writes the document with each segment's translation (undefined: the
 //                        source text); every byte that is not translated text stays as in the
-//                        source for txt, srt, html/htm, xlf/xliff, docx, pptx, xlsx (`keepsLayout`).
+//                        source for txt, srt, html/htm, xlf/xliff, md/markdown, docx, pptx, xlsx
+//                        (`keepsLayout`).
 //                        doc and pdf are read-only formats: their writer builds a new docx (or pdf)
 //                        from the text. Images have no segments and are copied.
 //     .keepsLayout, .outputFormats, .format

@@ -9,6 +9,7 @@ import type { ContentDigest } from './types.js';
 // and a scan that reads no new content (a no-op) must not pay for loading them.
 const ooxml = () => import('./ooxml.js');
 const text = () => import('./text-formats.js');
+const markdown = () => import('./markdown.js');
 const DIGESTERS: Record<string, (path: string) => Promise<ContentDigest>> = {
   docx: async (p) => (await ooxml()).digestOoxml(p, 'docx'),
   pptx: async (p) => (await ooxml()).digestOoxml(p, 'pptx'),
@@ -20,6 +21,8 @@ const DIGESTERS: Record<string, (path: string) => Promise<ContentDigest>> = {
   xliff: async (p) => (await text()).digestXliff(p),
   srt: async (p) => (await text()).digestSrt(p),
   txt: async (p) => (await text()).digestTxt(p),
+  md: async (p) => (await markdown()).digestMarkdown(p),
+  markdown: async (p) => (await markdown()).digestMarkdown(p),
 };
 
 /** A document that takes longer than this to digest (a hostile file) is decided by its bytes. */

@@ -21,6 +21,8 @@ const json = lazy(async () => (await import('./strings/json.js')).readJson);
 const yaml = lazy(async () => (await import('./strings/yaml.js')).readYaml);
 const po = lazy(async () => (await import('./strings/po.js')).readPo);
 const android = lazy(async () => (await import('./strings/android.js')).readAndroidStrings);
+// Markdown (docs/markdown.md): only on the segment path.
+const markdown = lazy(async () => (await import('./markdown.js')).readMarkdown);
 
 const READERS: Record<string, FormatReader> = {
   txt: lazy(async () => (await import('./txt.js')).readTxt),
@@ -34,6 +36,8 @@ const READERS: Record<string, FormatReader> = {
   xlsx: lazy(async () => (await import('./ooxml.js')).readXlsx),
   xlf: xliff,
   xliff,
+  md: markdown,
+  markdown,
   png: image,
   jpg: image,
   jpeg: image,
