@@ -30,6 +30,7 @@ export default defineConfig({
                   'test/sync/**/*.test.ts',
                   'test/segments/**/*.test.ts',
                   'test/strings/sync*.test.ts',
+                  'test/documents/markdown-sync.test.ts',
                 ],
                 exclude: [
                   ...PURE.map((n) => `test/sync/${n}.test.ts`),

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFixture, type Fixture } from '../sync/fixture.js';
+import { bothMethods, segmentTexts, textRequests } from '../segments/helpers.js';
+
+// A Markdown file synced for real against the local service: only the segment path takes it, its
+// code and URLs come through untouched, and an edited paragraph is the only text sent again.
+
+const GUIDE = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/guide.md'), 'utf8');
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+describe('Markdown in a sync', () => {
+  it('is translated by segments only, keeps code and URLs, and sends an edited paragraph alone', async () => {
+    fx = await createFixture({ files: { 'guide.md': GUIDE }, manifest: bothMethods() });
+    const first = await fx.sync();
+    expect(first.failed).toEqual([]);
+    // the document path never uploads it: the document service does not take Markdown
+    expect(first.unsupported.map((u) => [u.mapping, u.file])).toEqual([['doc', 'guide.md']]);
+    expect(fx.uploads()).toEqual([]);
+    expect(fx.exists('out/doc/de/guide.md')).toBe(false);
+
+    const out = fx.read('out/seg/de/guide.md');
+    for (const kept of [
+      'slug: getting-started\n',
+      '```js\n// code is never translated\nconst title = "Getting started";\n```',
+      '`npm install sync-tool`',
+      '](https://example.com/install "Install notes")',
+      '[ref]: https://example.com/reference "Reference"',
+      '|:-------|:-------:|--------:|',
+    ])
+      expect(out).toContain(kept);
+    const source = await segmentTexts(path.join(fx.src, 'guide.md'));
+    const translated = await segmentTexts(path.join(fx.dir, 'out/seg/de/guide.md'));
+    expect(translated).toHaveLength(source.length);
+    expect(translated.filter((t, i) => t !== source[i]).length).toBeGreaterThan(source.length / 2);
+
+    fx.write('src/guide.md', GUIDE.replace('3. Close the terminal.', '3. Close the terminal window.'));
+    const mark = fx.mark();
+    const second = await fx.sync();
+    expect(second.failed).toEqual([]);
+    expect(textRequests(fx, mark).map((r) => [r.texts, r.characters])).toEqual([
+      [1, 'Close the terminal window.'.length],
+    ]);
+    const again = fx.read('out/seg/de/guide.md');
+    expect(again.split('\n').filter((l, i) => l !== out.split('\n')[i])).toHaveLength(1);
+  });
+});
