@@ -2,6 +2,8 @@ import { MINIMUM_BILLED_CHARACTERS } from '../../api/types.js';
 import { formatBill, formatCharacters, type BillingRate } from '../../billing/money.js';
 import type { PlanPrice, PriceTotals } from '../../billing/plan-price.js';
 import { hasMinimum, isUncountedFormat, type SegmentsQuote, type UploadPrice } from '../../billing/price.js';
+import { isStringFormat } from '../../documents/index.js';
+import { extOf } from './fingerprint.js';
 import { STALE_ADVICE } from './retranslate.js';
 import type { StaleReason } from './types.js';
 
@@ -37,7 +39,10 @@ export function formatUploadPrice(file: string, p: UploadPrice, rate?: BillingRa
  * least the minimum for, what it would have billed.
  */
 function formatSegmentsPrice(file: string, q: SegmentsQuote, bill: string, rate?: BillingRate): string {
-  const words = `${q.sent} new segment${q.sent === 1 ? '' : 's'}, ${q.fromMemory} from memory: ${bill}`;
+  // A string file's segments are its keys: what a string team counts (docs/strings/README.md).
+  const words = isStringFormat(extOf(file))
+    ? `${q.sent} key${q.sent === 1 ? '' : 's'} missing or changed, ${q.fromMemory} from memory: ${bill}`
+    : `${q.sent} new segment${q.sent === 1 ? '' : 's'}, ${q.fromMemory} from memory: ${bill}`;
   return hasMinimum(file)
     ? `${words} (the document path would bill ${formatBill(q.documentPath, rate)})`
     : words;
