@@ -5,8 +5,15 @@ import { nearest } from './suggest.js';
 // it does not translate into (`fr-FR` → `fr`), or a country code written for a language (`gr`, the
 // code of Greece → `el`, Greek; from the locale data of the runtime, not a list kept by hand).
 
-const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+// Made on first use: building them costs ~20 ms, paid at every start (a no-op sync) if made on import.
+let regionNames: Intl.DisplayNames | undefined;
+let languageNames: Intl.DisplayNames | undefined;
+const regions = { of: (code: string) => (regionNames ??= names('region')).of(code) };
+const languages = { of: (code: string) => (languageNames ??= names('language')).of(code) };
+
+function names(type: 'region' | 'language'): Intl.DisplayNames {
+  return new Intl.DisplayNames(['en'], { type, fallback: 'none' });
+}
 
 /** The most likely language of the country with this two-letter code, if it is one. */
 function languageOfCountry(code: string): string | undefined {
