@@ -18,6 +18,7 @@ import { EXIT } from '../util/errors.js';
 import { conflicts, editedOutputs, formatEdited } from '../sync/edited-outputs.js';
 import { lastRealRun } from '../report/advice.js';
 import { formatQaOutputs, qaOutputs } from '../report/qa-outputs.js';
+import { formatStringKeys } from '../report/string-keys.js';
 import { STALE_ADVICE, staleAdvice } from '../sync/plan/retranslate.js';
 
 /** ` -c <manifest>` in advice, unless it is the default. */
@@ -122,6 +123,8 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
       out.push(`  ${s.output} (${s.because ?? STALE_ADVICE[s.reason].words})`);
     if (d.stale.length > 50) out.push(`  ... and ${d.stale.length - 50} more (--json lists all)`);
   }
+  const keys = formatStringKeys(d.string_keys ?? []);
+  if (keys.length) out.push('', ...keys);
   if (d.gaveUp?.length) {
     out.push('');
     out.push(

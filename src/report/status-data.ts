@@ -10,6 +10,7 @@ import type { RepeatedUpload } from './queries.js';
 import type { StatusSource } from './status-source.js';
 import { listSpooled, spoolDirOf } from '../util/spool.js';
 import type { QaOutputs } from './qa-outputs.js';
+import type { StringKeysPending } from './string-keys.js';
 
 // What `locsync status` and the status page show, read from an open state (no call to the
 // service): the last runs, jobs in flight, failures with what to do, and, from a scan of the
@@ -51,6 +52,8 @@ export interface StatusData {
   /** Per mapping and target language: up to date, stale, pending, failed (null without a scan). */
   progress?: LanguageProgress[] | null;
   gaveUp: SyncPlan['gaveUp'] | null;
+  /** String files' keys missing or outdated per target language (null without a scan). */
+  string_keys?: StringKeysPending[] | null;
   skipped: SyncPlan['skipped'] | null;
   /** Translations downloaded but not yet put in place: the next run delivers them (no new upload). */
   spooled: { folder: string; documents: Array<{ document_id: string; output: string | null }> };
@@ -98,21 +101,26 @@ export function failureRow(
 export interface ScanResult {
   plan: SyncPlan;
   files: Map<string, number>;
+  /** String files' keys the next sync sends, per target language. */
+  stringKeys: StringKeysPending[];
 }
 
 /** Scan the source folders as `plan` does (nothing written): stale outputs and progress. */
 export async function scanForStatus(loaded: LoadedManifest, state: RunState): Promise<ScanResult> {
   // The sync engine (session, style reconciler, queues) is loaded only for the scan.
-  const [{ planSync }, { createSyncEvents }, { silentLogger }] = await Promise.all([
-    import('../sync/engine.js'),
-    import('../sync/events.js'),
-    import('../log/logger.js'),
-  ]);
+  const [{ makePlan }, { groupPlan }, { createSyncEvents }, { silentLogger }, { pendingStringKeys }] =
+    await Promise.all([
+      import('../sync/engine.js'),
+      import('../sync/plan/view.js'),
+      import('../sync/events.js'),
+      import('../log/logger.js'),
+      import('./string-keys.js'),
+    ]);
   const events = createSyncEvents();
   const files = new Map<string, number>();
   events.on('scan:done', (e) => files.set(e.mapping, e.files));
-  const plan = await planSync({ loaded, state, logger: silentLogger(), events });
-  return { plan, files };
+  const { plan } = await makePlan({ loaded, state, logger: silentLogger(), events });
+  return { plan: groupPlan(plan), files, stringKeys: await pendingStringKeys(loaded, state, plan) };
 }
 
 export async function collectStatus(
@@ -156,6 +164,7 @@ export async function collectStatus(
     possibly_billed_twice: repeated,
     progress,
     gaveUp: scan?.plan.gaveUp ?? null,
+    string_keys: scan?.stringKeys ?? null,
     skipped: scan?.plan.skipped ?? null,
     // This machine's spool (on PostgreSQL each worker keeps what it could not write in its own).
     spooled: spooledDocuments(loaded.statePath, [...open, ...failed]),

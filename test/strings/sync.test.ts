@@ -7,6 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDocument, segmentCharacters, taggedText, type Segment } from '../../src/documents/index.js';
 import type { RequestLogEntry } from '../../src/service/types.js';
+import { scanForStatus } from '../../src/report/status-data.js';
+import { formatStringKeys } from '../../src/report/string-keys.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
 
 const JSON_SRC = `{
@@ -164,6 +166,16 @@ async function segmentsOf(file: string): Promise<Segment[]> {
   return out;
 }
 
+/** What `status` lists as string keys missing or outdated (its scan, as `status --json` gives it). */
+async function pendingKeys(f: Fixture) {
+  const { state, close } = await f.open();
+  try {
+    return (await scanForStatus(await f.load(), state)).stringKeys;
+  } finally {
+    await close();
+  }
+}
+
 let fx: Fixture | undefined;
 afterEach(async () => {
   await fx?.close();
@@ -193,10 +205,11 @@ describe('string files on the segment path', () => {
       /^\/\* Title \*\/\n"title" = ".+";\n\n\/\* %@ is a name \*\/\n"shared" = ".*%@.*";\n/,
     );
 
-    // A second run with nothing changed sends nothing.
+    // A second run with nothing changed sends nothing; status counts no key missing.
     let mark = fx.mark();
     await fx.sync();
     expect(textRequests(fx, mark)).toEqual([]);
+    expect(await pendingKeys(fx)).toEqual([]);
 
     // Edit every file: one key added, one changed, one removed.
     const before = Object.fromEntries(
@@ -217,6 +230,10 @@ describe('string files on the segment path', () => {
         }
     }
     expect(expectedSent).toHaveLength(10); // an added and a changed value in each of five files
+    // status counts what the next sync sends, per language: the CI gate of a string team
+    expect(formatStringKeys(await pendingKeys(fx))).toEqual([
+      'String keys missing or outdated: de 10 (5 files) · pt-br 10 (5 files)',
+    ]);
     mark = fx.mark();
     const second = await fx.sync();
     expect(second.failed).toEqual([]);
