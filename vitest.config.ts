@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { MACHINE_PG_URL, PG_SKIP_NOTICE, pgAnswers, pgBinDir } from './test/helpers/postgres.js';
 
@@ -16,6 +17,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time even on two cores: the tests mostly wait on the processes, servers
+    // and databases they start (one file at a time kept CI's two cores 40% busy, 29 minutes).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     reporters: report ? ['default', 'json'] : ['default'],
     ...(report ? { outputFile: { json: report } } : {}),
     projects: [

@@ -59,7 +59,16 @@ describe('packaging and deployment recipes', () => {
     const work = path.join(tmp, 'work');
     fs.mkdirSync(work, { recursive: true });
     const steps = readmeOwnPipeline();
-    expect(steps.map((s) => s[0])).toEqual(['init', 'validate', 'plan', 'sync', 'status', 'report']);
+    expect(steps.map((s) => s[0])).toEqual([
+      'init',
+      'validate',
+      'plan',
+      'sync',
+      'status',
+      'check',
+      'report',
+      'review',
+    ]);
     for (const args of steps) {
       const r = run(bin, args, work);
       expect(r.code, `locsync ${args.join(' ')}\n${r.out}`).toBe(0);
@@ -67,6 +76,8 @@ describe('packaging and deployment recipes', () => {
       if (args[0] === 'init') fs.writeFileSync(path.join(work, 'docs', 'hello.txt'), 'Hello.\n');
     }
     expect(fs.existsSync(path.join(work, 'translated/de/hello.txt'))).toBe(true);
+    // `review -o review.html` wrote the page of what the run changed.
+    expect(fs.readFileSync(path.join(work, 'review.html'), 'utf8')).toContain('hello.txt');
   }, 600_000);
 
   it('the README says how to install before any locsync command, and nowhere a bare npx locsync', () => {
