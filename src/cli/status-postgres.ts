@@ -8,7 +8,6 @@ import { refuseForeignTables, schemaVersion } from '../state/postgres/migrations
 import { PostgresState } from '../state/postgres/store.js';
 import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
 import { EXIT } from '../util/errors.js';
-import { lastRealRun } from '../report/advice.js';
 import { formatDuration } from '../util/format.js';
 import type { StatusData } from '../report/status-data.js';
 import type { StatusOptions, StatusView } from './status-options.js';
@@ -88,7 +87,7 @@ export async function postgresStatus(
       process.stdout.write(
         view.formatStatus(data, opts.config, now) + '\n\n' + formatWorkers(workers) + '\n',
       );
-    const last = lastRealRun(data.runs)?.status;
+    const last = data.last_run?.status;
     const dead = workers.some((w) => w.state === 'dead');
     process.exitCode =
       data.failures.length ||

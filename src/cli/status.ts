@@ -6,7 +6,7 @@ import { formatRepeatedUploads } from '../report/format-repeated.js';
 import { formatSpending } from '../report/format-spending.js';
 import { formatLanguageProgress } from '../report/language-progress.js';
 import { sqliteStatusSource } from '../report/status-source.js';
-import { collectStatus, scanForStatus, type StatusData } from '../report/status-data.js';
+import { collectStatus, lastRunOutOfView, scanForStatus, type StatusData } from '../report/status-data.js';
 
 import type { StatusOptions } from './status-options.js';
 
@@ -16,7 +16,6 @@ import { openState, type RunRecord } from '../state/store.js';
 import { claimOrClose } from './open-state.js';
 import { EXIT } from '../util/errors.js';
 import { conflicts, editedOutputs, formatEdited } from '../sync/edited-outputs.js';
-import { lastRealRun } from '../report/advice.js';
 import { formatQaOutputs, qaOutputs } from '../report/qa-outputs.js';
 import { formatStringKeys } from '../report/string-keys.js';
 import { STALE_ADVICE, staleAdvice } from '../sync/plan/retranslate.js';
@@ -80,6 +79,8 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
   }
   out.push(d.runs.length ? 'Last runs:' : `No runs yet: \`locsync sync -c ${cfg}\` starts the first.`);
   for (const r of d.runs) out.push(`  ${runLine(r, now)}`);
+  const ran = lastRunOutOfView(d);
+  if (ran) out.push(`  ... the last run that ran: ${runLine(ran, now)}`);
   out.push('');
   out.push(d.inFlight.length ? `In flight (${d.inFlight.length}):` : 'In flight: none');
   for (const j of d.inFlight)
@@ -163,7 +164,7 @@ export async function statusAction(opts: StatusOptions): Promise<void> {
   const data = await collect(opts, loaded, now);
   if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
   else process.stdout.write(formatStatus(data, opts.config, now) + '\n');
-  const last = lastRealRun(data.runs)?.status;
+  const last = data.last_run?.status;
   process.exitCode =
     data.failures.length ||
     conflicts(data.edited ?? []).length ||

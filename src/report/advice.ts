@@ -81,11 +81,6 @@ export function outcomeAdvice(
   }
 }
 
-/** The newest run that did something (a run skipped for the lock is not an outcome). */
-export function lastRealRun(runs: RunRecord[]): RunRecord | undefined {
-  return runs.find((x) => x.status !== 'skipped');
-}
-
 /** The last finished run of `runs` (newest first; one still running says nothing yet) as status shows it. */
 export function lastOutcome(runs: RunRecord[], m: LoadedManifest, cfg: string): RunOutcomeView | null {
   const r = runs.find((x) => x.status !== 'running' && x.status !== 'skipped');

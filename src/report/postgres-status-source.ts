@@ -20,6 +20,7 @@ export function postgresStatusSource(
   return {
     location: state.location,
     recentRuns: (limit) => state.runs.recent(limit),
+    lastRanRuns: () => state.runs.lastRan(),
     jobsInFlight: async () => (await pool.query<JobRecord>(JOBS_IN_FLIGHT_SQL)).rows,
     failedJobs: async () => (await pool.query<JobRecord>(FAILED_JOBS_SQL)).rows.filter(isReportedFailure),
     billedSince: (since) => state.jobs.billedSince(since),

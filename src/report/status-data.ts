@@ -24,6 +24,9 @@ export interface StatusData {
   qa?: QaOutputs;
   /** How the last run ended and what to do (null before the first run). */
   last_outcome: RunOutcomeView | null;
+  /** The last run that ran (not skipped for the lock), also when skipped runs came after more than `runs` holds. */
+  last_run: RunRecord | null;
+  /** The last runs, skipped ones included. */
   runs: RunRecord[];
   inFlight: Array<{
     mapping: string;
@@ -129,8 +132,9 @@ export async function collectStatus(
   opts: { runs: number; config: string; now: number; scan?: ScanResult },
 ): Promise<StatusData> {
   const { now, scan } = opts;
-  const [runs, open, failed, billed, repeated] = await Promise.all([
+  const [runs, ran, open, failed, billed, repeated] = await Promise.all([
     source.recentRuns(Math.max(1, opts.runs)),
+    source.lastRanRuns(),
     source.jobsInFlight(),
     source.failedJobs(),
     source.billedSince(monthStart(new Date(now))),
@@ -148,7 +152,8 @@ export async function collectStatus(
     : null;
   return {
     state: source.location,
-    last_outcome: lastOutcome(runs, loaded, opts.config),
+    last_outcome: lastOutcome(ran, loaded, opts.config),
+    last_run: ran[0] ?? null,
     runs,
     inFlight: open.map((j) => inFlightRow(j, now)),
     failures: failed.map((j) => failureRow(j, loaded, opts.config)),
@@ -169,6 +174,12 @@ export async function collectStatus(
     // This machine's spool (on PostgreSQL each worker keeps what it could not write in its own).
     spooled: spooledDocuments(loaded.statePath, [...open, ...failed]),
   };
+}
+
+/** The last run that ran when more skipped runs came after it than `runs` holds (shown after them). */
+export function lastRunOutOfView(d: Pick<StatusData, 'runs' | 'last_run'>): RunRecord | undefined {
+  const last = d.last_run;
+  return last && !d.runs.some((r) => r.id === last.id) ? last : undefined;
 }
 
 /** The translations waiting in this machine's spool, with the outputs their open jobs are for. */

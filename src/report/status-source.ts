@@ -19,6 +19,11 @@ export interface StatusSource {
   readonly location: string;
   /** Most recent runs first; a run left running by a process that is gone shows as crashed. */
   recentRuns(limit: number): Promise<RunRecord[]>;
+  /**
+   * The runs that ran (a run skipped for the lock did not), most recent first, down to the newest
+   * finished one: the last outcome, however many skipped runs came after it.
+   */
+  lastRanRuns(): Promise<RunRecord[]>;
   /** Uploads started and not finished. */
   jobsInFlight(): Promise<JobRecord[]>;
   /** Jobs whose last attempt failed and whose output was not made since. */
@@ -36,10 +41,22 @@ function withCrashed(r: RunRecord): RunRecord {
   return r.status === 'running' && !pidAlive(r.pid) ? { ...r, status: 'crashed' } : r;
 }
 
+/** The runs of `ran` (most recent first) down to the newest finished one. */
+function downToFinished(ran: Iterable<RunRecord>): RunRecord[] {
+  const out: RunRecord[] = [];
+  for (const r of ran) {
+    const run = withCrashed(r);
+    out.push(run);
+    if (run.status !== 'running') break;
+  }
+  return out;
+}
+
 export function sqliteStatusSource(state: StateStore): StatusSource {
   return {
     location: state.location,
     recentRuns: async (limit) => state.recentRuns(limit).map(withCrashed),
+    lastRanRuns: async () => downToFinished(state.ranRuns()),
     jobsInFlight: async () => jobsInFlight(state),
     failedJobs: async () => failedJobs(state),
     billedSince: async (since) => state.billedSince(since),

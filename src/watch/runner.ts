@@ -345,10 +345,10 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     await this.session.drain();
   }
 
-  /** The last runs for /healthz and the metrics (a failed read keeps the previous ones). */
+  /** The last runs that ran, for /healthz and the metrics (a failed read keeps the previous ones). */
   private async readRuns(): Promise<void> {
     try {
-      this.lastRuns = await this.status.recentRuns(5);
+      this.lastRuns = await this.status.lastRanRuns();
     } catch (err) {
       this.logger.debug({ err: (err as Error).message }, 'last runs not read');
     }

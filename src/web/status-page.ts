@@ -5,6 +5,7 @@ import { editedSection } from './edited-section.js';
 import { qaSection } from './qa-section.js';
 import { escapeHtml, htmlPage, isolated } from './html.js';
 import { StatusPageCollector, type StatusPageData, type StatusPageSource } from './status-data.js';
+import { lastRunOutOfView } from '../report/status-data.js';
 
 // The status page of `locsync watch`, served on its metrics listener: `/` for people (it fetches
 // `/status/fragment` every few seconds and swaps it in, no reload), `/status.json` for scripts.
@@ -19,7 +20,9 @@ const RUN_CLASS: Record<string, string> = {
 
 function runsTable(d: StatusPageData): string {
   if (!d.status.runs.length) return '<p class="muted">No runs yet.</p>';
-  const rows = d.status.runs.map((r) => {
+  const ran = lastRunOutOfView(d.status);
+  // The last run that ran, after the skipped runs that pushed it out of the last ones.
+  const rows = [...d.status.runs, ...(ran ? [ran] : [])].map((r) => {
     const c = r.counts ?? {};
     const counts = ['translated', 'reused', 'unchanged', 'stale', 'failed']
       .filter((k) => c[k])

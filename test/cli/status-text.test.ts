@@ -8,6 +8,7 @@ function data(runs: RunRecord[]): StatusData {
   return {
     state: '/tmp/state.db',
     last_outcome: null,
+    last_run: runs.find((r) => r.status !== 'skipped') ?? null,
     runs,
     inFlight: [],
     failures: [],

@@ -33,6 +33,11 @@ export async function markDeadWorkersRunsCrashed(
 /** SQL: the worker of the run row `r` is alive. */
 const RUN_WORKER_ALIVE = `EXISTS (SELECT 1 FROM workers w WHERE w.id = r.worker_id AND ${WORKER_ALIVE('w')})`;
 
+/** SQL: the runs `r` as status shows them (a run whose worker is dead: crashed). */
+const RUNS_SEEN = `SELECT r.id, r.started_at, r.finished_at, r.command, r.pid, r.counts, r.billed_characters, r.reason,
+    CASE WHEN r.status = 'running' AND NOT ${RUN_WORKER_ALIVE} THEN 'crashed' ELSE r.status END AS status
+  FROM runs r`;
+
 export class PgRunLog implements RunLog {
   constructor(
     private readonly pool: pg.Pool,
@@ -66,11 +71,19 @@ export class PgRunLog implements RunLog {
    * a pid means nothing here), before any worker records it so.
    */
   async recent(limit = 20): Promise<RunRecord[]> {
+    const r = await this.pool.query<RunRecord>(`${RUNS_SEEN} ORDER BY r.id DESC LIMIT $1`, [limit]);
+    return r.rows;
+  }
+
+  /**
+   * The runs that ran (a run skipped for the lock did not), most recent first, down to the newest
+   * finished one (a crashed run is finished): the last outcome, however many runs were skipped since.
+   */
+  async lastRan(): Promise<RunRecord[]> {
     const r = await this.pool.query<RunRecord>(
-      `SELECT r.id, r.started_at, r.finished_at, r.command, r.pid, r.counts, r.billed_characters, r.reason,
-         CASE WHEN r.status = 'running' AND NOT ${RUN_WORKER_ALIVE} THEN 'crashed' ELSE r.status END AS status
-       FROM runs r ORDER BY r.id DESC LIMIT $1`,
-      [limit],
+      `WITH ran AS (${RUNS_SEEN} WHERE r.status <> 'skipped')
+       SELECT * FROM ran WHERE id >= COALESCE((SELECT max(id) FROM ran WHERE status <> 'running'), 0)
+       ORDER BY id DESC`,
     );
     return r.rows;
   }

@@ -235,6 +235,7 @@ export class StateStore implements StyleStateStore, SyncState {
       ),
       getRun: db.prepare<[number], RunRow>('SELECT * FROM runs WHERE id = ?'),
       runs: db.prepare<[number], RunRow>('SELECT * FROM runs ORDER BY id DESC LIMIT ?'),
+      ranRuns: db.prepare<[], RunRow>(`SELECT * FROM runs WHERE status <> 'skipped' ORDER BY id DESC`),
       runningRuns: db.prepare<[], RunRow>(`SELECT * FROM runs WHERE status = 'running'`),
       markRun: db.prepare('UPDATE runs SET status = ?, finished_at = COALESCE(finished_at, ?) WHERE id = ?'),
     };
@@ -498,6 +499,10 @@ export class StateStore implements StyleStateStore, SyncState {
   /** Most recent runs first. */
   recentRuns(limit = 20): RunRecord[] {
     return this.stmts.runs.all(limit).map(parseRun);
+  }
+  /** The runs that ran (a run skipped for the lock did not), most recent first, read as asked for. */
+  *ranRuns(): Generator<RunRecord> {
+    for (const r of this.stmts.ranRuns.iterate()) yield parseRun(r);
   }
 
   close(): void {
