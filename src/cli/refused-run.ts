@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { LoadedManifest } from '../manifest/types.js';
+import type { PostgresLocation } from '../state/location.js';
 import { openState } from '../state/store.js';
 import type { RunStopReason, SyncState } from '../state/types.js';
 import { stopReasonOf } from '../sync/run-outcome.js';
@@ -30,20 +32,52 @@ export async function recordRefused(
 }
 
 /**
- * Record a refused run of `command` in the state at `statePath` (when there is one: a first run
+ * Record a refused run of `command` in the pipeline's state (when there is one: a first run
  * refused creates none). Never throws: the refusal itself is what the user must see.
  */
-export async function recordRefusedRun(statePath: string, command: string, err: unknown): Promise<void> {
-  if (!fs.existsSync(statePath)) return;
+export async function recordRefusedRun(
+  loaded: Pick<LoadedManifest, 'statePath' | 'postgres'>,
+  command: string,
+  err: unknown,
+): Promise<void> {
   try {
-    // Not locked: a refusal for a held lock is recorded too (SQLite serialises the two writers).
-    const state = openState(statePath);
-    try {
-      await recordRefused(state, command, err);
-    } finally {
-      state.close();
-    }
+    if (loaded.postgres) await recordRefusedInPostgres(loaded.postgres, command, err);
+    else await recordRefusedInSqlite(loaded.statePath, command, err);
   } catch {
     // A state that cannot be opened (damaged, another version) is reported by the command itself.
+  }
+}
+
+async function recordRefusedInSqlite(statePath: string, command: string, err: unknown): Promise<void> {
+  if (!fs.existsSync(statePath)) return;
+  // Not locked: a refusal for a held lock is recorded too (SQLite serialises the two writers).
+  const state = openState(statePath);
+  try {
+    await recordRefused(state, command, err);
+  } finally {
+    state.close();
+  }
+}
+
+async function recordRefusedInPostgres(
+  location: PostgresLocation,
+  command: string,
+  err: unknown,
+): Promise<void> {
+  // Loaded only here: a single machine's commands never load the PostgreSQL client.
+  const [{ PostgresState }, { isSetupError, isUnreachable }, { schemaVersion }] = await Promise.all([
+    import('../state/postgres/store.js'),
+    import('../state/postgres/connect.js'),
+    import('../state/postgres/migrations.js'),
+  ]);
+  // A server that could not be reached, or refused the role, is not asked again.
+  const cause = (err as Error).cause ?? err;
+  if (isUnreachable(cause) || isSetupError(cause)) return;
+  // Not migrated and no worker: a refusal leaves no schema behind and holds no work.
+  const state = await PostgresState.open(location, { migrate: false, connections: 1 });
+  try {
+    if ((await schemaVersion(state.pool)) > 0) await recordRefused(state, command, err);
+  } finally {
+    await state.close();
   }
 }

@@ -73,19 +73,19 @@ export async function syncAction(opts: SyncCliOptions): Promise<void> {
 }
 
 export async function syncCommand(opts: SyncCliOptions): Promise<number> {
-  let recorded: { statePath: string; runStarted: boolean } | undefined;
+  let recorded: { loaded: LoadedManifest; runStarted: boolean } | undefined;
   try {
     return await syncRun(opts, (r) => (recorded = r));
   } catch (err) {
     // A run refused before it began is recorded with its reason (a started run records itself).
-    if (recorded && !recorded.runStarted) await recordRefusedRun(recorded.statePath, 'sync', err);
+    if (recorded && !recorded.runStarted) await recordRefusedRun(recorded.loaded, 'sync', err);
     throw err;
   }
 }
 
 async function syncRun(
   opts: SyncCliOptions,
-  track: (r: { statePath: string; runStarted: boolean }) => void,
+  track: (r: { loaded: LoadedManifest; runStarted: boolean }) => void,
 ): Promise<number> {
   requireYesOffTerminal(parseRetranslate(opts.retranslate), {
     ...(opts.yes ? { yes: true } : {}),
@@ -98,7 +98,7 @@ async function syncRun(
     );
   const maxBilled = parseMaxBilled(opts.maxBilled);
   const loaded = await loadManifest(opts.config);
-  const progress = { statePath: loaded.statePath, runStarted: false };
+  const progress = { loaded, runStarted: false };
   // A dry run is no run: nothing is recorded of it.
   if (!opts.dryRun) track(progress);
   const names = loaded.manifest.mappings.map((m) => m.name);

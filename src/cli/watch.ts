@@ -29,7 +29,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   try {
     opened = await openRunState(loaded, { logger, command: 'watch', drives: true });
   } catch (err) {
-    await recordRefusedRun(loaded.statePath, 'watch', err);
+    await recordRefusedRun(loaded, 'watch', err);
     throw err;
   }
   const { state } = opened;

@@ -4,8 +4,8 @@ import { EXIT } from '../../src/util/errors.js';
 import { opsProject, type OpsProject } from '../cli/ops-fixture.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 
-// Every run says why it ended on a PostgreSQL state too: status reports the last run that ran,
-// whatever came after it.
+// Every run says why it ended on a PostgreSQL state too: a sync refused before it began is recorded
+// in the pipeline's database, and status reports the last run that ran, whatever came after it.
 
 const server = await pgForTests();
 
@@ -31,6 +31,19 @@ describe.skipIf(!server)('run outcomes on a PostgreSQL state', () => {
     };
     return { code: r.code, ...data };
   }
+
+  it('a sync whose saved plan is out of date is recorded failed (config); status says what to do', async () => {
+    p!.write('a.txt', 'The first document.\n');
+    expect((await p!.cli(['plan', '-out', 'plan.json'])).code).toBe(EXIT.ok);
+    p!.write('a.txt', 'The first document, edited after the review.\n');
+    const refused = await p!.cli(['sync', '--plan', 'plan.json']);
+    expect(refused.code).toBe(EXIT.usage);
+    expect(refused.stderr).toMatch(/--plan plan\.json: .* out of date/);
+    const seen = await status();
+    expect(seen.code).toBe(EXIT.failed);
+    expect(seen.last_outcome).toMatchObject({ command: 'sync', status: 'failed', reason: 'config' });
+    expect(seen.last_outcome?.advice).toMatch(/locsync validate/);
+  }, 120_000);
 
   it('more skipped runs than status shows after a failed run: status still reports that run, and exits as right after it', async () => {
     p!.write('a.txt', 'A document with more than fifty characters in it, to go over.\n');
