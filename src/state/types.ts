@@ -377,6 +377,8 @@ export interface SharedWork {
   readonly leaseSeconds: number;
   /** The monthly budget, held for every worker of the pipeline together. */
   readonly budget: SharedBudget;
+  /** Segments this pipeline's workers are sending now (method: segments): each is sent by one of them. */
+  readonly sendingSegments: SegmentClaims;
   /** The manifest's service limits, held for all workers together. */
   accountLimits(o: {
     concurrency: number;
@@ -505,6 +507,21 @@ export interface SegmentMemory {
   unansweredOf(jobId: number): Promise<TextRequestRecord[]>;
   /** Characters of a job's text requests that may have been billed (every one recorded as sent). */
   billedOf(jobId: number): Promise<number>;
+}
+
+/**
+ * Segments being sent by the workers of one pipeline (PostgreSQL), by memory key: a worker claims
+ * the keys it is about to send and gives them back once their answers are in the segment memory (or
+ * the request failed). A claim holds while its worker is alive (its heartbeat, as for units of work):
+ * a dead worker's claims are taken over.
+ */
+export interface SegmentClaims {
+  /** Claim these keys for this worker: answers those another live worker holds (key → worker id). */
+  claim(keys: readonly string[]): Promise<Map<string, string>>;
+  /** Of these keys, those another live worker holds now (key → worker id). */
+  heldElsewhere(keys: readonly string[]): Promise<Map<string, string>>;
+  /** Give these keys back (this worker's claims only). */
+  release(keys: readonly string[]): Promise<void>;
 }
 
 /** The output checks' last verdict on one output (src/qa, docs/qa.md). */

@@ -106,6 +106,8 @@ export interface PipelineOptions {
   watch?: string[];
   /** File name of the manifest (several manifests of one pipeline can sit side by side). */
   name?: string;
+  /** The mapping's method (default: document). */
+  method?: 'segments';
 }
 
 /** The manifest of workers sharing the state at `dbUrl`: the folder `src` translated into `out` (de). */
@@ -128,6 +130,7 @@ export function writePipeline(dir: string, o: PipelineOptions): string {
       '  - name: docs',
       '    source: src',
       '    output: out/{path}',
+      ...(o.method ? [`    method: ${o.method}`] : []),
       '    targets: [{ lang: de }]',
       '',
     ].join('\n'),

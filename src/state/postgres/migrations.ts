@@ -247,6 +247,16 @@ export const MIGRATIONS: string[] = [
   // 11: errors stored before echoed document keys were redacted: scrubbed once (../scrub-errors.ts,
   // run by migrate() right after this step, in its transaction: SQL cannot call the scrubber)
   `${SCRUB_STORED_ERRORS} SELECT 1;`,
+  // 12: segments a worker is sending right now (method: segments), by memory key: another worker of
+  // the pipeline waits for their answer instead of paying for them again (./segment-claims.ts).
+  `
+  CREATE TABLE segment_claims (
+    key text PRIMARY KEY,
+    worker_id text NOT NULL,
+    claimed_at timestamptz NOT NULL
+  );
+  CREATE INDEX segment_claims_worker ON segment_claims (worker_id);
+  `,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -268,6 +278,7 @@ export const STATE_TABLES = [
   'reused_across',
   'segment_memory',
   'text_requests',
+  'segment_claims',
 ] as const;
 
 /** Schema version this code writes (number of migrations). */

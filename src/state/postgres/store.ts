@@ -15,6 +15,7 @@ import {
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
 import { PgContentDigests } from './digests.js';
 import { PgSegmentMemory } from './segments.js';
+import { PgSegmentClaims } from './segment-claims.js';
 import { PgQaResults } from './qa-results.js';
 import { PgFileInventory } from './inventory.js';
 import { claimPgPipeline } from './pipeline.js';
@@ -108,6 +109,7 @@ export class PostgresState implements SyncState, StyleStateStore {
       idle: () => releaseAllUnits(this.pool, workerId),
       terminologyExclusive: (fn) => this.stylesExclusive(fn),
       budget: new PgSharedBudget(this.pool, workerId),
+      sendingSegments: new PgSegmentClaims(this.pool, workerId),
       accountLimits: (o) => this.limits(o),
     };
   }

@@ -72,11 +72,12 @@ export async function beat(pool: pg.Pool, workerId: string, leaseSeconds: number
   });
 }
 
-/** A worker leaving cleanly: stopped, its units and places given back at once. */
+/** A worker leaving cleanly: stopped, its units, segments and places given back at once. */
 export async function stopWorker(pool: pg.Pool, workerId: string): Promise<void> {
   await inTransaction(pool, async (c) => {
     await c.query('UPDATE workers SET stopped_at = now() WHERE id = $1', [workerId]);
     await c.query('DELETE FROM work_claims WHERE worker_id = $1', [workerId]);
+    await c.query('DELETE FROM segment_claims WHERE worker_id = $1', [workerId]);
     await c.query(
       'UPDATE locsync_account.limit_slots SET worker_id = NULL, held_until = NULL WHERE worker_id = $1',
       [workerId],

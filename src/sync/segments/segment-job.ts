@@ -17,7 +17,7 @@ import { uploadFailure } from '../run/upload-failure.js';
 import { writeAdvice } from '../run/written-output.js';
 import { batchTexts, type TextBatch } from './batches.js';
 import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-segments.js';
-import type { InFlightSegments } from './in-flight.js';
+import type { InFlightSegments, Workers } from './in-flight.js';
 import { writeTranslated } from './write-output.js';
 
 // One job of the segment path (method: segments, docs/segments.md), from its record to done: read the
@@ -153,7 +153,8 @@ export class SegmentJob {
 
   /**
    * Every segment's translation: the memory's, and the missing ones bought (a segment another job
-   * of this run is buying is waited for, then read from the memory).
+   * of this run, or another worker of the pipeline, is buying is waited for, then read from the
+   * memory).
    */
   private async translateMissing(
     segments: readonly KeyedSegment[],
@@ -175,13 +176,24 @@ export class SegmentJob {
       });
       if (send.length === 0 && waits.length === 0) return known;
       // Claimed in the same tick they were chosen: a job choosing next waits for these.
-      const release = this.d.inFlight.claim(send.map((i) => (segments[i] as KeyedSegment).key));
+      const workers = this.workersOf(memory);
+      const claim = await this.d.inFlight.claim(
+        send.map((i) => (segments[i] as KeyedSegment).key),
+        workers,
+      );
       try {
-        if (send.length > 0) await this.sendAll(segments, send, known, memory, client, request);
+        for (const [k, t] of claim.answered) known.set(k, t);
+        const own = send.filter((i) => {
+          const k = (segments[i] as KeyedSegment).key;
+          return !known.has(k) && !claim.elsewhere.has(k);
+        });
+        if (own.length > 0) await this.sendAll(segments, own, known, memory, client, request);
       } finally {
-        release();
+        await claim.release();
       }
-      if (waits.length > 0) {
+      if (workers && claim.elsewhere.size > 0)
+        await this.awaitOtherWorker([...claim.elsewhere.keys()], workers);
+      if (waits.length > 0 || claim.elsewhere.size > 0) {
         await Promise.all(waits);
         const missing = segments.filter((s) => !known.has(s.key)).map((s) => s.key);
         for (const [k, t] of await memory.lookup(missing)) known.set(k, t);
@@ -196,6 +208,38 @@ export class SegmentJob {
       ),
       false,
     );
+  }
+
+  /** The pipeline's other workers (PostgreSQL), who may be sending this job's segments too. */
+  private workersOf(memory: SegmentMemory): Workers | undefined {
+    const claims = this.d.shared?.sendingSegments;
+    if (!claims) return undefined;
+    const warn = (err: unknown) =>
+      this.log.warn(
+        { err: (err as Error).message },
+        'segments sent could not be given back in the state: other workers may wait for them until this one stops',
+      );
+    return { claims, memory, warn };
+  }
+
+  /**
+   * Segments another worker of the pipeline is sending: waited for (the caller then reads them from
+   * the memory, or claims them again when that worker gave them back unanswered or died).
+   */
+  private async awaitOtherWorker(keys: readonly string[], workers: Workers): Promise<void> {
+    const stopped = () => this.d.control.uploadsStopped !== undefined;
+    const stalled = await this.d.inFlight.awaitElsewhere(keys, workers, stopped);
+    const stop = stopped() && (this.started ? this.stoppedWhileSending() : this.stoppedBeforeSending());
+    if (stop) throw new SendingStopped(stop);
+    if (stalled)
+      throw new RequestFailed(
+        failure(
+          'transient',
+          `segments another worker (${stalled}) is sending got no answer for a long time; sent by the next run`,
+          true,
+        ),
+        false,
+      );
   }
 
   /** Send the segments at `send` (positions in `segments`), batched, each request recorded first. */

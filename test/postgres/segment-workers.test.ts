@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../src/service/index.js';
+import { createPool } from '../../src/state/postgres/connect.js';
+import { migrate } from '../../src/state/postgres/migrations.js';
+import { PgSegmentClaims } from '../../src/state/postgres/segment-claims.js';
+import { registerWorker, stopWorker } from '../../src/state/postgres/workers.js';
+import { holdingProxy, type HoldingProxy } from '../helpers/holding-proxy.js';
+import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
+import { killWorkers, spawnWorker, waitFor, writePipeline, type WorkerProcess } from '../helpers/workers.js';
+
+// Two `locsync sync` processes of one pipeline on PostgreSQL, method: segments, translating two
+// documents that share paragraphs at the same moment (real processes, real HTTP, real PostgreSQL;
+// the local service's request log is what was billed): each shared paragraph is sent, and paid
+// for, once. The first worker's text request is held on the wire by a proxy while the second
+// worker starts on the other document. And the claims themselves: a live worker's are left to it,
+// a dead or stopped worker's are taken over.
+
+const server = await pgForTests();
+
+const SHARED = ['The shared safety notice comes first.', 'The shared warranty text closes every manual.'];
+const ALPHA = 'Alpha manual covers the first machine.';
+const BETA = 'Beta manual covers the second machine.';
+const manual = (own: string) => `${SHARED[0]}\n${own}\n${SHARED[1]}\n`;
+
+let dir: string;
+let service: RunningService;
+let proxy: HoldingProxy;
+let db: TestDatabase;
+
+/** Characters the service billed for text requests (what the account pays). */
+const textBilled = () =>
+  service
+    .requests()
+    .filter((e) => e.path === '/v2/translate' && e.status === 200)
+    .reduce((n, e) => n + (e.text?.characters ?? 0), 0);
+
+describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-segworkers-'));
+    service = await startService({ translateSeconds: 0, queueSeconds: 0 });
+    // The first worker's request (the one with the Alpha paragraph) waits until the test lets it go.
+    proxy = await holdingProxy(service.url, (body) => body.includes(ALPHA));
+    db = await createTestDatabase(server!);
+    fs.mkdirSync(path.join(dir, 'src'));
+  });
+  afterEach(async () => {
+    killWorkers();
+    await proxy.close();
+    await service.close();
+    await db.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Worker 1 sending a.txt (its request held at the proxy), then b.txt written and worker 2 started. */
+  async function bothSending(manifestPath: string): Promise<[WorkerProcess, WorkerProcess]> {
+    fs.writeFileSync(path.join(dir, 'src', 'a.txt'), manual(ALPHA));
+    const first = spawnWorker(['sync', '-c', manifestPath], dir);
+    await waitFor('the first worker to send a.txt', () => proxy.held().length === 1, 60_000, first.output);
+    fs.writeFileSync(path.join(dir, 'src', 'b.txt'), manual(BETA));
+    const second = spawnWorker(['sync', '-c', manifestPath], dir);
+    return [first, second];
+  }
+
+  it('two workers translating documents that share paragraphs send each shared paragraph once', async () => {
+    const manifestPath = writePipeline(dir, {
+      dbUrl: db.url,
+      serviceUrl: proxy.url,
+      lease: 10,
+      concurrency: 2,
+      method: 'segments',
+    });
+    const [first, second] = await bothSending(manifestPath);
+    // The second worker's own paragraph is answered while the first's request is still held: both
+    // documents are being translated at the same moment.
+    await waitFor('the second worker to send b.txt', () => textBilled() > 0, 60_000, second.output);
+    await proxy.release();
+    const codes = await Promise.all([first.exited, second.exited]);
+    expect(codes, `${first.output()}\n${second.output()}`).toEqual([0, 0]);
+
+    const distinct = [...SHARED, ALPHA, BETA].reduce((n, t) => n + [...t].length, 0);
+    expect(textBilled()).toBe(distinct);
+    const a = fs.readFileSync(path.join(dir, 'out', 'a.txt'), 'utf8').split('\n');
+    const b = fs.readFileSync(path.join(dir, 'out', 'b.txt'), 'utf8').split('\n');
+    expect(a).toHaveLength(4);
+    expect([a[0], a[2]]).toEqual([b[0], b[2]]);
+    expect(a[0]).not.toBe(SHARED[0]);
+    expect(b[1]).not.toBe(BETA);
+  }, 120_000);
+});
+
+describe.skipIf(!server)('segment claims of the workers of a pipeline', () => {
+  it("leaves a live worker's segments to it and takes a dead or stopped worker's over", async () => {
+    const db = await createTestDatabase(server!);
+    const pool = createPool({ url: db.url });
+    try {
+      await migrate(pool, db.url);
+      const worker = () => registerWorker(pool, { command: 'sync', leaseSeconds: 30 });
+      const [a, b, c] = await Promise.all([worker(), worker(), worker()]);
+      const [byA, byB, byC] = [a, b, c].map((w) => new PgSegmentClaims(pool, w)) as [
+        PgSegmentClaims,
+        PgSegmentClaims,
+        PgSegmentClaims,
+      ];
+      expect(await byA.claim(['k1', 'k2'])).toEqual(new Map());
+      expect(await byB.claim(['k2', 'k3'])).toEqual(new Map([['k2', a]]));
+      expect(await byA.heldElsewhere(['k1', 'k2', 'k3'])).toEqual(new Map([['k3', b]]));
+      // Given back: free for the next worker.
+      await byA.release(['k1']);
+      expect(await byC.claim(['k1'])).toEqual(new Map());
+      // A dead worker (no beat within its lease): its segments are taken over.
+      await pool.query(`UPDATE workers SET heartbeat_at = now() - interval '1 minute' WHERE id = $1`, [a]);
+      expect(await byB.heldElsewhere(['k2'])).toEqual(new Map());
+      expect(await byB.claim(['k2'])).toEqual(new Map());
+      expect(await byC.heldElsewhere(['k2', 'k3'])).toEqual(
+        new Map([
+          ['k2', b],
+          ['k3', b],
+        ]),
+      );
+      // A worker that stops gives its segments back.
+      await stopWorker(pool, b);
+      expect(await byC.claim(['k2', 'k3'])).toEqual(new Map());
+    } finally {
+      await pool.end();
+      await db.drop();
+    }
+  });
+});
