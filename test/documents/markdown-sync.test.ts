@@ -5,7 +5,8 @@ import { createFixture, type Fixture } from '../sync/fixture.js';
 import { bothMethods, segmentTexts, textRequests } from '../segments/helpers.js';
 
 // A Markdown file synced for real against the local service: only the segment path takes it, its
-// code and URLs come through untouched, and an edited paragraph is the only text sent again.
+// code and URLs come through untouched (link titles are translated), and an edited paragraph is the
+// only text sent again.
 
 const GUIDE = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/guide.md'), 'utf8');
 
@@ -30,11 +31,14 @@ describe('Markdown in a sync', () => {
       'slug: getting-started\n',
       '```js\n// code is never translated\nconst title = "Getting started";\n```',
       '`npm install sync-tool`',
-      '](https://example.com/install "Install notes")',
-      '[ref]: https://example.com/reference "Reference"',
+      '](https://example.com/install "',
+      '[ref]: https://example.com/reference "',
       '|:-------|:-------:|--------:|',
     ])
       expect(out).toContain(kept);
+    // titles are text: translated between their quotes
+    expect(out).not.toContain('"Install notes"');
+    expect(out).not.toContain('"Reference"');
     const source = await segmentTexts(path.join(fx.src, 'guide.md'));
     const translated = await segmentTexts(path.join(fx.dir, 'out/seg/de/guide.md'));
     expect(translated).toHaveLength(source.length);

@@ -64,6 +64,12 @@ describe('Markdown', () => {
     expect(find('A nested quote.')?.role).toBe('text');
     expect(find('Settings dialog')).toMatchObject({ role: 'attribute', where: 'line 47 (image alt)' });
     expect(find('The footnote text.')?.role).toBe('note');
+    // titles of links, images and reference definitions, in each delimiter, escapes and references read
+    expect(find('Install notes')).toMatchObject({ role: 'attribute', where: 'line 21 (link title)' });
+    expect(find('Main window')).toMatchObject({ role: 'attribute', where: 'line 47 (image title)' });
+    expect(find('Reference')?.where).toBe('line 75 (link title)');
+    expect(find('Questions & "answers"')?.where).toBe('line 76 (link title)');
+    expect(find('Help (all day)')?.where).toBe('line 78 (link title)');
     // emphasis and links are pieces of their paragraph: each run translated where it is
     expect(
       find(
@@ -114,7 +120,7 @@ describe('Markdown', () => {
       '    indented code stays as it is\n    second line of code',
       '<div class="note">\n  An HTML block stays as it is.\n</div>',
       '`npm install sync-tool`',
-      '](https://example.com/install "Install notes")',
+      '](https://example.com/install "INSTALL NOTES")',
       '|:-------|:-------:|--------:|',
       '| `--fast` | OFF |',
       '  \nLINE TWO AFTER IT\\\nLINE THREE',
@@ -122,7 +128,8 @@ describe('Markdown', () => {
       '     1. RIGHT-CLICK',
       '- [x] INSTALLED',
       '> > A NESTED QUOTE.',
-      '[ref]: https://example.com/reference "Reference"',
+      '[ref]: https://example.com/reference "REFERENCE"',
+      '[support]: https://example.com/support\n  (HELP \\(ALL DAY\\))\n',
     ])
       expect(expected).toContain(kept);
     // collapsed and shortcut references keep their target once their text is translated
@@ -167,6 +174,50 @@ describe('Markdown', () => {
     after.forEach((s, i) => expect(shown(s.pieces)).toEqual(shown(translated(before[i] as Segment))));
   });
 
+  it('writes a translated title inside its delimiters, escaped so that no quote or parenthesis ends it', async () => {
+    const p = await file(
+      'titles.md',
+      [
+        'A [link](https://x.test/a "Title one") and ![alt](img.png \'Image title\') and [p](u (Paren title)).',
+        '',
+        '[id]: https://x.test/b',
+        '  "Definition title"',
+        '[e]: u "Tom &amp; \\"Jerry\\""',
+        '[n]: u',
+        '',
+      ].join('\n'),
+    );
+    const titles = (await segmentsOf(p)).filter((s) => s.where.endsWith('title)'));
+    expect(titles.map((s) => [segmentText(s), s.where])).toEqual([
+      ['Title one', 'line 1 (link title)'],
+      ['Image title', 'line 1 (image title)'],
+      ['Paren title', 'line 1 (link title)'],
+      ['Definition title', 'line 4 (link title)'],
+      ['Tom & "Jerry"', 'line 5 (link title)'],
+    ]);
+    const hostile = 'Er sagt "ja" (sic) \'x\' C:\\Temp\\ &amp; *y*\nzwei)';
+    const out = await translate(p, (s) => (s.where.endsWith('title)') ? [hostile] : undefined));
+    expect(out).toBe(
+      [
+        'A [link](https://x.test/a "Er sagt \\"ja\\" (sic) \'x\' C:\\\\Temp\\\\ \\&amp; *y* zwei)") and ' +
+          "![alt](img.png 'Er sagt \"ja\" (sic) \\'x\\' C:\\\\Temp\\\\ \\&amp; *y* zwei)') and " +
+          '[p](u (Er sagt "ja" \\(sic\\) \'x\' C:\\\\Temp\\\\ \\&amp; *y* zwei\\))).',
+        '',
+        '[id]: https://x.test/b',
+        '  "Er sagt \\"ja\\" (sic) \'x\' C:\\\\Temp\\\\ \\&amp; *y* zwei)"',
+        '[e]: u "Er sagt \\"ja\\" (sic) \'x\' C:\\\\Temp\\\\ \\&amp; *y* zwei)"',
+        '[n]: u',
+        '',
+      ].join('\n'),
+    );
+    // read back: every title is the translation (a line break as a space), the links keep their URLs
+    const back = await segmentsOf(`${p}.out.md`);
+    expect(back.filter((s) => s.where.endsWith('title)')).map(segmentText)).toEqual(
+      Array(5).fill(hostile.replace('\n', ' ')),
+    );
+    expect(back.map(segmentText)).toContain('A link and  and p.');
+  });
+
   it('counts the characters of the translatable text only (code, URLs and syntax are not billed)', async () => {
     const p = await file(
       'count.md',
@@ -197,6 +248,41 @@ describe('Markdown', () => {
     expect(await translate(ok, upper)).toBe(
       `${nested.replace(/item/g, 'ITEM')}\n\n${'> '.repeat(40)}QUOTED\n`,
     );
+  });
+
+  it('refuses emphasis, strikethrough or links nested over 100 levels deep before parsing them, naming the line', async () => {
+    // micromark's time grows with the square of the open delimiters: 3,200 levels took over a minute
+    const hostile = {
+      'emphasis.md': `# Title\n\nIntro.\n${'*a '.repeat(3200)}x${' b*'.repeat(3200)}\n`,
+      'runs.md': `# Title\n\nIntro.\n${'*'.repeat(3200)}x${'*'.repeat(3200)}\n`,
+      'mixed.md': `# Title\n\nIntro.\n${'_a ~~b [c '.repeat(800)}x${' d] e~~ f_'.repeat(800)}\n`,
+      'links.md': `# Title\n\nIntro.\n${'['.repeat(3200)}x${'](u)'.repeat(3200)}\n`,
+    };
+    for (const [name, text] of Object.entries(hostile)) {
+      const opened = openDocument(await file(name, text), { format: 'md' });
+      await expect(opened, name).rejects.toBeInstanceOf(DocumentFormatError);
+      await expect(opened, name).rejects.toThrow(
+        /^the \.md file nests emphasis, strikethrough or links more than 100 levels deep \(line 4\)$/,
+      );
+    }
+    // Delimiters that do not nest: in code spans and fenced code, side by side, or a sane depth.
+    const globs = Array.from({ length: 60 }, (_, i) => `| \`**/*.md\` | \`src/**\` | *a* **b** _${i}_ |`);
+    const sane = [
+      '| pattern | files | note |',
+      '|---|---|---|',
+      ...globs,
+      '',
+      '```c',
+      ...Array.from({ length: 120 }, () => 'char **argv = *p; [[x]];'),
+      '```',
+      '',
+      `${'*a* _b_ [c](d) ~~e~~ '.repeat(60)}end`,
+      '',
+      `${'*a _b '.repeat(20)}deep${' c_ d*'.repeat(20)}`,
+      '',
+    ].join('\n');
+    const segments = await segmentsOf(await file('sane.md', sane));
+    expect(segments.map(segmentText)).toContain(`${'a b '.repeat(20)}deep${' c d'.repeat(20)}`);
   });
 
   it('has a content digest that a reflow, line endings or a comment do not change, and an edit does', async () => {

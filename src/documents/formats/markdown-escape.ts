@@ -15,7 +15,7 @@ export interface TextPlace {
 /** Inline syntax characters, escaped wherever a translation goes. */
 const INLINE_SYNTAX = /[\\`*_[\]<~]/g;
 /** An `&` that would start a character reference (`&amp;`, `&#169;`). */
-const ENTITY_START = /&(?=#?[a-z0-9]+;)/gi;
+export const ENTITY_START = /&(?=#?[a-z0-9]+;)/gi;
 /** Block syntax at the start of a line: ATX heading, block quote, list bullet, setext underline. */
 const BLOCK_START = /^(?:#{1,6}(?=[ \t]|$)|[>+\-=])/;
 /** An ordered list marker at the start of a line: "2024. " or "3) ". */

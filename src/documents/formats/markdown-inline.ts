@@ -2,11 +2,12 @@
 // pieces. Each text node is a text piece, translated in place at its source offsets; the syntax
 // around it (`**`, `[`, `](url "title")`) is not a piece and stays where it is, so bold stays bold
 // and a link keeps its URL. Inline code, images, hard breaks, inline HTML, footnote references and
-// autolinks (a URL is not text) are code pieces: they come back unchanged. An image's alt text is
-// a segment of its own.
+// autolinks (a URL is not text) are code pieces: they come back unchanged. An image's alt text and
+// a link's or image's title are segments of their own.
 import type { Image, ImageReference, Nodes, Parent, PhrasingContent } from 'mdast';
 import type { Piece } from '../segment.js';
 import { joinSoftBreaks, type TextPlace } from './markdown-escape.js';
+import { titleOf, type TitleText } from './markdown-title.js';
 
 /** Where a text piece's source is, and what its translation must escape there. */
 export interface TextSlot {
@@ -43,6 +44,8 @@ export interface InlineRun {
   slots: Array<TextSlot | undefined>;
   labels: LabelKeep[];
   alts: AltText[];
+  /** Titles of its links and images: segments of their own (role attribute). */
+  titles: Array<TitleText & { of: 'link' | 'image' }>;
 }
 
 export type BlockKind = 'paragraph' | 'heading' | 'cell';
@@ -112,7 +115,15 @@ function altOf(
  * nest as deep as a hostile file makes it. `tick` is called per node (cancellation checks).
  */
 export function readInline(source: string, block: Parent, kind: BlockKind, tick: () => void): InlineRun {
-  const run: InlineRun = { pieces: [], slots: [], labels: [], alts: [] };
+  const run: InlineRun = { pieces: [], slots: [], labels: [], alts: [], titles: [] };
+  const title = (
+    node: Nodes & { title?: string | null },
+    of: 'link' | 'image',
+    at: { start: number; end: number },
+  ): void => {
+    const t = titleOf(source, node.title, at.start, at.end, node.position?.start.line ?? 0, true);
+    if (t) run.titles.push({ ...t, of });
+  };
   const blockStart = block.position?.start.offset;
   const stack: Array<PhrasingContent | (() => void)> = [];
   const pushChildren = (children: readonly PhrasingContent[]): void => {
@@ -155,7 +166,10 @@ export function readInline(source: string, block: Parent, kind: BlockKind, tick:
       case 'link':
         // An autolink (<https://…>, a bare www. or e-mail address) is its URL: not text.
         if (source[at.start] !== '[') code(at.start, at.end);
-        else pushChildren(node.children);
+        else {
+          title(node, 'link', at);
+          pushChildren(node.children);
+        }
         break;
       case 'linkReference': {
         const close = labelEnd(source, at.start + 1, at.end);
@@ -172,6 +186,7 @@ export function readInline(source: string, block: Parent, kind: BlockKind, tick:
         code(at.start, at.end);
         const alt = altOf(source, node, at.start, at.end);
         if (alt) run.alts.push(alt);
+        if (node.type === 'image') title(node, 'image', at);
         break;
       }
       default:

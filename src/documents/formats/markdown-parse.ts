@@ -31,10 +31,104 @@ function nestingOf(line: string): number {
 }
 
 /** The line (from 1) of a text nested deeper than MAX_NESTING, or 0. */
-function tooDeepLine(text: string): number {
-  const lines = text.split(/\r\n|\n|\r/);
+function tooDeepLine(lines: readonly string[]): number {
   const i = lines.findIndex((l) => nestingOf(l) > MAX_NESTING);
   return i + 1;
+}
+
+/**
+ * Inline nesting (emphasis, strikethrough, link and image brackets) a paragraph may have. micromark
+ * resolves delimiters in time that grows with the square of the openers left open (3,200 levels of
+ * emphasis: over a minute), while real text nests a few levels.
+ */
+export const MAX_INLINE_NESTING = 100;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** Escapes, and the delimiter runs and brackets that may open or close inline nesting. */
+const INLINE = /\\[\s\S]|\*+|_+|~+|\[|\]/g;
+
+/**
+ * The line with its code spans as letters (their delimiters are text). A backtick run opens a span
+ * closed by the next run of the same length; found in one pass each way, so a line of unmatched
+ * runs stays linear.
+ */
+function withoutCodeSpans(line: string): string {
+  const runs = [...line.matchAll(/`+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  if (runs.length < 2) return line;
+  const next: number[] = [];
+  const lastOfLength = new Map<number, number>();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const r = runs[i] as { start: number; end: number };
+    next[i] = lastOfLength.get(r.end - r.start) ?? -1;
+    lastOfLength.set(r.end - r.start, i);
+  }
+  let out = '';
+  let pos = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const close = next[i] as number;
+    if (close === -1) continue;
+    const from = (runs[i] as { start: number }).start;
+    const to = (runs[close] as { end: number }).end;
+    out += line.slice(pos, from) + 'x'.repeat(to - from);
+    pos = to;
+    i = close;
+  }
+  return out + line.slice(pos);
+}
+const SPACE_OR_PUNCT = /^$|[\s\p{P}\p{S}]/u;
+
+/**
+ * Upper estimate of how deep a line's inline content nests, carried over the lines of a paragraph:
+ * a delimiter run with a space (or the line's edge) before it and text after opens as many levels as
+ * it has characters, one with text before and a space after closes them; brackets open and close one.
+ */
+function inlineDepths(source: string, depth: number): { depth: number; max: number } {
+  const line = withoutCodeSpans(source);
+  let max = depth;
+  for (const m of line.matchAll(INLINE)) {
+    const run = m[0];
+    if (run.startsWith('\\')) continue;
+    if (run === '[') depth++;
+    else if (run === ']') depth = Math.max(0, depth - 1);
+    else {
+      const before = line[m.index - 1] ?? '';
+      const after = line[m.index + run.length] ?? '';
+      const levels = run[0] === '~' ? 1 : run.length;
+      const opens = SPACE_OR_PUNCT.test(before) && !/^$|\s/.test(after);
+      const closes = !/^$|\s/.test(before) && SPACE_OR_PUNCT.test(after);
+      if (opens && !closes) depth += levels;
+      else if (closes && !opens) depth = Math.max(0, depth - levels);
+    }
+    max = Math.max(max, depth);
+  }
+  return { depth, max };
+}
+
+/** The line (from 1) where a paragraph's inline content nests deeper than MAX_INLINE_NESTING, or 0. */
+function tooDeepInlineLine(lines: readonly string[]): number {
+  let fence: string | undefined;
+  let depth = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const marker = FENCE.exec(line)?.[1];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (marker) {
+      fence = marker;
+      depth = 0;
+      continue;
+    }
+    if (line.trim() === '') {
+      depth = 0;
+      continue;
+    }
+    const next = inlineDepths(line, depth);
+    if (next.max > MAX_INLINE_NESTING) return i + 1;
+    depth = next.depth;
+  }
+  return 0;
 }
 
 /**
@@ -47,10 +141,17 @@ export function parseMarkdown(text: string, what: string, maxBytes: number): Roo
     throw new DocumentFormatError(
       `${what} is ${bytes} bytes of text, more than the ${maxBytes} bytes a Markdown document may hold`,
     );
-  const deep = tooDeepLine(text);
+  // Checked before the parse, in one pass over the lines: a hostile file fails at once.
+  const lines = text.split(/\r\n|\n|\r/);
+  const deep = tooDeepLine(lines);
   if (deep)
     throw new DocumentFormatError(
       `${what} nests block quotes or lists more than ${MAX_NESTING} levels deep (line ${deep})`,
+    );
+  const deepInline = tooDeepInlineLine(lines);
+  if (deepInline)
+    throw new DocumentFormatError(
+      `${what} nests emphasis, strikethrough or links more than ${MAX_INLINE_NESTING} levels deep (line ${deepInline})`,
     );
   try {
     return processor.parse(text);

@@ -1,9 +1,10 @@
 // Markdown (.md, .markdown), on the segment path only (the document service does not take it):
-// headings, paragraphs (in lists, block quotes, footnotes), table cells, image alt text and the
-// values of a documented set of front-matter keys are translated; code blocks, inline code, HTML,
-// URLs, link reference definitions and front-matter keys are not (docs/markdown.md). The writer puts
-// each translated text into the source at its parsed offsets instead of printing the tree again, so
-// every other byte (indentation, list markers, table alignment, hard breaks, line endings) stays.
+// headings, paragraphs (in lists, block quotes, footnotes), table cells, image alt text, link, image
+// and definition titles and the values of a documented set of front-matter keys are translated;
+// code blocks, inline code, HTML, URLs, reference labels and front-matter keys are not
+// (docs/markdown.md). The writer puts each translated text into the source at its parsed offsets
+// instead of printing the tree again, so every other byte (indentation, list markers, table
+// alignment, hard breaks, line endings) stays.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Nodes, Parent } from 'mdast';
 import { checkAborted } from '../limits.js';
@@ -13,6 +14,7 @@ import { escapeMarkdownText } from './markdown-escape.js';
 import { frontMatterValues, yamlScalar, type FrontMatterValue } from './markdown-front-matter.js';
 import { readInline, type AltText, type BlockKind, type InlineRun } from './markdown-inline.js';
 import { parseMarkdown } from './markdown-parse.js';
+import { escapeMarkdownTitle, titleOf, type TitleText } from './markdown-title.js';
 import { decodeText, encodeTranslated } from './text-encoding.js';
 import { openedDocument, SegmentList, textsOut, type FormatReader } from './reader.js';
 
@@ -22,7 +24,7 @@ interface BlockSlot {
   run: InlineRun;
 }
 
-/** A segment of one text replaced whole: an image's alt text or a front-matter value. */
+/** A segment of one text replaced whole: an image's alt text, a title or a front-matter value. */
 interface WholeSlot {
   segment: Segment;
   start: number;
@@ -79,6 +81,11 @@ export const readMarkdown: FormatReader = async (path, ctx) => {
         ...(alt.keep ? { keep: alt.keep } : {}),
       });
   };
+  const addTitle = (t: TitleText, of: string): void => {
+    const segment = found.add('attribute', `line ${t.line} (${of} title)`, [{ text: t.text }]);
+    if (segment)
+      wholes.push({ segment, start: t.start, end: t.end, write: (x) => escapeMarkdownTitle(x, t.delimiter) });
+  };
   const addFrontMatter = (v: FrontMatterValue): void => {
     const segment = found.add('attribute', `line ${v.line} (front matter ${v.key})`, [{ text: v.text }]);
     const raw = source.slice(v.start, v.end);
@@ -102,6 +109,14 @@ export const readMarkdown: FormatReader = async (path, ctx) => {
       );
       if (segment) blocks.push({ segment, run });
       run.alts.forEach(addAlt);
+      for (const t of run.titles) addTitle(t, t.of);
+    } else if (node.type === 'definition') {
+      const at = { start: node.position?.start.offset, end: node.position?.end.offset };
+      const t =
+        at.start === undefined || at.end === undefined
+          ? undefined
+          : titleOf(source, node.title, at.start, at.end, node.position?.start.line ?? 0, false);
+      if (t) addTitle(t, 'link');
     } else if (node.type === 'yaml') {
       frontMatterValues(source, node, what).forEach(addFrontMatter);
     } else if (CONTAINERS.has(node.type)) {
