@@ -85,6 +85,10 @@ function formatTable(r: PricedReport, rate?: BillingRate): string {
     `${r.since ? `Since ${r.since}: ` : ''}${formatBill(t.billed_characters, rate)} billed for ${num(t.documents)} documents; ` +
       `${num(t.reused_documents)} outputs reused from identical translations (not billed).`,
   );
+  if (t.unfinished_characters)
+    lines.push(
+      `${num(t.unfinished_characters)} of those characters are text requests of segment documents not done yet (stopped partway or failed): billed already; the next sync sends only the segments still missing.`,
+    );
   if (t.minimum_documents) {
     lines.push(
       `${t.minimum_documents} documents (pptx/docx/doc/xlsx/pdf) were billed at the ${MINIMUM_BILLED_CHARACTERS.toLocaleString('en-US')}-character minimum: ` +

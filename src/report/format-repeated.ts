@@ -16,6 +16,13 @@ export function formatRepeatedUploads(
     `Possibly billed twice (${rows.length} document${rows.length === 1 ? '' : 's'}, at most ${formatBill(extra, rate)} on top): uploads repeated after the service may have accepted an earlier one:`,
   ];
   for (const r of rows.slice(0, limit)) {
+    if (r.unanswered_requests !== undefined) {
+      // Method segments: only the requests whose answer was lost were sent more than once.
+      lines.push(
+        `  ${r.mapping}/${r.file} -> ${r.target}: ${r.unanswered_requests} text request(s) whose answer was lost, their segments sent again; ${formatCharacters(r.possibly_extra_characters ?? 0)} characters possibly billed twice (${r.status})`,
+      );
+      continue;
+    }
     const why = [
       r.unconfirmed_uploads ? `${r.unconfirmed_uploads} upload(s) whose answer was lost` : '',
       r.lost_downloads ? `${r.lost_downloads} translation(s) lost before download` : '',

@@ -1,7 +1,12 @@
 import type pg from 'pg';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
-import type { JobRecord } from '../state/types.js';
-import { REPORT_SQL, type BilledJob, type ReportRows } from './queries.js';
+import {
+  REPORT_SQL,
+  type BilledJob,
+  type RepeatedJob,
+  type ReportRows,
+  type UnfinishedSegments,
+} from './queries.js';
 
 // The report's rows read from a PostgreSQL state, once, for one `since`: the report is then made
 // from them exactly as from state.db.
@@ -9,7 +14,12 @@ import { REPORT_SQL, type BilledJob, type ReportRows } from './queries.js';
 const pgParam = (n: number) => `$${n}`;
 
 type ReportPart = keyof ReportRows;
-const ALL_PARTS: readonly ReportPart[] = ['doneJobs', 'minimumCandidates', 'repeatedJobs'];
+const ALL_PARTS: readonly ReportPart[] = [
+  'doneJobs',
+  'minimumCandidates',
+  'repeatedJobs',
+  'unfinishedSegments',
+];
 
 /**
  * Read the rows of `parts` (all by default): `status` asks for one part every few seconds, and
@@ -23,14 +33,15 @@ export async function postgresReportRows(
   const args = since ? [since] : [];
   const read = <T extends pg.QueryResultRow>(part: ReportPart, sql: string, params: unknown[]) =>
     parts.includes(part) ? pool.query<T>(sql, params).then((r) => r.rows) : Promise.resolve(undefined);
-  const [done, minimum, repeated] = await Promise.all([
+  const [done, minimum, repeated, unfinished] = await Promise.all([
     read<BilledJob>('doneJobs', REPORT_SQL.doneJobs(!!since, pgParam), args),
     read<{ mapping: string; rel_path: string; sha256: string }>(
       'minimumCandidates',
       REPORT_SQL.minimumCandidates(!!since, pgParam),
       [MINIMUM_BILLED_CHARACTERS, ...args],
     ),
-    read<JobRecord>('repeatedJobs', REPORT_SQL.repeatedJobs(!!since, pgParam), args),
+    read<RepeatedJob>('repeatedJobs', REPORT_SQL.repeatedJobs(!!since, pgParam), args),
+    read<UnfinishedSegments>('unfinishedSegments', REPORT_SQL.unfinishedSegments(!!since, pgParam), args),
   ]);
   const rows = <T>(part: ReportPart, asked: string | undefined, value: T | undefined): T => {
     if (asked !== since)
@@ -42,5 +53,6 @@ export async function postgresReportRows(
     doneJobs: (s) => rows('doneJobs', s, done),
     minimumCandidates: (s) => rows('minimumCandidates', s, minimum),
     repeatedJobs: (s) => rows('repeatedJobs', s, repeated),
+    unfinishedSegments: (s) => rows('unfinishedSegments', s, unfinished),
   };
 }

@@ -7,6 +7,7 @@ import {
   isReportedFailure,
   JOBS_IN_FLIGHT_SQL,
   repeatedUploads,
+  type InFlightJob,
 } from './queries.js';
 import type { StatusSource } from './status-source.js';
 
@@ -21,10 +22,11 @@ export function postgresStatusSource(
     location: state.location,
     recentRuns: (limit) => state.runs.recent(limit),
     lastRanRuns: () => state.runs.lastRan(),
-    jobsInFlight: async () => (await pool.query<JobRecord>(JOBS_IN_FLIGHT_SQL)).rows,
+    jobsInFlight: async () => (await pool.query<InFlightJob>(JOBS_IN_FLIGHT_SQL)).rows,
     failedJobs: async () => (await pool.query<JobRecord>(FAILED_JOBS_SQL)).rows.filter(isReportedFailure),
     billedSince: (since) => state.jobs.billedSince(since),
     repeatedUploads: async () => repeatedUploads(await postgresReportRows(pool, undefined, ['repeatedJobs'])),
-    billing: async (opts) => billingReport(await postgresReportRows(pool, opts.since, ['doneJobs']), opts),
+    billing: async (opts) =>
+      billingReport(await postgresReportRows(pool, opts.since, ['doneJobs', 'unfinishedSegments']), opts),
   };
 }

@@ -28,6 +28,11 @@ export interface BillingRow {
   minimum_unknown_documents: number;
   /** Outputs copied from an identical translation: nothing billed. */
   reused_documents: number;
+  /**
+   * Characters of the text requests of segment documents not done (stopped partway, failed, still
+   * sending; method: segments): billed, and counted in billed_characters, by when they were sent.
+   */
+  unfinished_characters: number;
 }
 
 export interface BilledJob {
@@ -51,6 +56,7 @@ function emptyRow(key: string): BillingRow {
     minimum_added_characters: 0,
     minimum_unknown_documents: 0,
     reused_documents: 0,
+    unfinished_characters: 0,
   };
 }
 
@@ -93,6 +99,7 @@ function mergeRow(into: BillingRow, r: BillingRow): void {
     into.minimum_added_characters = (into.minimum_added_characters ?? 0) + r.minimum_added_characters;
   into.minimum_unknown_documents += r.minimum_unknown_documents;
   into.reused_documents += r.reused_documents;
+  into.unfinished_characters += r.unfinished_characters;
 }
 
 /** The columns of a billing table (text, HTML), in order, with their headings. */
@@ -113,23 +120,44 @@ export interface BillingReport {
   total: BillingRow;
 }
 
-/** The done jobs (finished at or after `since`) added up in one row per key. */
+/**
+ * The text requests of one segment job not done (its bill is not recorded yet): what they billed,
+ * sent at or after `since`, and when the last was sent.
+ */
+export interface UnfinishedSegments {
+  mapping: string;
+  target_lang: string;
+  sent_at: string;
+  characters: number;
+}
+
+/**
+ * The done jobs (finished at or after `since`) added up in one row per key, with the text requests of
+ * segment jobs not done (sent at or after `since`).
+ */
 function groupJobs(
   state: ReportSource,
   opts: { since?: string; counts?: CharacterCounts },
-  keyOf: (j: BilledJob) => string,
+  keyOf: (j: { mapping: string; target_lang: string; month: string }) => string,
 ): BillingRow[] {
   const rows = new Map<string, BillingRow>();
-  for (const j of rowsOf(state).doneJobs(opts.since)) {
-    const key = keyOf(j);
+  const rowOf = (key: string) => {
     let row = rows.get(key);
     if (!row) rows.set(key, (row = emptyRow(key)));
-    addJob(row, j, opts.counts ?? new Map());
+    return row;
+  };
+  const source = rowsOf(state);
+  for (const j of source.doneJobs(opts.since))
+    addJob(rowOf(keyOf({ ...j, month: monthOf(j.finished_at) })), j, opts.counts ?? new Map());
+  for (const u of source.unfinishedSegments(opts.since)) {
+    const row = rowOf(keyOf({ ...u, month: monthOf(u.sent_at) }));
+    row.billed_characters += u.characters;
+    row.unfinished_characters += u.characters;
   }
   return [...rows.values()].map(settleMinimum).sort((a, b) => a.key.localeCompare(b.key));
 }
 
-const monthOf = (j: BilledJob) => (j.finished_at ?? '').slice(0, 7) || 'unknown';
+const monthOf = (at: string | null) => (at ?? '').slice(0, 7) || 'unknown';
 
 /** Billed characters and documents of the done jobs (finished at or after `since`), grouped. */
 export function billingReport(
@@ -137,7 +165,7 @@ export function billingReport(
   opts: { by: ReportBy; since?: string; counts?: CharacterCounts },
 ): BillingReport {
   const sorted = groupJobs(state, opts, (j) =>
-    opts.by === 'language' ? j.target_lang : opts.by === 'mapping' ? j.mapping : monthOf(j),
+    opts.by === 'language' ? j.target_lang : opts.by === 'mapping' ? j.mapping : j.month,
   );
   const total = emptyRow('total');
   for (const r of sorted) mergeRow(total, r);
@@ -149,15 +177,24 @@ export function billingByMonthAndLanguage(
   state: ReportSource,
   opts: { since?: string; counts?: CharacterCounts } = {},
 ): Array<BillingRow & { month: string; language: string }> {
-  return groupJobs(state, opts, (j) => `${monthOf(j)} ${j.target_lang}`).map((r) => {
+  return groupJobs(state, opts, (j) => `${j.month} ${j.target_lang}`).map((r) => {
     const [month = '', language = ''] = r.key.split(' ');
     return { ...r, month, language };
   });
 }
 
+/**
+ * A job started and not finished, with its text requests (method: segments): those answered, and those
+ * recorded as sent with no recorded answer (in progress, or possibly billed when the run was killed).
+ */
+export type InFlightJob = JobRecord & { answered_requests: number; unanswered_requests: number };
+
 /** Jobs started and not finished: uploads in progress or recorded, waiting for the service (any backend's SQL). */
-export const JOBS_IN_FLIGHT_SQL = `SELECT * FROM jobs WHERE status IN ('pending', 'uploaded') AND (upload_started_at IS NOT NULL OR document_id IS NOT NULL)
-       ORDER BY COALESCE(upload_started_at, created_at)`;
+export const JOBS_IN_FLIGHT_SQL = `SELECT j.*,
+         (SELECT COUNT(*) FROM text_requests t WHERE t.job_id = j.id AND t.state = 'answered') AS answered_requests,
+         (SELECT COUNT(*) FROM text_requests t WHERE t.job_id = j.id AND t.state = 'sent') AS unanswered_requests
+       FROM jobs j WHERE j.status IN ('pending', 'uploaded') AND (j.upload_started_at IS NOT NULL OR j.document_id IS NOT NULL)
+       ORDER BY COALESCE(j.upload_started_at, j.created_at)`;
 
 /**
  * Jobs whose last attempt failed (including recorded documents whose status check or download
@@ -173,8 +210,8 @@ export function isReportedFailure(j: JobRecord): boolean {
   return j.error_kind !== 'lost-download' || j.status === 'failed';
 }
 
-export function jobsInFlight(state: StateStore): JobRecord[] {
-  return state.db.prepare<[], JobRecord>(JOBS_IN_FLIGHT_SQL).all();
+export function jobsInFlight(state: StateStore): InFlightJob[] {
+  return state.db.prepare<[], InFlightJob>(JOBS_IN_FLIGHT_SQL).all();
 }
 
 export function failedJobs(state: StateStore): JobRecord[] {
@@ -215,10 +252,27 @@ export interface RepeatedUpload {
   lost_downloads: number;
   /** Characters one translation of it bills (the recorded billed count, or the counted source). */
   characters: number | null;
-  /** At most what the repeats may have billed on top: characters x (unconfirmed + lost). */
+  /**
+   * Method segments: its text requests with no recorded answer (lost, or cut by a crash); their
+   * segments were sent again (absent for a document upload).
+   */
+  unanswered_requests?: number;
+  /**
+   * At most what the repeats may have billed on top: for a document, characters x (unconfirmed +
+   * lost); for segments, the characters of the requests with no recorded answer (only they were sent
+   * more than once).
+   */
   possibly_extra_characters: number | null;
   finished_at: string | null;
 }
+
+/** A job uploaded again after a possibly billed upload, with its text requests (method: segments). */
+export type RepeatedJob = JobRecord & {
+  /** Text requests recorded for it (0: a document upload). */
+  text_requests: number;
+  unanswered_requests: number;
+  unanswered_characters: number;
+};
 
 /** Documents whose upload was repeated after a possibly billed one (since `since`, when given). */
 export function repeatedUploads(state: ReportSource, since?: string): RepeatedUpload[] {
@@ -227,6 +281,7 @@ export function repeatedUploads(state: ReportSource, since?: string): RepeatedUp
     .map((j) => {
       const characters = j.billed_characters ?? j.source_characters;
       const repeats = j.unconfirmed_uploads + j.lost_downloads;
+      const segments = j.text_requests > 0;
       return {
         mapping: j.mapping,
         file: j.rel_path,
@@ -236,7 +291,12 @@ export function repeatedUploads(state: ReportSource, since?: string): RepeatedUp
         unconfirmed_uploads: j.unconfirmed_uploads,
         lost_downloads: j.lost_downloads,
         characters,
-        possibly_extra_characters: characters === null ? null : characters * repeats,
+        ...(segments ? { unanswered_requests: j.unanswered_requests } : {}),
+        possibly_extra_characters: segments
+          ? j.unanswered_characters
+          : characters === null
+            ? null
+            : characters * repeats,
         finished_at: j.finished_at,
       };
     });
@@ -252,7 +312,9 @@ export interface ReportRows {
   /** Done jobs billed at exactly the minimum, real count unknown, source unchanged since. */
   minimumCandidates(since?: string): Array<{ mapping: string; rel_path: string; sha256: string }>;
   /** Jobs uploaded again after a possibly billed upload, latest first. */
-  repeatedJobs(since?: string): JobRecord[];
+  repeatedJobs(since?: string): RepeatedJob[];
+  /** Segment jobs not done, with what their text requests billed (sent since `since`). */
+  unfinishedSegments(since?: string): UnfinishedSegments[];
 }
 
 export type ReportSource = StateStore | ReportRows;
@@ -268,9 +330,20 @@ export const REPORT_SQL = {
      WHERE j.status = 'done' AND j.reused_from IS NULL AND j.source_characters IS NULL
        AND j.billed_characters = ${p(1)}` + (since ? ` AND j.finished_at >= ${p(2)}` : ''),
   repeatedJobs: (since: boolean, p: (n: number) => string) =>
-    `SELECT * FROM jobs WHERE (unconfirmed_uploads > 0 OR lost_downloads > 0)` +
-    (since ? ` AND COALESCE(finished_at, updated_at) >= ${p(1)}` : '') +
-    ' ORDER BY COALESCE(finished_at, updated_at) DESC',
+    `SELECT j.*,
+       (SELECT COUNT(*) FROM text_requests t WHERE t.job_id = j.id) AS text_requests,
+       (SELECT COUNT(*) FROM text_requests t WHERE t.job_id = j.id AND t.state <> 'answered') AS unanswered_requests,
+       (SELECT CAST(COALESCE(SUM(t.characters), 0) AS BIGINT) FROM text_requests t
+         WHERE t.job_id = j.id AND t.state <> 'answered') AS unanswered_characters
+     FROM jobs j WHERE (j.unconfirmed_uploads > 0 OR j.lost_downloads > 0)` +
+    (since ? ` AND COALESCE(j.finished_at, j.updated_at) >= ${p(1)}` : '') +
+    ' ORDER BY COALESCE(j.finished_at, j.updated_at) DESC',
+  unfinishedSegments: (since: boolean, p: (n: number) => string) =>
+    `SELECT j.mapping, j.target_lang, MAX(t.sent_at) AS sent_at, CAST(SUM(t.characters) AS BIGINT) AS characters
+     FROM text_requests t JOIN jobs j ON j.id = t.job_id
+     WHERE j.billed_characters IS NULL` +
+    (since ? ` AND t.sent_at >= ${p(1)}` : '') +
+    ' GROUP BY j.id, j.mapping, j.target_lang',
 } as const;
 
 const sqliteParam = () => '?';
@@ -292,7 +365,11 @@ function rowsOf(state: ReportSource): ReportRows {
         .all(MINIMUM_BILLED_CHARACTERS, ...sinceArgs(since)),
     repeatedJobs: (since) =>
       db
-        .prepare<unknown[], JobRecord>(REPORT_SQL.repeatedJobs(!!since, sqliteParam))
+        .prepare<unknown[], RepeatedJob>(REPORT_SQL.repeatedJobs(!!since, sqliteParam))
+        .all(...sinceArgs(since)),
+    unfinishedSegments: (since) =>
+      db
+        .prepare<unknown[], UnfinishedSegments>(REPORT_SQL.unfinishedSegments(!!since, sqliteParam))
         .all(...sinceArgs(since)),
   };
 }

@@ -6,7 +6,7 @@ import { adviceFor, lastOutcome, type RunOutcomeView } from './advice.js';
 import { languageProgress, type LanguageProgress } from './language-progress.js';
 import { monthStart } from '../billing/ledger.js';
 import type { Spending } from './format-spending.js';
-import type { RepeatedUpload } from './queries.js';
+import type { InFlightJob, RepeatedUpload } from './queries.js';
 import type { StatusSource } from './status-source.js';
 import { listSpooled, spoolDirOf } from '../util/spool.js';
 import type { QaOutputs } from './qa-outputs.js';
@@ -33,6 +33,8 @@ export interface StatusData {
     file: string;
     target: string;
     document_id: string | null;
+    /** A segment job's text requests sent with no recorded answer: the only ones possibly billed. */
+    unanswered_requests?: number;
     state: string;
     since: string | null;
     waited_seconds: number | null;
@@ -62,19 +64,36 @@ export interface StatusData {
   spooled: { folder: string; documents: Array<{ document_id: string; output: string | null }> };
 }
 
-function inFlightState(j: JobRecord): string {
+/** Whether a job's recorded request sends segments (method: segments) rather than a document. */
+function sendsSegments(j: JobRecord): boolean {
+  try {
+    return !!(JSON.parse(j.request ?? 'null') as { segments?: unknown } | null)?.segments;
+  } catch {
+    return false;
+  }
+}
+
+function inFlightState(j: InFlightJob): string {
   if (j.document_id) return `uploaded as ${j.document_id}, waiting on the service`;
+  // Only a text request recorded as sent with no answer may be owed; the job row cannot tell.
+  if (sendsSegments(j))
+    return j.unanswered_requests > 0
+      ? `sending segments: ${plural(j.unanswered_requests, 'text request')} sent with no recorded answer (in progress, or possibly billed if the run was killed); ${j.answered_requests} answered`
+      : `sending segments: ${plural(j.answered_requests, 'text request')} answered, none waiting for an answer (nothing possibly billed)`;
   return 'upload started, answer not recorded (crash or in progress)';
 }
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 /** A job in flight as status shows it. */
-export function inFlightRow(j: JobRecord, now: number): StatusData['inFlight'][number] {
+export function inFlightRow(j: InFlightJob, now: number): StatusData['inFlight'][number] {
   const since = j.upload_started_at ?? j.updated_at;
   return {
     mapping: j.mapping,
     file: j.rel_path,
     target: j.target_lang,
     document_id: j.document_id,
+    ...(sendsSegments(j) ? { unanswered_requests: j.unanswered_requests } : {}),
     state: inFlightState(j),
     since,
     waited_seconds: since ? Math.round((now - Date.parse(since)) / 1000) : null,

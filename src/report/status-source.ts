@@ -6,6 +6,7 @@ import {
   jobsInFlight,
   repeatedUploads,
   type BillingReport,
+  type InFlightJob,
   type ReportBy,
   type RepeatedUpload,
 } from './queries.js';
@@ -24,8 +25,8 @@ export interface StatusSource {
    * finished one: the last outcome, however many skipped runs came after it.
    */
   lastRanRuns(): Promise<RunRecord[]>;
-  /** Uploads started and not finished. */
-  jobsInFlight(): Promise<JobRecord[]>;
+  /** Uploads started and not finished (a segment job's text requests counted). */
+  jobsInFlight(): Promise<InFlightJob[]>;
   /** Jobs whose last attempt failed and whose output was not made since. */
   failedJobs(): Promise<JobRecord[]>;
   /** Characters billed since `since` (ISO). */

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import fs from 'node:fs';
 import {
   isBilingual,
   openDocument,
@@ -7,7 +10,8 @@ import {
   type Segment,
 } from '../../src/documents/index.js';
 import type { RequestLogEntry } from '../../src/service/types.js';
-import type { Fixture } from '../sync/fixture.js';
+import { ROOT } from '../helpers/cli.js';
+import { API_KEY, type Fixture } from '../sync/fixture.js';
 
 // What the segment path's tests share: a manifest translating one folder by both methods, the text
 // a document holds, and the text requests the local service answered (its request log).
@@ -70,4 +74,42 @@ export function textRequests(fx: Fixture, since = 0): Array<NonNullable<RequestL
 /** Characters billed by those requests. */
 export function charactersSent(fx: Fixture, since = 0): number {
   return textRequests(fx, since).reduce((n, r) => n + r.characters, 0);
+}
+
+/** `locsync sync` of the fixture's manifest in a process of its own (to be killed or stopped). */
+export function syncProcess(fx: Fixture): { kill(signal: NodeJS.Signals): Promise<void>; stderr(): string } {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      import.meta.resolve('tsx'),
+      'src/cli/main.ts',
+      'sync',
+      '-c',
+      fx.manifestPath,
+      '--no-progress',
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOCSYNC_TEST_SYNC_KEY: API_KEY },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    kill: async (signal) => {
+      child.kill(signal);
+      await exited;
+    },
+    stderr: () => stderr,
+  };
+}
+
+/** Change the fixture's manifest (parsed YAML) and write it back. */
+export function editManifest(fx: Fixture, edit: (m: Record<string, unknown>) => void): void {
+  const m = parse(fs.readFileSync(fx.manifestPath, 'utf8')) as Record<string, unknown>;
+  edit(m);
+  fs.writeFileSync(fx.manifestPath, stringify(m));
 }

@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Document, Packer, Paragraph } from 'docx';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
-import { API_KEY, createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
-import { segmentsMapping, textRequests } from './helpers.js';
+import { createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
+import { segmentsMapping, syncProcess, textRequests } from './helpers.js';
 
 // A text request is billed like an upload: recorded before it is sent, a lost answer is listed as
 // possibly billed and its segments sent again, and a run killed mid-batch resumes without sending
@@ -68,34 +66,14 @@ describe('money rules of the segment path', () => {
       files: { 'manual.docx': await manual(120) },
       service: { faults: [{ match: TRANSLATE, latencyMs: 800 }] },
     });
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        import.meta.resolve('tsx'),
-        'src/cli/main.ts',
-        'sync',
-        '-c',
-        fx.manifestPath,
-        '--no-progress',
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, LOCSYNC_TEST_SYNC_KEY: API_KEY },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const killed = syncProcess(fx);
     try {
       // Killed once the first request is answered and the second is on its way.
       for (let i = 0; i < 600 && textRequests(fx).length < 1; i++) await sleep(50);
-      expect(textRequests(fx), stderr).toHaveLength(1);
+      expect(textRequests(fx), killed.stderr()).toHaveLength(1);
       await sleep(250);
     } finally {
-      child.kill('SIGKILL');
-      await exited;
+      await killed.kill('SIGKILL');
     }
     const first = textRequests(fx);
     expect(first).toHaveLength(1);

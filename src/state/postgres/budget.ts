@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { SharedBudget } from '../types.js';
 import { ADVISORY } from './migrations.js';
+import { billedSinceSql } from '../billed.js';
 import { inTransaction } from './tx.js';
 import { WORKER_ALIVE } from './workers.js';
 
@@ -27,8 +28,7 @@ export class PgSharedBudget implements SharedBudget {
       await c.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY.budget.toString()]);
       const r = await c.query<{ billed: number; reserved: number }>(
         `SELECT
-           COALESCE((SELECT SUM(billed_characters) FROM jobs
-                     WHERE billed_characters IS NOT NULL AND COALESCE(finished_at, updated_at) >= $1), 0)::int8 AS billed,
+           (${billedSinceSql('$1::timestamptz')}) AS billed,
            COALESCE((SELECT SUM(r.characters) FROM budget_reservations r JOIN workers w ON w.id = r.worker_id
                      WHERE ${WORKER_ALIVE('w')} AND r.job_id <> $2), 0)::int8 AS reserved`,
         [monthStart, jobId],

@@ -15,6 +15,7 @@ import { markDeadWorkersRunsCrashed } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
 import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
 import { inTransaction } from './tx.js';
+import { billedSinceSql } from '../billed.js';
 
 // The job ledger on PostgreSQL, shared by every worker of the pipeline: the only writer of job rows.
 // A worker (opened with a worker id) holds the unit of every job it works on, from when it starts
@@ -61,11 +62,7 @@ export class PgJobLedger implements JobLedger {
   }
 
   async billedSince(since: string): Promise<number> {
-    const r = await this.pool.query<{ billed: number | null }>(
-      `SELECT SUM(billed_characters)::int8 AS billed FROM jobs
-       WHERE billed_characters IS NOT NULL AND COALESCE(finished_at, updated_at) >= $1`,
-      [since],
-    );
+    const r = await this.pool.query<{ billed: number | null }>(billedSinceSql('$1::timestamptz'), [since]);
     return r.rows[0]?.billed ?? 0;
   }
 

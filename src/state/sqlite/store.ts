@@ -14,6 +14,7 @@ import { SqliteJobLedger } from './ledger.js';
 import { MIGRATIONS, SCRUB_ERRORS_MIGRATION } from './migrations.js';
 import { scrubbedErrors, type StoredError } from '../scrub-errors.js';
 import { SqliteGlossaryState } from '../glossaries.js';
+import { billedSinceSql } from '../billed.js';
 import type {
   AppliedGlossary,
   AppliedStyle,
@@ -442,11 +443,8 @@ export class StateStore implements StyleStateStore, SyncState {
   }
   billedSince(since: string): number {
     const row = this.db
-      .prepare<[string], { billed: number | null }>(
-        `SELECT SUM(billed_characters) AS billed FROM jobs
-         WHERE billed_characters IS NOT NULL AND COALESCE(finished_at, updated_at) >= ?`,
-      )
-      .get(since);
+      .prepare<[{ since: string }], { billed: number | null }>(billedSinceSql('@since'))
+      .get({ since });
     return row?.billed ?? 0;
   }
   jobsToken(): string {

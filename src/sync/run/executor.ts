@@ -25,6 +25,7 @@ import {
 import type { RunControl } from './control.js';
 import { deleteOutput } from './delete-output.js';
 import { DecideAgainQueue, type DecideAgainBecause } from './decide-again.js';
+import { answerHidden } from './answer-hidden.js';
 import type { JobDriver, JobOutcome, JobSource } from './job-driver.js';
 import { LostAnswerTurns } from './lost-answers.js';
 import type { Places, Slots } from './places.js';
@@ -244,11 +245,9 @@ export class Executor {
         recorded = err.job;
         job = await this.d.ledger.takenUp(recorded, this.d.runId, request);
       }
-      const unconfirmed = !!(
-        recorded?.status === 'pending' &&
-        recorded.upload_started_at &&
-        !recorded.document_id
-      );
+      const src = { absPath: abs, request: a.settings.request };
+      const unconfirmed =
+        !!recorded && (await answerHidden(recorded, a.settings.request, this.d.state.segments));
       if (unconfirmed) {
         job = await this.d.ledger.unconfirmedUpload(job);
         this.d.report.unconfirmedUpload(a.ref);
@@ -256,7 +255,6 @@ export class Executor {
       this.d.report.events.emit('job:queued', { jobId: job.id, ...a.ref, resumed: false });
       this.taken.add(job.id);
       try {
-        const src = { absPath: abs, request: a.settings.request };
         const outcome = await this.untilAnswered(
           job,
           src,

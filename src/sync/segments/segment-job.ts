@@ -53,10 +53,13 @@ interface Failure {
   countsAttempt: boolean;
 }
 
-/** What a job sent in this run. */
+/** What a job sent in this drive. */
 interface Sent {
+  /** Characters of the requests answered. */
   characters: number;
   requests: number;
+  /** Characters of every request recorded as sent (answered, lost or unanswered): what may be billed. */
+  recorded: number;
 }
 
 /** Nothing more may be sent (a stop, the quota, a refused key, a budget): the outcome is decided. */
@@ -81,7 +84,7 @@ const MAX_PASSES = 3;
 export class SegmentJob {
   private job: JobRecord;
   private readonly log: Logger;
-  private readonly sent: Sent = { characters: 0, requests: 0 };
+  private readonly sent: Sent = { characters: 0, requests: 0, recorded: 0 };
   /** Whether this attempt's text requests have started (the row says so: upload_started_at). */
   private started = false;
 
@@ -297,6 +300,7 @@ export class SegmentJob {
       texts: items.length,
       characters,
     });
+    this.sent.recorded += characters;
     let answer;
     try {
       answer = await client.translateText(textRequest(request, items, batch.context));
@@ -442,7 +446,7 @@ export class SegmentJob {
     if (!stopped) return undefined;
     if (!this.d.control.stopping) return this.stoppedBeforeSending();
     return (async () => {
-      this.d.guard?.release(this.job.id);
+      await this.settleSpent();
       this.job = await this.d.ledger.failed(this.job, {
         kind: 'stopped',
         error: 'the run was stopped while segments were being sent; the rest are sent by the next run',
@@ -454,10 +458,17 @@ export class SegmentJob {
     })();
   }
 
-  private async record(f: Failure, keepClaim = false): Promise<void> {
-    // A request that may have been taken stays counted (as a lost upload); otherwise nothing is owed.
-    if (f.kind === 'maybe-accepted') this.d.guard?.possiblyBilled(this.job.id);
+  /**
+   * The budget's reservation replaced by what this drive's requests may have billed (answered or
+   * not): a job stopped or failed partway has spent that much, and later uploads of the run count it.
+   */
+  private async settleSpent(): Promise<void> {
+    if (this.sent.recorded > 0) await this.d.guard?.settle(this.job.id, this.sent.recorded);
     else this.d.guard?.release(this.job.id);
+  }
+
+  private async record(f: Failure, keepClaim = false): Promise<void> {
+    await this.settleSpent();
     this.job = await this.d.ledger.failed(this.job, {
       kind: f.kind,
       error: f.error,
