@@ -33,7 +33,11 @@ export interface OpenStateOptions {
  * A SQLite state of another pipeline is refused (closed); one of no pipeline yet is adopted by a
  * command that drives work (src/state/pipeline.ts).
  */
-export function claimOrClose(state: StateStore, loaded: LoadedManifest, adopt: boolean): void {
+export function claimOrClose(
+  state: StateStore,
+  loaded: Pick<LoadedManifest, 'statePath' | 'pipeline'>,
+  adopt: boolean,
+): void {
   if (!loaded.pipeline) return;
   try {
     claimSqlitePipeline(state.db, loaded.statePath, loaded.pipeline, adopt);

@@ -5,6 +5,7 @@ import { openState } from '../state/store.js';
 import type { RunStopReason, SyncState } from '../state/types.js';
 import { stopReasonOf } from '../sync/run-outcome.js';
 import { EXIT } from '../util/errors.js';
+import { claimOrClose } from './open-state.js';
 
 // A run refused before it began (a budget cap, a drifted style list, a mistake in the options) is
 // recorded like any run, failed with its reason, so that `status`, its --json and the status page
@@ -36,22 +37,28 @@ export async function recordRefused(
  * refused creates none). Never throws: the refusal itself is what the user must see.
  */
 export async function recordRefusedRun(
-  loaded: Pick<LoadedManifest, 'statePath' | 'postgres'>,
+  loaded: Pick<LoadedManifest, 'statePath' | 'postgres' | 'pipeline'>,
   command: string,
   err: unknown,
 ): Promise<void> {
   try {
     if (loaded.postgres) await recordRefusedInPostgres(loaded.postgres, command, err);
-    else await recordRefusedInSqlite(loaded.statePath, command, err);
+    else await recordRefusedInSqlite(loaded, command, err);
   } catch {
-    // A state that cannot be opened (damaged, another version) is reported by the command itself.
+    // A state that cannot be opened (damaged, another version) or that belongs to another pipeline
+    // (never written by this one) is reported by the command itself.
   }
 }
 
-async function recordRefusedInSqlite(statePath: string, command: string, err: unknown): Promise<void> {
-  if (!fs.existsSync(statePath)) return;
+async function recordRefusedInSqlite(
+  loaded: Pick<LoadedManifest, 'statePath' | 'pipeline'>,
+  command: string,
+  err: unknown,
+): Promise<void> {
+  if (!fs.existsSync(loaded.statePath)) return;
   // Not locked: a refusal for a held lock is recorded too (SQLite serialises the two writers).
-  const state = openState(statePath);
+  const state = openState(loaded.statePath);
+  claimOrClose(state, loaded, false);
   try {
     await recordRefused(state, command, err);
   } finally {

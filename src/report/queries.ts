@@ -1,6 +1,6 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { hasMinimum } from '../billing/price.js';
-import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
+import type { JobRecord, StateStore } from '../state/store.js';
 
 // Read-only questions to the state for `locsync status` and `locsync report`. The report's rows
 // come from either backend (ReportRows); the figures are made from them here, the same for both.
@@ -216,10 +216,6 @@ export function jobsInFlight(state: StateStore): InFlightJob[] {
 
 export function failedJobs(state: StateStore): JobRecord[] {
   return state.db.prepare<[], JobRecord>(FAILED_JOBS_SQL).all().filter(isReportedFailure);
-}
-
-export function recentRuns(state: StateStore, limit: number): RunRecord[] {
-  return state.recentRuns(limit);
 }
 
 /**
