@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { JobRecord, QaResultStore } from '../state/types.js';
-import { checkOutput, type CheckedOutput } from './check-output.js';
+import type { CheckedOutput } from './check-output.js';
 import type { QaResult } from './checks.js';
 import { quarantineFile } from './quarantine.js';
 import { outputContextOf } from './settings.js';
@@ -48,6 +48,9 @@ export class OutputGate {
    */
   async vet(job: CheckedJob, sourceAbs: string | undefined, candidate: string): Promise<QaResult> {
     const ctx = outputContextOf(this.loaded, job.mapping, job.target_lang);
+    // The checks (their parsers and the language model) are loaded with the first download: a run
+    // that downloads nothing, a no-op, never pays for them.
+    const { checkOutput } = await import('./check-output.js');
     const checked: CheckedOutput = await checkOutput({
       source: sourceAbs !== undefined ? { path: sourceAbs, format: formatOf(sourceAbs) } : undefined,
       output: { path: candidate, format: formatOf(job.output_path) },

@@ -1,4 +1,4 @@
-import { isStringFormat } from '../documents/index.js';
+import { isStringFormat } from '../documents/string-formats.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { SyncState } from '../state/types.js';
 import { quoteSegments } from '../sync/segments/quote.js';

@@ -1,4 +1,4 @@
-import { methodRefusal } from '../segments/document-segments.js';
+import { methodRefusal } from '../segments/method-refusal.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Mapping, Target } from '../../manifest/schema.js';

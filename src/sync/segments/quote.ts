@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { SegmentsQuote } from '../../billing/price.js';
 import { priceUpload } from '../../billing/price.js';
-import { DocumentFormatError } from '../../documents/index.js';
+import { DocumentFormatError } from '../../documents/errors.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { PlannedAction } from '../plan/types.js';
-import { readSegments, segmentPathRefusal } from './document-segments.js';
+import type * as DocumentSegmentsModule from './document-segments.js';
 
 // What a plan's segment-path translations will send, for its price ("3 new segments, 412 from
 // memory: 240 characters"): each document's segments looked up in the segment memory, a segment
@@ -19,12 +19,16 @@ export async function quoteSegments(
 ): Promise<Map<string, SegmentsQuote>> {
   const quotes = new Map<string, SegmentsQuote>();
   const planned = new Set<string>();
+  // The document layer is loaded only for a plan with segment-path work (a no-op has none).
+  let reader: typeof DocumentSegmentsModule | undefined;
   for (const a of actions) {
     const settings = a.kind === 'translate' ? a.settings.request.segments?.settings : undefined;
-    if (a.kind !== 'translate' || settings === undefined || segmentPathRefusal(a.source.ext)) continue;
+    if (a.kind !== 'translate' || settings === undefined) continue;
+    reader ??= await import('./document-segments.js');
+    if (reader.segmentPathRefusal(a.source.ext)) continue;
     let read;
     try {
-      read = await readSegments(path.resolve(loaded.dir, a.source.path), a.source.ext, {
+      read = await reader.readSegments(path.resolve(loaded.dir, a.source.path), a.source.ext, {
         sourceLang: a.settings.request.source_lang,
         targetLang: a.settings.request.target_lang,
         settings,

@@ -1,7 +1,6 @@
 import type { JobRecord, SegmentMemory } from '../../state/types.js';
 import { JobDriver, type JobDriverDeps, type JobOutcome, type JobSource } from '../run/job-driver.js';
 import { InFlightSegments } from './in-flight.js';
-import { SegmentJob } from './segment-job.js';
 
 // The job driver of a run with both methods: a job whose request says `segments` (method: segments)
 // goes the segment path (./segment-job.ts), every other one the document path (../run/job-driver.ts).
@@ -30,6 +29,8 @@ export class MethodDriver extends JobDriver {
     if (!src.request?.segments) return super.drive(job, src, flags, worker);
     // A text request holds a worker place while it is sent (the account's concurrency), never a
     // download slot (nothing waits at the service to be downloaded).
+    // The segment path (the document layer's readers and writers) is loaded with its first job.
+    const { SegmentJob } = await import('./segment-job.js');
     const place = worker ?? (await this.sd.places.take());
     if (flags.holdsSlot) this.sd.slots.release();
     try {

@@ -68,23 +68,7 @@ export class PlaceholderCheckError extends Error {
   }
 }
 
-/** Extensions of string resource files: documents only on the segment path (docs/strings/). */
-export const STRING_FORMATS = [
-  'json',
-  'arb',
-  'yaml',
-  'yml',
-  'po',
-  'pot',
-  'xml',
-  'strings',
-  'stringsdict',
-  'properties',
-] as const;
-
-export function isStringFormat(format: string): boolean {
-  return (STRING_FORMATS as readonly string[]).includes(format.toLowerCase());
-}
+export { STRING_FORMATS, isStringFormat } from '../../string-formats.js';
 
 export function isStringDocument(doc: OpenedDocument): doc is StringDocument {
   return typeof (doc as Partial<StringDocument>).values === 'function';
