@@ -21,6 +21,8 @@ import { billedThisMonth } from '../billing/ledger.js';
 import { startRunView } from './progress.js';
 import { onStopSignals } from './shutdown.js';
 import { recordRefused, recordRefusedRun } from './refused-run.js';
+import { ListingPrefetch } from '../sync/plan/listing-prefetch.js';
+import { ManifestFolders } from '../sync/plan/folders.js';
 
 interface SyncCliOptions {
   config: string;
@@ -108,6 +110,10 @@ async function syncRun(
       `--only: no mapping named ${unknown.join(', ')} in ${loaded.path} (mappings: ${names.join(', ')})`,
     );
 
+  // The source folders are listed on other threads while the state is opened and the plan made ready.
+  const listings = opts.dryRun
+    ? undefined
+    : ListingPrefetch.start(loaded, new ManifestFolders(loaded), { only: opts.only });
   const logger = createLogger();
   // A dry run changes nothing: no lock, and on PostgreSQL no worker of the pipeline.
   const opened = await openRunState(loaded, { logger, command: 'sync', drives: !opts.dryRun });
@@ -187,6 +193,7 @@ async function syncRun(
       },
       options: {
         ...options,
+        ...(listings ? { listings } : {}),
         signal: abort.signal,
         stopWaiting: stopWaiting.signal,
         stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
@@ -221,6 +228,7 @@ async function syncRun(
       throw err;
     }
   } finally {
+    listings?.close();
     view.close();
     signals.dispose();
     await connection?.close().catch(() => undefined);

@@ -11,7 +11,10 @@ export class OutputClaims {
   /** output → `mapping\0file\0target index` */
   private readonly owner = new Map<string, string>();
   /** Mappings whose outputs a no-op scan did not claim yet (claimed when later work needs it). */
-  private readonly unclaimed = new Map<string, { m: Mapping; files: FoundFile[] }>();
+  private readonly unclaimed = new Map<
+    string,
+    { m: Mapping; files: readonly FoundFile[] | (() => readonly FoundFile[]) }
+  >();
 
   constructor(private readonly settings: () => TargetSettings) {}
 
@@ -50,7 +53,7 @@ export class OutputClaims {
   }
 
   /** A mapping's scan took the no-op fast path: its outputs are claimed only when needed. */
-  defer(m: Mapping, files: FoundFile[]): void {
+  defer(m: Mapping, files: readonly FoundFile[] | (() => readonly FoundFile[])): void {
     this.unclaimed.set(m.name, { m, files });
   }
 
@@ -60,7 +63,7 @@ export class OutputClaims {
     this.unclaimed.clear();
     const settings = this.settings();
     for (const { m, files } of skipped) {
-      for (const f of files) {
+      for (const f of typeof files === 'function' ? files() : files) {
         const ext = extOf(f.relPath);
         for (let ti = 0; ti < m.targets.length; ti++) {
           let output: string;

@@ -3,10 +3,10 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import micromatch from 'micromatch';
 import { DOCUMENT_EXTENSIONS } from '../../api/types.js';
-import { supportedFormats } from '../../documents/index.js';
+import { supportedFormats } from '../../documents/formats/dispatch.js';
 import { PART_SUFFIX } from '../../util/part-file.js';
 import { BESIDE_IGNORES, isBesideName } from '../edited-names.js';
-import { extOf } from './fingerprint.js';
+import { extOf } from './ext.js';
 
 // Which entries of a source folder are source files: default ignores, include/exclude patterns,
 // symbolic links (followed inside the source, reported when they leave it or loop), unreadable
