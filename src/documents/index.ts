@@ -27,6 +27,8 @@
 //   protectPlaceholders / placeholdersOf / comparePlaceholders: placeholders and markup of UI strings
 //   as code pieces, and the check a translated value must pass (placeholders.ts).
 //   languageInStyle(code, 'bcp47' | 'posix' | 'android'): pt-br as pt-BR, pt_BR, pt-rBR.
+//   contentRefusal(path, format, name): why a file is not what its extension says, from its first
+//   bytes (an .xml file that is not Android string resources), before anything is read or planned.
 //   supportedFormats(), DocumentFormatError (a document that is not what its name says: the message
 //   is for a person), ReadLimits / DEFAULT_LIMITS (bounds against zip bombs and hostile files).
 //
@@ -35,7 +37,7 @@
 import type { OpenedDocument } from './document.js';
 import { segmentCharacters } from './segment.js';
 
-export { isBilingual, openDocument, supportedFormats } from './formats/dispatch.js';
+export { contentRefusal, isBilingual, openDocument, supportedFormats } from './formats/dispatch.js';
 export type { OpenedDocument, ReadOptions, TranslationOf, WriteOptions, WriteTarget } from './document.js';
 export type { Piece, Segment, SegmentRole } from './segment.js';
 export { segmentCharacters, segmentText } from './segment.js';

@@ -289,3 +289,40 @@ describe('a value a person corrected in a target file', () => {
     );
   });
 });
+
+describe('an .xml file that is not Android string resources', () => {
+  it('is listed as unsupported with its reason, not read as strings; strings.xml beside it is translated', async () => {
+    const feed =
+      '<?xml version="1.0"?>\n<!-- news -->\n<rss version="2.0"><channel><title>News</title></channel></rss>\n';
+    const xliff =
+      '<?xml version="1.0"?>\n<xliff version="1.2"><file source-language="en" datatype="plaintext" original="a"><body>' +
+      '<trans-unit id="1"><source>Hello</source></trans-unit></body></file></xliff>\n';
+    const common = { method: 'segments', source_lang: 'en', targets: [{ lang: 'de' }] };
+    fx = await createFixture({
+      manifest: {
+        mappings: [{ name: 'android', source: 'src/res', output: 'out/{lang}/{path}', ...common }],
+      },
+      files: { 'res/strings.xml': ANDROID_SRC, 'res/feed.xml': feed, 'res/units.xml': xliff },
+    });
+    const listed = (s: { unsupported: Array<{ file: string; message: string }> }) =>
+      Object.fromEntries(s.unsupported.map((u) => [u.file, u.message]));
+    const expected = {
+      'feed.xml': expect.stringMatching(
+        /^de: feed\.xml is not an Android string resource file: its root element is <rss>, not <resources>; .*exclude it/,
+      ),
+      'units.xml': expect.stringMatching(/^de: units\.xml .*<xliff>.*name it \.xlf or \.xliff/),
+    };
+    expect(listed(await fx.sync({ dryRun: true }))).toEqual(expected);
+    const run = await fx.sync();
+    expect(run.failed).toEqual([]);
+    expect(listed(run)).toEqual(expected);
+    expect(fx.exists('out/de/feed.xml')).toBe(false);
+    expect(fx.exists('out/de/units.xml')).toBe(false);
+    expect(fx.read('out/de/strings.xml')).toContain(
+      '<string name="app_name" translatable="false">PhotoLib</string>',
+    );
+    // only the Android file's values were sent
+    const sent = textRequests(fx, 0).reduce((n, r) => n + r.texts, 0);
+    expect(sent).toBe((await segmentsOf(path.join(fx.src, 'res/strings.xml'))).length);
+  });
+});

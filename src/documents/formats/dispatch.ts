@@ -74,6 +74,20 @@ export async function openDocument(path: string, opts: ReadOptions): Promise<Ope
   });
 }
 
+/**
+ * Why the file at `path` (named `name` for people) is not a document of `format` as far as its first
+ * bytes tell (undefined: it may be; its reader checks the rest): an .xml file that is not an Android
+ * string resource file is listed rather than read as one.
+ */
+export async function contentRefusal(
+  path: string,
+  format: string,
+  name: string,
+): Promise<string | undefined> {
+  if (format.toLowerCase() !== 'xml') return undefined;
+  return (await import('./xml-root.js')).notStringResources(path, name);
+}
+
 /** Formats that carry a translation beside their source text (read with `side: 'target'`). */
 export function isBilingual(format: string): boolean {
   return format === 'xlf' || format === 'xliff' || format === 'po';

@@ -189,8 +189,16 @@ async function planUnit(
     request: uploadRequest(settings, ext, path.basename(f.relPath)),
   };
   // pdf, doc and images have no segments to write back, Markdown and string files are not documents
-  // the service takes: under the other method they are listed, never sent (docs/segments.md).
-  const refused = decision.kind === 'translate' ? methodRefusal(settings.segments === true, ext) : undefined;
+  // the service takes: under the other method they are listed, never sent (docs/segments.md). So is
+  // an .xml file that is not Android string resources (an RSS feed), rather than failing as one.
+  const refused =
+    decision.kind === 'translate'
+      ? (methodRefusal(settings.segments === true, ext) ??
+        (settings.segments === true && ext === 'xml'
+          ? // loaded only for .xml on the segment path: a plan that reads no document loads no reader
+            await (await import('../../documents/index.js')).contentRefusal(f.absPath, ext, f.relPath)
+          : undefined))
+      : undefined;
   if (refused) {
     b.unsupported({
       mapping: m.name,

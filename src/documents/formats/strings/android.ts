@@ -67,6 +67,12 @@ function valueOf(inner: string): { text: string; encode: (t: string) => string }
   return { text, encode };
 }
 
+/** Why an XML file whose root element is `root` is not an Android resource file (undefined: it is). */
+export function notAndroidResources(root: string | undefined, what: string): string | undefined {
+  if (root !== undefined && localName(root) === 'resources') return undefined;
+  return `${what} is not an Android string resource file: its root element is <${root ?? 'none'}>, not <resources>`;
+}
+
 export const readAndroidStrings: FormatReader = async (path, ctx) => {
   const what = `the .${ctx.format} file`;
   const decoded = decodeText(await readFile(path), what);
@@ -74,10 +80,8 @@ export const readAndroidStrings: FormatReader = async (path, ctx) => {
   assertWellFormed(xml, what);
   const tokens = [...tokenize(xml, what)];
   const root = tokens.find((t): t is Extract<XmlToken, { kind: 'open' }> => t.kind === 'open');
-  if (!root || localName(root.name) !== 'resources')
-    throw new DocumentFormatError(
-      `${what} is not an Android string resource file: its root element is <${root?.name ?? 'none'}>, not <resources>`,
-    );
+  const notResources = notAndroidResources(root?.name, what);
+  if (notResources) throw new DocumentFormatError(notResources);
   const entries: StringEntry[] = [];
   const plurals: Array<{
     innerStart: number;
