@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { isBilingual, openDocument, taggedText } from '../documents/index.js';
+import {
+  isBilingual,
+  isStringDocument,
+  openDocument,
+  taggedText,
+  type OpenedDocument,
+} from '../documents/index.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../state/types.js';
 import { outputCondition, writtenOf } from './run/edited-output.js';
 
@@ -19,6 +25,12 @@ import { outputCondition, writtenOf } from './run/edited-output.js';
 // changed gets the new machine translation and is listed as a conflict (status, exit 1) until
 // `locsync outputs take-new <output>` accepts it or a person edits it again.
 //
+// A string file's target may have plural forms its source has not (Polish `few` of an English
+// `one, other`): each takes the translation of a source segment (its donor), so it has no memory key
+// of its own. Such a form is matched by its place ("key photos (few)"); a person's wording of it is
+// kept in this record with its donor and written again while the donor's source stays the same (a
+// changed donor: the new machine translation, listed as a conflict).
+//
 // An edit that cannot be matched (another number of segments, an output that does not open) keeps
 // the document path's rule: the output is left alone and the new translation is written beside it.
 
@@ -32,6 +44,15 @@ export interface SegmentConflict {
   reviewed: string;
 }
 
+/** A plural form a string file's target adds: where it is and the source segment it takes its text from. */
+interface AddedForm {
+  /** Its place in the output ("key photos (few)"). */
+  where: string;
+  /** The donor's memory key and tagged source text. */
+  donor: string;
+  source: string;
+}
+
 interface WrittenSegments {
   output: string;
   /** The segment job that wrote the output. */
@@ -40,6 +61,10 @@ interface WrittenSegments {
   /** Keys of segments whose translation in the output is a person's. */
   reviewed: string[];
   conflicts: SegmentConflict[];
+  /** Added plural forms, with the tagged text written for each (absent in records of older versions). */
+  forms?: Array<AddedForm & { written: string }>;
+  /** Added plural forms a person worded: the value to write (decoded) and as it reads (tagged). */
+  reviewed_forms?: Array<AddedForm & { value: string; tagged: string }>;
 }
 
 const folderOf = (stateFolder: string) => path.join(stateFolder, 'segments-written');
@@ -94,7 +119,7 @@ export async function acceptSegmentConflicts(stateFolder: string, output: string
 export interface SourceSegment {
   key: string;
   tagged: string;
-  segment: { where: string };
+  segment: { id: number; where: string };
 }
 
 export interface ReviewedTake {
@@ -103,6 +128,8 @@ export interface ReviewedTake {
    * in the memory and the output may be written over; undefined: the document path's rule applies.
    */
   takenAs: Pick<JobRecord, 'output_sha256' | 'output_size' | 'output_mtime_ms'> | undefined;
+  /** A person's wording of added plural forms, by form key: for the writer (StringWriteOptions.forms). */
+  forms: ReadonlyMap<string, string>;
   /** After the delivery is recorded done: what it wrote, for the next delivery. */
   delivered(jobId: number): Promise<void>;
 }
@@ -112,6 +139,9 @@ export interface TakeReviewed {
   outputAbs: string;
   outputRel: string;
   format: string;
+  /** The new source document and the target language (a string file's added plural forms). */
+  doc: OpenedDocument;
+  targetLang: string;
   /** The output's latest done job (its record of what it wrote). */
   previous: JobRecord | undefined;
   overwriteEdits: boolean;
@@ -122,25 +152,55 @@ export interface TakeReviewed {
   row: (key: string, source: string, translation: string) => SegmentMemoryRow;
 }
 
+/** The plural forms the target adds to a string file, by form key, with their donors. */
+function addedForms(t: TakeReviewed): Map<string, AddedForm> {
+  if (!isStringDocument(t.doc)) return new Map();
+  const byId = new Map(t.segments.map((s) => [s.segment.id, s]));
+  const out = new Map<string, AddedForm>();
+  for (const f of t.doc.addedForms(t.targetLang)) {
+    const donor = byId.get(f.donor.id);
+    if (donor) out.set(f.key, { where: f.where, donor: donor.key, source: donor.tagged });
+  }
+  return out;
+}
+
 /** Takes a person's edit into the memory (when there is one to take) and lists the conflicts. */
 export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
   const before = readRecord(t.stateFolder, t.outputRel);
   const record = before && t.previous && before.job_id === t.previous.id ? before : undefined;
   const reviewed = new Set(record?.reviewed ?? []);
+  const formsBefore = new Map((record?.forms ?? []).map((f) => [f.where, f]));
+  const reviewedForms = new Map(
+    (t.overwriteEdits ? [] : (record?.reviewed_forms ?? [])).map((f) => [f.where, f]),
+  );
   let takenAs: ReviewedTake['takenAs'];
   if (record && !t.overwriteEdits && (await outputCondition(t.outputAbs, t.previous)) === 'edited') {
-    const edited = await editedSegments(t.outputAbs, t.format);
-    if (edited && edited.length === record.segments.length) {
+    // Read as what it is: a .pot source gives a .po output, whose msgstr lines are the translations.
+    const edited = await editedSegments(t.outputAbs, t.doc.outputFormats[0] ?? t.format);
+    // Added plural forms are matched by place, every other segment by position.
+    const matched = edited?.filter((s) => !formsBefore.has(s.where));
+    if (edited && matched?.length === record.segments.length) {
       const written = await writtenOf(t.outputAbs);
       const current = await t.memory.lookup(record.segments.map((s) => s.key));
       const rows: SegmentMemoryRow[] = [];
       record.segments.forEach((s, i) => {
-        const wording = edited[i]!;
+        const wording = matched[i]!.tagged;
         if (wording === current.get(s.key)) return;
         rows.push(t.row(s.key, s.source, wording));
         reviewed.add(s.key);
       });
       await t.memory.put(rows);
+      for (const s of edited) {
+        const form = formsBefore.get(s.where);
+        if (form && s.tagged !== form.written)
+          reviewedForms.set(s.where, {
+            where: form.where,
+            donor: form.donor,
+            source: form.source,
+            value: s.value,
+            tagged: s.tagged,
+          });
+      }
       takenAs = {
         output_sha256: written.sha256,
         output_size: written.size,
@@ -152,6 +212,19 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
   const now = new Set(t.segments.map((s) => s.key));
   const lost = (record?.segments ?? []).filter((s) => reviewed.has(s.key) && !now.has(s.key));
   const wording = await t.memory.lookup(lost.map((s) => s.key));
+  // A worded plural form stays while its donor's source does; otherwise it no longer applies either.
+  const forms = addedForms(t);
+  const formWording = new Map<string, string>();
+  const keptForms: Array<AddedForm & { value: string; tagged: string }> = [];
+  const lostForms: SegmentConflict[] = [];
+  const formAt = new Map([...forms].map(([key, f]) => [f.where, { key, ...f }]));
+  for (const r of reviewedForms.values()) {
+    const form = formAt.get(r.where);
+    if (form && form.donor === r.donor) {
+      formWording.set(form.key, r.value);
+      keptForms.push(r);
+    } else lostForms.push({ where: r.where, source_before: plainOf(r.source), reviewed: plainOf(r.tagged) });
+  }
   const conflicts = [
     ...(before?.conflicts ?? []),
     ...lost.map((s) => ({
@@ -159,29 +232,46 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
       source_before: plainOf(s.source),
       reviewed: plainOf(wording.get(s.key) ?? ''),
     })),
+    ...lostForms,
   ];
   return {
     takenAs,
-    delivered: (jobId) =>
-      writeRecord(t.stateFolder, {
+    forms: formWording,
+    delivered: async (jobId) => {
+      const translations = await t.memory.lookup([...forms.values()].map((f) => f.donor));
+      const worded = new Map(keptForms.map((r) => [r.where, r.tagged]));
+      await writeRecord(t.stateFolder, {
         output: t.outputRel,
         job_id: jobId,
         segments: t.segments.map((s) => ({ key: s.key, source: s.tagged, where: s.segment.where })),
         reviewed: [...reviewed].filter((k) => now.has(k)),
         conflicts,
-      }),
+        forms: [...forms.values()].map((f) => ({
+          ...f,
+          written: worded.get(f.where) ?? translations.get(f.donor) ?? '',
+        })),
+        reviewed_forms: keptForms,
+      });
+    },
   };
 }
 
-/** The tagged text of each segment of an output (undefined: it does not open). */
-async function editedSegments(outputAbs: string, format: string): Promise<string[] | undefined> {
+/**
+ * Each segment of an output: its place, its tagged text and its value as written (pieces joined;
+ * a string file's value); undefined: it does not open.
+ */
+async function editedSegments(
+  outputAbs: string,
+  format: string,
+): Promise<Array<{ where: string; tagged: string; value: string }> | undefined> {
   try {
     const doc = await openDocument(outputAbs, {
       format,
       ...(isBilingual(format) ? { side: 'target' as const } : {}),
     });
-    const out: string[] = [];
-    for await (const s of doc.segments()) out.push(taggedText(s));
+    const out: Array<{ where: string; tagged: string; value: string }> = [];
+    for await (const s of doc.segments())
+      out.push({ where: s.where, tagged: taggedText(s), value: s.pieces.map((p) => p.text).join('') });
     return out;
   } catch {
     return undefined;

@@ -9,6 +9,7 @@ import { openDocument, segmentCharacters, taggedText, type Segment } from '../..
 import type { RequestLogEntry } from '../../src/service/types.js';
 import { scanForStatus } from '../../src/report/status-data.js';
 import { formatStringKeys } from '../../src/report/string-keys.js';
+import { segmentConflicts } from '../../src/sync/reviewed-segments.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
 
 const JSON_SRC = `{
@@ -102,41 +103,43 @@ const SOURCES: Record<string, string> = {
   'ios/en.lproj/Localizable.strings': STRINGS_SRC,
 };
 
-/** Each ecosystem's layout, through the output pattern's language placeholders. */
-function manifest(): Record<string, unknown> {
-  const common = { method: 'segments', source_lang: 'en', targets: [{ lang: 'de' }, { lang: 'pt-br' }] };
-  return {
-    mappings: [
-      {
-        name: 'web',
-        source: 'src/web',
-        include: ['en.json'],
-        output: 'src/web/{lang_bcp47}.json',
-        ...common,
-      },
-      {
-        name: 'rails',
-        source: 'src/rails',
-        include: ['en.yml'],
-        output: 'src/rails/{lang_bcp47}.yml',
-        ...common,
-      },
-      {
-        name: 'po',
-        source: 'src/po',
-        include: ['messages.pot'],
-        output: 'src/po/{lang_posix}.po',
-        ...common,
-      },
-      {
-        name: 'android',
-        source: 'src/android/values',
-        output: 'src/android/values-{lang_android}/{name}',
-        ...common,
-      },
-      { name: 'ios', source: 'src/ios/en.lproj', output: 'src/ios/{lang_bcp47}.lproj/{name}', ...common },
-    ],
-  };
+/** Each ecosystem's layout (`only` these mappings), through the output pattern's language placeholders. */
+function manifest(
+  targets: Array<{ lang: string }> = [{ lang: 'de' }, { lang: 'pt-br' }],
+  only?: readonly string[],
+): Record<string, unknown> {
+  const common = { method: 'segments', source_lang: 'en', targets };
+  const mappings: Array<Record<string, unknown> & { name: string }> = [
+    {
+      name: 'web',
+      source: 'src/web',
+      include: ['en.json'],
+      output: 'src/web/{lang_bcp47}.json',
+      ...common,
+    },
+    {
+      name: 'rails',
+      source: 'src/rails',
+      include: ['en.yml'],
+      output: 'src/rails/{lang_bcp47}.yml',
+      ...common,
+    },
+    {
+      name: 'po',
+      source: 'src/po',
+      include: ['messages.pot'],
+      output: 'src/po/{lang_posix}.po',
+      ...common,
+    },
+    {
+      name: 'android',
+      source: 'src/android/values',
+      output: 'src/android/values-{lang_android}/{name}',
+      ...common,
+    },
+    { name: 'ios', source: 'src/ios/en.lproj', output: 'src/ios/{lang_bcp47}.lproj/{name}', ...common },
+  ];
+  return { mappings: mappings.filter((m) => !only || only.includes(m.name)) };
 }
 
 const OUTPUTS = (lang: string, tag: string, posix: string, android: string): Record<string, string> => ({
@@ -324,5 +327,68 @@ describe('an .xml file that is not Android string resources', () => {
     // only the Android file's values were sent
     const sent = textRequests(fx, 0).reduce((n, r) => n + r.texts, 0);
     expect(sent).toBe((await segmentsOf(path.join(fx.src, 'res/strings.xml'))).length);
+  });
+});
+
+describe('a corrected plural form the target language adds (en → pl: few)', () => {
+  it('is kept when another key changes, and listed as a conflict when its source form changes', async () => {
+    fx = await createFixture({
+      manifest: manifest([{ lang: 'pl' }], ['android', 'po']),
+      files: { 'android/values/strings.xml': ANDROID_SRC, 'po/messages.pot': PO_SRC },
+    });
+    const f = fx;
+    expect((await f.sync()).failed).toEqual([]);
+    const android = 'src/android/values-pl/strings.xml';
+    const po = 'src/po/pl.po';
+    const FEW_XML = '<item quantity="few">%d zdjęcia (poprawione)</item>';
+    const FEW_PO = 'msgstr[1] "%d zdjęcia (poprawione)"';
+    expect(f.read(android)).toMatch(/<item quantity="few">[^<]+<\/item>/);
+    expect(f.read(po)).toMatch(/^msgstr\[2\] /m);
+    // A reviewer words Polish `few` (msgstr[1]), which took the translation of English `other`.
+    f.write(android, f.read(android).replace(/<item quantity="few">[^<]+<\/item>/, FEW_XML));
+    f.write(po, f.read(po).replace(/^msgstr\[1\] .*$/m, FEW_PO));
+    const reviewed = { android: f.read(android), po: f.read(po) };
+
+    // Another key of each source changes: that key alone is sent, the corrections stay, nothing beside.
+    f.write('src/android/values/strings.xml', ANDROID_SRC.replace('Welcome, %1$s!', 'Welcome back, %1$s!'));
+    f.write('src/po/messages.pot', PO_SRC.replace('msgid "Open"', 'msgid "Open file"'));
+    let mark = f.mark();
+    expect((await f.sync()).failed).toEqual([]);
+    expect(textRequests(f, mark).reduce((n, r) => n + r.texts, 0)).toBe(2);
+    expect(f.exists('src/android/values-pl/strings.locsync-new.xml')).toBe(false);
+    expect(f.exists('src/po/pl.locsync-new.po')).toBe(false);
+    expect(f.read(android)).toContain(FEW_XML);
+    expect(f.read(po)).toContain(FEW_PO);
+    const changed = /welcome|msgid "Open|^msgstr "[^"]/;
+    const kept = (s: string) =>
+      s.split('\n').filter((l, i, all) => !changed.test(l) && !changed.test(all[i - 1] ?? ''));
+    expect(kept(f.read(android))).toEqual(kept(reviewed.android));
+    expect(kept(f.read(po))).toEqual(kept(reviewed.po));
+    const stateFolder = path.dirname((await f.load()).statePath);
+    expect([...segmentConflicts(stateFolder)]).toEqual([]);
+
+    // The same again: nothing is sent, the outputs stay as they are.
+    mark = f.mark();
+    await f.sync();
+    expect(textRequests(f, mark)).toEqual([]);
+    expect(f.read(android)).toContain(FEW_XML);
+
+    // The source form the correction came from changes: the new machine translation, and a conflict
+    // (its texts as status shows them: placeholders left out).
+    f.write(
+      'src/android/values/strings.xml',
+      ANDROID_SRC.replace('Welcome, %1$s!', 'Welcome back, %1$s!').replace('%d photos', '%d pictures'),
+    );
+    f.write(
+      'src/po/messages.pot',
+      PO_SRC.replace('msgid "Open"', 'msgid "Open file"').replace('"%d photos"', '"%d pictures"'),
+    );
+    expect((await f.sync()).failed).toEqual([]);
+    expect(f.read(android)).not.toContain('poprawione');
+    expect(f.read(po)).not.toContain('poprawione');
+    expect(Object.fromEntries(segmentConflicts(stateFolder))).toEqual({
+      [android]: [{ where: 'key photos (few)', source_before: ' photos', reviewed: ' zdjęcia (poprawione)' }],
+      [po]: [{ where: 'key %d photo [1]', source_before: ' photos', reviewed: ' zdjęcia (poprawione)' }],
+    });
   });
 });

@@ -135,6 +135,8 @@ export class SegmentJob {
       outputAbs,
       outputRel: job.output_path,
       format: ext,
+      doc: read.doc,
+      targetLang: this.job.target_lang,
       previous: record,
       overwriteEdits: this.d.overwriteEdits ?? false,
       memory: this.d.memory,
@@ -390,6 +392,7 @@ export class SegmentJob {
         outputAbs,
         format: ext,
         targetLang: this.job.target_lang,
+        forms: review.forms,
         placeAt: placement.placeAt,
         vet: async (partPath) => {
           qa = await this.d.gate.vet(this.job, this.src.absPath, partPath);

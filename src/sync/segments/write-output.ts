@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { OpenedDocument, TranslationOf } from '../../documents/index.js';
+import type { OpenedDocument, StringWriteOptions, TranslationOf } from '../../documents/index.js';
 import { PartFile, type PlaceAt } from '../../util/part-file.js';
 
 // The translated document written by the document layer's writer (every byte that is not translated
@@ -13,6 +13,8 @@ export interface WriteTranslated {
   outputAbs: string;
   format: string;
   targetLang: string;
+  /** A string file's plural forms a person worded, by form key (../reviewed-segments.ts). */
+  forms?: ReadonlyMap<string, string>;
   /** Where the part file is renamed to (beside an output a person edited: ../run/edited-output.ts). */
   placeAt: PlaceAt;
   /** Looks at the written part file before it is put in place (the output checks; throws to refuse). */
@@ -26,7 +28,11 @@ export async function writeTranslated(w: WriteTranslated): Promise<number> {
   const part = await PartFile.open(w.outputAbs, 'segments', { exclusive: false });
   try {
     // The writers write the file at the path given, in place: the part file's handle syncs it.
-    await w.doc.write(w.translationOf, { path: part.path, format: w.format }, { targetLang: w.targetLang });
+    const opts: StringWriteOptions = {
+      targetLang: w.targetLang,
+      ...(w.forms?.size ? { forms: w.forms } : {}),
+    };
+    await w.doc.write(w.translationOf, { path: part.path, format: w.format }, opts);
     const { size } = await fsp.stat(part.path);
     await w.vet(part.path);
     await part.commit(w.placeAt);

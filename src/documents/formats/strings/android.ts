@@ -84,6 +84,7 @@ export const readAndroidStrings: FormatReader = async (path, ctx) => {
   if (notResources) throw new DocumentFormatError(notResources);
   const entries: StringEntry[] = [];
   const plurals: Array<{
+    name: string;
     innerStart: number;
     innerEnd: number;
     items: Array<{ category: string; entry: StringEntry }>;
@@ -99,7 +100,7 @@ export const readAndroidStrings: FormatReader = async (path, ctx) => {
       const name = attribute(tag, 'name') ?? '';
       if ((t.name === 'string-array' || t.name === 'plurals') && !t.selfClosing) {
         group = { kind: t.name, name, start: t.end, items: 0, translatable };
-        if (t.name === 'plurals') plurals.push({ innerStart: t.end, innerEnd: t.end, items: [] });
+        if (t.name === 'plurals') plurals.push({ name, innerStart: t.end, innerEnd: t.end, items: [] });
       } else if (t.name === 'string' && !t.selfClosing && !group) {
         capture = { name: 'string', key: name, innerStart: t.end, translatable };
       } else if (t.name === 'item' && !t.selfClosing && group) {
@@ -140,10 +141,20 @@ export const readAndroidStrings: FormatReader = async (path, ctx) => {
       }
     }
   }
+  /** A plural form the source has no item of (Russian `few` of an English `one, other`). */
+  const added = (p: (typeof plurals)[number], category: string): string | undefined =>
+    p.items.some((i) => i.category === category) ? undefined : `${p.name} (${category})`;
   return stringDocument({
     format: ctx.format,
     decoded,
     entries,
+    addedForms: (lang) =>
+      plurals.flatMap((p) =>
+        (formsFor(p.items, lang) ?? []).flatMap(([c, donor]) => {
+          const key = added(p, c);
+          return key === undefined ? [] : [{ key, donor: donor.entry }];
+        }),
+      ),
     languageSplices: (lang, valueOfEntry) => {
       const splices: Splice[] = [];
       for (const p of plurals) {
@@ -153,7 +164,7 @@ export const readAndroidStrings: FormatReader = async (path, ctx) => {
         const lead = /^\s*/.exec(inner)?.[0] ?? '';
         const tail = /\s*$/.exec(inner)?.[0] ?? '';
         const items = forms.map(([c, donor]) => {
-          const value = donor.entry.encode?.(valueOfEntry(donor.entry)) ?? '';
+          const value = donor.entry.encode?.(valueOfEntry(donor.entry, added(p, c))) ?? '';
           return `<item quantity="${c}">${value}</item>`;
         });
         splices.push({ start: p.innerStart, end: p.innerEnd, text: lead + items.join(lead) + tail });

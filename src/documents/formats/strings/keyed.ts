@@ -26,8 +26,22 @@ export interface StringEntry {
   readonly encode?: (text: string) => string;
 }
 
-/** What depends on the target language, given the value written for each entry. */
-export type LanguageSplices = (lang: string, valueOf: (entry: StringEntry) => string) => Splice[];
+/**
+ * What depends on the target language, given the value written for each entry. A plural form the
+ * target adds (Russian `few` of an English `one, other`) is written with `valueOf(donor, formKey)`:
+ * the donor's value unless a person's wording of that form is given (StringWriteOptions.forms).
+ */
+export type LanguageSplices = (
+  lang: string,
+  valueOf: (entry: StringEntry, form?: string) => string,
+) => Splice[];
+
+/** A plural form the target language adds to a source value: its key and the entry it takes its text from. */
+export interface AddedForm {
+  /** The form's key as the target file's reader names it: "photos (few)", "%d photo [1]". */
+  key: string;
+  donor: StringEntry;
+}
 
 export interface StringFileParts {
   format: string;
@@ -36,6 +50,8 @@ export interface StringFileParts {
   languageSplices?: LanguageSplices;
   /** Values are ICU messages: their plural branches become the target language's (plurals.ts). */
   icuPlurals?: boolean;
+  /** The plural forms a target language adds (written by languageSplices). */
+  addedForms?: (lang: string) => AddedForm[];
 }
 
 export interface StringWriteOptions extends WriteOptions {
@@ -44,6 +60,11 @@ export interface StringWriteOptions extends WriteOptions {
    * existing target file (keep-edits.ts decides which).
    */
   keep?: ReadonlyMap<string, string>;
+  /**
+   * Values of plural forms the target adds (StringDocument.addedForms), by form key: a reviewer's
+   * wording, written instead of the donor's translation (docs/review.md).
+   */
+  forms?: ReadonlyMap<string, string>;
 }
 
 /** A string file: a document whose segments are its keyed values. */
@@ -52,6 +73,11 @@ export interface StringDocument extends OpenedDocument {
   values(): ReadonlyMap<string, string>;
   /** The key of a segment (its `where` is "key " + key). */
   keyOf(segment: Segment): string;
+  /**
+   * The plural forms `lang` adds to this (source) file, each with the segment whose translation it
+   * takes (forms whose donor has no words to translate are left out).
+   */
+  addedForms(lang: string): Array<{ key: string; where: string; donor: Segment }>;
   write(translationOf: TranslationOf, out: WriteTarget, opts: StringWriteOptions): Promise<void>;
 }
 
@@ -82,7 +108,7 @@ export function writesUnicodeEscapes(text: string): boolean {
 }
 
 export function stringDocument(parts: StringFileParts): StringDocument {
-  const { format, decoded, entries, languageSplices, icuPlurals } = parts;
+  const { format, decoded, entries, languageSplices, icuPlurals, addedForms } = parts;
   const found = new SegmentList();
   const slots: Array<{ entry: StringEntry; pieces: Piece[]; segment: Segment | undefined }> = [];
   for (const entry of entries) {
@@ -112,7 +138,9 @@ export function stringDocument(parts: StringFileParts): StringDocument {
         written.set(entry, icuPlurals && kept === undefined ? icuPluralsFor(value, opts.targetLang) : value);
       }
       if (problems.length) throw new PlaceholderCheckError(problems);
-      const splices: Splice[] = languageSplices?.(opts.targetLang, (e) => written.get(e) ?? e.text) ?? [];
+      const valueOf = (e: StringEntry, form?: string): string =>
+        (form === undefined ? undefined : opts.forms?.get(form)) ?? written.get(e) ?? e.text;
+      const splices: Splice[] = languageSplices?.(opts.targetLang, valueOf) ?? [];
       // A value written as it was keeps its source bytes (its escapes and quoting).
       for (const [entry, value] of written)
         if (entry.span && entry.encode && value !== entry.text)
@@ -124,5 +152,10 @@ export function stringDocument(parts: StringFileParts): StringDocument {
     ...doc,
     values: () => new Map(entries.map((e) => [e.key, e.text])),
     keyOf: (segment) => segment.where.slice(KEY_PREFIX.length),
+    addedForms: (lang) =>
+      (addedForms?.(lang) ?? []).flatMap(({ key, donor }) => {
+        const segment = slots.find((s) => s.entry === donor)?.segment;
+        return segment ? [{ key, where: KEY_PREFIX + key, donor: segment }] : [];
+      }),
   };
 }

@@ -130,6 +130,9 @@ function withoutFuzzy(line: string): string {
   return flags.length ? `#, ${flags.join(', ')}` : '';
 }
 
+/** The key of a plural entry's msgstr[i] that is neither the singular's nor the last form. */
+const formKey = (key: string, i: number): string => `${key} [${i}]`;
+
 export const readPo: FormatReader = async (path, ctx) => {
   const buf = await readFile(path);
   const what = `the .${ctx.format} file`;
@@ -148,6 +151,8 @@ export const readPo: FormatReader = async (path, ctx) => {
   );
   const text = decoded.text;
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  // A translated catalogue's singular is the msgstr of n = 1 for its language (Arabic: msgstr[1]).
+  const targetOne = gettextPlurals(table.headers['Language'] ?? '').one;
   const entries: StringEntry[] = [];
   const rewrites: Array<{ entry: PoEntry; singular?: StringEntry; plural?: StringEntry; header?: string }> =
     [];
@@ -165,20 +170,43 @@ export const readPo: FormatReader = async (path, ctx) => {
     }
     const key = parsed.msgctxt ? `${parsed.msgctxt} | ${parsed.msgid}` : parsed.msgid;
     const target = ctx.side === 'target';
-    const singular: StringEntry = { key, text: target && parsed.msgstr[0] ? parsed.msgstr[0] : parsed.msgid };
+    const last = parsed.msgstr.length - 1;
+    const one = Math.min(targetOne, last);
+    const singular: StringEntry = {
+      key,
+      text: target && parsed.msgstr[one] ? parsed.msgstr[one] : parsed.msgid,
+    };
     entries.push(singular);
     let plural: StringEntry | undefined;
     if (parsed.msgid_plural !== undefined) {
-      const translated = parsed.msgstr[parsed.msgstr.length - 1];
+      const translated = parsed.msgstr[last];
       plural = { key: `${key} (plural)`, text: target && translated ? translated : parsed.msgid_plural };
       entries.push(plural);
+      // The target's other forms (Polish msgstr[1]): what a reviewer refines (addedForms below).
+      if (target)
+        parsed.msgstr.forEach((text, i) => {
+          if (i !== one && i !== last && text) entries.push({ key: formKey(key, i), text });
+        });
     }
     rewrites.push({ entry: scanned, singular, ...(plural ? { plural } : {}) });
   }
+  /** msgstr[i] of a plural entry for `lang`: the singular's, the plural's, or an added form. */
+  const formOf = (i: number, nplurals: number, one: number): 'singular' | 'plural' | 'added' =>
+    i === one && nplurals > 1 ? 'singular' : i === nplurals - 1 ? 'plural' : 'added';
   return stringDocument({
     format: ctx.format,
     decoded,
     entries,
+    addedForms: (lang) => {
+      const { nplurals, one } = gettextPlurals(lang);
+      return rewrites.flatMap(({ singular, plural }) =>
+        plural && singular
+          ? Array.from({ length: nplurals }, (_, i) => i)
+              .filter((i) => formOf(i, nplurals, one) === 'added')
+              .map((i) => ({ key: formKey(singular.key, i), donor: plural }))
+          : [],
+      );
+    },
     languageSplices: (lang, valueOf) => {
       const plurals = gettextPlurals(lang);
       const splices: Splice[] = [];
@@ -190,13 +218,14 @@ export const readPo: FormatReader = async (path, ctx) => {
         let lines: string;
         if (header !== undefined) lines = quotePo('msgstr', headerFor(header, lang), eol);
         else if (plural && singular) {
-          const forms = Array.from({ length: plurals.nplurals }, (_, i) =>
-            quotePo(
-              `msgstr[${i}]`,
-              valueOf(i === plurals.one && plurals.nplurals > 1 ? singular : plural),
-              eol,
-            ),
-          );
+          const forms = Array.from({ length: plurals.nplurals }, (_, i) => {
+            const form = formOf(i, plurals.nplurals, plurals.one);
+            const value =
+              form === 'singular'
+                ? valueOf(singular)
+                : valueOf(plural, form === 'added' ? formKey(singular.key, i) : undefined);
+            return quotePo(`msgstr[${i}]`, value, eol);
+          });
           lines = forms.join(eol);
         } else lines = quotePo('msgstr', singular ? valueOf(singular) : '', eol);
         splices.push({ start: first.start, end: last.end, text: lines });
