@@ -15,8 +15,9 @@ import { killWorkers, spawnWorker, waitFor, writePipeline, type WorkerProcess } 
 // documents that share paragraphs at the same moment (real processes, real HTTP, real PostgreSQL;
 // the local service's request log is what was billed): each shared paragraph is sent, and paid
 // for, once. The first worker's text request is held on the wire by a proxy while the second
-// worker starts on the other document. And the claims themselves: a live worker's are left to it,
-// a dead or stopped worker's are taken over.
+// worker starts on the other document; when that worker is killed instead, the other takes its
+// paragraphs over. And the claims themselves: a live worker's are left to it, a dead or stopped
+// worker's are taken over.
 
 const server = await pgForTests();
 
@@ -29,6 +30,8 @@ let dir: string;
 let service: RunningService;
 let proxy: HoldingProxy;
 let db: TestDatabase;
+/** Whether the proxy holds the requests with the Alpha paragraph. */
+let holding: boolean;
 
 /** Characters the service billed for text requests (what the account pays). */
 const textBilled = () =>
@@ -42,7 +45,8 @@ describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-segworkers-'));
     service = await startService({ translateSeconds: 0, queueSeconds: 0 });
     // The first worker's request (the one with the Alpha paragraph) waits until the test lets it go.
-    proxy = await holdingProxy(service.url, (body) => body.includes(ALPHA));
+    holding = true;
+    proxy = await holdingProxy(service.url, (body) => holding && body.includes(ALPHA));
     db = await createTestDatabase(server!);
     fs.mkdirSync(path.join(dir, 'src'));
   });
@@ -54,8 +58,18 @@ describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Worker 1 sending a.txt (its request held at the proxy), then b.txt written and worker 2 started. */
-  async function bothSending(manifestPath: string): Promise<[WorkerProcess, WorkerProcess]> {
+  /**
+   * Worker 1 sending a.txt (its request held at the proxy), then b.txt written and worker 2 started;
+   * workers of a lease of `lease` seconds, two documents at the service at once.
+   */
+  async function bothSending(lease: number): Promise<[WorkerProcess, WorkerProcess]> {
+    const manifestPath = writePipeline(dir, {
+      dbUrl: db.url,
+      serviceUrl: proxy.url,
+      lease,
+      concurrency: 2,
+      method: 'segments',
+    });
     fs.writeFileSync(path.join(dir, 'src', 'a.txt'), manual(ALPHA));
     const first = spawnWorker(['sync', '-c', manifestPath], dir);
     await waitFor('the first worker to send a.txt', () => proxy.held().length === 1, 60_000, first.output);
@@ -65,14 +79,7 @@ describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
   }
 
   it('two workers translating documents that share paragraphs send each shared paragraph once', async () => {
-    const manifestPath = writePipeline(dir, {
-      dbUrl: db.url,
-      serviceUrl: proxy.url,
-      lease: 10,
-      concurrency: 2,
-      method: 'segments',
-    });
-    const [first, second] = await bothSending(manifestPath);
+    const [first, second] = await bothSending(10);
     // The second worker's own paragraph is answered while the first's request is still held: both
     // documents are being translated at the same moment.
     await waitFor('the second worker to send b.txt', () => textBilled() > 0, 60_000, second.output);
@@ -88,6 +95,29 @@ describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
     expect([a[0], a[2]]).toEqual([b[0], b[2]]);
     expect(a[0]).not.toBe(SHARED[0]);
     expect(b[1]).not.toBe(BETA);
+  }, 120_000);
+
+  it('a worker killed while it sends shared paragraphs: the other takes them over once its lease ran out', async () => {
+    const [first, second] = await bothSending(5);
+    await waitFor('the second worker to send b.txt', () => textBilled() > 0, 60_000, second.output);
+    // Its request never reaches the service: only the second worker's are billed (a.txt's
+    // too, which it takes over).
+    first.child.kill('SIGKILL');
+    await first.exited;
+    holding = false;
+    expect(await second.exited, second.output()).toBe(0);
+
+    // Its own paragraph first; the shared ones only once the killed worker's claims were taken over.
+    const sent = service.requests().filter((e) => e.path === '/v2/translate' && e.status === 200);
+    expect(sent[0]?.text?.characters).toBe([...BETA].length);
+
+    const distinct = [...SHARED, ALPHA, BETA].reduce((n, t) => n + [...t].length, 0);
+    expect(textBilled()).toBe(distinct);
+    for (const f of ['a.txt', 'b.txt']) {
+      const lines = fs.readFileSync(path.join(dir, 'out', f), 'utf8').split('\n');
+      expect(lines).toHaveLength(4);
+      expect(lines[0]).not.toBe(SHARED[0]);
+    }
   }, 120_000);
 });
 
