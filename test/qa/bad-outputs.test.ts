@@ -7,32 +7,15 @@ import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
 import { spoilOutput } from '../../src/service/bad-outputs.js';
 import { BAD_OUTPUT_KINDS } from '../../src/service/bad-output-kinds.js';
 import { createEngine } from '../../src/service/engine/index.js';
+import { SAMPLE_DOCUMENTS, SAMPLES } from '../helpers/samples.js';
 
 // Every sample format, translated by the local service's engine and then spoilt by each of its
 // bad-output faults (docs/local-service.md): the checks catch each with the right reason, and pass
 // the good translation.
 
-const SAMPLES = path.resolve(import.meta.dirname, '../../samples');
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-qa-bad-'));
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 const engine = createEngine({ phrasebookPath: path.join(SAMPLES, 'phrasebook.yaml') });
-
-const FILES = [
-  'readme.txt',
-  'windows-notes.txt',
-  'office/report.docx',
-  'office/slides.pptx',
-  'office/status.xlsx',
-  'office/report.pdf',
-  'office/legacy-report.doc',
-  'video/welcome.srt',
-  'web/cafe.htm',
-  'web/index.html',
-  'localization/app.xliff',
-  'localization/strings.xlf',
-  'images/logo.png',
-  'images/photo.jpg',
-];
 
 const isImage = (f: string) => /\.(png|jpg)$/.test(f);
 
@@ -67,7 +50,7 @@ async function translated(
 }
 
 describe('the output checks and the local service bad outputs, every format', () => {
-  for (const file of FILES)
+  for (const file of SAMPLE_DOCUMENTS)
     it(`${file}: the good translation passes; each bad output fails with its reason`, async () => {
       const good = await translated(file, 'good');
       const check = (t: typeof good) =>

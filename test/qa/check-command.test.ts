@@ -1,26 +1,16 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { API_KEY, createFixture, type Fixture } from '../sync/fixture.js';
+import { sample } from '../helpers/samples.js';
+import { createFixture, runCliOn, type Fixture } from '../sync/fixture.js';
 
 // `locsync check [paths]` (docs/qa.md): the checks on outputs already delivered, without the
 // service; sources found through the state, the mappings or --source; verdicts recorded for status.
-
-const sample = (rel: string) => fs.readFileSync(path.join(import.meta.dirname, '../../samples', rel));
 
 let fx: Fixture | undefined;
 afterEach(async () => {
   await fx?.close();
   fx = undefined;
 });
-
-const cli = (f: Fixture, ...args: string[]) =>
-  runCli([...args, '-c', f.manifestPath], {
-    env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
-    cwd: f.dir,
-    timeoutMs: 60_000,
-  });
 
 describe('locsync check', () => {
   it('checks delivered outputs without the service, finds sources through the state, the mapping or --source, and records the verdicts', async () => {
@@ -34,20 +24,20 @@ describe('locsync check', () => {
     const mark = fx.mark();
 
     // Every delivered output passes.
-    const all = await cli(fx, 'check');
+    const all = await runCliOn(fx, 'check');
     expect(all.stdout).toContain('Checked 2 outputs: 2 passed, 0 flagged, 0 failed');
     expect(all.code).toBe(0);
 
     // An output replaced since by a copy of its source (someone pasted the English back): failed,
     // left in place, recorded; status then names it and exits 1.
     fx.write('out/de/notes.txt', sample('readme.txt'));
-    const one = await cli(fx, 'check', 'out/de');
+    const one = await runCliOn(fx, 'check', 'out/de');
     expect(one.code).toBe(1);
     expect(one.stdout).toMatch(
       /^failed: out\/de\/notes\.txt\n {2}untranslated: the output is the source unchanged/m,
     );
     expect(fx.exists('out/de/notes.txt')).toBe(true);
-    const status = await cli(fx, 'status', '--no-scan');
+    const status = await runCliOn(fx, 'status', '--no-scan');
     expect(status.code).toBe(1);
     expect(status.stdout).toMatch(
       /Failed the output checks \(1;[^\n]*\n {2}out\/de\/notes\.txt \(docs\/notes\.txt -> de\)/,
@@ -59,7 +49,7 @@ describe('locsync check', () => {
       'out/de/extra.txt',
       'A line of text that nobody translated into German yet.\nAnd a second line.\n',
     );
-    const json = JSON.parse((await cli(fx, 'check', 'out/de/extra.txt', '--json')).stdout) as {
+    const json = JSON.parse((await runCliOn(fx, 'check', 'out/de/extra.txt', '--json')).stdout) as {
       outputs: Array<{ output: string; source: string; outcome: string; findings: Array<{ check: string }> }>;
     };
     expect(json.outputs).toMatchObject([
@@ -68,9 +58,17 @@ describe('locsync check', () => {
 
     // A file from elsewhere with --source; one whose source is known nowhere is a usage error.
     fx.write('vendor/de.html', fx.read('out/de/index.html'));
-    const given = await cli(fx, 'check', 'vendor/de.html', '--source', 'src/index.html', '--target', 'de');
+    const given = await runCliOn(
+      fx,
+      'check',
+      'vendor/de.html',
+      '--source',
+      'src/index.html',
+      '--target',
+      'de',
+    );
     expect(given.stdout).toContain('Checked 1 outputs: 1 passed');
-    const unknown = await cli(fx, 'check', 'vendor/de.html');
+    const unknown = await runCliOn(fx, 'check', 'vendor/de.html');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no source known for vendor/de.html');
 

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openBrowser, HAS_CHROMIUM, SCREENSHOTS } from '../helpers/browser.js';
-import { runCli } from '../helpers/cli.js';
-import { API_KEY, createFixture, type Fixture } from '../sync/fixture.js';
+import { createFixture, runCliOn, type Fixture } from '../sync/fixture.js';
 
 // `locsync review`: the page a reviewer reads instead of whole documents. Here with a real project
 // in a git repository, synced by the local service: compared with a commit, the page shows the
@@ -16,9 +15,6 @@ afterEach(async () => {
   await fx?.close();
   fx = undefined;
 });
-
-const cli = (f: Fixture, ...args: string[]) =>
-  runCli([...args, '-c', f.manifestPath], { env: { LOCSYNC_TEST_SYNC_KEY: API_KEY }, cwd: f.dir });
 
 const git = (f: Fixture, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.email=r@example.com', '-c', 'user.name=r', ...args], { cwd: f.dir });
@@ -47,7 +43,7 @@ describe('locsync review', () => {
     async () => {
       fx = await changedInGit();
       const file = path.join(fx.dir, 'review.html');
-      const r = await cli(fx, 'review', '--since', 'HEAD', '-o', file);
+      const r = await runCliOn(fx, 'review', '--since', 'HEAD', '-o', file);
       expect(r.stderr).toContain('2 documents changed since git HEAD');
       expect(r.code).toBe(0);
 
@@ -96,10 +92,10 @@ describe('locsync review', () => {
     fx = await changedInGit();
     git(fx, 'add', '-A');
     git(fx, 'commit', '-qm', 'second translation');
-    const none = await cli(fx, 'review', '--since', 'HEAD', '--json');
+    const none = await runCliOn(fx, 'review', '--since', 'HEAD', '--json');
     expect(none.code).toBe(0);
     expect(JSON.parse(none.stdout).sections[0].documents).toEqual([]);
-    const r = await cli(fx, 'review', '--since', 'HEAD~1', '--json');
+    const r = await runCliOn(fx, 'review', '--since', 'HEAD~1', '--json');
     const docs = JSON.parse(r.stdout).sections[0].documents;
     expect(docs.map((d: { output: string }) => d.output)).toEqual(['out/de/guide.txt', 'out/fr/guide.txt']);
     expect(docs[0]).toMatchObject({ source: 'src/guide.txt', language: 'de', state: 'changed' });
@@ -115,7 +111,7 @@ describe('locsync review', () => {
     fx.write('src/guide.txt', 'Hello world.\nThe door opens at three.\n');
     await fx.sync();
 
-    const r = await cli(fx, 'review', '--json');
+    const r = await runCliOn(fx, 'review', '--json');
     expect(r.code).toBe(0);
     const data = JSON.parse(r.stdout);
     expect(data.since).toBe('run #2');
@@ -135,7 +131,7 @@ describe('locsync review', () => {
       'Von einer Person korrigiert.',
     );
 
-    const unknown = await cli(fx, 'review', '--since', 'no-such-ref');
+    const unknown = await runCliOn(fx, 'review', '--since', 'no-such-ref');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('not a run number nor a git commit');
   });

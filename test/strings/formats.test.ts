@@ -46,22 +46,53 @@ function changedLines(src: string, out: string): Array<[string, string]> {
   return a.flatMap((l, i) => (l === b[i] ? [] : [[l, b[i] as string] as [string, string]]));
 }
 
+/**
+ * The samples read into their keys (in file order, as segments name them) that are written back
+ * byte for byte when nothing is translated.
+ */
+const KEYS: Record<string, string[]> = {
+  'en.json': [
+    'key app.title',
+    'key app.greeting',
+    'key app.menu.open',
+    'key app.menu.save_as',
+    'key files',
+    'key steps[0]',
+    'key steps[1]',
+    'key html',
+  ],
+  'strings.xml': [
+    'key welcome',
+    'key dont_panic',
+    'key quoted',
+    'key styled',
+    'key sort_orders[0]',
+    'key sort_orders[1]',
+    'key photos_selected (one)',
+    'key photos_selected (other)',
+  ],
+  'Localizable.strings': ['key main.title', 'key shared.with', 'key done', 'key quote'],
+  'Localizable.stringsdict': [
+    'key photos_selected',
+    'key photos_selected.photos (one)',
+    'key photos_selected.photos (other)',
+  ],
+  'messages.properties': ['key app.title', 'key welcome', 'key long.text', 'key menu.open', 'key price'],
+};
+
+/** Opens a sample of KEYS: its keys are the table's, and an untranslated write gives its bytes back. */
+async function readsKeysAndWritesBack(name: string): Promise<{ doc: StringDocument; segs: Segment[] }> {
+  const doc = await open(name);
+  const segs = await segmentsOf(doc);
+  expect(segs.map((s) => s.where)).toEqual(KEYS[name]);
+  expect(await write(doc, 'de', () => undefined)).toBe(await source(name));
+  return { doc, segs };
+}
+
 describe('string resource files', () => {
   it('nested JSON: keys with paths and array indexes, identity round trip, values in place', async () => {
-    const doc = await open('en.json');
-    const segs = await segmentsOf(doc);
-    expect(segs.map((s) => s.where)).toEqual([
-      'key app.title',
-      'key app.greeting',
-      'key app.menu.open',
-      'key app.menu.save_as',
-      'key files',
-      'key steps[0]',
-      'key steps[1]',
-      'key html',
-    ]);
+    const { doc, segs } = await readsKeysAndWritesBack('en.json');
     expect(segs.every((s) => s.role === 'string')).toBe(true);
-    expect(await write(doc, 'de', () => undefined)).toBe(await source('en.json'));
     const out = await write(doc, 'de');
     expect(changedLines(await source('en.json'), out)).toEqual([
       ['    "title": "Photo Library",', '    "title": "«PHOTO LIBRARY»",'],
@@ -191,20 +222,8 @@ describe('string resource files', () => {
   });
 
   it('Android strings.xml: translatable="false" left out, escapes and markup kept, arrays and plurals', async () => {
-    const doc = await open('strings.xml');
-    const segs = await segmentsOf(doc);
-    expect(segs.map((s) => s.where)).toEqual([
-      'key welcome',
-      'key dont_panic',
-      'key quoted',
-      'key styled',
-      'key sort_orders[0]',
-      'key sort_orders[1]',
-      'key photos_selected (one)',
-      'key photos_selected (other)',
-    ]);
+    const { doc, segs } = await readsKeysAndWritesBack('strings.xml');
     expect(segs[1]?.pieces).toEqual([{ text: "Don't panic & carry on" }]);
-    expect(await write(doc, 'de', () => undefined)).toBe(await source('strings.xml'));
     const lines = changedLines(await source('strings.xml'), await write(doc, 'de'));
     expect(lines.map(([, b]) => b.trim())).toEqual([
       '<string name="welcome">«WELCOME, »<xliff:g id="user" example="Sam">%1$s</xliff:g>«!»</string>',
@@ -231,14 +250,7 @@ describe('string resource files', () => {
   });
 
   it('iOS .strings: comments and bare keys kept; .stringsdict plural forms per language', async () => {
-    const doc = await open('Localizable.strings');
-    expect((await segmentsOf(doc)).map((s) => s.where)).toEqual([
-      'key main.title',
-      'key shared.with',
-      'key done',
-      'key quote',
-    ]);
-    expect(await write(doc, 'de', () => undefined)).toBe(await source('Localizable.strings'));
+    const { doc } = await readsKeysAndWritesBack('Localizable.strings');
     expect(
       changedLines(await source('Localizable.strings'), await write(doc, 'de')).map(([, b]) => b),
     ).toEqual([
@@ -248,13 +260,7 @@ describe('string resource files', () => {
       '"quote" = "«SAY \\"CHEESE\\"\\n»";',
     ]);
 
-    const dict = await open('Localizable.stringsdict');
-    expect((await segmentsOf(dict)).map((s) => s.where)).toEqual([
-      'key photos_selected',
-      'key photos_selected.photos (one)',
-      'key photos_selected.photos (other)',
-    ]);
-    expect(await write(dict, 'de', () => undefined)).toBe(await source('Localizable.stringsdict'));
+    const { doc: dict } = await readsKeysAndWritesBack('Localizable.stringsdict');
     const ja = await write(dict, 'ja');
     expect(ja).toContain(
       '\t\t\t<string>d</string>\n\t\t\t<key>other</key>\n\t\t\t<string>%d« PHOTOS»</string>\n\t\t</dict>',
@@ -264,15 +270,7 @@ describe('string resource files', () => {
   });
 
   it('Java .properties: separators, comments and \\u escapes kept; continuation lines joined', async () => {
-    const doc = await open('messages.properties');
-    expect((await segmentsOf(doc)).map((s) => s.where)).toEqual([
-      'key app.title',
-      'key welcome',
-      'key long.text',
-      'key menu.open',
-      'key price',
-    ]);
-    expect(await write(doc, 'de', () => undefined)).toBe(await source('messages.properties'));
+    const { doc } = await readsKeysAndWritesBack('messages.properties');
     const out = await write(doc, 'fr', (s) =>
       s.pieces.map((p) => (p.code ? p.text : p.text.replace('Photo', 'Photothèque'))),
     );

@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCli } from '../helpers/cli.js';
 import { openRunState } from '../../src/cli/open-state.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { DocumentClient } from '../../src/sync/run/job-driver.js';
 import { createWatchRunner } from '../../src/watch/runner.js';
-import { API_KEY, createFixture, FAST_POLL, uploadedUnits, type Fixture } from './fixture.js';
+import { createFixture, FAST_POLL, runCliOn, uploadedUnits, type Fixture } from './fixture.js';
 
 // Corrections made by people are never overwritten (docs/review.md): an output that differs from
 // what locsync wrote is kept; a new translation goes beside it, and the pair is a conflict that
@@ -19,10 +18,7 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const env = { LOCSYNC_TEST_SYNC_KEY: API_KEY };
 const CORRECTED = 'Von einer Person korrigiert.\n';
-const cli = (f: Fixture, ...args: string[]) =>
-  runCli([...args, '-c', f.manifestPath], { env, cwd: f.dir, timeoutMs: 60_000 });
 
 /** A translated guide whose German output a reviewer corrected, then a changed source synced. */
 async function conflicted(): Promise<Fixture> {
@@ -45,7 +41,7 @@ describe('outputs edited by people', () => {
     await fx.sync();
     expect(fx.uploads(mark)).toHaveLength(0);
     expect(fx.read('out/de/guide.txt')).toBe(CORRECTED);
-    const quiet = await cli(fx, 'status', '--json');
+    const quiet = await runCliOn(fx, 'status', '--json');
     expect(quiet.code).toBe(0);
     expect(JSON.parse(quiet.stdout).edited).toEqual([
       expect.objectContaining({ output: 'out/de/guide.txt', new_translation: null }),
@@ -53,7 +49,7 @@ describe('outputs edited by people', () => {
 
     fx.write('src/guide.txt', 'Hello world, again.\n');
     // plan says beforehand where the new translation will go.
-    const plan = JSON.parse((await cli(fx, 'plan', '--json')).stdout);
+    const plan = JSON.parse((await runCliOn(fx, 'plan', '--json')).stdout);
     expect(plan.edited).toEqual([
       expect.objectContaining({ output: 'out/de/guide.txt', new_translation_planned: true }),
     ]);
@@ -67,11 +63,11 @@ describe('outputs edited by people', () => {
     expect(fx.read('out/fr/guide.txt')).not.toBe(machineFr);
     expect(fx.exists('out/fr/guide.locsync-new.txt')).toBe(false);
 
-    const status = await cli(fx, 'status');
+    const status = await runCliOn(fx, 'status');
     expect(status.code).toBe(1);
     expect(status.stdout).toContain('out/de/guide.txt <> out/de/guide.locsync-new.txt');
     expect(status.stdout).toContain('locsync outputs keep out/de/guide.txt');
-    const json = JSON.parse((await cli(fx, 'status', '--json')).stdout);
+    const json = JSON.parse((await runCliOn(fx, 'status', '--json')).stdout);
     expect(json.edited).toEqual([
       expect.objectContaining({
         output: 'out/de/guide.txt',
@@ -88,13 +84,13 @@ describe('outputs edited by people', () => {
 
   it('outputs keep: the edit wins and stays protected; status is well again', async () => {
     fx = await conflicted();
-    const r = await cli(fx, 'outputs', 'keep', 'out/de/guide.txt');
+    const r = await runCliOn(fx, 'outputs', 'keep', 'out/de/guide.txt');
     expect(r.code).toBe(0);
     expect(fx.read('out/de/guide.txt')).toBe(CORRECTED);
     expect(fx.exists('out/de/guide.locsync-new.txt')).toBe(false);
-    expect((await cli(fx, 'status')).code).toBe(0);
+    expect((await runCliOn(fx, 'status')).code).toBe(0);
     // Nothing left to resolve: refused, with a clear message.
-    const none = await cli(fx, 'outputs', 'keep', 'out/de/guide.txt');
+    const none = await runCliOn(fx, 'outputs', 'keep', 'out/de/guide.txt');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('nothing to resolve');
     // The next source change is put beside the kept edit again.
@@ -107,12 +103,12 @@ describe('outputs edited by people', () => {
   it('outputs take-new: the new translation wins, the edit is kept as a backup; status is well again', async () => {
     fx = await conflicted();
     const fresh = fx.read('out/de/guide.locsync-new.txt');
-    const r = await cli(fx, 'outputs', 'take-new', 'out/de/guide.txt');
+    const r = await runCliOn(fx, 'outputs', 'take-new', 'out/de/guide.txt');
     expect(r.code).toBe(0);
     expect(fx.read('out/de/guide.txt')).toBe(fresh);
     expect(fx.read('out/de/guide.locsync-edited.txt')).toBe(CORRECTED);
     expect(fx.exists('out/de/guide.locsync-new.txt')).toBe(false);
-    const status = await cli(fx, 'status', '--json');
+    const status = await runCliOn(fx, 'status', '--json');
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout).edited).toEqual([]);
     // Taken as locsync's own again: the next source change replaces it.
@@ -127,7 +123,7 @@ describe('outputs edited by people', () => {
     await fx.sync();
     fx.write('out/de/guide.txt', CORRECTED);
     fx.write('src/guide.txt', 'Hello world, again.\n');
-    const refused = await cli(fx, 'sync', '--overwrite-edits');
+    const refused = await runCliOn(fx, 'sync', '--overwrite-edits');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--overwrite-edits replaces outputs people have edited');
     expect(refused.stderr).toContain('needs --yes');
@@ -219,7 +215,7 @@ describe('outputs edited by people, in watch and with --retranslate', () => {
         'README.locsync-new': 'no extension\n',
       },
     });
-    const plan = JSON.parse((await cli(fx, 'plan', '--json')).stdout);
+    const plan = JSON.parse((await runCliOn(fx, 'plan', '--json')).stdout);
     expect(JSON.stringify(plan)).not.toContain('locsync-new');
     expect(JSON.stringify(plan)).not.toContain('locsync-edited');
     const mark = fx.mark();

@@ -14,6 +14,7 @@ import { createSyncEvents, type SyncEvents } from '../../src/sync/events.js';
 import type { DocumentClient } from '../../src/sync/run/job-driver.js';
 import { summaryOfPlan } from '../../src/sync/plan/view.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 import { createTestDatabase, PG_SKIP_NOTICE, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 
 // A sync playground: a temp folder with a manifest and sources, the local service on 127.0.0.1
@@ -211,6 +212,11 @@ export function uploadedUnits(f: Fixture, mark: number): string[] {
 /** Every (file, target) of a summary that failed, as "file -> target". */
 export function failedUnits(s: SyncSummary): string[] {
   return s.failed.map((f) => `${f.file} -> ${f.target}`).sort();
+}
+
+/** Runs the locsync CLI as a user would on the fixture: its manifest, its folder, its service key. */
+export function runCliOn(f: Fixture, ...args: string[]): Promise<CliResult> {
+  return runCli([...args, '-c', f.manifestPath], { env: { LOCSYNC_TEST_SYNC_KEY: API_KEY }, cwd: f.dir });
 }
 
 /**

@@ -11,28 +11,19 @@ import { openRunState } from '../../src/cli/open-state.js';
 import { StatusPageCollector } from '../../src/web/status-data.js';
 import { renderStatusFragment } from '../../src/web/status-page.js';
 import type { FaultSpec } from '../../src/service/types.js';
-import { runCli } from '../helpers/cli.js';
+import { sample, SAMPLE_FORMATS } from '../helpers/samples.js';
 import { hookReceiver, type HookReceiver } from '../helpers/webhook-receiver.js';
-import { API_KEY, createFixture, failedUnits, onPostgres, uploadedUnits, type Fixture } from './fixture.js';
+import { createFixture, failedUnits, onPostgres, runCliOn, uploadedUnits, type Fixture } from './fixture.js';
 
 // The hard output checks (docs/qa.md): a service that answers with a truncated docx, an untranslated
 // copy or a document that lost most of its segments has that output kept in the quarantine, the
 // job failed with the reason, the good documents of the run delivered, and nothing uploaded again.
-
-const sample = (rel: string) => fs.readFileSync(path.join(import.meta.dirname, '../../samples', rel));
 
 const BAD: FaultSpec[] = [
   { badOutput: 'truncated', badOutputFor: '.docx', badOutputs: 1 },
   { badOutput: 'untranslated', badOutputFor: '.html', badOutputs: 1 },
   { badOutput: 'dropped-segments', badOutputFor: '.srt', badOutputs: 1 },
 ];
-
-const status = (f: Fixture, ...args: string[]) =>
-  runCli(['status', ...args, '-c', f.manifestPath], {
-    env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
-    cwd: f.dir,
-    timeoutMs: 60_000,
-  });
 
 let fx: Fixture | undefined;
 let hook: HookReceiver | undefined;
@@ -88,14 +79,14 @@ describe('output checks before delivery', () => {
     expect(fx.read('out/de/notes.txt')).not.toBe(sample('readme.txt').toString('utf8'));
 
     // status names them and exits 1 while they are failed.
-    const shown = await status(fx);
+    const shown = await runCliOn(fx, 'status');
     expect(shown.code).toBe(1);
     for (const file of ['report.docx', 'index.html', 'welcome.srt'])
       expect(shown.stdout).toMatch(
         new RegExp(`docs/${file.replace('.', '\\.')} -> de: qa-failed: output check failed`),
       );
     expect(shown.stdout).toContain('--retry-failed-qa');
-    const json = JSON.parse((await status(fx, '--json')).stdout) as {
+    const json = JSON.parse((await runCliOn(fx, 'status', '--json')).stdout) as {
       failures: Array<{ file: string; kind: string; message: string }>;
     };
     expect(json.failures.map((f) => `${f.file}:${f.kind}`).sort()).toEqual([
@@ -118,15 +109,7 @@ describe('output checks before delivery', () => {
 
     // The way out is priced before it is bought: the plan lists the three as translations (billed).
     expect((await fx.sync({ dryRun: true, retryFailedQa: true })).translated).toBe(3);
-    const planned = JSON.parse(
-      (
-        await runCli(['plan', '--retry-failed-qa', '--json', '-c', fx.manifestPath], {
-          env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
-          cwd: fx.dir,
-          timeoutMs: 60_000,
-        })
-      ).stdout,
-    ) as {
+    const planned = JSON.parse((await runCliOn(fx, 'plan', '--retry-failed-qa', '--json')).stdout) as {
       plan: { actions: Array<{ kind: string; reason?: string; ref: { file: string } }> };
       price: unknown;
     };
@@ -145,7 +128,7 @@ describe('output checks before delivery', () => {
     expect(retried.failed).toEqual([]);
     await openDocument(path.join(fx.dir, 'out/de/report.docx'), { format: 'docx' });
     expect(fx.exists('out/de/welcome.srt')).toBe(true);
-    expect((await status(fx)).code).toBe(0);
+    expect((await runCliOn(fx, 'status')).code).toBe(0);
   });
 
   it('keeps the previous output when the new translation is a copy of the source', async () => {
@@ -233,7 +216,7 @@ describe('soft output checks in a sync', () => {
     });
 
     // status lists both with the reason and where; exits 1 while one is failed.
-    const shown = await status(fx, '--no-scan');
+    const shown = await runCliOn(fx, 'status', '--no-scan');
     expect(shown.code).toBe(1);
     expect(shown.stdout).toMatch(
       /Failed the output checks \(1;[^\n]*\n {2}out\/de\/report\.docx \(docs\/report\.docx -> de\)\n {4}language: de not detected/,
@@ -241,7 +224,7 @@ describe('soft output checks in a sync', () => {
     expect(shown.stdout).toMatch(
       /Flagged by the output checks \(1;[^\n]*\n {2}lenient\/de\/report\.docx \(lenient\/report\.docx -> de\)\n {4}language: de not detected/,
     );
-    const json = JSON.parse((await status(fx, '--json', '--no-scan')).stdout) as {
+    const json = JSON.parse((await runCliOn(fx, 'status', '--json', '--no-scan')).stdout) as {
       qa: {
         failed: Array<{ output: string }>;
         flagged: Array<{ output: string; findings: Array<{ check: string; where: string[] }> }>;
@@ -269,11 +252,7 @@ describe('soft output checks in a sync', () => {
     } finally {
       await opened.close();
     }
-    const report = await runCli(['report', '--format', 'html', '--no-count', '-c', fx.manifestPath], {
-      env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
-      cwd: fx.dir,
-      timeoutMs: 60_000,
-    });
+    const report = await runCliOn(fx, 'report', '--format', 'html', '--no-count');
     expect(report.stdout).toContain('<table id="qa">');
     expect(report.stdout).toContain(
       'language: de not detected: the document reads as es (at the whole document)',
@@ -286,7 +265,7 @@ describe('soft output checks in a sync', () => {
     const retried = await fx.sync({ retryFailedQa: true });
     expect(uploadedUnits(fx, mark)).toEqual(['report.docx:DE']);
     expect(retried.failed).toEqual([]);
-    const shownAfter = await status(fx, '--json', '--no-scan');
+    const shownAfter = await runCliOn(fx, 'status', '--json', '--no-scan');
     const after = JSON.parse(shownAfter.stdout) as { qa: { failed: unknown[]; flagged: unknown[] } };
     expect(after.qa.failed).toEqual([]);
     expect(after.qa.flagged).toHaveLength(1);
@@ -299,28 +278,12 @@ describe('soft output checks in a sync', () => {
 // output folder, each fails with the reason its format gives, the intact ones are delivered, status
 // names the cut ones and exits 1, and nothing is bought twice.
 
-const FORMATS = [
-  'readme.txt',
-  'office/report.docx',
-  'office/slides.pptx',
-  'office/status.xlsx',
-  'office/report.pdf',
-  'office/legacy-report.doc',
-  'video/welcome.srt',
-  'web/cafe.htm',
-  'web/index.html',
-  'localization/app.xliff',
-  'localization/strings.xlf',
-  'images/logo.png',
-  'images/photo.jpg',
-];
-
 describe('a truncated translation of every format', () => {
   // The checks are the same on either backend (the other tests here record on both): SQLite only.
   it.skipIf(onPostgres)(
     'never reaches the output folder; the intact translations of the run are delivered',
     async () => {
-      const names = FORMATS.map((rel) => path.basename(rel));
+      const names = SAMPLE_FORMATS.map((rel) => path.basename(rel));
       fx = await createFixture({
         service: {
           faults: names.map((name) => ({
@@ -339,7 +302,7 @@ describe('a truncated translation of every format', () => {
             },
           ],
         },
-        files: Object.fromEntries(FORMATS.map((rel) => [path.basename(rel), sample(rel)])),
+        files: Object.fromEntries(SAMPLE_FORMATS.map((rel) => [path.basename(rel), sample(rel)])),
       });
       const summary = await fx.sync();
       expect(summary.failed.map((f) => f.file).sort()).toEqual([...names].sort());
@@ -361,7 +324,7 @@ describe('a truncated translation of every format', () => {
         for (const file of fs.readdirSync(path.join(fx.dir, 'out', lang)))
           expect(names.map(outName)).toContain(file);
 
-      const shown = await status(fx, '--no-scan');
+      const shown = await runCliOn(fx, 'status', '--no-scan');
       expect(shown.code).toBe(1);
       for (const f of summary.failed)
         expect(shown.stdout).toContain(`docs/${f.file} -> ${f.target}: qa-failed: output check failed`);

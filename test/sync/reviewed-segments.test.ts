@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { API_KEY, createFixture, type Fixture } from './fixture.js';
+import { segmentsMapping } from '../segments/helpers.js';
+import { createFixture, runCliOn, type Fixture } from './fixture.js';
 
 // The segment path (method: segments) and a person's corrections (docs/review.md): the wording of an
 // edited output is taken into the segment memory as reviewed; a change of another paragraph keeps it
@@ -13,9 +13,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const cli = (f: Fixture, ...args: string[]) =>
-  runCli([...args, '-c', f.manifestPath], { env: { LOCSYNC_TEST_SYNC_KEY: API_KEY }, cwd: f.dir });
-
 const SOURCE = 'First paragraph.\nSecond paragraph, reviewed.\nThird paragraph.\n';
 const REVIEWED = 'Zweiter Absatz, von einer Person geprüft.';
 
@@ -23,18 +20,7 @@ const REVIEWED = 'Zweiter Absatz, von einer Person geprüft.';
 async function reviewed(): Promise<{ f: Fixture; lines: string[] }> {
   const f = await createFixture({
     files: { 'guide.txt': SOURCE },
-    manifest: {
-      mappings: [
-        {
-          name: 'docs',
-          source: 'src',
-          source_lang: 'en',
-          method: 'segments',
-          output: 'out/{lang}/{path}',
-          targets: [{ lang: 'de' }],
-        },
-      ],
-    },
+    manifest: { mappings: [segmentsMapping()] },
   });
   expect((await f.sync()).failed).toEqual([]);
   const lines = f.read('out/de/guide.txt').split('\n');
@@ -64,7 +50,7 @@ describe('segment path: reviewed segments', () => {
     expect(out[2]).toBe(r.lines[2]);
     // Written over the edit (it carries the person's wording): nothing beside it, no conflict.
     expect(fx.exists('out/de/guide.locsync-new.txt')).toBe(false);
-    const status = await cli(fx, 'status', '--json');
+    const status = await runCliOn(fx, 'status', '--json');
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout).edited).toEqual([]);
 
@@ -90,13 +76,13 @@ describe('segment path: reviewed segments', () => {
     expect(out[1]).not.toBe(r.lines[1]);
     expect(out[0]).toBe(r.lines[0]);
 
-    const status = await cli(fx, 'status');
+    const status = await runCliOn(fx, 'status');
     expect(status.code).toBe(1);
     expect(status.stdout).toContain(
       `line 2: reviewed "${REVIEWED}" (source was "Second paragraph, reviewed.")`,
     );
     expect(status.stdout).toContain('locsync outputs take-new out/de/guide.txt');
-    const json = JSON.parse((await cli(fx, 'status', '--json')).stdout);
+    const json = JSON.parse((await runCliOn(fx, 'status', '--json')).stdout);
     expect(json.edited).toEqual([
       expect.objectContaining({
         output: 'out/de/guide.txt',
@@ -107,7 +93,7 @@ describe('segment path: reviewed segments', () => {
     ]);
 
     // The review page of that run shows the person's wording replaced by the new machine translation.
-    const review = JSON.parse((await cli(fx, 'review', '--json')).stdout);
+    const review = JSON.parse((await runCliOn(fx, 'review', '--json')).stdout);
     const [doc] = review.sections[0].documents;
     expect(doc.output).toBe('out/de/guide.txt');
     const text = (parts: Array<{ text: string }>) => parts.map((p) => p.text).join('');
@@ -115,9 +101,9 @@ describe('segment path: reviewed segments', () => {
     expect(text(doc.comparison.rows[0].previous)).toBe(REVIEWED);
     expect(text(doc.comparison.rows[0].next)).toBe(out[1]);
 
-    const accepted = await cli(fx, 'outputs', 'take-new', 'out/de/guide.txt');
+    const accepted = await runCliOn(fx, 'outputs', 'take-new', 'out/de/guide.txt');
     expect(accepted.code).toBe(0);
     expect(fx.read('out/de/guide.txt').split('\n')[1]).toBe(out[1]);
-    expect((await cli(fx, 'status')).code).toBe(0);
+    expect((await runCliOn(fx, 'status')).code).toBe(0);
   });
 });
