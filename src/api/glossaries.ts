@@ -3,7 +3,8 @@
 // and the v2 monolingual ones of older integrations (one pair, not editable). Creating is never
 // blindly retried: a repeat after a lost answer could make the glossary twice.
 
-import type { CallOptions, ServiceClient } from './client.js';
+import type { ServiceClient } from './client.js';
+import type { CallOptions } from './transport.js';
 
 /** Entries as the service exchanges them: TSV, `source<TAB>target` per line. */
 export type EntriesTsv = string;

@@ -9,7 +9,8 @@ import { registerSecret } from '../log/secrets.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { Manifest } from '../manifest/schema.js';
 import type { RunningService } from '../service/types.js';
-import { ServiceClient, type ClientOptions } from '../api/client.js';
+import { ServiceClient } from '../api/client.js';
+import type { ClientOptions } from '../api/client-settings.js';
 import { serviceApiKey } from './api-key.js';
 
 /** What openConnection reads of a loaded manifest (src/manifest/load.ts). */

@@ -4,7 +4,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RetryInfo, ServiceClient } from '../../src/api/client.js';
+import type { ServiceClient } from '../../src/api/client.js';
+import type { RetryInfo } from '../../src/api/client-settings.js';
+import type { RateLimiter } from '../../src/api/rate-limiter.js';
 import {
   AuthError,
   InvalidRequestError,
@@ -183,8 +185,8 @@ describe('cancellation', () => {
     const ac = new AbortController();
     const call = c.translateText(req, { signal: ac.signal });
     // Started: the rate limiter runs it (an upload in flight must be awaited and recorded).
-    const queue = (c as unknown as { queue: { pending: number } }).queue;
-    while (queue.pending === 0) await new Promise((r) => setImmediate(r));
+    const limiter = (c as unknown as { transport: { limiter: RateLimiter } }).transport.limiter;
+    while (limiter.running === 0) await new Promise((r) => setImmediate(r));
     ac.abort();
     expect((await call).translations).toHaveLength(1);
     c.close();
