@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { checkManifestFile } from '../manifest/load.js';
-import { TARGET_LANGUAGES } from '../manifest/schema.js';
+import { TARGET_LANGUAGES } from '../manifest/sections/languages.js';
 import { ConfigError } from '../util/errors.js';
 
 interface InitOptions {

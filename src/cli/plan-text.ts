@@ -5,7 +5,7 @@ import { ADVISED } from '../sync/plan/retranslate.js';
 import type { PlanPrice, PriceableAction } from '../billing/plan-price.js';
 import { priceFromSources } from '../billing/price-sources.js';
 import type { SegmentsQuote, UploadPrice } from '../billing/price.js';
-import { methodFor } from '../manifest/schema.js';
+import { methodFor } from '../manifest/sections/mapping.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { SyncPlan } from '../sync/engine.js';
 

@@ -1,6 +1,6 @@
 import { jsonSchemaFor } from './json-schema.js';
 import { EXIT } from '../util/errors.js';
-import { OUTPUT_PLACEHOLDERS } from './schema.js';
+import { OUTPUT_PLACEHOLDERS } from './sections/mapping.js';
 
 // docs/manifest.md, generated from the same zod schema (through its JSON Schema) so that the
 // reference cannot fall behind it. `npm run schema` rewrites it; a test fails when it is stale.

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { checkEntries, formatOfFile, parseEntries, type EntryRow } from './glossary-entries.js';
 import { ConfigError } from '../util/errors.js';
-import { GLOSSARY_PAIR_PATTERN, SOURCE_LANGUAGES, type Manifest } from './schema.js';
+import type { Manifest } from './schema.js';
+import { GLOSSARY_PAIR_PATTERN } from './sections/glossary.js';
+import { SOURCE_LANGUAGES } from './sections/languages.js';
 import { projectRoot, readProjectFile } from './project-file.js';
 import { didYouMean } from './suggest.js';
 import type { ResolvedDictionary, ResolvedGlossary } from './types.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { manifestSchema, styleListBodySchema } from './schema.js';
+import { manifestSchema } from './schema.js';
+import { styleListBodySchema } from './sections/style-list.js';
 
 // JSON Schemas generated from the zod schema (the single source of truth), committed under schema/
 // so editors validate pipeline.yaml and style list files. `npm run schema` rewrites them; a test

@@ -6,7 +6,8 @@ import { checkGlossaryTargets, glossaryWarnings } from './glossary-checks.js';
 import { loadGlossaries } from './glossary-load.js';
 import { issuesToErrors } from './issues.js';
 import { projectRoot, readProjectFile } from './project-file.js';
-import { manifestSchema, styleListBodySchema, type Manifest, type StyleListBody } from './schema.js';
+import { manifestSchema, type Manifest } from './schema.js';
+import { styleListBodySchema, type StyleListBody } from './sections/style-list.js';
 import type { LoadedManifest, ResolvedStyleList } from './types.js';
 import { YamlSource } from './yaml-source.js';
 

@@ -11,7 +11,8 @@ import {
   withLanguage,
 } from './paths.js';
 import { patternOverlap } from './pattern-overlap.js';
-import { OUTPUT_PLACEHOLDERS, type Manifest, type Mapping, type Target } from './schema.js';
+import type { Manifest } from './schema.js';
+import { OUTPUT_PLACEHOLDERS, type Mapping, type Target } from './sections/mapping.js';
 import { didYouMean } from './suggest.js';
 import type { CheckContext } from './types.js';
 import { formatPath, type DataPath } from './yaml-source.js';

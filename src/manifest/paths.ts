@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { languageInStyle } from '../documents/language-tag.js';
-import { OUTPUT_PLACEHOLDERS, type Mapping } from './schema.js';
+import { OUTPUT_PLACEHOLDERS, type Mapping } from './sections/mapping.js';
 
 // Output path patterns ("out/{lang}/{path}"): rendering, placeholders and the fixed output root.
 // Every rendered path is relative to the manifest folder, normalised, with '/' separators, and

@@ -1,7 +1,8 @@
 import type { ConfiguredRules, CustomInstructionInput, StyleLanguage } from '../api/types.js';
 import type { PostgresLocation } from '../state/location.js';
 import type { PipelineIdentity } from '../state/pipeline.js';
-import type { DRIFT_POLICIES, Manifest } from './schema.js';
+import type { Manifest } from './schema.js';
+import type { DRIFT_POLICIES } from './sections/style-list.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
 export type DriftPolicy = (typeof DRIFT_POLICIES)[number];

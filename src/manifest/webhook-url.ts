@@ -1,4 +1,5 @@
-import { httpUrlSchema, type Manifest } from './schema.js';
+import type { Manifest } from './schema.js';
+import { httpUrlSchema } from './sections/values.js';
 
 type WebhookSettings = NonNullable<Manifest['notify']>['webhook'];
 

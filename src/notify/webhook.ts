@@ -2,7 +2,8 @@ import os from 'node:os';
 import got from 'got';
 import type { Logger } from '../log/logger.js';
 import { registerSecret } from '../log/secrets.js';
-import type { Manifest, NotifyEvent } from '../manifest/schema.js';
+import type { Manifest } from '../manifest/schema.js';
+import type { NotifyEvent } from '../manifest/sections/notify.js';
 import { webhookUrl } from '../manifest/webhook-url.js';
 import { ConfigError } from '../util/errors.js';
 

@@ -1,6 +1,6 @@
 import { glossaryPairOf } from '../manifest/glossary-checks.js';
 import type { LoadedManifest } from '../manifest/types.js';
-import type { Mapping } from '../manifest/schema.js';
+import type { Mapping } from '../manifest/sections/mapping.js';
 import { DEFAULT_FAIL_ON, type QaSettings, type SoftCheck } from './checks.js';
 
 // What the checks of one output need from the manifest: its mapping's `qa:` settings (defaults

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar';
 import type { LoadedManifest } from '../manifest/types.js';
-import type { WatchConfig } from '../manifest/schema.js';
+import type { WatchConfig } from '../manifest/sections/watch.js';
 
 // Watches the manifest and the style list and glossary files it references; calls back (debounced) on any change.
 // Editors often save by writing a new file and renaming it over the old one: chokidar's `atomic`

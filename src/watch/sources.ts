@@ -1,7 +1,7 @@
 import path from 'node:path';
 import micromatch from 'micromatch';
 import { outputRoot } from '../manifest/paths.js';
-import { usesSegments } from '../manifest/schema.js';
+import { usesSegments } from '../manifest/sections/mapping.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { DEFAULT_IGNORES } from '../sync/plan/list-sources.js';
 import { anyName } from '../sync/plan/source-rules.js';

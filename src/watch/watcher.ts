@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '../log/logger.js';
-import type { WatchConfig } from '../manifest/schema.js';
+import type { WatchConfig } from '../manifest/sections/watch.js';
 import { isDefaultIgnored } from '../sync/plan/list-sources.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { FolderPoller, type PolledFile } from './poller.js';

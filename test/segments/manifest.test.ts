@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkManifestFile } from '../../src/manifest/load.js';
-import { methodFor } from '../../src/manifest/schema.js';
+import { methodFor } from '../../src/manifest/sections/mapping.js';
 import { projectsOfEachTest } from '../manifest/project.js';
 
 // `method` in the manifest: on a mapping and on a target (which wins), document by default; what

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { StyleRuleList } from '../../src/api/types.js';
-import { styleListBodySchema } from '../../src/manifest/schema.js';
+import { styleListBodySchema } from '../../src/manifest/sections/style-list.js';
 import { writeStyleListFile } from '../../src/styles/yaml-write.js';
 import { tempProject } from '../manifest/project.js';
 

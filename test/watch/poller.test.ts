@@ -7,7 +7,7 @@ import { FolderPoller, type PolledFile } from '../../src/watch/poller.js';
 import { SourceRoots } from '../../src/watch/source-roots.js';
 import type { WatchedSource } from '../../src/watch/sources.js';
 import { startSourceWatcher } from '../../src/watch/watcher.js';
-import { watchSchema } from '../../src/manifest/schema.js';
+import { watchSchema } from '../../src/manifest/sections/watch.js';
 import { silentLogger } from '../../src/log/logger.js';
 
 // Poll mode's pieces: the comparison of two listings, and the poller on real folders, including a

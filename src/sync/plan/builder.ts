@@ -1,4 +1,4 @@
-import type { Mapping } from '../../manifest/schema.js';
+import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { StoredDigest } from '../../state/types.js';
 import {
   PLAN_VERSION,

@@ -1,5 +1,5 @@
 import type { FoundFile } from './list-sources.js';
-import type { Mapping } from '../../manifest/schema.js';
+import type { Mapping } from '../../manifest/sections/mapping.js';
 import { extOf } from './fingerprint.js';
 import type { TargetSettings } from './settings.js';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { contentDigest, hasContentDigest } from '../../documents/digest/index.js';
-import type { Mapping } from '../../manifest/schema.js';
+import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { StoredDigest } from '../../state/types.js';
 import type { PlanBuilder } from './builder.js';
 import type { PlanContext } from './context.js';

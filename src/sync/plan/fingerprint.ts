@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { defaultOutputExtension, type UploadDocumentRequest } from '../../api/types.js';
-import { methodFor, type Mapping, type Target } from '../../manifest/schema.js';
+import { methodFor, type Mapping, type Target } from '../../manifest/sections/mapping.js';
 
 // The settings that shape a translation. Identical content (sha256) with an identical fingerprint
 // gives an identical output: it is translated once and reused. The base fingerprint leaves out the

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Mapping } from '../../manifest/schema.js';
+import type { Mapping } from '../../manifest/sections/mapping.js';
 import { outputRoot, singleSourceFile } from '../../manifest/paths.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import { outputPattern } from './settings.js';

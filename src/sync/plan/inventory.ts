@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { usesSegments, type Mapping } from '../../manifest/schema.js';
+import { usesSegments, type Mapping } from '../../manifest/sections/mapping.js';
 import type { PlanBuilder } from './builder.js';
 import type { PlanContext } from './context.js';
 import { matchesRecord } from './file-stamp.js';

@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Mapping } from '../../manifest/schema.js';
+import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { FoundFile } from './list-sources.js';
 import { extOf } from './ext.js';
 

@@ -1,6 +1,6 @@
 import type { ListingPrefetch } from './listing-prefetch.js';
 import type { Logger } from '../../log/logger.js';
-import type { Mapping } from '../../manifest/schema.js';
+import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { SyncEvents } from '../events.js';

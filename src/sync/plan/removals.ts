@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Mapping } from '../../manifest/schema.js';
+import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { PlanBuilder } from './builder.js';
 import type { PlanContext } from './context.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Mapping, Target } from '../../manifest/schema.js';
+import type { Mapping, Target } from '../../manifest/sections/mapping.js';
 import { renderOutputPath } from '../../manifest/paths.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import { glossaryPairOf } from '../../manifest/glossary-checks.js';

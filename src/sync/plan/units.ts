@@ -1,7 +1,7 @@
 import { methodRefusal } from '../segments/method-refusal.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Mapping, Target } from '../../manifest/schema.js';
+import type { Mapping, Target } from '../../manifest/sections/mapping.js';
 import { extOf, staleReason, uploadRequest } from './fingerprint.js';
 import type { PlanBuilder } from './builder.js';
 import { OutputClaims } from './claims.js';
