@@ -1,6 +1,6 @@
 // What a failed attempt of a service call was: its typed error (by HTTP status or network
 // failure), whether its body reached the service (an upload the service may have accepted), and
-// how to read an error body. The client (./client.ts) decides on retries from these.
+// how to read an error body. The retry loop (./with-retries.ts) decides on retries from these.
 
 import { RequestError, TimeoutError, type Progress } from 'got';
 import {
