@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { usesSegments, type Mapping } from '../../manifest/schema.js';
+import { usesSegments, type Mapping } from '../../manifest/sections/mapping.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import type { ManifestFolders } from './folders.js';
 import type { FoundFile, ListedTree } from './list-sources.js';
