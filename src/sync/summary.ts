@@ -77,7 +77,14 @@ export interface SyncSummary {
    * twice): a crash between the upload and the record of its answer, or (`cause: 'lost-answer'`) an
    * answer lost in this run.
    */
-  unconfirmedUploads: Array<{ mapping: string; file: string; target: string; cause?: 'lost-answer' }>;
+  /** `taken-over`: this worker's answer came after another worker took the job over (and uploads it again). */
+  unconfirmedUploads: Array<{
+    mapping: string;
+    file: string;
+    target: string;
+    cause?: 'lost-answer' | 'taken-over';
+    documentId?: string;
+  }>;
   /**
    * Outputs delivered with findings of the soft output checks (docs/qa.md), each finding one line.
    * Absent when there were none.
@@ -220,7 +227,9 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
     lines.push(
       u.cause === 'lost-answer'
         ? `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: the answer to its upload was lost (the service may have accepted it); uploaded again: possibly billed twice`
-        : `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: a crash hid whether the earlier upload arrived; uploaded again`,
+        : u.cause === 'taken-over'
+          ? `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target} (document ${u.documentId ?? ''}): answered after another worker took the job over (this worker stalled past its lease); that worker uploads it again: possibly billed twice`
+          : `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: a crash hid whether the earlier upload arrived; uploaded again`,
     );
   for (const u of s.unsupported) lines.push(`  unsupported: ${u.mapping}/${u.file} (${u.message})`);
   for (const k of s.skipped) lines.push(`  skipped: ${k.mapping}/${k.file}: ${k.message}`);

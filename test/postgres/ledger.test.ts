@@ -112,6 +112,55 @@ describe.skipIf(!server)('the job ledger across workers', () => {
     expect(await b.jobs.uploadStarted(jb!, runB)).toMatchObject({ attempts: 1, run_id: runB });
   });
 
+  it('a worker that stalled past its lease during its upload cannot record the answer, or any later step, once another took the job over', async () => {
+    const a = await worker(0.5);
+    const b = await worker(30);
+    const runA = await a.runs.start('sync');
+    // a starts its upload while it holds the unit, then stalls before the answer is recorded.
+    const ja = await a.jobs.uploadStarted(await a.jobs.created(job({ run_id: runA })), runA);
+    freezeWorker(a);
+    await sleep(800);
+    const [listed] = await b.jobs.open();
+    const { job: jb } = (await b.jobs.take(listed!)) as { job: JobRecord };
+    // b finds the upload unanswered (so it counts it as unconfirmed and uploads again).
+    expect(jb).toMatchObject({ id: ja.id, status: 'pending', document_id: null });
+    expect(jb.upload_started_at).not.toBeNull();
+
+    const stale = [
+      () => a.jobs.uploaded(ja, 'DOC-A', 'KEY-AAAAAA'),
+      () => a.jobs.downloading({ ...ja, status: 'uploaded', document_id: 'DOC-A' }, 900, 1),
+      () => a.jobs.done(ja, 900),
+      () =>
+        a.jobs.failed(ja, {
+          kind: 'transient',
+          error: 'x',
+          keepDocument: false,
+          countsAttempt: true,
+          retriedKept: false,
+        }),
+      () => a.jobs.lostDownload(ja),
+      () => a.jobs.superseded(ja, 'replaced'),
+    ];
+    for (const write of stale) await expect(write()).rejects.toThrow(HeldByOtherWorkerError);
+    expect(await b.jobs.get(ja.id)).toMatchObject({
+      status: 'pending',
+      document_id: null,
+      billed_characters: null,
+      error: null,
+    });
+    // b drives the job as its own; a's writes stay refused after it.
+    const runB = await b.runs.start('sync');
+    const up = await b.jobs.uploaded(await b.jobs.uploadStarted(jb, runB), 'DOC-B', 'KEY-BBBBBB');
+    await expect(a.jobs.done({ ...ja, status: 'uploaded', document_id: 'DOC-A' }, 900)).rejects.toThrow(
+      HeldByOtherWorkerError,
+    );
+    expect(await b.jobs.done(up, 500)).toMatchObject({
+      status: 'done',
+      document_id: 'DOC-B',
+      billed_characters: 500,
+    });
+  });
+
   it('live workers each take different open jobs, and never one another’s', async () => {
     await openJobsLeftBehind(12);
     const workers = await Promise.all([1, 2, 3].map(() => worker(30)));

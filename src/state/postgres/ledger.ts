@@ -10,7 +10,7 @@ import type {
   WrittenOutput,
   WrittenRecordRow,
 } from '../types.js';
-import { attachJob, claimUnit, releaseUnit, unitKey } from './claims.js';
+import { attachJob, claimUnit, holdsUnit, releaseUnit, unitKey } from './claims.js';
 import { markDeadWorkersRunsCrashed } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
 import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
@@ -23,9 +23,10 @@ import { billedSinceSql } from '../billed.js';
 // refuses when another live worker holds it; `open` lists the jobs whose unit it could claim (free,
 // its own, or left by a dead worker) without claiming them, and `take` claims one as the worker
 // starts it (a takeover when a dead worker held it). A worker thus holds no more units than it has
-// work under way, and a worker that dies leaves only those to its lease. `uploadStarted` is fenced:
-// the row changes only while the unit is still ours, so a worker that stalled past its lease never
-// uploads what another worker has taken over. Jobs that end (done, failed, superseded) free the unit.
+// work under way, and a worker that dies leaves only those to its lease. Every write of a worker is
+// fenced: the row changes only while the unit is still ours (and its lease is renewed with it), so a
+// worker that stalled past its lease never uploads, records an answer for, or finishes what another
+// worker has taken over (HeldByOtherWorkerError). Jobs that end (done, failed, superseded) free the unit.
 
 export { HeldByOtherWorkerError };
 
@@ -229,7 +230,7 @@ export class PgJobLedger implements JobLedger {
     return this.write(created, transitions.adopted(), { release: true });
   }
   uploadStarted(job: JobRecord, runId: number, reupload?: 'lost-download'): Promise<JobRecord> {
-    return this.write(job, transitions.uploadStarted(job, runId, reupload), { fenced: true });
+    return this.write(job, transitions.uploadStarted(job, runId, reupload));
   }
   uploaded(job: JobRecord, documentId: string, documentKey: string): Promise<JobRecord> {
     registerSecret(documentKey);
@@ -252,40 +253,61 @@ export class PgJobLedger implements JobLedger {
   async superseded(job: JobRecord, error: string): Promise<JobRecord | undefined> {
     const fields = transitions.superseded(job, error);
     if (fields) return this.write(job, fields, { release: true });
-    await this.pool.query('DELETE FROM jobs WHERE id = $1', [job.id]);
-    await this.release(job);
+    const removed = await whileUnreachable(
+      () =>
+        inTransaction(this.pool, async (c) => {
+          if (!(await this.stillOurs(c, job))) return false;
+          await c.query('DELETE FROM jobs WHERE id = $1', [job.id]);
+          if (this.worker) await releaseUnit(c, this.worker.id, unitKey(job));
+          return true;
+        }),
+      this.outageMs,
+    );
+    if (!removed) await this.refused(job);
     return undefined;
   }
 
-  private async release(job: JobRecord): Promise<void> {
-    if (this.worker) await releaseUnit(this.pool, this.worker.id, unitKey(job));
+  /**
+   * Whether this worker still holds the job's unit (always, for a reader without worker id), its
+   * lease renewed: the claim row stays locked to the end of the transaction, so a takeover waits for
+   * the write and then reads it, or came first and the write is refused.
+   */
+  private async stillOurs(c: pg.PoolClient, job: JobRecord): Promise<boolean> {
+    if (!this.worker) return true;
+    return holdsUnit(c, this.worker.id, unitKey(job), this.worker.leaseSeconds);
+  }
+
+  /** The write was refused: the unit is another worker's now (or nobody's: the lease ran out). */
+  private async refused(job: JobRecord): Promise<never> {
+    const unit = unitKey(job);
+    const holder = await this.pool.query<{ worker_id: string }>(
+      'SELECT worker_id FROM work_claims WHERE unit = $1',
+      [unit],
+    );
+    throw new HeldByOtherWorkerError(unit, holder.rows[0]?.worker_id ?? '(none: the lease ran out)');
   }
 
   /**
-   * Update a job's row (and updated_at) and answer it fresh. `fenced`: only while this worker holds
-   * the job's unit (HeldByOtherWorkerError otherwise). A job becoming done changes what its output
+   * Update a job's row (and updated_at) and answer it fresh, only while this worker holds the job's
+   * unit (HeldByOtherWorkerError otherwise). A job becoming done changes what its output
    * holds: the mapping snapshots go, its file's verified mark too, and every mark when the output's
    * previous translation came from another source file (as the SQLite state does).
    */
   private async write(
     job: JobRecord,
     fields: JobFields,
-    opts: { fenced?: boolean; release?: boolean } = {},
+    opts: { release?: boolean } = {},
   ): Promise<JobRecord> {
     const cols = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
     for (const c of cols) if (!COLUMNS.has(c)) throw new Error(`not a column of jobs: ${c}`);
     const values = cols.map((c) => (fields as Record<string, unknown>)[c]);
     const sets = [...cols.map((c, i) => `${c} = $${i + 2}`), 'updated_at = now()'].join(', ');
     const unit = unitKey(job);
-    const fence =
-      opts.fenced && this.worker
-        ? ` AND EXISTS (SELECT 1 FROM work_claims WHERE unit = $${cols.length + 2} AND worker_id = $${cols.length + 3})`
-        : '';
-    const params = [job.id, ...values, ...(fence ? [unit, this.worker?.id] : [])];
     // Repeated whole when the server went away mid-transaction (it was rolled back).
     const updated = await whileUnreachable(
       () =>
         inTransaction(this.pool, async (c) => {
+          if (!(await this.stillOurs(c, job))) return null;
           const prev =
             fields.status === 'done'
               ? (
@@ -295,10 +317,10 @@ export class PgJobLedger implements JobLedger {
                   )
                 ).rows[0]
               : undefined;
-          const r = await c.query<JobRecord>(
-            `UPDATE jobs SET ${sets} WHERE id = $1${fence} RETURNING *`,
-            params,
-          );
+          const r = await c.query<JobRecord>(`UPDATE jobs SET ${sets} WHERE id = $1 RETURNING *`, [
+            job.id,
+            ...values,
+          ]);
           const row = r.rows[0];
           if (!row) return undefined;
           if (fields.status === 'done') {
@@ -324,13 +346,7 @@ export class PgJobLedger implements JobLedger {
       this.outageMs,
     );
     if (updated) return this.reveal(updated);
-    if (fence) {
-      const holder = await this.pool.query<{ worker_id: string }>(
-        'SELECT worker_id FROM work_claims WHERE unit = $1',
-        [unit],
-      );
-      throw new HeldByOtherWorkerError(unit, holder.rows[0]?.worker_id ?? '(none: the lease ran out)');
-    }
+    if (updated === null) return this.refused(job);
     throw new Error(`job ${job.id} is not in the state any more`);
   }
 }

@@ -141,6 +141,12 @@ export class Executor {
       .then(fn)
       .then(() => undefined)
       .catch((err: unknown) => {
+        // A write refused because another worker took the unit over (this one stalled past its
+        // lease): the work is that worker's now, not an error of this run.
+        if (err instanceof HeldByOtherWorkerError) {
+          this.d.logger.warn({ output, worker: err.holder }, err.message);
+          return;
+        }
         this.d.logger.error({ output, err: (err as Error).message }, 'unexpected error');
         this.d.control.fatal ??= err as Error;
       });

@@ -123,6 +123,9 @@ export class JobDriver {
             : await this.collect(dr);
         if (step !== 'again') return step;
       }
+    } catch (err) {
+      if (!(err instanceof HeldByOtherWorkerError)) throw err;
+      return this.takenOver(dr, err);
     } finally {
       dr.worker?.();
     }
@@ -274,11 +277,7 @@ export class JobDriver {
       );
     } catch (err) {
       if (!(err instanceof HeldByOtherWorkerError)) throw err;
-      // This worker stalled past its lease and another took the unit over: it is that worker's now.
-      this.d.guard?.release(dr.job.id);
-      this.releaseSlot(dr);
-      this.d.report.heldElsewhere(refOfJob(dr.job), err.holder, this.log(dr.job));
-      return 'left';
+      return this.takenOver(dr, err);
     }
     const attempt = dr.job.attempts;
     const reupload = dr.reupload;
@@ -310,11 +309,39 @@ export class JobDriver {
     }
     // Record id+key the moment the upload answers.
     registerSecret(res.document_key);
-    dr.job = await this.d.ledger.uploaded(dr.job, res.document_id, res.document_key);
+    try {
+      dr.job = await this.d.ledger.uploaded(dr.job, res.document_id, res.document_key);
+    } catch (err) {
+      if (!(err instanceof HeldByOtherWorkerError)) throw err;
+      return this.answerTakenOver(dr, res.document_id, err);
+    }
     this.d.report.events.emit('job:uploaded', { ...refOfJob(dr.job), documentId: res.document_id });
     this.log(dr.job).info('uploaded');
     dr.reupload = undefined;
     return 'again';
+  }
+
+  /**
+   * A write of this job was refused: this worker stalled past its lease (a blocked event loop, a
+   * paused machine) and another worker took the unit over, so the job is that worker's now and this
+   * one stops driving it: not a failure, nothing more written (that worker's record is the job's).
+   */
+  private takenOver(dr: Drive, err: HeldByOtherWorkerError): 'left' {
+    this.d.guard?.release(dr.job.id);
+    this.releaseSlot(dr);
+    this.d.report.heldElsewhere(refOfJob(dr.job), err.holder, this.log(dr.job));
+    return 'left';
+  }
+
+  /**
+   * The upload answered after another worker took the job over: the answer cannot be recorded on
+   * the job (that worker found its upload unanswered, counted it in the job's unconfirmed uploads and
+   * uploads it again). Its document was billed: counted so by the budget, listed with its id.
+   */
+  private answerTakenOver(dr: Drive, documentId: string, err: HeldByOtherWorkerError): 'left' {
+    this.d.guard?.possiblyBilled(dr.job.id);
+    this.d.report.answerTakenOver(refOfJob(dr.job), documentId, err.holder);
+    return this.takenOver(dr, err);
   }
 
   /**

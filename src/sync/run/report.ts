@@ -240,6 +240,20 @@ export class RunReport {
   }
 
   /**
+   * This worker's upload answered after another worker took its job over (this one stalled past its
+   * lease): the answer is not on the job, whose new holder uploads it again. Possibly billed twice;
+   * the document id is listed (and logged) so that it can be checked against the service's usage.
+   */
+  answerTakenOver(ref: OutputRef, documentId: string, holder: string): void {
+    const { mapping, file, target } = ref;
+    this.sum.unconfirmedUploads.push({ mapping, file, target, cause: 'taken-over', documentId });
+    this.logger.warn(
+      { mapping, file, target, document_id: documentId, worker: holder },
+      'this worker stalled past its lease and another worker took this job over before the upload answered: the answer is not recorded and that worker uploads it again (possibly billed twice)',
+    );
+  }
+
+  /**
    * A document uploaded again although the service may have accepted an earlier upload: a crash hid
    * its answer (`crash`), or the answer was lost in this run (`lost-answer`). Possibly billed twice.
    */

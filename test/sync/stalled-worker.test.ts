@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import { parse } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresState } from '../../src/state/postgres/store.js';
+import { createSyncEvents } from '../../src/sync/events.js';
+import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import { createFixture, onPostgres, type Fixture } from './fixture.js';
+
+// A PostgreSQL worker that stalls past its lease while its upload is under way (a blocked event
+// loop, a paused machine) and comes back after another worker took the job over: its answer is not
+// written over the other worker's job, it stops driving the job (not a failure), and the repeat the
+// other worker makes is counted once, as possibly billed twice (docs/operations.md).
+
+let fx: Fixture | undefined;
+let other: PostgresState | undefined;
+afterEach(async () => {
+  await other?.close();
+  other = undefined;
+  await fx?.close();
+  fx = undefined;
+});
+
+describe.skipIf(!onPostgres)('a worker that stalled past its lease during an upload', () => {
+  it('leaves the job to the worker that took it over: its answer is listed, not recorded, and the repeat counted once', async () => {
+    fx = await createFixture({
+      files: { 'a.txt': 'Uploaded by a worker that stalls.\n' },
+      manifest: {
+        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
+      },
+    });
+    const url = (parse(fs.readFileSync(fx.manifestPath, 'utf8')) as { state: string }).state;
+    const real = fx.client();
+    const taker = await PostgresState.open({ url }, { worker: { command: 'sync', leaseSeconds: 30 } });
+    other = taker;
+    const stalling: DocumentClient = {
+      uploadDocument: async (file, request) => {
+        const answer = await real.uploadDocument(file, request);
+        // Before the answer is recorded the worker stalls past its lease, and another takes over.
+        await taker.pool.query(
+          `UPDATE work_claims SET lease_until = clock_timestamp() - interval '1 second'`,
+        );
+        const [open] = await taker.jobs.open();
+        expect(await taker.jobs.take(open!)).toHaveProperty('job');
+        return answer;
+      },
+      getDocumentStatus: (id, key) => real.getDocumentStatus(id, key),
+      downloadDocument: (id, key, out, o) => real.downloadDocument(id, key, out, o),
+    };
+
+    // The run waits for work other live workers hold: the taker goes once the stale worker left the job.
+    const events = createSyncEvents();
+    let takerGone: Promise<void> | undefined;
+    events.on('job:left', () => {
+      takerGone ??= taker.close();
+    });
+    const stale = await fx.sync({ client: stalling, events });
+    await takerGone;
+    other = undefined;
+    expect(stale.failed).toEqual([]);
+    expect(stale.elsewhere).toBe(1);
+    const documentId = fx.uploads()[0]?.document_id;
+    expect(stale.unconfirmedUploads).toEqual([
+      { mapping: 'docs', file: 'a.txt', target: 'de', cause: 'taken-over', documentId },
+    ]);
+    expect(fx.exists('out/de/a.txt')).toBe(false);
+    // The job is as the worker that took it over found it (upload started, answer unknown): the
+    // next worker uploads it again, counted once.
+    const next = await fx.sync();
+    expect(next.failed).toEqual([]);
+    expect(fx.read('out/de/a.txt')).toMatch(/^\[de\] /);
+    expect(fx.uploads()).toHaveLength(2);
+    const { state, close } = await fx.open();
+    try {
+      const [job] = await state.jobs.doneOfSource('docs', 'a.txt');
+      expect(job).toMatchObject({ status: 'done', unconfirmed_uploads: 1, attempts: 2 });
+    } finally {
+      await close();
+    }
+  });
+});
