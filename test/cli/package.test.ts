@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,26 @@ function readmeOwnPipeline(): string[][] {
     .map((l) => l.split(/\s+/).slice(1));
 }
 
+/**
+ * better-sqlite3's binary as a local prebuild for its install script (prebuild-install), found through
+ * a `.prebuild-installrc` above the install prefix. Users with network get the same prebuilt binary
+ * downloaded; this machine has none, and the fallback, compiling SQLite with node-gyp, took most of
+ * this test's time. The binary is the checkout's own, which `npm ci` made for this Node; when its
+ * version or ABI does not match the one npm installs, the name differs and the script falls back.
+ */
+function offerSqlitePrebuild(): void {
+  const pkgJson = createRequire(import.meta.url).resolve('better-sqlite3/package.json');
+  const { version } = JSON.parse(fs.readFileSync(pkgJson, 'utf8')) as { version: string };
+  const binary = 'build/Release/better_sqlite3.node';
+  if (!fs.existsSync(path.join(path.dirname(pkgJson), binary))) return;
+  const dir = path.join(tmp, 'prebuilds');
+  fs.mkdirSync(dir);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const tar = spawnSync('tar', ['-czf', path.join(dir, name), '-C', path.dirname(pkgJson), binary]);
+  if (tar.status !== 0) return;
+  fs.writeFileSync(path.join(tmp, '.prebuild-installrc'), JSON.stringify({ 'local-prebuilds': dir }));
+}
+
 function run(cmd: string, args: string[], cwd = ROOT) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
@@ -42,6 +63,7 @@ describe('packaging and deployment recipes', () => {
     expect(pack.code, pack.out).toBe(0);
     const tarball = path.join(tmp, `locsync-${VERSION}.tgz`);
     expect(fs.existsSync(tarball)).toBe(true);
+    offerSqlitePrebuild();
     const install = run(
       'npm',
       ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball],
