@@ -1,10 +1,50 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** tsx's loader as an absolute URL, so that the CLI also runs with a cwd outside the checkout. */
 const TSX = import.meta.resolve('tsx');
+
+/** Newest (or oldest) modification time of the files under `dir` whose names end in `ext`. */
+function mtimeBound(dir: string, ext: string, pick: (a: number, b: number) => number, start: number): number {
+  let bound = start;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile() && e.name.endsWith(ext))
+      bound = pick(bound, fs.statSync(path.join(e.parentPath, e.name)).mtimeMs);
+  return bound;
+}
+
+/**
+ * dist/ was built from the sources as they are: every file of it written after the last change to
+ * src/ and the compiler's settings. CI builds it (`npm ci` runs `prepare`) before the tests; in a
+ * checkout being edited it is usually older than the sources, and the tests run those.
+ */
+export function builtCliIsCurrent(): boolean {
+  try {
+    const settings = ['tsconfig.json', 'tsconfig.build.json'].map(
+      (f) => fs.statSync(path.join(ROOT, f)).mtimeMs,
+    );
+    const newestSource = mtimeBound(path.join(ROOT, 'src'), '.ts', Math.max, Math.max(...settings));
+    const oldestBuilt = mtimeBound(path.join(ROOT, 'dist'), '.js', Math.min, Infinity);
+    return fs.existsSync(path.join(ROOT, 'dist/cli/main.js')) && oldestBuilt > newestSource;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The node arguments that start the CLI: the built one (bin/locsync.js, what an installed locsync
+ * runs) when dist/ is current, else the sources through tsx. The same code either way; the built
+ * one starts on half the CPU (tsx transforms and resolves every module again in each child), and
+ * the suite starts the CLI some hundreds of times. LOCSYNC_TEST_CLI=source always runs the sources.
+ */
+export const CLI_ARGS: readonly string[] =
+  process.env.LOCSYNC_TEST_CLI !== 'source' && builtCliIsCurrent()
+    ? [path.join(ROOT, 'bin/locsync.js')]
+    : ['--import', TSX, MAIN];
 
 export interface CliResult {
   code: number | null;
@@ -14,7 +54,7 @@ export interface CliResult {
 }
 
 /**
- * Run the locsync CLI from source as a child process (tsx), the way a user runs it.
+ * Run the locsync CLI as a child process (CLI_ARGS), the way a user runs it.
  * Output is piped (not a TTY). `env` is merged over process.env.
  */
 export function runCli(
@@ -22,7 +62,7 @@ export function runCli(
   opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+    const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
       cwd: opts.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
