@@ -4,15 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { CLI_ARGS, ROOT } from '../helpers/cli.js';
 import { FAST_POLL_ENV, jsonLines, KEY_ENV, OPS_KEY, opsProject, type OpsProject } from './ops-fixture.js';
 
 // The live view needs a terminal: `script` (util-linux; Debian's bsdutils) gives the CLI a
 // pseudo-terminal. Ctrl-C is tested piped, where it must still say what was left, as a log line.
 
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
-const TSX = import.meta.resolve('tsx');
-const MAIN = `${ROOT}/src/cli/main.ts`;
 const ESC = '\x1b';
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -73,7 +71,7 @@ async function syncInterrupted(
   p: OpsProject,
   ready: (stderr: string) => boolean,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, 'sync', '-c', p.manifest], {
+  const child = spawn(process.execPath, [...CLI_ARGS, 'sync', '-c', p.manifest], {
     cwd: p.dir,
     env: childEnv({ CI: '1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -107,9 +105,7 @@ describe('progress view and Ctrl-C', () => {
       p = await opsProject({ service: { translateSeconds: 1 } });
       p.write('a.txt', 'First document.\n');
       p.write('b.txt', 'Second document.\n');
-      const cmd = [process.execPath, '--import', TSX, MAIN, 'sync', '-c', p.manifest]
-        .map(shellQuote)
-        .join(' ');
+      const cmd = [process.execPath, ...CLI_ARGS, 'sync', '-c', p.manifest].map(shellQuote).join(' ');
       // Asynchronous: the service answering the child runs in this process.
       const r = await runScript(
         cmd,
@@ -146,7 +142,7 @@ describe('progress view and Ctrl-C', () => {
           if (fs.existsSync(path.join(ROOT, d)))
             fs.cpSync(path.join(ROOT, d), path.join(dir, d), { recursive: true });
         fs.copyFileSync(path.join(ROOT, 'pipeline.example.yaml'), path.join(dir, 'pipeline.yaml'));
-        const cmd = `stty cols 100 rows 40; ${[process.execPath, '--import', TSX, MAIN, 'sync'].map(shellQuote).join(' ')}`;
+        const cmd = `stty cols 100 rows 40; ${[process.execPath, ...CLI_ARGS, 'sync'].map(shellQuote).join(' ')}`;
         const r = await runScript(cmd, dir, childEnv({}));
         expect(r.code).toBe(0);
         const screen = finalScreen(r.stdout);
@@ -179,7 +175,7 @@ describe('progress view and Ctrl-C', () => {
           `a-folder-with-a-long-name/and-another-one-below-it/document-number-${i}-with-a-long-name.txt`,
           `Document number ${i}, long enough to be billed a few dozen characters.\n`,
         );
-      const cmd = `stty cols 80 rows 30; ${[process.execPath, '--import', TSX, MAIN, 'sync', '-c', p.manifest].map(shellQuote).join(' ')}`;
+      const cmd = `stty cols 80 rows 30; ${[process.execPath, ...CLI_ARGS, 'sync', '-c', p.manifest].map(shellQuote).join(' ')}`;
       const r = await runScript(cmd, p.dir, childEnv({ LOCSYNC_PROGRESS_LONG_JOB_MS: '0' }));
       expect(r.code).toBe(0);
       const frames = r.stdout
