@@ -1,13 +1,62 @@
+import path from 'node:path';
+import type { DriftPolicy } from '../manifest/types.js';
+import { AuthError } from '../api/errors.js';
+import { createLogger, type Logger } from '../log/logger.js';
 import { loadManifest, type LoadedManifest } from '../manifest/load.js';
-import { ConfigError } from '../util/errors.js';
-import { requireYesOffTerminal, parseRetranslate } from '../sync/plan/retranslate.js';
-import { ListingPrefetch } from '../sync/plan/listing-prefetch.js';
-import { ManifestFolders } from '../sync/plan/folders.js';
-import type { SyncCliOptions } from './sync-command.js';
+import { autoBackup } from '../state/backup.js';
+import type { StateStore } from '../state/store.js';
+import { openRunState } from './open-state.js';
+import { runSync } from '../sync/engine.js';
+import { serviceApiKey } from './api-key.js';
+import { deferredConnection, needsServiceAtStart, type ClosableConnection } from './deferred-connection.js';
+import { createSyncEvents } from '../sync/events.js';
+import { formatSummary, summaryJson, type SyncSummary } from '../sync/summary.js';
+import { notifyRunEvents } from '../notify/run-notifications.js';
+import { ConfigError, EXIT } from '../util/errors.js';
+import { parseRetranslate, requireYesOffTerminal } from '../sync/plan/retranslate.js';
+import { progressWanted } from './context.js';
+import { formatFiles } from './plan-text.js';
+import { budgetCaps, gateRun, pricedPlan, RunRefused, type GateChecks } from './sync-gate.js';
+import { billedThisMonth } from '../billing/ledger.js';
+import { startRunView } from './progress.js';
+import { onStopSignals } from './shutdown.js';
+import { recordRefused, recordRefusedRun } from './refused-run.js';
 
-// `locsync sync`: what is needed to read the manifest and start listing the source folders is loaded
-// first; the run itself (state, planner, executor, service client: most of the command's modules) is
-// loaded while the listing runs on other threads (sync-command.ts).
+interface SyncCliOptions {
+  config: string;
+  dryRun?: boolean;
+  only?: string[];
+  retranslate?: string;
+  /** Translate again (billed) the outputs that failed a hard check (docs/qa.md). */
+  retryFailedQa?: boolean;
+  drift?: DriftPolicy;
+  json?: boolean;
+  plan?: string;
+  maxBilled?: string;
+  yes?: boolean;
+  overwriteEdits?: boolean;
+}
+
+type OpenConnection = (
+  loaded: LoadedManifest,
+  opts: { logger?: Logger; stateDir: string },
+) => Promise<ClosableConnection>;
+
+async function openConnectionFn(): Promise<OpenConnection> {
+  const spec = './connect.js';
+  return ((await import(spec)) as { openConnection: OpenConnection }).openConnection;
+}
+
+/** The automatic backup of the state before a sync changes it (state_backups in the manifest). */
+async function takeAutoBackup(loaded: LoadedManifest, state: StateStore, logger: Logger): Promise<void> {
+  try {
+    const written = await autoBackup(state.db, loaded.statePath, loaded.manifest.state_backups);
+    if (written) logger.info({ backup: written }, 'state backed up');
+  } catch (err) {
+    // A backup that cannot be written (disk full) must not stop the translations: said, not thrown.
+    logger.warn({ err, state: loaded.statePath }, 'automatic backup of the state failed');
+  }
+}
 
 /** `--max-billed N`: a whole number of characters. */
 function parseMaxBilled(value: string | undefined): number | undefined {
@@ -29,8 +78,7 @@ export async function syncCommand(opts: SyncCliOptions): Promise<number> {
     return await syncRun(opts, (r) => (recorded = r));
   } catch (err) {
     // A run refused before it began is recorded with its reason (a started run records itself).
-    if (recorded && !recorded.runStarted)
-      await (await import('./refused-run.js')).recordRefusedRun(recorded.loaded, 'sync', err);
+    if (recorded && !recorded.runStarted) await recordRefusedRun(recorded.loaded, 'sync', err);
     throw err;
   }
 }
@@ -60,10 +108,128 @@ async function syncRun(
       `--only: no mapping named ${unknown.join(', ')} in ${loaded.path} (mappings: ${names.join(', ')})`,
     );
 
-  // The source folders are listed on other threads while the state is opened and the plan made ready.
-  const listings = opts.dryRun
-    ? undefined
-    : ListingPrefetch.start(loaded, new ManifestFolders(loaded), { only: opts.only });
-  const { runSyncCommand } = await import('./sync-command.js');
-  return runSyncCommand(opts, { loaded, maxBilled, progress, listings });
+  const logger = createLogger();
+  // A dry run changes nothing: no lock, and on PostgreSQL no worker of the pipeline.
+  const opened = await openRunState(loaded, { logger, command: 'sync', drives: !opts.dryRun });
+  const state = opened.state;
+  // A PostgreSQL state is backed up by the database's own means (docs/postgres.md).
+  if (!opts.dryRun && opened.sqlite) await takeAutoBackup(loaded, opened.sqlite, logger);
+  const abort = new AbortController();
+  const stopWaiting = new AbortController();
+  const signals = onStopSignals({
+    logger,
+    message: 'finishing documents in flight, no new uploads',
+    next: 'the next run',
+    stop: () => abort.abort(),
+    stopWaiting: () => stopWaiting.abort(),
+  });
+  const events = createSyncEvents();
+  // The webhook's HTTP client is loaded only when a webhook is configured.
+  const notifier = loaded.manifest.notify?.webhook
+    ? (await import('../notify/webhook.js')).webhookFromManifest(loaded.manifest.notify, {
+        pipeline: loaded.path,
+        logger,
+      })
+    : undefined;
+  if (notifier) notifyRunEvents(events, notifier, 'sync');
+  const view = startRunView({
+    events,
+    logger,
+    configPath: opts.config,
+    progress: progressWanted(),
+    ...(loaded.manifest.billing ? { rate: loaded.manifest.billing } : {}),
+  });
+  let summary: SyncSummary | undefined;
+  let code: number = EXIT.ok;
+  let connection: Awaited<ReturnType<OpenConnection>> | undefined;
+  const options = {
+    ...(opts.only ? { only: opts.only } : {}),
+    ...(opts.retranslate ? { retranslate: opts.retranslate } : {}),
+    ...(opts.retryFailedQa ? { retryFailedQa: true } : {}),
+    ...(opts.drift ? { drift: opts.drift } : {}),
+    ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
+  };
+  try {
+    const connect = async () =>
+      (await openConnectionFn())(loaded, { logger, stateDir: path.dirname(loaded.statePath) });
+    // A missing key is refused now, whether or not the run calls the service.
+    serviceApiKey(loaded);
+    connection =
+      opts.dryRun || needsServiceAtStart(loaded, !opened.sqlite)
+        ? await connect()
+        : deferredConnection(connect);
+    if (opts.dryRun) {
+      // A dry run is the same plan, priced, printed as `plan` prints it: nothing uploaded or written.
+      const files = await pricedPlan({ loaded, state, connection, logger, options });
+      const text = opts.json
+        ? JSON.stringify({ files, price: files.price }, null, 2)
+        : formatFiles(files, loaded.manifest.billing);
+      process.stdout.write(text + '\n');
+      return EXIT.ok;
+    }
+    const caps = budgetCaps(loaded, maxBilled);
+    const checks: GateChecks = {
+      ...(opts.plan ? { savedPlan: opts.plan } : {}),
+      ...(maxBilled !== undefined ? { maxBilled } : {}),
+      configArg: opts.config === 'pipeline.yaml' ? '' : ` -c ${opts.config}`,
+    };
+    summary = await runSync({
+      loaded,
+      connection,
+      state,
+      logger,
+      events,
+      // The run's one plan, checked before anything of it is carried out (a refusal: no run started).
+      check: async (plan) => {
+        const checked = await gateRun({ loaded, state, plan, checks });
+        progress.runStarted = true;
+        return checked;
+      },
+      options: {
+        ...options,
+        signal: abort.signal,
+        stopWaiting: stopWaiting.signal,
+        stopDeadlineMs: loaded.manifest.watch.shutdown * 1000,
+        budget: {
+          caps,
+          // Only a monthly cap counts the month's bill (a sum over the month's jobs: not for nothing).
+          billedThisMonth: caps.perMonth !== undefined ? await billedThisMonth(state) : 0,
+        },
+      },
+    });
+    code = summary.interrupted
+      ? EXIT.interrupted
+      : summary.failed.some((f) => f.kind === 'budget')
+        ? EXIT.budget
+        : summary.failed.length > 0 || summary.sourceMissing.length > 0
+          ? EXIT.failed
+          : EXIT.ok;
+  } catch (err) {
+    summary = (err as { summary?: SyncSummary }).summary;
+    if (err instanceof RunRefused) {
+      process.stderr.write(`locsync: ${err.message}\n`);
+      if (!opts.dryRun) await recordRefused(state, 'sync', err);
+      code = err.exitCode;
+      if (code === EXIT.budget)
+        notifier?.send('budget-reached', `locsync sync: a budget cap stopped the run: ${err.message}`);
+    } else if (err instanceof AuthError && summary) {
+      process.stderr.write(
+        `locsync: the service refused the API key (${err.message}); check $${loaded.manifest.service.key_env}\n`,
+      );
+      code = EXIT.usage;
+    } else {
+      throw err;
+    }
+  } finally {
+    view.close();
+    signals.dispose();
+    await connection?.close().catch(() => undefined);
+    await opened.close();
+  }
+  if (summary) {
+    const rate = loaded.manifest.billing;
+    if (opts.json) process.stdout.write(JSON.stringify(summaryJson(summary, rate), null, 2) + '\n');
+    else process.stdout.write(formatSummary(summary, rate) + '\n');
+  }
+  return code;
 }

@@ -11,7 +11,6 @@ import {
 } from '../styles/terminology.js';
 import { createSyncEvents, type SyncEvents } from './events.js';
 import { Planner, type PlanOutcome } from './plan/planner.js';
-import type { ListingPrefetch } from './plan/listing-prefetch.js';
 import type { PlanStyles } from './plan/settings.js';
 import type { Observations, OutputRef, Plan } from './plan/types.js';
 import { RunControl } from './run/control.js';
@@ -54,8 +53,6 @@ export type RunState = SyncState & StyleStateStore & { glossaries: GlossaryState
 export interface SyncOptions {
   /** Mapping names to work on (default: all). */
   only?: string[];
-  /** Source listings started while the run got ready (listing-prefetch.ts). */
-  listings?: ListingPrefetch;
   /** `--retranslate`: stale (style list, glossary or settings changed), style, settings or all (billed). */
   retranslate?: string;
   /** `--retry-failed-qa`: outputs that failed a hard check (docs/qa.md) are bought again. */
@@ -189,7 +186,6 @@ export function openPlanner(args: SyncRunArgs, events: SyncEvents): Promise<Plan
       ...(args.options?.only ? { only: args.options.only } : {}),
       ...(args.options?.retranslate ? { retranslate: args.options.retranslate } : {}),
       ...(args.options?.retryFailedQa ? { retryFailedQa: true } : {}),
-      ...(args.options?.listings ? { listings: args.options.listings } : {}),
     },
   });
 }

@@ -11,10 +11,7 @@ export class OutputClaims {
   /** output → `mapping\0file\0target index` */
   private readonly owner = new Map<string, string>();
   /** Mappings whose outputs a no-op scan did not claim yet (claimed when later work needs it). */
-  private readonly unclaimed = new Map<
-    string,
-    { m: Mapping; files: readonly FoundFile[] | (() => readonly FoundFile[]) }
-  >();
+  private readonly unclaimed = new Map<string, { m: Mapping; files: FoundFile[] }>();
 
   constructor(private readonly settings: () => TargetSettings) {}
 
@@ -53,7 +50,7 @@ export class OutputClaims {
   }
 
   /** A mapping's scan took the no-op fast path: its outputs are claimed only when needed. */
-  defer(m: Mapping, files: readonly FoundFile[] | (() => readonly FoundFile[])): void {
+  defer(m: Mapping, files: FoundFile[]): void {
     this.unclaimed.set(m.name, { m, files });
   }
 
@@ -63,7 +60,7 @@ export class OutputClaims {
     this.unclaimed.clear();
     const settings = this.settings();
     for (const { m, files } of skipped) {
-      for (const f of typeof files === 'function' ? files() : files) {
+      for (const f of files) {
         const ext = extOf(f.relPath);
         for (let ti = 0; ti < m.targets.length; ti++) {
           let output: string;

@@ -1,4 +1,3 @@
-import type { ListingPrefetch } from './listing-prefetch.js';
 import type { Logger } from '../../log/logger.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
@@ -28,8 +27,6 @@ export interface PlanContext {
   busy(output: string): boolean;
   /** Whether no work is in flight at all. */
   idle(): boolean;
-  /** Source listings started before planning (a sync's first scan takes them). */
-  readonly listings?: ListingPrefetch;
   /** During a mapping's scan: its output folders listed once each. */
   listing: OutputListing | undefined;
 }

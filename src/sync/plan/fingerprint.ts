@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { defaultOutputExtension, type UploadDocumentRequest } from '../../api/types.js';
 import { methodFor, type Mapping, type Target } from '../../manifest/sections/mapping.js';
 
@@ -36,7 +37,10 @@ export interface Settings {
   segments?: true;
 }
 
-export { extOf } from './ext.js';
+/** Extension of a file name without the dot, lower-case ('' when none). */
+export function extOf(file: string): string {
+  return path.extname(file).slice(1).toLowerCase();
+}
 
 /** The output extension of a source for a target: output_format, else same as input (doc → docx). */
 export function outputExtFor(sourceExt: string, target: Target): string {

@@ -13,10 +13,8 @@ import {
   listSourceFiles,
   sha256File,
   type FoundFile,
-  type ListedTree,
   type ScanProblem,
 } from './list-sources.js';
-import { listingJob, PrefetchedTree } from './listing-prefetch.js';
 import { unsupportedMessage } from './source-rules.js';
 import {
   OutputListing,
@@ -53,7 +51,7 @@ function sourceMissing(b: PlanBuilder, m: Mapping, src: string, how: 'missing' |
   });
 }
 
-type Listed = ListedTree | PrefetchedTree;
+type Listed = Awaited<ReturnType<typeof listSourceFiles>>;
 type Snapshot = Awaited<ReturnType<PlanContext['state']['files']['snapshot']>>;
 type KnownFiles = Awaited<ReturnType<PlanContext['state']['files']['listed']>>;
 type Signature = (m: Mapping, ext: string) => number;
@@ -91,7 +89,7 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   const listed = await listMapping(ctx, b, m, src);
   const fast = await fastPaths(ctx, m, listed);
   if (fast.snap !== undefined && fast.digest === fast.snap.digest && !fast.everyOutput)
-    return planSameListing(ctx, b, m, listed, fast.outputsHeld); // same listing: no source is gone
+    return planSameListing(ctx, b, m, listed.files, fast.outputsHeld); // same listing: no source is gone
   const records = await sortByRecord(ctx, m, listed.files, fast);
   const { hashed, bytesHashed } = await readContents(ctx, b, m, listed.files, records);
   await digestContents(ctx, b, m, digestCandidates(listed.files, records));
@@ -106,9 +104,16 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
 
 /** Lists the mapping's sources; reports the unsupported and unreadable ones (and a missing folder). */
 async function listMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping, src: string): Promise<Listed> {
-  const job = listingJob(ctx.folders, m);
-  const listed =
-    (await ctx.listings?.take(job)) ?? (await listSourceFiles(job.src, job.include, job.ignore, job.opts));
+  // Output folders inside the source folder are not sources.
+  const listed = await listSourceFiles(
+    src,
+    m.include,
+    [...m.exclude, ...ctx.folders.outputsInsideSource(m)],
+    {
+      followLinksOutside: m.links_outside_source === 'follow',
+      segmentFormats: usesSegments(m),
+    },
+  );
   for (const u of listed.unsupported)
     b.unsupported({ mapping: m.name, file: u.relPath, reason: 'unsupported', message: u.message });
   for (const p of listed.problems)
@@ -120,11 +125,8 @@ async function listMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping, src: st
 /** The no-op fast paths: the listing is the one recorded when every output was found up to date. */
 async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<FastPaths> {
   const signature: Signature = (mm, ext) => ctx.settings.signature(mm, ext);
-  const complete = listed.problems.length === 0;
-  // A listing made in a worker is digested there while this thread reads the output folders.
-  const digestInWorker =
-    complete && listed instanceof PrefetchedTree ? listed.digest((ext) => signature(m, ext)) : undefined;
-  const snap = complete ? await ctx.state.files.snapshot(m.name) : undefined;
+  const digest = listed.problems.length === 0 ? listingDigest(m, listed.files, signature) : undefined;
+  const snap = digest !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
   const everyOutput = ctx.retranslate.has('all');
   // Nothing is in flight that could change an output, and no other mapping can claim one.
   const outputsHeld =
@@ -133,11 +135,6 @@ async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<
     ctx.idle() &&
     !ctx.folders.sharesOutputRoots(m) &&
     outputsDigest(ctx.loaded.dir, snap.outputDirs) === snap.outputsDigest;
-  const digest = !complete
-    ? undefined
-    : digestInWorker
-      ? await digestInWorker
-      : listingDigest(m, listed.files, signature);
   return { signature, digest, snap, everyOutput, outputsHeld };
 }
 
@@ -146,20 +143,18 @@ async function planSameListing(
   ctx: PlanContext,
   b: PlanBuilder,
   m: Mapping,
-  listed: Listed,
+  files: FoundFile[],
   outputsHeld: boolean,
 ): Promise<void> {
-  // The outputs are claimed (collisions) only if later work needs it; a listing made in a worker is
-  // not even decoded unless that happens.
+  // The outputs are claimed (collisions) only if later work needs it.
   if (outputsHeld) {
-    const n = listed instanceof PrefetchedTree ? listed.count : listed.files.length;
+    const n = files.length;
     b.plan.files += n;
     b.plan.unchanged += n * m.targets.length;
-    ctx.claims.defer(m, () => listed.files);
+    ctx.claims.defer(m, files);
     ctx.events.emit('scan:done', { mapping: m.name, files: n, hashed: 0, bytesHashed: 0 });
     return;
   }
-  const files = listed.files;
   ctx.listing = new OutputListing(ctx.loaded.dir);
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed: 0 });

@@ -28,7 +28,7 @@ export interface FoundFile extends FileStamp {
  * A file found by the walk. Its absolute path is made when asked for (hashing, uploading): a listing
  * of 100,000s of files keeps no absolute path string per file.
  */
-export class WalkedFile implements FoundFile {
+class WalkedFile implements FoundFile {
   constructor(
     readonly relPath: string,
     readonly size: number,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { FoundFile } from './list-sources.js';
-import { extOf } from './ext.js';
+import { extOf } from './fingerprint.js';
 
 // Whether outputs exist, answered from one listing per output folder instead of a stat per output,
 // and the digests the no-op fast path compares: of a source listing, and of output folders' names.
@@ -55,24 +55,19 @@ export function outputsDigest(
  * What a listing's digest holds of a file: its path, size, mtime, inode, ctime (a rename over a file
  * of the same size and mtime changes these: file-stamp.ts) and settings signature.
  */
-const entryOf = (f: FoundFile, sig: number) =>
-  `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${f.ino}\0${f.ctimeMs}\0${sig}\n`;
+const entryOf = (m: Mapping, f: FoundFile, signature: (m: Mapping, ext: string) => number) =>
+  `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${f.ino}\0${f.ctimeMs}\0${signature(m, extOf(f.relPath))}\n`;
 
 /** Digest of a listing: every file's path, size, mtime, inode, ctime and settings signature. */
 export function listingDigest(
   m: Mapping,
-  files: readonly FoundFile[],
+  files: FoundFile[],
   signature: (m: Mapping, ext: string) => number,
 ): string {
-  return digestOfListing(files, (ext) => signature(m, ext));
-}
-
-/** listingDigest with the signature of each extension (also made in a listing worker). */
-export function digestOfListing(files: readonly FoundFile[], signatureOf: (ext: string) => number): string {
   const h = createHash('sha256');
   let chunk = '';
   for (const f of files) {
-    chunk += entryOf(f, signatureOf(extOf(f.relPath)));
+    chunk += entryOf(m, f, signature);
     if (chunk.length > 1 << 16) {
       h.update(chunk);
       chunk = '';
@@ -128,7 +123,7 @@ export function folderDigests(
       cur = k;
       chunk = '';
     }
-    chunk += entryOf(f, signature(m, extOf(f.relPath)));
+    chunk += entryOf(m, f, signature);
     of[i] = cur;
     if (chunk.length > 1 << 16) {
       hashes[cur]?.update(chunk);

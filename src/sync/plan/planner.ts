@@ -1,4 +1,3 @@
-import type { ListingPrefetch } from './listing-prefetch.js';
 import type { Logger } from '../../log/logger.js';
 import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { LoadedManifest } from '../../manifest/types.js';
@@ -28,8 +27,6 @@ export interface PlannerOptions {
   retranslate?: string;
   /** `--retry-failed-qa`: outputs that failed a hard check are translated again (billed). */
   retryFailedQa?: boolean;
-  /** Source listings started before planning (listing-prefetch.ts), taken by the first scan. */
-  listings?: ListingPrefetch;
 }
 
 /** The work in flight a plan is made beside (outputs busy now are decided after their work). */
@@ -82,7 +79,6 @@ export class Planner {
       },
       retranslate: parseRetranslate(args.options?.retranslate),
       retryFailedQa: args.options?.retryFailedQa ?? false,
-      ...(args.options?.listings ? { listings: args.options.listings } : {}),
       ...NOTHING_IN_FLIGHT,
       listing: undefined,
     };

@@ -6,7 +6,7 @@ import { DOCUMENT_EXTENSIONS } from '../../api/types.js';
 import { supportedFormats } from '../../documents/formats/dispatch.js';
 import { PART_SUFFIX } from '../../util/part-file.js';
 import { BESIDE_IGNORES, isBesideName } from '../edited-names.js';
-import { extOf } from './ext.js';
+import { extOf } from './fingerprint.js';
 
 // Which entries of a source folder are source files: default ignores, include/exclude patterns,
 // symbolic links (followed inside the source, reported when they leave it or loop), unreadable

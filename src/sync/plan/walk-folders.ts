@@ -9,7 +9,7 @@ import {
   type ListOptions,
   type ScanProblem,
 } from './source-rules.js';
-import { extOf } from './ext.js';
+import { extOf } from './fingerprint.js';
 
 // The walk of a source folder, one folder at a time: each folder is read (one readdir) and its files
 // stat'ed, and handed over with their names, sizes, mtimes, inodes and ctimes before the next folder
