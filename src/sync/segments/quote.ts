@@ -6,6 +6,7 @@ import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { PlannedAction } from '../plan/types.js';
 import type * as DocumentSegmentsModule from './document-segments.js';
+import { segmentPathRefusal } from './method-refusal.js';
 
 // What a plan's segment-path translations will send, for its price ("3 new segments, 412 from
 // memory: 240 characters"): each document's segments looked up in the segment memory, a segment
@@ -23,9 +24,8 @@ export async function quoteSegments(
   let reader: typeof DocumentSegmentsModule | undefined;
   for (const a of actions) {
     const settings = a.kind === 'translate' ? a.settings.request.segments?.settings : undefined;
-    if (a.kind !== 'translate' || settings === undefined) continue;
+    if (a.kind !== 'translate' || settings === undefined || segmentPathRefusal(a.source.ext)) continue;
     reader ??= await import('./document-segments.js');
-    if (reader.segmentPathRefusal(a.source.ext)) continue;
     let read;
     try {
       read = await reader.readSegments(path.resolve(loaded.dir, a.source.path), a.source.ext, {

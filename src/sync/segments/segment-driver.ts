@@ -27,10 +27,10 @@ export class MethodDriver extends JobDriver {
     worker?: () => void,
   ): Promise<JobOutcome> {
     if (!src.request?.segments) return super.drive(job, src, flags, worker);
-    // A text request holds a worker place while it is sent (the account's concurrency), never a
-    // download slot (nothing waits at the service to be downloaded).
     // The segment path (the document layer's readers and writers) is loaded with its first job.
     const { SegmentJob } = await import('./segment-job.js');
+    // A text request holds a worker place while it is sent (the account's concurrency), never a
+    // download slot (nothing waits at the service to be downloaded).
     const place = worker ?? (await this.sd.places.take());
     if (flags.holdsSlot) this.sd.slots.release();
     try {
