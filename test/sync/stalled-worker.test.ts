@@ -21,12 +21,7 @@ afterEach(async () => {
 });
 
 describe.skipIf(!onPostgres)('a worker that stalled past its lease during an upload', () => {
-  // Skipped: not deterministic yet. The taker is closed when the stale worker leaves the job (else
-  // the stale run waits for it); closing it frees the unit, and on a loaded machine the stale run
-  // sometimes takes the job up again and calls this client once more, after the taker's pool ended
-  // (CI, 2026-11-27: "Cannot use a pool after calling end on the pool"). The fence itself is tested
-  // deterministically in test/postgres/ledger.test.ts ("a worker that stalled past its lease ...").
-  it.skip('leaves the job to the worker that took it over: its answer is listed, not recorded, and the repeat counted once', async () => {
+  it('leaves the job to the worker that took it over: its answer is listed, not recorded, and the repeat counted once', async () => {
     fx = await createFixture({
       files: { 'a.txt': 'Uploaded by a worker that stalls.\n' },
       manifest: {
@@ -52,14 +47,16 @@ describe.skipIf(!onPostgres)('a worker that stalled past its lease during an upl
       downloadDocument: (id, key, out, o) => real.downloadDocument(id, key, out, o),
     };
 
-    // The run waits for work other live workers hold: the taker goes once the stale worker left the job.
+    // Once it has left its job (or, without the fence, finished it) the stale worker is stopped as
+    // by a signal: a sync waits for the work other live workers hold, and the taker's claim is only
+    // given back when it closes, after which the stale run could rightly take the job up once more.
+    // Stopped, it neither waits nor takes anything up again; the taker closes after it ended.
     const events = createSyncEvents();
-    let takerGone: Promise<void> | undefined;
-    events.on('job:left', () => {
-      takerGone ??= taker.close();
-    });
-    const stale = await fx.sync({ client: stalling, events });
-    await takerGone;
+    const stop = new AbortController();
+    events.on('job:left', () => stop.abort());
+    events.on('job:done', () => stop.abort());
+    const stale = await fx.sync({ client: stalling, events, signal: stop.signal });
+    await taker.close();
     other = undefined;
     expect(stale.failed).toEqual([]);
     expect(stale.elsewhere).toBe(1);
