@@ -1,9 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOST_ANSWER_PAUSE_MS } from '../../src/sync/run/lost-answers.js';
+import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import type { SyncSummary } from '../../src/sync/summary.js';
 import { createFixture, type Fixture } from './fixture.js';
 
 // An upload whose answer was lost waits for its turn to be uploaded again in the same run; when
-// uploads stop before it comes (here: the quota), it is reported as today, maybe-accepted, for the
-// next run, which delivers it.
+// uploads stop before it is sent again (here: the quota; before its turn, or while it waits for a
+// place after it), it is reported as today, maybe-accepted, for the next run, which delivers it.
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -13,34 +17,50 @@ afterEach(async () => {
 
 const UPLOAD = { method: 'POST', path: '/v2/document' };
 
-describe('a lost upload answer when uploads stop before its turn', () => {
+/** Two documents, one place: the first upload's answer is dropped, the second upload is answered 456. */
+function lostThenQuota(): Promise<Fixture> {
+  return createFixture({
+    files: { 'a.txt': 'Its answer is lost.\n', 'b.txt': 'Its upload meets the quota.\n' },
+    manifest: {
+      mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
+    },
+    service: {
+      faults: [
+        { match: UPLOAD, drop: 1, dropAfterBody: true },
+        { match: UPLOAD, status: 456, count: 1 },
+      ],
+    },
+  });
+}
+
+/** Uploads that reached the service with their document (the one answered 456 did not). */
+function uploadsOf(f: Fixture) {
+  return f.service.requests().filter((r) => r.method === 'POST' && r.path === '/v2/document' && r.upload);
+}
+
+/**
+ * The first run: the lost one (not uploaded again: uploads had stopped) failed as maybe-accepted,
+ * not as the quota's, since its first upload may have been billed; the other failed on the quota.
+ * Answers the lost one's file (which file came first is the worker's choice: on PostgreSQL workers
+ * start anywhere).
+ */
+function expectLostMaybeAccepted(f: Fixture, first: SyncSummary): string | undefined {
+  const lost = uploadsOf(f).find((r) => r.status === 0)?.upload?.filename;
+  const other = lost === 'a.txt' ? 'b.txt' : 'a.txt';
+  expect(first.stoppedReason).toMatch(/quota/);
+  expect(first.unconfirmedUploads).toEqual([]);
+  const failed = first.failed.find((x) => x.file === lost);
+  expect(failed).toMatchObject({ kind: 'maybe-accepted', willRetry: true });
+  expect(failed?.error).toMatch(/not uploaded again in this run \(uploads stopped: .*quota/);
+  expect(first.failed.find((x) => x.file === other)).toMatchObject({ kind: 'quota', willRetry: true });
+  expect(f.exists(`out/de/${lost}`)).toBe(false);
+  return lost;
+}
+
+describe('a lost upload answer when uploads stop before it is sent again', () => {
   it('is reported failed as maybe-accepted for the next run, which delivers it', async () => {
-    fx = await createFixture({
-      files: { 'a.txt': 'Its answer is lost.\n', 'b.txt': 'Its upload meets the quota.\n' },
-      manifest: {
-        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
-      },
-      // One at a time: the first upload's answer is dropped, the second upload is answered 456.
-      service: {
-        faults: [
-          { match: UPLOAD, drop: 1, dropAfterBody: true },
-          { match: UPLOAD, status: 456, count: 1 },
-        ],
-      },
-    });
-    const first = await fx.sync({ concurrency: 1 });
-    // Which file came first is the worker's choice (on PostgreSQL workers start anywhere).
-    const uploads = () =>
-      fx!.service.requests().filter((r) => r.method === 'POST' && r.path === '/v2/document' && r.upload);
-    const lost = uploads().find((r) => r.status === 0)?.upload?.filename;
-    const other = lost === 'a.txt' ? 'b.txt' : 'a.txt';
-    expect(first.stoppedReason).toMatch(/quota/);
-    expect(first.unconfirmedUploads).toEqual([]);
-    const failed = first.failed.find((f) => f.file === lost);
-    expect(failed).toMatchObject({ kind: 'maybe-accepted', willRetry: true });
-    expect(failed?.error).toMatch(/not uploaded again in this run \(uploads stopped: .*quota/);
-    expect(first.failed.find((f) => f.file === other)).toMatchObject({ kind: 'quota', willRetry: true });
-    expect(fx.exists(`out/de/${lost}`)).toBe(false);
+    fx = await lostThenQuota();
+    const lost = expectLostMaybeAccepted(fx, await fx.sync({ concurrency: 1 }));
 
     const second = await fx.sync();
     expect(second.failed).toEqual([]);
@@ -48,10 +68,36 @@ describe('a lost upload answer when uploads stop before its turn', () => {
     expect(fx.exists('out/de/a.txt') && fx.exists('out/de/b.txt')).toBe(true);
     // The lost one: the document whose answer was lost, and the one delivered.
     expect(
-      uploads()
+      uploadsOf(fx)
         .filter((r) => r.upload?.filename === lost)
         .map((r) => r.status),
     ).toEqual([0, 200]);
+  }, 60_000);
+
+  it('is reported maybe-accepted also when uploads stop after its turn came, while it waits for a place', async () => {
+    fx = await lostThenQuota();
+    // The other document holds the one place and its upload is answered (456) only after the lost
+    // answer's pause ran out: the repeat's turn has come, and it waits for that place (as on a
+    // loaded machine, where the other upload takes longer than the pause).
+    const real = fx.client();
+    let calls = 0;
+    const slowSecond: DocumentClient = {
+      uploadDocument: async (file, request) => {
+        if (++calls === 2) await sleep(LOST_ANSWER_PAUSE_MS + 1000);
+        return real.uploadDocument(file, request);
+      },
+      getDocumentStatus: (id, key) => real.getDocumentStatus(id, key),
+      downloadDocument: (id, key, out, o) => real.downloadDocument(id, key, out, o),
+    };
+    expectLostMaybeAccepted(fx, await fx.sync({ concurrency: 1, client: slowSecond }));
+    // Two uploads: the one whose answer was lost and the other's; no repeat.
+    expect(
+      fx.service.requests().filter((r) => r.method === 'POST' && r.path === '/v2/document'),
+    ).toHaveLength(2);
+
+    const second = await fx.sync();
+    expect(second.failed).toEqual([]);
+    expect(fx.exists('out/de/a.txt') && fx.exists('out/de/b.txt')).toBe(true);
   }, 60_000);
 
   it('counts against the budget twice: a repeat that would go over a cap is not made', async () => {

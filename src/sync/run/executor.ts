@@ -365,7 +365,8 @@ export class Executor {
    * A job whose upload answer was lost (`deferred`) is uploaded again at its turn: once the rest of
    * the run's work is done, or after a pause (./lost-answers.ts). It stays in its output's place
    * meanwhile (identical documents and later work on the output wait for it). Reported as possibly
-   * billed twice; when uploads have stopped (a stop, the quota, a budget) it fails as
+   * billed twice; when uploads have stopped (a stop, the quota, a budget) before it is sent again
+   * (the driver hands a repeat still waiting for a place back as `deferred`) it fails as
    * maybe-accepted, for the next run.
    */
   private async untilAnswered(job: JobRecord, src: JobSource, outcome: JobOutcome): Promise<JobOutcome> {

@@ -204,9 +204,20 @@ export class JobDriver {
 
   /**
    * When uploads have stopped: a stop by signal leaves the job as recorded for the next run (not a
-   * failure); quota or a refused key fail it (retried by a later run, no attempt counted).
+   * failure); quota or a refused key fail it (retried by a later run, no attempt counted). A lost
+   * answer's repeat goes back to the executor unsent and unwritten: its turn came, but uploads
+   * stopped while it waited for a place, which the executor reports as when they stopped before its
+   * turn (maybe-accepted: the upload whose answer was lost may have been billed).
    */
-  private uploadsStopped(dr: Drive): Promise<'failed' | 'left'> | undefined {
+  private uploadsStopped(dr: Drive): Promise<'failed' | 'left' | 'deferred'> | undefined {
+    if (!this.d.control.uploadsStopped) return undefined;
+    if (dr.reupload !== 'lost-answer') return this.stoppedBefore(dr);
+    this.releaseSlot(dr);
+    return Promise.resolve('deferred');
+  }
+
+  /** uploadsStopped() for any upload (also a repeat refused by its own budget reservation). */
+  private stoppedBefore(dr: Drive): Promise<'failed' | 'left'> | undefined {
     const stopped = this.d.control.uploadsStopped;
     if (!stopped) return undefined;
     if (this.d.control.stopping) return Promise.resolve(this.leave(dr));
@@ -260,7 +271,8 @@ export class JobDriver {
     const over = await this.d.guard?.reserve(dr.job.id, estimate);
     if (over) {
       this.d.control.stopForBudget(over, estimate);
-      return this.uploadsStopped(dr) ?? 'failed';
+      // The cap refuses this upload itself (a repeat too): failed as the budget's.
+      return this.stoppedBefore(dr) ?? 'failed';
     }
     // Nothing is uploaded while the state cannot record the answer (PostgreSQL away).
     while (this.d.shared?.paused && !this.d.control.uploadsStopped) await sleep(250);
