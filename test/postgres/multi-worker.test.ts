@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/service/engine/index.js';
 import { startService, type RunningService } from '../../src/service/index.js';
 import {
   createTestDatabase,
@@ -87,13 +88,39 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
   }, 120_000);
 
   it('a worker that starts while another holds every place gets its share of them, and uploads', async () => {
+    // The service translates nothing until the second worker waits for a place: how long a worker
+    // process takes to start (seconds on a loaded machine, while the first one works through its
+    // plan) decides nothing; what is tested is who gets the places the first gives back then.
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const engine = createEngine();
+    await service.close();
+    service = await startService({
+      translateSeconds: 0.6,
+      queueSeconds: 0,
+      workers: 16,
+      engine: {
+        ...engine,
+        translateDocument: async (input, output, opts, signal) => {
+          await gate;
+          return engine.translateDocument(input, output, opts, signal);
+        },
+      },
+    });
     const db: TestDatabase = await createTestDatabase(server!);
     const check = new pg.Client({ connectionString: db.url });
     try {
       const n = 40;
       const { out, manifestPath } = pipeline(db.url, n, { lease: 10, concurrency: 4 });
-      const first = worker(manifestPath);
       await check.connect();
+      // A worker with uploads waiting for a place says so on the places channel (limits.ts).
+      const wanting = new Set<string>();
+      check.on('notification', (m) => {
+        if (!m.payload?.startsWith('want:')) return;
+        wanting.add((JSON.parse(m.payload.slice(5)) as { worker: string }).worker);
+      });
+      await check.query('LISTEN locsync_places');
+      const first = worker(manifestPath);
       // The first worker holds every place of the account and has most of the plan still to do.
       await waitFor('the first worker to hold every place', async () => {
         const r = await check
@@ -104,6 +131,13 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
         return r.rows[0].n >= 4;
       });
       const second = worker(manifestPath);
+      await waitFor(
+        'the second worker to wait for a place',
+        () => wanting.size >= 2,
+        60_000,
+        () => second.output(),
+      );
+      open();
       await allSucceed([first, second]);
       expectEveryOutputOnce(out, n);
       const uploadsOf = (w: WorkerProcess) => w.logLines().filter((l) => l.msg === 'uploading').length;
@@ -111,6 +145,7 @@ describe.skipIf(!server)('several worker processes on one PostgreSQL state', () 
       // Places given back go to whichever worker waits, not always to the first one's own queue.
       expect(uploadsOf(second), second.output()).toBeGreaterThanOrEqual(n / 4);
     } finally {
+      open(); // a failure before: the service can close
       await check.end().catch(() => undefined);
       await db.drop();
     }
