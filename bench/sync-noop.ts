@@ -26,6 +26,7 @@ import { startService } from '../src/service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
 import type { DocumentClient } from '../src/sync/run/job-driver.js';
+import { bareWalkMs, loadSyncCommandMs } from './lib/node-floor.js';
 import { benchSize } from './lib/options.js';
 import { sampleRss } from './lib/rss.js';
 import { medianMs, timed } from './lib/timing.js';
@@ -43,6 +44,8 @@ const KEY = 'bench-noop-key-0001';
 const RSYNC_RATIO = 1;
 const RSS_MB = 200;
 const ONE_CHANGE_RATIO = 1.2;
+
+const ratioOf = (ms: number, of: number) => Math.round((ms / of) * 100) / 100;
 
 /** A stand-in for the service: every upload is done at once; the "translation" is a copy. */
 export function copyingClient(): DocumentClient {
@@ -202,6 +205,22 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
         value: Math.round(rsyncMs),
         unit: 'ms',
       });
+    // The floor under the no-op on this machine (docs/benchmarks.md: why 1x rsync is out of reach).
+    const floor = { load: loadSyncCommandMs(ROOT), walk: bareWalkMs(path.join(dir, 'src')) };
+    results.push(
+      {
+        name: 'sync-noop: floor: Node.js start and loading the sync command, nothing else',
+        value: Math.round(floor.load),
+        unit: 'ms',
+        note: rsyncMs !== undefined ? `${ratioOf(floor.load, rsyncMs)}x rsync` : 'reported',
+      },
+      {
+        name: `sync-noop: floor: a bare Node.js walk of the ${FILES} files (readdir, lstat; nothing else)`,
+        value: Math.round(floor.walk),
+        unit: 'ms',
+        note: rsyncMs !== undefined ? `${ratioOf(floor.walk, rsyncMs)}x rsync` : 'reported',
+      },
+    );
     results.push({
       name: `sync-noop: first no-op after a run with work (records the fast-path marks)`,
       value: Math.round(verifying.ms),
