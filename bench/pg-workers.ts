@@ -28,6 +28,7 @@ import { benchSize, isQuick } from './lib/options.js';
 import { timed } from './lib/timing.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
+import { sha256File } from '../src/sync/plan/list-sources.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
@@ -182,7 +183,7 @@ async function syncInProcess(manifestPath: string): Promise<{ translated: number
           getDocumentStatus: async (id) => ({ document_id: id, status: 'done', billed_characters: 1 }),
           downloadDocument: async (id, _key, dest) => {
             await fs.promises.copyFile(copies.get(id)!, dest);
-            return { bytes: 1 };
+            return { bytes: 1, sha256: await sha256File(dest) };
           },
         },
       },

@@ -33,6 +33,7 @@ import { medianMs, timed } from './lib/timing.js';
 import { commandExists, RSYNC_MISSING } from './lib/tools.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
+import { sha256File } from '../src/sync/plan/list-sources.js';
 
 const FILES = benchSize(100_000, 10_000, 'LOCSYNC_BENCH_NOOP_FILES');
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -61,7 +62,7 @@ export function copyingClient(): DocumentClient {
     downloadDocument: async (id, _key, dest) => {
       await fsp.copyFile(docs.get(id)!, dest);
       docs.delete(id);
-      return { bytes: 1 };
+      return { bytes: 1, sha256: await sha256File(dest) };
     },
   };
 }

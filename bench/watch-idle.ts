@@ -31,6 +31,7 @@ import { rssOf } from './lib/rss.js';
 import { cpuMsOf } from './lib/timing.js';
 import { makeTree, withTempDir } from './lib/tree.js';
 import type { BenchResult } from './types.js';
+import { sha256File } from '../src/sync/plan/list-sources.js';
 
 const FILES = benchSize(100_000, 10_000, 'LOCSYNC_BENCH_WATCH_FILES');
 const IDLE_S = benchSize(20, 10, 'LOCSYNC_BENCH_WATCH_IDLE_S');
@@ -54,7 +55,7 @@ async function seed(manifestPath: string): Promise<void> {
     getDocumentStatus: async (id) => ({ document_id: id, status: 'done', billed_characters: 0 }),
     downloadDocument: async (id, _key, dest) => {
       await fsp.copyFile(sources.get(id)!, dest);
-      return { bytes: 0 };
+      return { bytes: 0, sha256: await sha256File(dest) };
     },
   };
   const loaded = await loadManifest(manifestPath);

@@ -5,7 +5,7 @@
 
 import { clientSettings, type ClientOptions } from './client-settings.js';
 import * as documents from './document-calls.js';
-import type { DownloadOptions } from './document-calls.js';
+import type { DownloadedDocument, DownloadOptions } from './document-calls.js';
 import type { AccountGate } from './rate-limiter.js';
 import * as styleRules from './style-rules.js';
 import { translateText } from './text-calls.js';
@@ -135,7 +135,7 @@ export class ServiceClient {
     key: string,
     destPath: string,
     opts: DownloadOptions = {},
-  ): Promise<{ bytes: number }> {
+  ): Promise<DownloadedDocument> {
     return documents.downloadDocument(this.transport, id, key, destPath, opts);
   }
 }

@@ -25,6 +25,12 @@ export interface DownloadOptions extends CallOptions {
   vet?: (partPath: string) => Promise<void>;
 }
 
+/** A download put in place: its size and the sha256 of its bytes (hex). */
+export interface DownloadedDocument {
+  bytes: number;
+  sha256: string;
+}
+
 /**
  * Upload a document, streamed from disk. Billed: retried only when the service surely did not take
  * it (connection never made or body not fully sent, 429, 503, 529); other failures after the body
@@ -90,7 +96,7 @@ export function downloadDocument(
   key: string,
   destPath: string,
   opts: DownloadOptions = {},
-): Promise<{ bytes: number }> {
+): Promise<DownloadedDocument> {
   registerSecret(key);
   const method = 'POST';
   const path = `/v2/document/${encodeURIComponent(id)}/result`;
@@ -106,7 +112,7 @@ async function downloadAttempt(
   key: string,
   destPath: string,
   { spoolTo, placeAt, vet }: DownloadOptions,
-): Promise<Attempt<{ bytes: number }>> {
+): Promise<Attempt<DownloadedDocument>> {
   // The temp file is made before asking: a download is once-only, so a local problem (missing
   // folder, no permission) must surface before the service hands the document over.
   const part = await PartFile.open(destPath, randomUUID().slice(0, 8), { exclusive: true });
@@ -133,8 +139,8 @@ async function downloadAttempt(
     // A body that went to the spool is checked when it is delivered from there.
     if (vet && !received.spooled) await vet(part.path);
     await deliverBody(received, part, spoolTo, placeAt);
-    const { bytes } = received;
-    return { ok: true, value: { bytes } };
+    const { bytes, sha256 } = received;
+    return { ok: true, value: { bytes, sha256 } };
   } finally {
     stream.destroy();
     await part.discard();

@@ -2,6 +2,7 @@
 // is paid for), so the bytes must land somewhere: once the output fails (disk full, ...), the rest of
 // the response goes to the spool beside the state; a part file that cannot be put in place is kept
 // in the spool too. Whether every byte arrived is decided by the caller (download-check.ts).
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { PartFile, PlaceAt } from '../util/part-file.js';
 import { SpoolFile, SpooledDownloadError } from '../util/spool.js';
@@ -9,6 +10,8 @@ import { isFsError } from './failures.js';
 
 export interface ReceivedBody {
   bytes: number;
+  /** sha256 of the bytes received (hex): what the caller records of the download without reading it again. */
+  sha256: string;
   /** Why the transport broke off, when it did (the bytes may still all be there). */
   streamError?: unknown;
   /** The spool the rest went to after the output failed, and that failure. */
@@ -22,11 +25,13 @@ export async function receiveBody(
   spoolTo: string | undefined,
 ): Promise<ReceivedBody> {
   let bytes = 0;
+  const hash = createHash('sha256');
   let spooled: ReceivedBody['spooled'];
   try {
     for await (const chunk of stream) {
       const buf = chunk as Buffer;
       bytes += buf.length;
+      hash.update(buf);
       if (!spooled) {
         try {
           await part.handle.write(buf);
@@ -45,9 +50,9 @@ export async function receiveBody(
       throw err;
     }
     // The transport broke off: whether every byte arrived anyway is decided by the caller.
-    return { bytes, streamError: err, ...(spooled ? { spooled } : {}) };
+    return { bytes, sha256: hash.digest('hex'), streamError: err, ...(spooled ? { spooled } : {}) };
   }
-  return { bytes, ...(spooled ? { spooled } : {}) };
+  return { bytes, sha256: hash.digest('hex'), ...(spooled ? { spooled } : {}) };
 }
 
 /**

@@ -17,6 +17,8 @@ const TABLES = {
     'status', 'document_id', 'document_key', 'attempts', 'billed_characters', 'source_characters', 'error',
     'error_kind', 'created_at', 'updated_at', 'finished_at', 'upload_started_at', 'download_started_ms',
     'run_id', 'reused_from', 'lost_downloads', 'request', 'unconfirmed_uploads',
+    // A download kept in the spool is delivered from there after the move too (not fetched again).
+    'spool_path', 'spool_sha256', 'spool_size', 'spool_holder',
   ],
   style_lists: ['key', 'style_id', 'name', 'language', 'version', 'hash', 'applied_at'],
   runs: ['id', 'started_at', 'finished_at', 'command', 'status', 'pid', 'counts', 'billed_characters', 'reason'],

@@ -1,4 +1,4 @@
-import type { JobFailure, JobRecord, WrittenOutput } from './types.js';
+import type { JobFailure, JobRecord, SpooledDownload, WrittenOutput } from './types.js';
 
 // What the backends write, decided once for all of them: the fields each named transition of the
 // job ledger sets (a pure function of the row and the event), and the grouping of verified marks.
@@ -6,6 +6,9 @@ import type { JobFailure, JobRecord, WrittenOutput } from './types.js';
 export type JobFields = Partial<Omit<JobRecord, 'id' | 'created_at'>>;
 
 const now = () => new Date().toISOString();
+
+/** No download kept in a spool (the output is written, or the document was given up). */
+const NO_SPOOL: JobFields = { spool_path: null, spool_sha256: null, spool_size: null, spool_holder: null };
 
 /** The record of what was written at the output (none: left unrecorded, as before it was kept). */
 const writtenFields = (w: WrittenOutput | undefined): JobFields =>
@@ -34,6 +37,7 @@ export const transitions = {
     document_key: null,
     upload_started_at: now(),
     download_started_ms: null,
+    ...NO_SPOOL,
     error: null,
     error_kind: null,
     run_id: runId,
@@ -47,8 +51,15 @@ export const transitions = {
     billed_characters: billedCharacters,
     download_started_ms: startedMs,
   }),
+  spooled: (s: SpooledDownload): JobFields => ({
+    spool_path: s.path,
+    spool_sha256: s.sha256,
+    spool_size: s.size,
+    spool_holder: s.holder,
+  }),
   done: (billedCharacters: number, written?: WrittenOutput): JobFields => ({
     ...writtenFields(written),
+    ...NO_SPOOL,
     status: 'done',
     billed_characters: billedCharacters,
     finished_at: now(),
@@ -60,12 +71,13 @@ export const transitions = {
     document_id: null,
     document_key: null,
     download_started_ms: null,
+    ...NO_SPOOL,
     lost_downloads: job.lost_downloads + 1,
     error: `lost download of document ${job.document_id ?? ''}`,
     error_kind: 'lost-download',
   }),
   failed: (job: JobRecord, f: JobFailure): JobFields => ({
-    ...(f.keepDocument ? {} : { status: 'failed' as const, document_key: null }),
+    ...(f.keepDocument ? {} : { status: 'failed' as const, document_key: null, ...NO_SPOOL }),
     // An upload whose answer was lost may have been accepted and billed: counted for good, so that
     // report and status still show it after the retry succeeds.
     ...(f.kind === 'maybe-accepted' ? { unconfirmed_uploads: job.unconfirmed_uploads + 1 } : {}),

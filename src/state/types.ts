@@ -92,6 +92,25 @@ export interface JobRecord {
   output_sha256: string | null;
   output_size: number | null;
   output_mtime_ms: number | null;
+  /**
+   * The download received in full and kept in a spool (JobLedger.spooled), not yet written to its
+   * output: where (the file as the worker that downloaded it names it), its sha256 and size, and
+   * that worker (PostgreSQL: its worker id, host:pid:random; SQLite: null, the spool is this
+   * machine's). Null once the output is written (done) or the document is given up.
+   */
+  spool_path: string | null;
+  spool_sha256: string | null;
+  spool_size: number | null;
+  spool_holder: string | null;
+}
+
+/** A download received in full and kept in the spool, as recorded on its job (JobRecord.spool_path ...). */
+export interface SpooledDownload {
+  path: string;
+  sha256: string;
+  size: number;
+  /** The worker whose spool holds it (null: a single machine's state). */
+  holder: string | null;
 }
 
 /** An output's latest done job and its record of what it wrote (JobLedger.writtenRecords). */
@@ -262,6 +281,8 @@ export interface JobLedger {
   billedSince(since: string): Promise<number>;
   /** Changes whenever any job is recorded, updated or removed (a saved plan checks it). */
   changeToken(): Promise<string>;
+  /** Of these document ids, those of done jobs (a spool file left after its output was recorded). */
+  doneDocuments(documentIds: readonly string[]): Promise<Set<string>>;
 
   /** A new job (status pending), recorded before anything is sent. */
   created(job: NewJob): Promise<JobRecord>;
@@ -285,6 +306,11 @@ export interface JobLedger {
   uploaded(job: JobRecord, documentId: string, documentKey: string): Promise<JobRecord>;
   /** The translation is done and billed: the download starts now (epoch ms). */
   downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord>;
+  /**
+   * The download was received in full and is in the spool (fsynced): from now on it is delivered
+   * from there, whoever resumes the job, and never asked of the service again.
+   */
+  spooled(job: JobRecord, spool: SpooledDownload): Promise<JobRecord>;
   /** The output is in place (`written`: what was delivered, to recognise an edit later). */
   done(job: JobRecord, billedCharacters: number, written?: WrittenOutput): Promise<JobRecord>;
   /** The document is gone from the service before it was downloaded: it must be uploaded again. */
@@ -375,6 +401,12 @@ export interface SharedWork {
   terminologyExclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Lease of this worker's units, seconds. */
   readonly leaseSeconds: number;
+  /** This worker's id (host:pid:random): whose spool holds a download (JobRecord.spool_holder). */
+  readonly workerId: string;
+  /** Whether that worker is alive (it beat within its lease and did not stop). */
+  workerAlive(workerId: string): Promise<boolean>;
+  /** Give back the unit of one job this worker took but leaves to another worker (its job stays open). */
+  letGo(unit: { sha256: string; target_lang: string; fingerprint: string }): Promise<void>;
   /** The monthly budget, held for every worker of the pipeline together. */
   readonly budget: SharedBudget;
   /** Segments this pipeline's workers are sending now (method: segments): each is sent by one of them. */

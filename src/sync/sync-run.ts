@@ -24,7 +24,7 @@ import { RunReport } from './run/report.js';
 import { RunLedger } from './run/run-ledger.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
 import { pollTiming, type PollTiming } from './timing.js';
-import { spoolDirOf } from '../util/spool.js';
+import { spoolDirOf, sweepSpool } from '../util/spool.js';
 import { OutputGate } from '../qa/gate.js';
 import { quarantineDirOf } from '../qa/quarantine.js';
 import type { BudgetCaps } from '../billing/budget.js';
@@ -283,6 +283,11 @@ export class SyncRun {
             ...(args.state.shared ? { shared: args.state.shared.budget } : {}),
           })
         : undefined;
+    // Spool files of outputs already recorded (a worker stopped right before removing them).
+    const spoolDir = spoolDirOf(args.loaded.statePath);
+    const swept = await sweepSpool(spoolDir, (ids) => args.state.jobs.doneDocuments(ids));
+    if (swept.length)
+      args.logger.info({ documents: swept.length }, 'spool files of outputs already written removed');
     // The one writer of job rows, of the output index the planner reads and of the run's counts.
     const ledger = new RunLedger({ jobs: args.state.jobs, index: planner.index, report });
     // Jobs of method: segments go the segment path (src/sync/segments), the others the document path.
@@ -302,7 +307,7 @@ export class SyncRun {
       maxAttempts: args.loaded.manifest.max_attempts,
       retryUnanswered: svc.retry_unanswered_uploads,
       base: args.loaded.dir,
-      spoolDir: spoolDirOf(args.loaded.statePath),
+      spoolDir,
       gate: new OutputGate(args.loaded, quarantineDirOf(args.loaded.statePath), args.state.qaResults),
       ...(guard ? { guard } : {}),
       ...(args.state.shared ? { shared: args.state.shared } : {}),

@@ -3,10 +3,12 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './part-file.js';
 
-// The spool: a paid translation that was downloaded but could not be put in place (disk full, the
-// name taken by a folder, a rename refused) is kept here, under the state folder, named by its
-// document id. A download may be fetched only once: without the spool the bytes would be lost and
-// the document paid for again. The next run delivers it from here, without asking the service.
+// The spool: every downloaded translation is received here first, under the state folder, named by
+// its document id (fsynced, then recorded on its job with its sha256), and only then checked and
+// written to its output; the file goes once the output is recorded. A download may be fetched only
+// once: a worker killed or a disk full between the download and the output would otherwise lose
+// the bytes, and the document would be paid for again. Whoever resumes the job delivers it from
+// here, without asking the service (../sync/run/spooled-download.ts).
 
 /** The spool folder beside a state file. */
 export function spoolDirOf(statePath: string): string {
@@ -75,15 +77,32 @@ export class SpoolFile {
   }
 }
 
-/** Documents waiting in the spool (their ids), for status. */
+/** Documents waiting in the spool (their ids), for status; not the part files of downloads under way. */
 export function listSpooled(spoolDir: string): string[] {
   try {
     return fs
       .readdirSync(spoolDir)
-      .filter((n) => !n.endsWith('.incoming'))
+      .filter((n) => !n.startsWith('.') && !n.endsWith('.incoming'))
       .map((n) => decodeURIComponent(n))
       .sort();
   } catch {
     return [];
   }
+}
+
+/**
+ * Spool files whose job is recorded done: a worker stopped between recording the output and
+ * removing the file. Removed (answers their document ids). Only files the state vouches for go: a
+ * spool folder may be shared by workers of this pipeline on one machine, and by another pipeline
+ * whose manifest names the same folder.
+ */
+export async function sweepSpool(
+  spoolDir: string,
+  doneDocuments: (ids: readonly string[]) => Promise<Set<string>>,
+): Promise<string[]> {
+  const ids = listSpooled(spoolDir);
+  if (!ids.length) return [];
+  const done = [...(await doneDocuments(ids))];
+  await Promise.all(done.map((id) => fsp.rm(spooledPath(spoolDir, id), { force: true })));
+  return done;
 }

@@ -7,6 +7,7 @@ import type {
   JobLedger,
   JobRecord,
   NewJob,
+  SpooledDownload,
   WrittenOutput,
   WrittenRecordRow,
 } from '../types.js';
@@ -40,6 +41,7 @@ const COLUMNS = new Set([
   'document_id', 'document_key', 'attempts', 'billed_characters', 'source_characters', 'error', 'error_kind',
   'updated_at', 'finished_at', 'upload_started_at', 'download_started_ms', 'run_id', 'reused_from',
   'lost_downloads', 'request', 'unconfirmed_uploads', 'output_sha256', 'output_size', 'output_mtime_ms',
+  'spool_path', 'spool_sha256', 'spool_size', 'spool_holder',
 ]); // prettier-ignore
 
 const DONE_COLUMNS = 'id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path';
@@ -73,6 +75,15 @@ export class PgJobLedger implements JobLedger {
     );
     const row = r.rows[0];
     return `${row?.n ?? 0}|${row?.id ?? 0}|${row?.at ?? ''}`;
+  }
+
+  async doneDocuments(documentIds: readonly string[]): Promise<Set<string>> {
+    if (!documentIds.length) return new Set();
+    const r = await this.pool.query<{ document_id: string }>(
+      `SELECT DISTINCT document_id FROM jobs WHERE status = 'done' AND document_id = ANY($1)`,
+      [documentIds],
+    );
+    return new Set(r.rows.map((x) => x.document_id));
   }
 
   private reveal<T extends JobRecord | undefined>(job: T): T {
@@ -238,6 +249,9 @@ export class PgJobLedger implements JobLedger {
   }
   downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
     return this.write(job, transitions.downloading(billedCharacters, startedMs));
+  }
+  spooled(job: JobRecord, spool: SpooledDownload): Promise<JobRecord> {
+    return this.write(job, transitions.spooled(spool));
   }
   done(job: JobRecord, billedCharacters: number, written?: WrittenOutput): Promise<JobRecord> {
     return this.write(job, transitions.done(billedCharacters, written), { release: true });

@@ -257,6 +257,11 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX segment_claims_worker ON segment_claims (worker_id);
   `,
+  // 13: a download received in full and kept in a worker's spool, not yet written to its output
+  // (SQLite's migration 15): whoever resumes the job delivers it from there, or knows whose spool
+  // holds it (spool_holder: that worker's id).
+  `ALTER TABLE jobs ADD COLUMN spool_path text, ADD COLUMN spool_sha256 text, ADD COLUMN spool_size bigint,
+     ADD COLUMN spool_holder text;`,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */

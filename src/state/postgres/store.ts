@@ -2,7 +2,14 @@ import type pg from 'pg';
 import type { PipelineIdentity } from '../pipeline.js';
 import type { Logger } from '../../log/logger.js';
 import type { AppliedGlossary, AppliedStyle, SharedWork, StyleStateStore, SyncState } from '../types.js';
-import { holderOf, orphanedUnits, releaseAllUnits, unitKey, unitsHeldByOthers } from './claims.js';
+import {
+  holderOf,
+  orphanedUnits,
+  releaseAllUnits,
+  releaseUnit,
+  unitKey,
+  unitsHeldByOthers,
+} from './claims.js';
 import { withAdvisoryLock } from './advisory.js';
 import { PgSharedBudget } from './budget.js';
 import {
@@ -26,7 +33,7 @@ import { DEFAULT_OUTAGE_MS, patientPool } from './patient.js';
 import { PgReuseAcrossPipelines } from './reuse-across.js';
 import { PgGlossaryState, PgRunLog, PgStyleState } from './runs.js';
 import { displayUrl } from './url.js';
-import { registerWorker, stopWorker } from './workers.js';
+import { registerWorker, stopWorker, workerAlive } from './workers.js';
 
 // The PostgreSQL state: the state interface (job ledger, file inventory, run log) shared by any
 // number of workers on any machines. Opened as a worker (sync, watch) it registers in the workers
@@ -102,6 +109,9 @@ export class PostgresState implements SyncState, StyleStateStore {
         return self.paused;
       },
       leaseSeconds: this.leaseSeconds,
+      workerId,
+      workerAlive: (id) => workerAlive(this.pool, id),
+      letGo: (u) => releaseUnit(this.pool, workerId, unitKey(u)),
       take: (job) => this.jobs.take(job),
       holderOf: (u) => holderOf(this.pool, workerId, unitKey(u)),
       othersAtWork: () => unitsHeldByOthers(this.pool, workerId),

@@ -72,6 +72,15 @@ export async function beat(pool: pg.Pool, workerId: string, leaseSeconds: number
   });
 }
 
+/** Whether a worker is alive (a worker row unknown to this state is not). */
+export async function workerAlive(db: pg.Pool | pg.PoolClient, workerId: string): Promise<boolean> {
+  const r = await db.query<{ alive: boolean }>(
+    `SELECT ${WORKER_ALIVE('w')} AS alive FROM workers w WHERE w.id = $1`,
+    [workerId],
+  );
+  return r.rows[0]?.alive ?? false;
+}
+
 /** A worker leaving cleanly: stopped, its units, segments and places given back at once. */
 export async function stopWorker(pool: pg.Pool, workerId: string): Promise<void> {
   await inTransaction(pool, async (c) => {

@@ -5,6 +5,7 @@ import type {
   JobLedger,
   JobRecord,
   NewJob,
+  SpooledDownload,
   WrittenOutput,
   WrittenRecordRow,
 } from '../types.js';
@@ -32,6 +33,7 @@ export interface JobRows {
   writtenRecords(): WrittenRecordRow[];
   billedSince(since: string): number;
   jobsToken(): string;
+  doneDocuments(documentIds: readonly string[]): string[];
   transaction<T>(fn: () => T): T;
 }
 
@@ -66,6 +68,9 @@ export class SqliteJobLedger implements JobLedger {
   }
   async changeToken(): Promise<string> {
     return this.rows.jobsToken();
+  }
+  async doneDocuments(documentIds: readonly string[]): Promise<Set<string>> {
+    return new Set(documentIds.length ? this.rows.doneDocuments(documentIds) : []);
   }
   async open(): Promise<JobRecord[]> {
     return this.rows.openJobs();
@@ -121,6 +126,9 @@ export class SqliteJobLedger implements JobLedger {
   }
   async downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
     return this.write(job, transitions.downloading(billedCharacters, startedMs));
+  }
+  async spooled(job: JobRecord, spool: SpooledDownload): Promise<JobRecord> {
+    return this.write(job, transitions.spooled(spool));
   }
   async done(job: JobRecord, billedCharacters: number, written?: WrittenOutput): Promise<JobRecord> {
     return this.write(job, transitions.done(billedCharacters, written));

@@ -161,6 +161,12 @@ export const MIGRATIONS: string[] = [
   // 14: errors stored before echoed document keys were redacted: scrubbed once (../scrub-errors.ts,
   // run by the store right after this step, in its transaction: SQL cannot call the scrubber)
   `${SCRUB_STORED_ERRORS} SELECT 1;`,
+  // 15: a download received in full and kept in the spool, not yet written to its output
+  // (JobRecord.spool_path): the next run delivers it from there instead of asking the service again
+  `ALTER TABLE jobs ADD COLUMN spool_path TEXT;
+   ALTER TABLE jobs ADD COLUMN spool_sha256 TEXT;
+   ALTER TABLE jobs ADD COLUMN spool_size INTEGER;
+   ALTER TABLE jobs ADD COLUMN spool_holder TEXT;`,
 ];
 
 /** Schema version this code writes (number of migrations). */

@@ -438,6 +438,14 @@ export class StateStore implements StyleStateStore, SyncState {
     return this.db.prepare<[], WrittenRecordRow>(WRITTEN_RECORDS_SQL).all();
   }
 
+  doneDocuments(documentIds: readonly string[]): string[] {
+    return this.db
+      .prepare<[string], { document_id: string }>(
+        `SELECT DISTINCT document_id FROM jobs WHERE status = 'done' AND document_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(documentIds))
+      .map((r) => r.document_id);
+  }
   anyDoneJob(): boolean {
     return this.db.prepare(`SELECT 1 FROM jobs WHERE status = 'done' LIMIT 1`).get() !== undefined;
   }

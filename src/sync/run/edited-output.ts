@@ -24,10 +24,10 @@ export function taggedPath(outputPath: string, tag: string): string {
 /** Where the new translation of an edited output is put. */
 export const besidePath = (outputPath: string): string => taggedPath(outputPath, NEW_TAG);
 
-/** What a delivered file is, as recorded. */
-export async function writtenOf(fileAbs: string): Promise<WrittenOutput> {
+/** What a delivered file is, as recorded. `sha256`: its bytes' digest when known (not read again). */
+export async function writtenOf(fileAbs: string, sha256?: string): Promise<WrittenOutput> {
   const st = await fsp.stat(fileAbs);
-  return { sha256: await sha256File(fileAbs), size: st.size, mtimeMs: st.mtimeMs };
+  return { sha256: sha256 ?? (await sha256File(fileAbs)), size: st.size, mtimeMs: st.mtimeMs };
 }
 
 /** A done job's record of what it wrote, as handed to the ledger (none when it was not recorded). */

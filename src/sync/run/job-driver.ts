@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AuthError, NotFoundError } from '../../api/errors.js';
 import type { ServiceClient } from '../../api/client.js';
@@ -9,10 +10,11 @@ import type { SpendGuard } from '../../billing/spend-guard.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HeldByOtherWorkerError } from '../../state/held.js';
 import type { FileInventory, JobLedger, JobRecord, SharedWork } from '../../state/types.js';
-import { copyFileAtomic, removePartFiles } from '../../util/part-file.js';
-import { SpooledDownloadError, spooledPath } from '../../util/spool.js';
+import { CopyMismatchError, copyFileAtomic, removePartFiles } from '../../util/part-file.js';
+import { spooledPath } from '../../util/spool.js';
 import { recoverWritten, writeAdvice } from './written-output.js';
 import { Placement, writtenOf } from './edited-output.js';
+import { alreadyWritten, findSpooled, type SpoolFile } from './spooled-download.js';
 import { keepFor } from './replaced-outputs.js';
 import type { FailureKind } from '../events.js';
 import { sha256File } from '../plan/list-sources.js';
@@ -28,8 +30,10 @@ import { QaFailedError, type OutputGate } from '../../qa/gate.js';
 import type { QaResult } from '../../qa/checks.js';
 
 // One job from its last record to done: upload (only when no document is recorded) → record id+key
-// → poll → download → record. A document lost before its download is uploaded again; a source
-// replaced before its upload closes the job unsent ('superseded': the executor has it decided again).
+// → poll → download into the spool → record it there → check and write the output → record done →
+// remove the spool file. A document lost before its download is uploaded again; one in the spool is
+// delivered from there (./spooled-download.ts); a source replaced before its upload closes the job
+// unsent ('superseded': the executor has it decided again).
 
 /** The part of the service client the engine uses for documents. */
 export type DocumentClient = Pick<ServiceClient, 'uploadDocument' | 'getDocumentStatus' | 'downloadDocument'>;
@@ -61,7 +65,7 @@ export interface JobDriverDeps {
   retryUnanswered: boolean;
   /** The manifest's folder (outputs are relative to it). */
   base: string;
-  /** Where downloads that could not be put in place are kept (../../util/spool.ts). */
+  /** Where every download is received before it is checked and written (../../util/spool.ts). */
   spoolDir: string;
   /** The output checks of each download before it is put in place (../../qa/gate.ts). */
   gate: OutputGate;
@@ -114,8 +118,12 @@ export class JobDriver {
       sourceAbs: src.absPath,
     };
     try {
-      // A download an earlier run started may have left a part file beside the output.
-      if (job.download_started_ms !== null) await removePartFiles(dr.outputAbs);
+      // A download or a copy an earlier run started may have left part files in the spool and
+      // beside the output.
+      if (job.download_started_ms !== null) {
+        await removePartFiles(dr.outputAbs);
+        if (job.document_id) await removePartFiles(spooledPath(this.d.spoolDir, job.document_id));
+      }
       for (;;) {
         const step =
           !dr.job.document_key || !dr.job.document_id || dr.job.status === 'failed'
@@ -383,9 +391,17 @@ export class JobDriver {
     const documentId = job.document_id as string;
     const key = job.document_key as string;
     const log = this.log(job);
-    // Downloaded by an earlier run but not put in place: delivered from the spool, not asked again.
-    const spooled = spooledPath(this.d.spoolDir, documentId);
-    if (dr.resumed && fs.existsSync(spooled)) return this.deliverSpooled(dr, spooled, log);
+    // Downloaded by an earlier run but not written: delivered from the spool, not asked again.
+    if (dr.resumed || job.spool_path) {
+      const spooled = await findSpooled(job, this.d.spoolDir, this.d.shared);
+      if (spooled.kind === 'here') return this.deliverSpooled(dr, spooled, log);
+      if (spooled.kind === 'held') return this.leaveToSpool(dr, spooled.holder);
+      if (spooled.kind === 'lost') {
+        // Bytes that are not what was received are of no use to anyone.
+        if (spooled.damaged) await fsp.rm(spooled.damaged, { force: true });
+        return this.lose(dr, spooled.reason);
+      }
+    }
     let status: DocumentStatus;
     try {
       status = await pollUntilFinished({
@@ -440,7 +456,10 @@ export class JobDriver {
     return this.download(dr, status.billed_characters, log);
   }
 
-  /** Download a finished document into place (the worker is free for the next upload meanwhile). */
+  /**
+   * Download a finished document into the spool and record it there (the worker is free for the next
+   * upload meanwhile); it is checked and written from there.
+   */
   private async download(dr: Drive, billed: number, log: Logger): Promise<Step> {
     this.releaseWorker(dr);
     dr.job = await this.d.ledger.downloading(dr.job, billed, Date.now());
@@ -453,30 +472,14 @@ export class JobDriver {
       );
     const documentId = dr.job.document_id as string;
     this.d.report.events.emit('job:downloading', { ...refOfJob(dr.job), documentId });
-    let bytes: number;
-    const placement = await this.placement(dr);
+    const spoolAt = spooledPath(this.d.spoolDir, documentId);
+    let received: { bytes: number; sha256: string };
     try {
-      fs.mkdirSync(path.dirname(dr.outputAbs), { recursive: true });
-      ({ bytes } = await this.d.client.downloadDocument(
-        documentId,
-        dr.job.document_key as string,
-        dr.outputAbs,
-        {
-          spoolTo: spooledPath(this.d.spoolDir, documentId),
-          placeAt: placement.placeAt,
-          vet: (partPath) => this.gate(dr, partPath),
-        },
-      ));
+      fs.mkdirSync(this.d.spoolDir, { recursive: true, mode: 0o700 });
+      // Streamed to a part file in the spool, fsynced, renamed: a spool file is always whole.
+      received = await this.d.client.downloadDocument(documentId, dr.job.document_key as string, spoolAt);
     } catch (err) {
-      if (err instanceof QaFailedError) return this.qaFailed(dr, err);
       if (err instanceof NotFoundError) return this.lose(dr, err.message);
-      if (err instanceof SpooledDownloadError)
-        return this.fail(dr, 'output', `writing the output failed: ${err.message}`, {
-          willRetry: true,
-          keepDocument: true,
-          countsAttempt: true,
-          retriedKept: dr.resumed,
-        });
       if (err instanceof AuthError) this.d.control.stopForAuth(err);
       return this.fail(dr, 'output', `download failed: ${(err as Error).message}; ${writeAdvice(err)}`, {
         willRetry: true,
@@ -485,7 +488,10 @@ export class JobDriver {
         retriedKept: dr.resumed,
       });
     }
-    return this.finish(dr, billed, bytes, log, placement);
+    const spool = { path: spoolAt, sha256: received.sha256, size: received.bytes };
+    // Recorded before anything else is done with it: whoever resumes the job delivers it from here.
+    dr.job = await this.d.ledger.spooled(dr.job, { ...spool, holder: this.d.shared?.workerId ?? null });
+    return this.deliverSpooled(dr, spool, log, { fresh: true });
   }
 
   /** Where this job's delivery goes: over its output, or beside it when a person edited it. */
@@ -505,27 +511,74 @@ export class JobDriver {
     );
   }
 
-  /** Put a spooled translation in place (no request to the service); the spool file goes once it is. */
-  private async deliverSpooled(dr: Drive, spooled: string, log: Logger): Promise<Step> {
+  /**
+   * Check a spooled translation and write it to its output (no request to the service); the spool
+   * file goes once the output is recorded. `fresh`: just downloaded by this worker (no earlier
+   * worker can have written it).
+   */
+  private async deliverSpooled(
+    dr: Drive,
+    spool: SpoolFile,
+    log: Logger,
+    o: { fresh?: boolean } = {},
+  ): Promise<Step> {
     this.releaseWorker(dr);
+    // An earlier worker stopped after writing the output but before recording it: taken as it is
+    // (written again, it would look like a person's edit of the output).
+    const written = o.fresh ? undefined : await alreadyWritten(spool, dr.outputAbs);
+    if (written) {
+      log.info(
+        { spooled: spool.path },
+        'the output was written from the spool by an earlier run that stopped before recording it: taken as done',
+      );
+      return this.delivered(dr, spool, spool.size, log, written);
+    }
     let bytes: number;
     const placement = await this.placement(dr);
     try {
-      await this.gate(dr, spooled);
+      await this.gate(dr, spool.path);
       fs.mkdirSync(path.dirname(dr.outputAbs), { recursive: true });
-      bytes = await copyFileAtomic(spooled, dr.outputAbs, placement.placeAt);
+      bytes = await copyFileAtomic(spool.path, dr.outputAbs, placement.placeAt, spool.sha256);
     } catch (err) {
       if (err instanceof QaFailedError) return this.qaFailed(dr, err);
+      if (err instanceof CopyMismatchError) {
+        await fsp.rm(spool.path, { force: true });
+        return this.lose(dr, `the translation in the spool (${spool.path}) changed since it was received`);
+      }
       return this.fail(
         dr,
         'output',
-        `writing the output failed: ${(err as Error).message}; the translation stays in the spool (${spooled}); ${writeAdvice(err)}`,
-        { willRetry: true, keepDocument: true, countsAttempt: true, retriedKept: true },
+        `writing the output failed: ${(err as Error).message}; the translation is kept in the spool (${spool.path}) for the next run; ${writeAdvice(err)}`,
+        { willRetry: true, keepDocument: true, countsAttempt: true, retriedKept: !o.fresh },
       );
     }
-    fs.rmSync(spooled, { force: true });
-    log.info({ spooled }, 'delivered from the spool (no new download)');
-    return this.finish(dr, dr.job.billed_characters ?? 0, bytes, log, placement);
+    if (!o.fresh) log.info({ spooled: spool.path }, 'delivered from the spool (no new download)');
+    return this.delivered(dr, spool, bytes, log, placement);
+  }
+
+  /** The output holds the spooled translation: recorded done, then the spool file goes. */
+  private async delivered(
+    dr: Drive,
+    spool: SpoolFile,
+    bytes: number,
+    log: Logger,
+    placement: { placed: string; beside: boolean },
+  ): Promise<'done'> {
+    const outcome = await this.finish(dr, dr.job.billed_characters ?? 0, bytes, log, placement, spool.sha256);
+    await fsp.rm(spool.path, { force: true });
+    return outcome;
+  }
+
+  /**
+   * The translation is in the spool of a live worker on another machine (this one cannot reach it):
+   * the job is left to that worker, its unit given back so that it can take it up.
+   */
+  private async leaveToSpool(dr: Drive, holder: string): Promise<'left'> {
+    this.releaseSlot(dr);
+    await this.d.shared?.letGo(dr.job);
+    this.log(dr.job).info({ worker: holder }, "the translation waits in another worker's spool: left to it");
+    this.d.report.heldElsewhere(refOfJob(dr.job), holder, this.log(dr.job));
+    return 'left';
   }
 
   /** `placement`: where this run put the delivery (none: an earlier run put it at the output). */
@@ -534,9 +587,10 @@ export class JobDriver {
     billed: number,
     bytes: number,
     log: Logger,
-    placement?: Placement,
+    placement?: Pick<Placement, 'placed' | 'beside'>,
+    sha256?: string,
   ): Promise<'done'> {
-    const written = await writtenOf(placement?.placed ?? dr.outputAbs).catch(() => undefined);
+    const written = await writtenOf(placement?.placed ?? dr.outputAbs, sha256).catch(() => undefined);
     dr.job = await this.d.ledger.done(dr.job, billed, written);
     if (dr.qa) await this.recordQa(dr, dr.qa, log);
     if (placement?.beside) this.d.report.editedKept(dr.job, placement.placed, log);

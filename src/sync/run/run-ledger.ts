@@ -1,5 +1,5 @@
 import type { JobLedger, JobRecord, NewJob } from '../../state/types.js';
-import type { DoneIndexRow, JobFailure, WrittenOutput } from '../../state/types.js';
+import type { DoneIndexRow, JobFailure, SpooledDownload, WrittenOutput } from '../../state/types.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import type { Counted, RunReport } from './report.js';
 
@@ -51,6 +51,11 @@ export class RunLedger {
   /** The translation is done and billed: the download starts now (epoch ms). */
   downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
     return this.d.jobs.downloading(job, billedCharacters, startedMs);
+  }
+
+  /** The download is in the spool, whole and fsynced: delivered from there from now on. */
+  spooled(job: JobRecord, spool: SpooledDownload): Promise<JobRecord> {
+    return this.d.jobs.spooled(job, spool);
   }
 
   /** The output is in place: it holds this job's translation from now on. */
