@@ -36,7 +36,9 @@ describe.skipIf(!onPostgres)('a translation in the spool of another machine', ()
     // That spool is on machine A, alive: this machine cannot read it.
     const machineA = await f.open();
     const state = machineA.state as PostgresState;
-    await state.pool.query(`UPDATE jobs SET spool_holder = $1 WHERE spool_path IS NOT NULL`, [state.workerId]);
+    await state.pool.query(`UPDATE jobs SET spool_holder = $1 WHERE spool_path IS NOT NULL`, [
+      state.workerId,
+    ]);
     fs.renameSync(spoolDir, path.join(f.dir, 'spool-of-machine-a'));
 
     const mark = f.mark();
