@@ -27,12 +27,12 @@ export function recoverWritten(
   return { billed: job.billed_characters, bytes: st.size };
 }
 
-/** What to do about an output that could not be written (the translation is kept at the service). */
+/** What to do about an output that could not be written (the translation waits in the spool). */
 export function writeAdvice(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENAMETOOLONG')
-    return 'the name is too long for the output folder: shorten the source name or the output pattern; the paid translation is fetched again (not re-uploaded) on the next run';
+    return 'the name is too long for the output folder: shorten the source name or the output pattern; the paid translation waits in the spool and is delivered from there (not uploaded again) by the next run';
   if (code === 'EILSEQ' || code === 'EINVAL')
-    return 'the output folder does not accept this name (characters its file system refuses): rename the source or change the output pattern; the paid translation is fetched again (not re-uploaded) on the next run';
+    return 'the output folder does not accept this name (characters its file system refuses): rename the source or change the output pattern; the paid translation waits in the spool and is delivered from there (not uploaded again) by the next run';
   return 'resumes next run';
 }
