@@ -73,7 +73,16 @@ describe.each(backends)('state interface on $name', (backend) => {
     }
     job = await state.jobs.downloading(job, 50_000, 1_700_000_000_000);
     expect(job.download_started_ms).toBe(1_700_000_000_000);
+    // Received in full into a spool: recorded with its digest and whose spool holds it, until done.
+    const holder = state.shared?.workerId ?? null;
+    job = await state.jobs.spooled(job, { path: '/spool/DOC-1', sha256: 'sha-out', size: 321, holder });
+    expect((await state.jobs.get(job.id))?.spool_path).toBe('/spool/DOC-1');
+    expect(job).toMatchObject({ spool_sha256: 'sha-out', spool_size: 321, spool_holder: holder });
+    if (state.shared && holder) expect(await state.shared.workerAlive(holder)).toBe(true);
+    expect(await state.jobs.doneDocuments(['DOC-1'])).toEqual(new Set());
     job = await state.jobs.done(job, 50_000);
+    expect(job).toMatchObject({ spool_path: null, spool_sha256: null, spool_size: null, spool_holder: null });
+    expect(await state.jobs.doneDocuments(['DOC-1', 'DOC-2'])).toEqual(new Set(['DOC-1']));
     expect(job).toMatchObject({ status: 'done', billed_characters: 50_000, source_characters: 1200 });
     expect(job.finished_at).not.toBeNull();
     expect(await state.jobs.open()).toEqual([]);

@@ -549,7 +549,7 @@ export class JobDriver {
         dr,
         'output',
         `writing the output failed: ${(err as Error).message}; the translation is kept in the spool (${spool.path}) for the next run; ${writeAdvice(err)}`,
-        { willRetry: true, keepDocument: true, countsAttempt: true, retriedKept: !o.fresh },
+        { willRetry: true, keepDocument: true, countsAttempt: true, retriedKept: dr.resumed },
       );
     }
     if (!o.fresh) log.info({ spooled: spool.path }, 'delivered from the spool (no new download)');
