@@ -63,6 +63,28 @@ const STRINGS_SRC = `/* Title */
 "shared" = "Shared with %@";
 "done" = "Done";
 `;
+const STRINGSDICT_SRC = `<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0">
+<dict>
+	<key>photos_selected</key>
+	<dict>
+		<key>NSStringLocalizedFormatKey</key>
+		<string>%#@photos@ selected</string>
+		<key>photos</key>
+		<dict>
+			<key>NSStringFormatSpecTypeKey</key>
+			<string>NSStringPluralRuleType</string>
+			<key>NSStringFormatValueTypeKey</key>
+			<string>d</string>
+			<key>one</key>
+			<string>%d photo</string>
+			<key>other</key>
+			<string>%d photos</string>
+		</dict>
+	</dict>
+</dict>
+</plist>
+`;
 
 /** One added, one changed, one removed key per file: [new source, added value, changed value]. */
 const EDITS: Record<string, [from: string, to: string][]> = {
@@ -333,37 +355,51 @@ describe('an .xml file that is not Android string resources', () => {
 describe('a corrected plural form the target language adds (en → pl: few)', () => {
   it('is kept when another key changes, and listed as a conflict when its source form changes', async () => {
     fx = await createFixture({
-      manifest: manifest([{ lang: 'pl' }], ['android', 'po']),
-      files: { 'android/values/strings.xml': ANDROID_SRC, 'po/messages.pot': PO_SRC },
+      manifest: manifest([{ lang: 'pl' }], ['android', 'po', 'ios']),
+      files: {
+        'android/values/strings.xml': ANDROID_SRC,
+        'po/messages.pot': PO_SRC,
+        'ios/en.lproj/Localizable.stringsdict': STRINGSDICT_SRC,
+      },
     });
     const f = fx;
     expect((await f.sync()).failed).toEqual([]);
     const android = 'src/android/values-pl/strings.xml';
     const po = 'src/po/pl.po';
+    const dict = 'src/ios/pl.lproj/Localizable.stringsdict';
+    const DICT_SRC = 'src/ios/en.lproj/Localizable.stringsdict';
     const FEW_XML = '<item quantity="few">%d zdjęcia (poprawione)</item>';
     const FEW_PO = 'msgstr[1] "%d zdjęcia (poprawione)"';
+    const FEW_DICT = '<key>few</key>\n\t\t\t<string>%d zdjęcia (poprawione)</string>';
+    const FEW_DICT_RE = /<key>few<\/key>\n\t\t\t<string>[^<]+<\/string>/;
     expect(f.read(android)).toMatch(/<item quantity="few">[^<]+<\/item>/);
     expect(f.read(po)).toMatch(/^msgstr\[2\] /m);
+    expect(f.read(dict)).toMatch(FEW_DICT_RE);
     // A reviewer words Polish `few` (msgstr[1]), which took the translation of English `other`.
     f.write(android, f.read(android).replace(/<item quantity="few">[^<]+<\/item>/, FEW_XML));
     f.write(po, f.read(po).replace(/^msgstr\[1\] .*$/m, FEW_PO));
-    const reviewed = { android: f.read(android), po: f.read(po) };
+    f.write(dict, f.read(dict).replace(FEW_DICT_RE, FEW_DICT));
+    const reviewed = { android: f.read(android), po: f.read(po), dict: f.read(dict) };
 
     // Another key of each source changes: that key alone is sent, the corrections stay, nothing beside.
     f.write('src/android/values/strings.xml', ANDROID_SRC.replace('Welcome, %1$s!', 'Welcome back, %1$s!'));
     f.write('src/po/messages.pot', PO_SRC.replace('msgid "Open"', 'msgid "Open file"'));
+    f.write(DICT_SRC, STRINGSDICT_SRC.replace('@ selected', '@ chosen'));
     let mark = f.mark();
     expect((await f.sync()).failed).toEqual([]);
-    expect(textRequests(f, mark).reduce((n, r) => n + r.texts, 0)).toBe(2);
+    expect(textRequests(f, mark).reduce((n, r) => n + r.texts, 0)).toBe(3);
     expect(f.exists('src/android/values-pl/strings.locsync-new.xml')).toBe(false);
     expect(f.exists('src/po/pl.locsync-new.po')).toBe(false);
+    expect(f.exists('src/ios/pl.lproj/Localizable.locsync-new.stringsdict')).toBe(false);
     expect(f.read(android)).toContain(FEW_XML);
     expect(f.read(po)).toContain(FEW_PO);
-    const changed = /welcome|msgid "Open|^msgstr "[^"]/;
+    expect(f.read(dict)).toContain(FEW_DICT);
+    const changed = /welcome|msgid "Open|^msgstr "[^"]|%#@photos@/;
     const kept = (s: string) =>
       s.split('\n').filter((l, i, all) => !changed.test(l) && !changed.test(all[i - 1] ?? ''));
     expect(kept(f.read(android))).toEqual(kept(reviewed.android));
     expect(kept(f.read(po))).toEqual(kept(reviewed.po));
+    expect(kept(f.read(dict))).toEqual(kept(reviewed.dict));
     const stateFolder = path.dirname((await f.load()).statePath);
     expect([...segmentConflicts(stateFolder)]).toEqual([]);
 
@@ -372,6 +408,7 @@ describe('a corrected plural form the target language adds (en → pl: few)', ()
     await f.sync();
     expect(textRequests(f, mark)).toEqual([]);
     expect(f.read(android)).toContain(FEW_XML);
+    expect(f.read(dict)).toContain(FEW_DICT);
 
     // The source form the correction came from changes: the new machine translation, and a conflict
     // (its texts as status shows them: placeholders left out).
@@ -383,12 +420,21 @@ describe('a corrected plural form the target language adds (en → pl: few)', ()
       'src/po/messages.pot',
       PO_SRC.replace('msgid "Open"', 'msgid "Open file"').replace('"%d photos"', '"%d pictures"'),
     );
+    f.write(DICT_SRC, STRINGSDICT_SRC.replace('@ selected', '@ chosen').replace('%d photos', '%d pictures'));
     expect((await f.sync()).failed).toEqual([]);
     expect(f.read(android)).not.toContain('poprawione');
     expect(f.read(po)).not.toContain('poprawione');
+    expect(f.read(dict)).not.toContain('poprawione');
     expect(Object.fromEntries(segmentConflicts(stateFolder))).toEqual({
       [android]: [{ where: 'key photos (few)', source_before: ' photos', reviewed: ' zdjęcia (poprawione)' }],
       [po]: [{ where: 'key %d photo [1]', source_before: ' photos', reviewed: ' zdjęcia (poprawione)' }],
+      [dict]: [
+        {
+          where: 'key photos_selected.photos (few)',
+          source_before: ' photos',
+          reviewed: ' zdjęcia (poprawione)',
+        },
+      ],
     });
   });
 });

@@ -76,10 +76,20 @@ export const readStringsdict: FormatReader = async (path, ctx) => {
         top.forms.push({ category: key.name, start: key.start, end: closeTok.end, entry });
     } else if (t.kind === 'open' && t.selfClosing && top?.pendingKey) delete top.pendingKey;
   }
+  /** A plural form the source's variable has no <key> of (Polish `few` of an English `one, other`). */
+  const added = (v: Dict, category: string): string | undefined =>
+    v.forms.some((f) => f.category === category) ? undefined : `${v.path.join('.')} (${category})`;
   return stringDocument({
     format: ctx.format,
     decoded,
     entries,
+    addedForms: (lang) =>
+      variables.flatMap((v) =>
+        (formsFor(v.forms, lang) ?? []).flatMap(([c, donor]) => {
+          const key = added(v, c);
+          return key === undefined ? [] : [{ key, donor: donor.entry }];
+        }),
+      ),
     languageSplices: (lang, valueOf) => {
       const splices: Splice[] = [];
       for (const v of variables) {
@@ -93,9 +103,10 @@ export const readStringsdict: FormatReader = async (path, ctx) => {
         const next = v.forms[1];
         const lineStart = xml.lastIndexOf('\n', first.start);
         const sep = next ? xml.slice(first.end, next.start) : `\n${xml.slice(lineStart + 1, first.start)}`;
-        const pairs = forms.map(([c, donor]) => {
-          return `<key>${c}</key>${between}<string>${escapeXml(valueOf(donor.entry))}</string>`;
-        });
+        const pairs = forms.map(
+          ([c, donor]) =>
+            `<key>${c}</key>${between}<string>${escapeXml(valueOf(donor.entry, added(v, c)))}</string>`,
+        );
         splices.push({ start: first.start, end: last.end, text: pairs.join(sep) });
       }
       return splices;
