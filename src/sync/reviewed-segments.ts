@@ -8,6 +8,7 @@ import {
   openDocument,
   taggedText,
   type OpenedDocument,
+  type Piece,
 } from '../documents/index.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../state/types.js';
 import { outputCondition, writtenOf } from './run/edited-output.js';
@@ -44,6 +45,12 @@ export interface SegmentConflict {
   reviewed: string;
 }
 
+/**
+ * The text of a segment's code pieces (placeholders, markup) by piece index: its tagged text has
+ * only `<x id="i"/>` for them, and so has a translation of it. Absent when it has none.
+ */
+type Codes = Record<string, string>;
+
 /** A plural form a string file's target adds: where it is and the source segment it takes its text from. */
 interface AddedForm {
   /** Its place in the output ("key photos (few)"). */
@@ -51,15 +58,24 @@ interface AddedForm {
   /** The donor's memory key and tagged source text. */
   donor: string;
   source: string;
+  /** The donor's code pieces (absent in records of older versions). */
+  codes?: Codes;
 }
 
 interface WrittenSegments {
   output: string;
   /** The segment job that wrote the output. */
   job_id: number;
-  segments: Array<{ key: string; source: string; where: string }>;
+  /** `codes`: absent when the segment has none, and in records of older versions. */
+  segments: Array<{ key: string; source: string; where: string; codes?: Codes }>;
   /** Keys of segments whose translation in the output is a person's. */
   reviewed: string[];
+  /**
+   * The person's wording of reviewed segments as the output had it, placeholders included, by key:
+   * what a conflict shows (their tagged text numbers code pieces as the output's value has them,
+   * not as the source does). Absent in records of older versions.
+   */
+  reviewed_texts?: Record<string, string>;
   conflicts: SegmentConflict[];
   /** Added plural forms, with the tagged text written for each (absent in records of older versions). */
   forms?: Array<AddedForm & { written: string }>;
@@ -119,8 +135,20 @@ export async function acceptSegmentConflicts(stateFolder: string, output: string
 export interface SourceSegment {
   key: string;
   tagged: string;
-  segment: { id: number; where: string };
+  segment: { id: number; where: string; pieces?: readonly Piece[] };
 }
+
+/** The code pieces of a segment, for the record (undefined: none). */
+function codesOf(segment: SourceSegment['segment']): Codes | undefined {
+  const codes: Codes = {};
+  segment.pieces?.forEach((p, i) => {
+    if (p.code) codes[i] = p.text;
+  });
+  return Object.keys(codes).length ? codes : undefined;
+}
+
+/** `{ codes }` when there are any: a record's optional field. */
+const withCodes = (codes: Codes | undefined): { codes?: Codes } => (codes ? { codes } : {});
 
 export interface ReviewedTake {
   /**
@@ -159,7 +187,13 @@ function addedForms(t: TakeReviewed): Map<string, AddedForm> {
   const out = new Map<string, AddedForm>();
   for (const f of t.doc.addedForms(t.targetLang)) {
     const donor = byId.get(f.donor.id);
-    if (donor) out.set(f.key, { where: f.where, donor: donor.key, source: donor.tagged });
+    if (donor)
+      out.set(f.key, {
+        where: f.where,
+        donor: donor.key,
+        source: donor.tagged,
+        ...withCodes(codesOf(donor.segment)),
+      });
   }
   return out;
 }
@@ -169,6 +203,7 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
   const before = readRecord(t.stateFolder, t.outputRel);
   const record = before && t.previous && before.job_id === t.previous.id ? before : undefined;
   const reviewed = new Set(record?.reviewed ?? []);
+  const reviewedTexts = new Map(Object.entries(record?.reviewed_texts ?? {}));
   const formsBefore = new Map((record?.forms ?? []).map((f) => [f.where, f]));
   const reviewedForms = new Map(
     (t.overwriteEdits ? [] : (record?.reviewed_forms ?? [])).map((f) => [f.where, f]),
@@ -188,6 +223,7 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
         if (wording === current.get(s.key)) return;
         rows.push(t.row(s.key, s.source, wording));
         reviewed.add(s.key);
+        reviewedTexts.set(s.key, matched[i]!.value);
       });
       await t.memory.put(rows);
       for (const s of edited) {
@@ -197,6 +233,7 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
             where: form.where,
             donor: form.donor,
             source: form.source,
+            ...withCodes(form.codes),
             value: s.value,
             tagged: s.tagged,
           });
@@ -223,14 +260,19 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
     if (form && form.donor === r.donor) {
       formWording.set(form.key, r.value);
       keptForms.push(r);
-    } else lostForms.push({ where: r.where, source_before: plainOf(r.source), reviewed: plainOf(r.tagged) });
+    } else
+      lostForms.push({
+        where: r.where,
+        source_before: plainOf(r.source, r.codes),
+        reviewed: r.value,
+      });
   }
   const conflicts = [
     ...(before?.conflicts ?? []),
     ...lost.map((s) => ({
       where: s.where,
-      source_before: plainOf(s.source),
-      reviewed: plainOf(wording.get(s.key) ?? ''),
+      source_before: plainOf(s.source, s.codes),
+      reviewed: reviewedTexts.get(s.key) ?? plainOf(wording.get(s.key) ?? ''),
     })),
     ...lostForms,
   ];
@@ -243,8 +285,14 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
       await writeRecord(t.stateFolder, {
         output: t.outputRel,
         job_id: jobId,
-        segments: t.segments.map((s) => ({ key: s.key, source: s.tagged, where: s.segment.where })),
+        segments: t.segments.map((s) => ({
+          key: s.key,
+          source: s.tagged,
+          where: s.segment.where,
+          ...withCodes(codesOf(s.segment)),
+        })),
         reviewed: [...reviewed].filter((k) => now.has(k)),
+        reviewed_texts: Object.fromEntries([...reviewedTexts].filter(([k]) => reviewed.has(k) && now.has(k))),
         conflicts,
         forms: [...forms.values()].map((f) => ({
           ...f,
@@ -286,6 +334,11 @@ const ENTITIES: Record<string, string> = {
   '&amp;': '&',
 };
 
-/** A tagged text as a person reads it (inline tags left out, escapes read). */
-const plainOf = (tagged: string): string =>
-  tagged.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|quot|apos|amp);/g, (e) => ENTITIES[e] ?? e);
+/**
+ * A tagged text as a person reads it: each code piece as the source has it (`%d`, `{name}`, `<b>`),
+ * the other inline tags left out, escapes read.
+ */
+const plainOf = (tagged: string, codes: Codes = {}): string =>
+  tagged.replace(/<x id="(\d+)"\s*\/>|<[^>]*>|&(?:lt|gt|quot|apos|amp);/g, (m, id?: string) =>
+    id !== undefined ? (codes[id] ?? '') : m.startsWith('&') ? (ENTITIES[m] ?? m) : '',
+  );

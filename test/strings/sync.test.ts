@@ -313,6 +313,23 @@ describe('a value a person corrected in a target file', () => {
       machine.replace(title, 'Fotobibliothek').replace(/"delete": "[^"]*"/, ''),
     );
   });
+
+  it("is listed as a conflict with its placeholders when its key's source changes", async () => {
+    fx = await createFixture({
+      manifest: manifest([{ lang: 'de' }], ['web']),
+      files: { 'web/en.json': JSON_SRC },
+    });
+    expect((await fx.sync()).failed).toEqual([]);
+    const out = 'src/web/de.json';
+    fx.write(out, fx.read(out).replace(/"delete": "[^"]*"/, '"delete": "%s endgültig löschen?"'));
+    fx.write('src/web/en.json', JSON_SRC.replace('"Delete %s?"', '"Remove %s?"'));
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(fx.read(out)).not.toContain('endgültig');
+    const stateFolder = path.dirname((await fx.load()).statePath);
+    expect(Object.fromEntries(segmentConflicts(stateFolder))).toEqual({
+      [out]: [{ where: 'key app.delete', source_before: 'Delete %s?', reviewed: '%s endgültig löschen?' }],
+    });
+  });
 });
 
 describe('an .xml file that is not Android string resources', () => {
@@ -411,7 +428,7 @@ describe('a corrected plural form the target language adds (en → pl: few)', ()
     expect(f.read(dict)).toContain(FEW_DICT);
 
     // The source form the correction came from changes: the new machine translation, and a conflict
-    // (its texts as status shows them: placeholders left out).
+    // (its texts as status shows them, placeholders in place).
     f.write(
       'src/android/values/strings.xml',
       ANDROID_SRC.replace('Welcome, %1$s!', 'Welcome back, %1$s!').replace('%d photos', '%d pictures'),
@@ -426,13 +443,15 @@ describe('a corrected plural form the target language adds (en → pl: few)', ()
     expect(f.read(po)).not.toContain('poprawione');
     expect(f.read(dict)).not.toContain('poprawione');
     expect(Object.fromEntries(segmentConflicts(stateFolder))).toEqual({
-      [android]: [{ where: 'key photos (few)', source_before: ' photos', reviewed: ' zdjęcia (poprawione)' }],
-      [po]: [{ where: 'key %d photo [1]', source_before: ' photos', reviewed: ' zdjęcia (poprawione)' }],
+      [android]: [
+        { where: 'key photos (few)', source_before: '%d photos', reviewed: '%d zdjęcia (poprawione)' },
+      ],
+      [po]: [{ where: 'key %d photo [1]', source_before: '%d photos', reviewed: '%d zdjęcia (poprawione)' }],
       [dict]: [
         {
           where: 'key photos_selected.photos (few)',
-          source_before: ' photos',
-          reviewed: ' zdjęcia (poprawione)',
+          source_before: '%d photos',
+          reviewed: '%d zdjęcia (poprawione)',
         },
       ],
     });
