@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/index.js';
 import { createPool } from '../../src/state/postgres/connect.js';
 import { migrate } from '../../src/state/postgres/migrations.js';
+import { PgRunLog } from '../../src/state/postgres/runs.js';
 import { PgSegmentClaims } from '../../src/state/postgres/segment-claims.js';
 import { registerWorker, stopWorker } from '../../src/state/postgres/workers.js';
 import { holdingProxy, type HoldingProxy } from '../helpers/holding-proxy.js';
@@ -122,12 +123,23 @@ describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
 });
 
 describe.skipIf(!server)('segment claims of the workers of a pipeline', () => {
-  it("leaves a live worker's segments to it and takes a dead or stopped worker's over", async () => {
+  /** A migrated state of its own, and a way to register a worker on it. */
+  async function withWorkers(
+    fn: (pool: ReturnType<typeof createPool>, worker: () => Promise<string>) => Promise<void>,
+  ): Promise<void> {
     const db = await createTestDatabase(server!);
     const pool = createPool({ url: db.url });
     try {
       await migrate(pool, db.url);
-      const worker = () => registerWorker(pool, { command: 'sync', leaseSeconds: 30 });
+      await fn(pool, () => registerWorker(pool, { command: 'sync', leaseSeconds: 30 }));
+    } finally {
+      await pool.end();
+      await db.drop();
+    }
+  }
+
+  it("leaves a live worker's segments to it and takes a dead or stopped worker's over", async () => {
+    await withWorkers(async (pool, worker) => {
       const [a, b, c] = await Promise.all([worker(), worker(), worker()]);
       const [byA, byB, byC] = [a, b, c].map((w) => new PgSegmentClaims(pool, w)) as [
         PgSegmentClaims,
@@ -153,9 +165,26 @@ describe.skipIf(!server)('segment claims of the workers of a pipeline', () => {
       // A worker that stops gives its segments back.
       await stopWorker(pool, b);
       expect(await byC.claim(['k2', 'k3'])).toEqual(new Map());
-    } finally {
-      await pool.end();
-      await db.drop();
-    }
+    });
+  });
+
+  it("drops a dead worker's segment claims when the next run starts, and keeps a live worker's", async () => {
+    await withWorkers(async (pool, worker) => {
+      const [dead, live, next] = await Promise.all([worker(), worker(), worker()]);
+      // The dead worker claimed keys nobody asks for again (its document was deleted meanwhile).
+      await new PgSegmentClaims(pool, dead).claim(['only-dead-1', 'only-dead-2']);
+      await new PgSegmentClaims(pool, live).claim(['live-1']);
+      await pool.query(`UPDATE workers SET heartbeat_at = now() - interval '1 minute' WHERE id = $1`, [dead]);
+      const claims = async () =>
+        (
+          await pool.query<{ key: string; worker_id: string }>(
+            'SELECT key, worker_id FROM segment_claims ORDER BY key',
+          )
+        ).rows;
+      expect(await claims()).toHaveLength(3);
+
+      await new PgRunLog(pool, next).start('sync');
+      expect(await claims()).toEqual([{ key: 'live-1', worker_id: live }]);
+    });
   });
 });

@@ -12,7 +12,7 @@ import type {
   WrittenRecordRow,
 } from '../types.js';
 import { attachJob, claimUnit, holdsUnit, releaseUnit, unitKey } from './claims.js';
-import { markDeadWorkersRunsCrashed } from './runs.js';
+import { noticeDeadWorkers } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
 import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
 import { inTransaction } from './tx.js';
@@ -126,7 +126,7 @@ export class PgJobLedger implements JobLedger {
     const unit = unitKey(job);
     const claim = await claimUnit(this.pool, this.worker.id, unit, this.worker.leaseSeconds);
     if (!claim.claimed) return { holder: claim.holder };
-    if (claim.takenOverFrom) await markDeadWorkersRunsCrashed(this.pool, this.worker.id);
+    if (claim.takenOverFrom) await noticeDeadWorkers(this.pool, this.worker.id);
     // Read again now that the unit is ours: its holder may have finished it (and let it go)
     // between the listing and the claim.
     const now = await this.get(job.id);
@@ -187,7 +187,7 @@ export class PgJobLedger implements JobLedger {
       if (claim.jobId !== null) {
         const recorded = await this.get(claim.jobId);
         if (recorded && recorded.status !== 'done') {
-          if (claim.takenOverFrom) await markDeadWorkersRunsCrashed(this.pool, this.worker.id);
+          if (claim.takenOverFrom) await noticeDeadWorkers(this.pool, this.worker.id);
           throw new RecordedJobError(recorded);
         }
       }

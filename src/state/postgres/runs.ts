@@ -10,16 +10,26 @@ import type {
   StyleStateStore,
 } from '../types.js';
 import { CachedRows } from './cached-rows.js';
+import { dropDeadWorkersClaims } from './segment-claims.js';
 import { WORKER_ALIVE } from './workers.js';
 
 // The run log, and the style lists and glossaries as last applied, on PostgreSQL.
 
 /**
- * Runs left running by workers that are dead (heartbeat older than their lease, or stopped) are
- * marked crashed. Done when a run starts and when a worker takes over a dead worker's work, so a
- * killed run shows as crashed as soon as anyone notices, not only at the next run's start.
+ * What workers that are dead (heartbeat older than their lease, or stopped) left behind, cleaned up
+ * by whoever notices them: when a run starts and when a worker takes over a dead worker's work. Their
+ * runs left running are marked crashed (a killed run shows as crashed as soon as anyone notices, not
+ * only at the next run's start), and the segments they were sending are no longer claimed.
  */
-export async function markDeadWorkersRunsCrashed(
+export async function noticeDeadWorkers(
+  db: pg.Pool | pg.PoolClient,
+  exceptWorker: string | undefined,
+): Promise<void> {
+  await markDeadWorkersRunsCrashed(db, exceptWorker);
+  await dropDeadWorkersClaims(db, exceptWorker);
+}
+
+async function markDeadWorkersRunsCrashed(
   db: pg.Pool | pg.PoolClient,
   exceptWorker: string | undefined,
 ): Promise<void> {
@@ -44,9 +54,9 @@ export class PgRunLog implements RunLog {
     private readonly workerId: string | undefined,
   ) {}
 
-  /** Record a run (after marking the runs of dead workers crashed; live workers' runs are theirs). */
+  /** Record a run (after cleaning up after dead workers; live workers' runs are theirs). */
   async start(command: string): Promise<number> {
-    await markDeadWorkersRunsCrashed(this.pool, this.workerId);
+    await noticeDeadWorkers(this.pool, this.workerId);
     const r = await this.pool.query<{ id: number }>(
       `INSERT INTO runs (started_at, command, status, pid, host, worker_id) VALUES (now(), $1, 'running', $2, $3, $4) RETURNING id`,
       [command, process.pid, os.hostname(), this.workerId ?? null],

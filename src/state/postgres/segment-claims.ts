@@ -11,6 +11,23 @@ import { WORKER_ALIVE } from './workers.js';
 const HOLDER_ALIVE = (c: string) =>
   `EXISTS (SELECT 1 FROM workers w WHERE w.id = ${c}.worker_id AND ${WORKER_ALIVE('w')})`;
 
+/**
+ * Drop the segment claims of dead or stopped workers (not `exceptWorker`'s): nobody waits for them
+ * any more (`claim` and `heldElsewhere` pass them by), but the row of a key nobody claims again
+ * would stay for ever. Joined with the dead worker's row, so that a claim another worker takes over
+ * at this very moment is checked again against its new holder and kept.
+ */
+export async function dropDeadWorkersClaims(
+  db: pg.Pool | pg.PoolClient,
+  exceptWorker: string | undefined,
+): Promise<void> {
+  await db.query(
+    `DELETE FROM segment_claims c USING workers w
+     WHERE w.id = c.worker_id AND w.id IS DISTINCT FROM $1 AND NOT ${WORKER_ALIVE('w')}`,
+    [exceptWorker ?? null],
+  );
+}
+
 export class PgSegmentClaims implements SegmentClaims {
   constructor(
     private readonly pool: pg.Pool,
