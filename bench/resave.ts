@@ -1,6 +1,6 @@
 // Benchmark (design.md target): planning 1,000 re-saved Office files, a figure per file. Each file
 // (docx, pptx, xlsx from samples/office, each with text of its own) is translated once (by the
-// in-process copying stand-in of bench/sync-noop.ts), then saved again as Office does without an
+// in-process stand-in of bench/sync-noop.ts), then saved again as Office does without an
 // edit: a new zip container (other entry order, times, compression) and new docProps. The plan must
 // find every one "re-saved, unchanged" (no upload): its time is the hash plus the content digest of
 // each file. For scale: the same plan with change_detection: bytes (the hash alone; every file would
@@ -19,7 +19,7 @@ import { makePlan, runSync } from '../src/sync/engine.js';
 import { benchSize } from './lib/options.js';
 import { timed } from './lib/timing.js';
 import { withTempDir, writeDocsManifest } from './lib/tree.js';
-import { copyingClient } from './sync-noop.js';
+import { translatingClient } from './sync-noop.js';
 import type { BenchResult } from './types.js';
 
 const FILES = benchSize(1_000, 200, 'LOCSYNC_BENCH_RESAVE_FILES');
@@ -92,7 +92,7 @@ export async function run(): Promise<BenchResult[]> {
       try {
         await runSync({
           loaded,
-          connection: { client: copyingClient() },
+          connection: { client: translatingClient() },
           state,
           logger: silentLogger(),
           options: { poll: { initialMs: 0, minMs: 0 }, concurrency: 64, maxUndownloaded: 1000 },

@@ -3,8 +3,8 @@
 // and a sync after one file changed at most 1.2x the no-op.
 //
 // The tree is generated in a temp folder; a first sync seeds the state in this process (every file
-// "translated" by a stand-in of the service that copies the source, so 100,000 real translations are
-// not needed). Then the real command, `node bin/locsync.js sync` (dist/, rebuilt first when a source
+// translated by an in-process stand-in of the service, the local engine's pseudo-translation, so no
+// 100,000 uploads are needed). Then the real command, `node bin/locsync.js sync` (dist/, rebuilt first when a source
 // is newer), is timed from its start to its exit, as rsync is (process start-up, module loading,
 // manifest, state, listing, run record, summary: all of it), its RSS sampled from outside:
 //  - the first no-op after that run: every file checked against its jobs, verified marks and the
@@ -17,11 +17,11 @@
 //   npx tsx bench/sync-noop.ts          (LOCSYNC_BENCH_NOOP_FILES overrides the size)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { silentLogger } from '../src/log/logger.js';
 import { loadManifest } from '../src/manifest/load.js';
+import { createEngine } from '../src/service/engine/index.js';
 import { startService } from '../src/service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
@@ -48,21 +48,31 @@ const ONE_CHANGE_RATIO = 1.2;
 
 const ratioOf = (ms: number, of: number) => Math.round((ms / of) * 100) / 100;
 
-/** A stand-in for the service: every upload is done at once; the "translation" is a copy. */
-export function copyingClient(): DocumentClient {
-  const docs = new Map<string, string>();
+/**
+ * A stand-in for the service: every upload is done at once; the translation is the local service's
+ * engine's pseudo-translation (the output checks refuse a copy of the source as untranslated).
+ */
+export function translatingClient(): DocumentClient {
+  const engine = createEngine();
+  const docs = new Map<string, { file: string; target: string; source: string | undefined }>();
   let n = 0;
   return {
-    uploadDocument: async (file) => {
+    uploadDocument: async (file, req) => {
       const id = `doc${++n}`;
-      docs.set(id, file);
+      docs.set(id, { file, target: req.target_lang.toLowerCase(), source: req.source_lang?.toLowerCase() });
       return { document_id: id, document_key: `key-${id}-secret` };
     },
     getDocumentStatus: async (id) => ({ document_id: id, status: 'done', billed_characters: 1 }),
     downloadDocument: async (id, _key, dest) => {
-      await fsp.copyFile(docs.get(id)!, dest);
+      const doc = docs.get(id)!;
+      const ext = path.extname(doc.file).slice(1).toLowerCase();
+      await engine.translateDocument(
+        { path: doc.file, ext, filename: path.basename(doc.file) },
+        { path: dest, ext },
+        { targetLang: doc.target, ...(doc.source ? { sourceLang: doc.source } : {}) },
+      );
       docs.delete(id);
-      return { bytes: 1, sha256: await sha256File(dest) };
+      return { bytes: fs.statSync(dest).size, sha256: await sha256File(dest) };
     },
   };
 }
@@ -75,7 +85,7 @@ async function syncOnce(
   try {
     const s = await runSync({
       loaded,
-      connection: { client: copyingClient() },
+      connection: { client: translatingClient() },
       state,
       logger: silentLogger(),
       options: { poll: { initialMs: 0, minMs: 0 }, concurrency: 64, maxUndownloaded: 1000 },
