@@ -12,11 +12,12 @@ import { API_KEY, createFixture, onPostgres, runCliOn, type Fixture } from './fi
 // again: the next run delivers it from the spool, and the document is uploaded once.
 //
 // The moment is made deterministic with a named pipe: the output to be replaced is a FIFO, and
-// `--overwrite-edits` keeps the output it replaces for `locsync review` (it reads it right before
-// the new translation takes its name). Reading a FIFO blocks until someone opens it for writing, so
-// the sync stops there, with the download received in full and the output not yet written; the
-// test sees it waiting (a non-blocking open for writing succeeds only while a reader is there) and
-// kills it.
+// `--overwrite-edits` keeps the output it replaces for `locsync review` (it copies it right before
+// the new translation takes its name). Opening a FIFO for reading blocks until someone opens it for
+// writing, so the sync stops there, with the download received in full and the output not yet
+// written. The test sees a thread of the sync blocked in that open (Linux: its wchan in /proc is
+// wait_for_partner) and kills it then; nothing ever opens the FIFO for writing, so the sync cannot
+// get past that point before the kill.
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -24,14 +25,23 @@ afterEach(async () => {
   fx = undefined;
 });
 
-/** Resolves once a process has `fifo` open for reading (and keeps it blocked: nothing is written). */
-async function readerOf(fifo: string, exited: () => string | undefined): Promise<number> {
+/** Resolves once a thread of process `pid` waits in the open of a FIFO for a writer. */
+async function blockedOnFifo(pid: number, exited: () => string | undefined): Promise<void> {
   for (;;) {
+    let tasks: string[] = [];
     try {
-      return fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
+      tasks = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      // Not started yet, or gone (then `exited` says so).
     }
+    const waits = tasks.map((t) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/task/${t}/wchan`, 'utf8');
+      } catch {
+        return '';
+      }
+    });
+    if (waits.includes('wait_for_partner')) return;
     const ended = exited();
     if (ended !== undefined)
       throw new Error(`the sync ended without reading the output it replaces: ${ended}`);
@@ -77,13 +87,12 @@ describe('a sync killed after the download arrived, before the output was writte
         resolve();
       }),
     );
-    const writer = await readerOf(output, () => (exited ? said : undefined));
+    await blockedOnFifo(child.pid as number, () => (exited ? said : undefined));
     // Received in full: the service handed the translation out (and will not again).
     const served = f.documentRequests(mark).filter((r) => r.path.endsWith('/result') && r.status === 200);
     expect(served).toHaveLength(1);
     child.kill('SIGKILL');
     await gone;
-    fs.closeSync(writer);
     const spoolDir = spoolDirOf((await f.load()).statePath);
     const spooledAfterKill = listSpooled(spoolDir);
     fs.rmSync(output);
