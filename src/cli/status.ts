@@ -95,7 +95,9 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
       `Spooled (${d.spooled.documents.length}; downloaded and paid, not yet written: the next \`locsync sync -c ${cfg}\` puts them in place without the service; kept in ${d.spooled.folder}):`,
     );
     for (const s of d.spooled.documents)
-      out.push(`  ${s.output ?? '(no open job)'}: document ${s.document_id}`);
+      out.push(
+        `  ${s.output ?? '(no open job)'}: document ${s.document_id}${s.holder ? ` (in the spool of worker ${s.holder}, which delivers it; uploaded again only once that worker is gone and its spool out of reach)` : ''}`,
+      );
   }
   out.push('');
   out.push(d.failures.length ? `Failures (${d.failures.length}):` : 'Failures: none');

@@ -61,7 +61,11 @@ export interface StatusData {
   string_keys?: StringKeysPending[] | null;
   skipped: SyncPlan['skipped'] | null;
   /** Translations downloaded but not yet put in place: the next run delivers them (no new upload). */
-  spooled: { folder: string; documents: Array<{ document_id: string; output: string | null }> };
+  spooled: {
+    folder: string;
+    /** `holder`: in the spool of that worker (PostgreSQL), not in this machine's folder. */
+    documents: Array<{ document_id: string; output: string | null; holder?: string }>;
+  };
 }
 
 /** Whether a job's recorded request sends segments (method: segments) rather than a document. */
@@ -190,7 +194,7 @@ export async function collectStatus(
     gaveUp: scan?.plan.gaveUp ?? null,
     string_keys: scan?.stringKeys ?? null,
     skipped: scan?.plan.skipped ?? null,
-    // This machine's spool (on PostgreSQL each worker keeps what it could not write in its own).
+    // This machine's spool, and what open jobs record in other workers' spools (PostgreSQL).
     spooled: spooledDocuments(loaded.statePath, [...open, ...failed]),
   };
 }
@@ -201,14 +205,36 @@ export function lastRunOutOfView(d: Pick<StatusData, 'runs' | 'last_run'>): RunR
   return last && !d.runs.some((r) => r.id === last.id) ? last : undefined;
 }
 
-/** The translations waiting in this machine's spool, with the outputs their open jobs are for. */
+/**
+ * The translations waiting in this machine's spool, with the outputs their open jobs are for, and
+ * those the open jobs record in another worker's spool (PostgreSQL: another machine's).
+ */
 export function spooledDocuments(
   statePath: string,
   /** The open jobs (a spooled document's output is the one its job is for). */
-  openJobs: ReadonlyArray<{ document_id: string | null; output_path: string }>,
+  openJobs: ReadonlyArray<
+    { document_id: string | null; output_path: string } & Partial<
+      Pick<JobRecord, 'spool_path' | 'spool_holder'>
+    >
+  >,
 ): StatusData['spooled'] {
   const folder = spoolDirOf(statePath);
   const ids = listSpooled(folder);
   const outputs = new Map(openJobs.map((j) => [j.document_id, j.output_path] as const));
-  return { folder, documents: ids.map((id) => ({ document_id: id, output: outputs.get(id) ?? null })) };
+  const here = new Set(ids);
+  const elsewhere = new Map<string, { document_id: string; output: string; holder: string }>();
+  for (const j of openJobs)
+    if (j.document_id && j.spool_path && j.spool_holder && !here.has(j.document_id))
+      elsewhere.set(j.document_id, {
+        document_id: j.document_id,
+        output: j.output_path,
+        holder: j.spool_holder,
+      });
+  return {
+    folder,
+    documents: [
+      ...ids.map((id) => ({ document_id: id, output: outputs.get(id) ?? null })),
+      ...elsewhere.values(),
+    ],
+  };
 }

@@ -47,6 +47,12 @@ describe.skipIf(!onPostgres)('a translation in the spool of another machine', ()
     expect(left.lostDownloads).toEqual([]);
     expect(f.documentRequests(mark)).toEqual([]);
     expect(f.exists('out/de/guide.txt')).toBe(false);
+    // status says where it waits.
+    const waiting = await runCliOn(f, 'status', '--no-scan', '--json');
+    const spooled = (JSON.parse(waiting.stdout) as { spooled: { documents: unknown[] } }).spooled;
+    expect(spooled.documents).toEqual([
+      { document_id: expect.any(String), output: 'out/de/guide.txt', holder: state.workerId },
+    ]);
 
     // Machine A is gone for good (its worker stopped, its spool out of reach): a lost download,
     // uploaded once more and reported so.
