@@ -45,6 +45,7 @@ describe.skipIf(!onPostgres)('a translation in the spool of another machine', ()
     const left = await f.sync();
     expect(left.failed).toEqual([]);
     expect(left.lostDownloads).toEqual([]);
+    expect(left.elsewhere).toBe(1);
     expect(f.documentRequests(mark)).toEqual([]);
     expect(f.exists('out/de/guide.txt')).toBe(false);
     // status says where it waits.
