@@ -24,6 +24,8 @@
 //   String resource files (json, arb, yaml/yml, po/pot, Android xml, iOS strings/stringsdict,
 //   properties; formats/strings/, docs/strings/): segments are keyed values (role 'string', where
 //   "key app.title"); their documents are StringDocuments (values() by key, write(..., { keep })).
+//   wordingInSourceShape: a person's wording of a string value as the memory keeps it (an ICU
+//   message's plural branches the target language added left out).
 //   protectPlaceholders / placeholdersOf / comparePlaceholders: placeholders and markup of UI strings
 //   as code pieces, and the check a translated value must pass (placeholders.ts).
 //   languageInStyle(code, 'bcp47' | 'posix' | 'android'): pt-br as pt-BR, pt_BR, pt-rBR.
@@ -59,6 +61,7 @@ export {
   type StringDocument,
   type StringWriteOptions,
 } from './formats/strings/keyed.js';
+export { wordingInSourceShape, type OutputValue } from './formats/strings/reviewed-wording.js';
 export { checkAborted, DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 
 /** Characters a document is billed for before any minimum: the sum over its segments. */

@@ -6,7 +6,9 @@ import {
   isBilingual,
   isStringDocument,
   openDocument,
+  piecesOfTaggedText,
   taggedText,
+  wordingInSourceShape,
   type OpenedDocument,
   type Piece,
 } from '../documents/index.js';
@@ -147,6 +149,11 @@ function codesOf(segment: SourceSegment['segment']): Codes | undefined {
   return Object.keys(codes).length ? codes : undefined;
 }
 
+/** A recorded source segment's pieces, code pieces with their text when the record has it. */
+function sourcePieces(s: { source: string; codes?: Codes }): Piece[] | undefined {
+  return piecesOfTaggedText(s.source)?.map((p, i) => (p.code ? { text: s.codes?.[i] ?? '', code: true } : p));
+}
+
 /** `{ codes }` when there are any: a record's optional field. */
 const withCodes = (codes: Codes | undefined): { codes?: Codes } => (codes ? { codes } : {});
 
@@ -214,12 +221,22 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
     const edited = await editedSegments(t.outputAbs, t.doc.outputFormats[0] ?? t.format);
     // Added plural forms are matched by place, every other segment by position.
     const matched = edited?.filter((s) => !formsBefore.has(s.where));
-    if (edited && matched?.length === record.segments.length) {
+    const current =
+      edited && matched?.length === record.segments.length
+        ? await t.memory.lookup(record.segments.map((s) => s.key))
+        : undefined;
+    // Each wording in its source's pieces (undefined: a plural branch the target added was edited).
+    const wordings = record.segments.map((s, i) => {
+      const pieces = sourcePieces(s);
+      const output = matched?.[i];
+      if (!output || !current) return undefined;
+      return pieces ? wordingInSourceShape(output, pieces, current.get(s.key), t.targetLang) : output.tagged;
+    });
+    if (edited && matched && current && wordings.every((w) => w !== undefined)) {
       const written = await writtenOf(t.outputAbs);
-      const current = await t.memory.lookup(record.segments.map((s) => s.key));
       const rows: SegmentMemoryRow[] = [];
       record.segments.forEach((s, i) => {
-        const wording = matched[i]!.tagged;
+        const wording = wordings[i]!;
         if (wording === current.get(s.key)) return;
         rows.push(t.row(s.key, s.source, wording));
         reviewed.add(s.key);

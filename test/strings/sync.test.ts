@@ -457,3 +457,59 @@ describe('a corrected plural form the target language adds (en → pl: few)', ()
     });
   });
 });
+
+describe('an ICU plural message with branches the target language adds (en → pl: few, many)', () => {
+  const files = (s: string) => /"files": "([^"]*)"/.exec(s)![1]!;
+  const branch = (message: string, category: string) =>
+    new RegExp(`${category} \\{([^}]*)\\}`).exec(message)?.[1];
+  /** The web JSON translated to Polish: the output and what the first sync wrote. */
+  const translatedToPolish = async () => {
+    fx = await createFixture({
+      manifest: manifest([{ lang: 'pl' }], ['web']),
+      files: { 'web/en.json': JSON_SRC },
+    });
+    expect((await fx.sync()).failed).toEqual([]);
+    return { f: fx, out: 'src/web/pl.json', machine: fx.read('src/web/pl.json') };
+  };
+
+  it('is not taken as a correction when another key is edited, so a change of its source is no conflict', async () => {
+    const { f, out, machine } = await translatedToPolish();
+    expect(branch(files(machine), 'few')).toBe(branch(files(machine), 'other'));
+    f.write(out, machine.replace(/"title": "[^"]*"/, '"title": "Biblioteka"'));
+    f.write('src/web/en.json', JSON_SRC.replace('"Delete %s?"', '"Remove %s?"'));
+    expect((await f.sync()).failed).toEqual([]);
+    expect(f.read(out)).toContain('"title": "Biblioteka"');
+    expect(files(f.read(out))).toBe(files(machine));
+
+    f.write(
+      'src/web/en.json',
+      JSON_SRC.replace('"Delete %s?"', '"Remove %s?"').replace('# files}', '# documents}'),
+    );
+    expect((await f.sync()).failed).toEqual([]);
+    const now = files(f.read(out));
+    expect(now).not.toBe(files(machine));
+    expect(branch(now, 'few')).toBe(branch(now, 'other'));
+    const stateFolder = path.dirname((await f.load()).statePath);
+    expect([...segmentConflicts(stateFolder)]).toEqual([]);
+  });
+
+  it('a correction of a source branch is kept, the added branches as written; one of an added branch goes beside', async () => {
+    const { f, out, machine } = await translatedToPolish();
+    const corrected = files(machine).replace(/one \{[^}]*\}/, 'one {# plik}');
+    f.write(out, machine.replace(files(machine), corrected));
+    f.write('src/web/en.json', JSON_SRC.replace('"Delete %s?"', '"Remove %s?"'));
+    expect((await f.sync()).failed).toEqual([]);
+    expect(files(f.read(out))).toBe(corrected);
+    expect(f.exists('src/web/pl.locsync-new.json')).toBe(false);
+    const stateFolder = path.dirname((await f.load()).statePath);
+    expect([...segmentConflicts(stateFolder)]).toEqual([]);
+
+    // `few` has no place of its own in the source's message: the new translation goes beside.
+    const few = corrected.replace(/few \{[^}]*\}/, 'few {# pliki}');
+    f.write(out, f.read(out).replace(corrected, few));
+    f.write('src/web/en.json', JSON_SRC.replace('"Delete %s?"', '"Remove it, %s?"'));
+    expect((await f.sync()).failed).toEqual([]);
+    expect(files(f.read(out))).toBe(few);
+    expect(f.exists('src/web/pl.locsync-new.json')).toBe(true);
+  });
+});

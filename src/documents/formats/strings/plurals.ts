@@ -128,7 +128,11 @@ export function icuPluralsFor(message: string, lang: string): string {
   return message;
 }
 
-function branchesSplice(message: string, p: MessageFormatElement, lang: string): Splice | undefined {
+/** A plural's branches (category and `{...}` as written) and where they are, from the first category on. */
+function branchesOf(
+  message: string,
+  p: MessageFormatElement,
+): { start: number; end: number; options: Array<{ category: string; raw: string }> } | undefined {
   if (p.type !== TYPE.plural) return undefined;
   const options: Array<{ category: string; raw: string }> = [];
   let start = Infinity;
@@ -139,6 +143,12 @@ function branchesSplice(message: string, p: MessageFormatElement, lang: string):
     end = Math.max(end, o.location.end.offset);
     options.push({ category: key, raw: message.slice(o.location.start.offset, o.location.end.offset) });
   }
+  return { start, end, options };
+}
+
+function branchesSplice(message: string, p: MessageFormatElement, lang: string): Splice | undefined {
+  const { start, end, options } = branchesOf(message, p) ?? {};
+  if (!options || start === undefined || end === undefined) return undefined;
   const exact = options.filter((o) => o.category.startsWith('='));
   const forms = formsFor(
     options.filter((o) => !o.category.startsWith('=')),
@@ -150,4 +160,43 @@ function branchesSplice(message: string, p: MessageFormatElement, lang: string):
     ...forms.map(([c, donor]) => `${c} ${donor.raw}`),
   ];
   return { start, end, text: text.join(' ') };
+}
+
+/**
+ * A target's ICU message read back in the plural branches of its source message `like` (plurals
+ * paired in order, outermost first): the branches the target language added (icuPluralsFor: Polish
+ * `few`, `many` of an English `one, other`) are left out of `message` and listed, each as written
+ * (`few {# pliki}`). A message that is not ICU, or has no branch its source lacks, comes back whole.
+ */
+export function icuPluralsBack(message: string, like: string): { message: string; added: string[] } {
+  const added: string[] = [];
+  const parsed = (m: string): MessageFormatElement[] | undefined => {
+    try {
+      return parse(m, { captureLocation: true, ignoreTag: true });
+    } catch {
+      return undefined;
+    }
+  };
+  if (!/\bplural\b/.test(message)) return { message, added };
+  const source = parsed(like);
+  if (!source) return { message, added };
+  const categories = pluralsOf(source).map((p) => (p.type === TYPE.plural ? Object.keys(p.options) : []));
+  // One plural at a time, as icuPluralsFor: taking branches out moves the offsets after them.
+  for (let pass = 0; pass < 20; pass++) {
+    const elements = parsed(message);
+    if (!elements) break;
+    let splice: Splice | undefined;
+    for (const [i, p] of pluralsOf(elements).entries()) {
+      const b = branchesOf(message, p);
+      const known = categories[i];
+      if (!b || !known || b.options.every((o) => known.includes(o.category))) continue;
+      const kept = b.options.filter((o) => known.includes(o.category));
+      for (const o of b.options) if (!known.includes(o.category)) added.push(`${o.category} ${o.raw}`);
+      splice = { start: b.start, end: b.end, text: kept.map((o) => `${o.category} ${o.raw}`).join(' ') };
+      break;
+    }
+    if (!splice) break;
+    message = applySplices(message, [splice]);
+  }
+  return { message, added };
 }
