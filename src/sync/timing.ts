@@ -3,7 +3,8 @@
 // cap), so that on a calm service a slot is free the moment its document is done. A hint beyond any
 // plausible job (the real service answers 2^27 at times) or one that did not come true is ignored:
 // polling then goes on as without a hint, rather than waiting out the cap on a number that means
-// nothing. Overridable for tests (options or LOCSYNC_POLL_* env).
+// nothing. Overridable for tests (options or LOCSYNC_POLL_* env). The segment path's wait for
+// another worker's segments polls the memory: how long it waits is here too.
 
 export interface PollTiming {
   /** Delay before the first status poll after an upload, ms. */
@@ -21,6 +22,11 @@ export interface PollTiming {
   hintSlackMs: number;
   /** A seconds_remaining above this is not an estimate (no document takes an hour): ignored. */
   maxHintSeconds: number;
+  /**
+   * The segment path: a job waiting for segments another live worker of the pipeline is sending
+   * stops waiting when none of them was answered for this long, ms (docs/segments.md).
+   */
+  segmentStallMs: number;
 }
 
 export const DEFAULT_POLL: PollTiming = {
@@ -30,6 +36,7 @@ export const DEFAULT_POLL: PollTiming = {
   minMs: 250,
   hintSlackMs: 5,
   maxHintSeconds: 3600,
+  segmentStallMs: 5 * 60_000,
 };
 
 /** DEFAULT_POLL overridden by LOCSYNC_POLL_INITIAL_MS / _MAX_MS / _MIN_MS / _FACTOR and `over`. */

@@ -2,14 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src/api/client.js';
+import { openRunState } from '../../src/cli/open-state.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { loadManifest } from '../../src/manifest/load.js';
 import { startService, type RunningService } from '../../src/service/index.js';
 import { createPool } from '../../src/state/postgres/connect.js';
 import { migrate } from '../../src/state/postgres/migrations.js';
 import { PgRunLog } from '../../src/state/postgres/runs.js';
 import { PgSegmentClaims } from '../../src/state/postgres/segment-claims.js';
 import { registerWorker, stopWorker } from '../../src/state/postgres/workers.js';
+import { runSync, type SyncOptions } from '../../src/sync/engine.js';
+import { createSyncEvents } from '../../src/sync/events.js';
 import { holdingProxy, type HoldingProxy } from '../helpers/holding-proxy.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
+import { FAST_POLL } from '../sync/fixture.js';
 import { killWorkers, spawnWorker, waitFor, writePipeline, type WorkerProcess } from '../helpers/workers.js';
 
 // Two `locsync sync` processes of one pipeline on PostgreSQL, method: segments, translating two
@@ -60,10 +67,10 @@ describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
   });
 
   /**
-   * Worker 1 sending a.txt (its request held at the proxy), then b.txt written and worker 2 started;
-   * workers of a lease of `lease` seconds, two documents at the service at once.
+   * Worker 1 sending a.txt (its request held at the proxy), then b.txt written; workers of a lease of
+   * `lease` seconds, two documents at the service at once.
    */
-  async function bothSending(lease: number): Promise<[WorkerProcess, WorkerProcess]> {
+  async function firstSending(lease: number): Promise<{ manifestPath: string; first: WorkerProcess }> {
     const manifestPath = writePipeline(dir, {
       dbUrl: db.url,
       serviceUrl: proxy.url,
@@ -75,8 +82,32 @@ describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
     const first = spawnWorker(['sync', '-c', manifestPath], dir);
     await waitFor('the first worker to send a.txt', () => proxy.held().length === 1, 60_000, first.output);
     fs.writeFileSync(path.join(dir, 'src', 'b.txt'), manual(BETA));
-    const second = spawnWorker(['sync', '-c', manifestPath], dir);
-    return [first, second];
+    return { manifestPath, first };
+  }
+
+  /** The same, and worker 2 started. */
+  async function bothSending(lease: number): Promise<[WorkerProcess, WorkerProcess]> {
+    const { manifestPath, first } = await firstSending(lease);
+    return [first, spawnWorker(['sync', '-c', manifestPath], dir)];
+  }
+
+  /** A worker of the pipeline run in this process (its run's options set by the test). */
+  async function syncHere(manifestPath: string, options: SyncOptions, events = createSyncEvents()) {
+    const loaded = await loadManifest(manifestPath);
+    const opened = await openRunState(loaded, { logger: silentLogger(), command: 'sync', drives: true });
+    try {
+      const client = new ServiceClient({ baseUrl: proxy.url, apiKey: 'test-key-123456' });
+      return await runSync({
+        loaded,
+        connection: { client },
+        state: opened.state,
+        logger: silentLogger(),
+        events,
+        options,
+      });
+    } finally {
+      await opened.close();
+    }
   }
 
   it('two workers translating documents that share paragraphs send each shared paragraph once', async () => {
@@ -119,6 +150,34 @@ describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
       expect(lines).toHaveLength(4);
       expect(lines[0]).not.toBe(SHARED[0]);
     }
+  }, 120_000);
+
+  it('a worker whose wait for shared paragraphs a live worker is sending runs out fails the document for now; the next run finishes it', async () => {
+    const { manifestPath, first } = await firstSending(10);
+    // The wait's limit (5 minutes by default) set to nothing: the first look that finds the shared
+    // paragraphs still held by the live first worker gives up on them.
+    const events = createSyncEvents();
+    const gaveUp = new Promise<void>((resolve) => events.on('job:failed', () => resolve()));
+    const second = syncHere(manifestPath, { poll: { ...FAST_POLL, segmentStallMs: 0 } }, events);
+    await gaveUp;
+    // Its own paragraph was sent before it gave up; the shared ones it did not send.
+    expect(textBilled()).toBe([...BETA].length);
+    await proxy.release();
+    const run = await second;
+    expect(await first.exited, first.output()).toBe(0);
+    expect(run.failed.map((f) => [f.file, f.kind, f.willRetry])).toEqual([['b.txt', 'transient', true]]);
+    expect(run.failed[0]?.error).toContain('got no answer for a long time; sent by the next run');
+
+    // The next run (or the first worker, which takes open work up before it ends) finds every
+    // paragraph of b.txt in the memory: it writes it and sends nothing.
+    const next = await syncHere(manifestPath, { poll: FAST_POLL });
+    expect(next.failed).toEqual([]);
+    const distinct = [...SHARED, ALPHA, BETA].reduce((n, t) => n + [...t].length, 0);
+    expect(textBilled()).toBe(distinct);
+    const a = fs.readFileSync(path.join(dir, 'out', 'a.txt'), 'utf8').split('\n');
+    const b = fs.readFileSync(path.join(dir, 'out', 'b.txt'), 'utf8').split('\n');
+    expect([b[0], b[2]]).toEqual([a[0], a[2]]);
+    expect(b[1]).not.toBe(BETA);
   }, 120_000);
 });
 

@@ -17,8 +17,6 @@ export interface Workers {
 
 /** How often a job waiting for another worker's segments looks for their answers (ms). */
 const POLL_MS = 200;
-/** It stops waiting when none of them was answered for this long while their sender lives (ms). */
-const STALL_MS = 5 * 60_000;
 
 /** What a job may send after claiming, and how it gives its claims back. */
 export interface SegmentClaim {
@@ -32,6 +30,12 @@ export interface SegmentClaim {
 
 export class InFlightSegments {
   private readonly pending = new Map<string, Promise<void>>();
+
+  /**
+   * @param stallMs a job waiting for another worker's segments stops waiting when none of them was
+   *   answered for this long while their sender lives (the run's timing: 5 minutes)
+   */
+  constructor(private readonly stallMs: number) {}
 
   /** The answer this key is waiting for, when another job of this process is sending it. */
   waitFor(key: string): Promise<void> | undefined {
@@ -71,7 +75,7 @@ export class InFlightSegments {
    * Wait for segments another worker is sending: until each is answered in the memory, or none is
    * held by a live worker any more (given back unanswered, or its worker died: the caller claims
    * them again), or `stopped` says so. Answers the worker still holding them when none was answered
-   * for 5 minutes while it lives (the caller gives up on them for now).
+   * for `stallMs` while it lives (the caller gives up on them for now).
    */
   async awaitElsewhere(
     keys: readonly string[],
@@ -87,7 +91,7 @@ export class InFlightSegments {
       if (left.length === 0 || stopped()) return undefined;
       const held = await workers.claims.heldElsewhere(left);
       if (held.size === 0) return undefined;
-      if (Date.now() - since >= STALL_MS) return [...held.values()][0];
+      if (Date.now() - since >= this.stallMs) return [...held.values()][0];
       await sleep(POLL_MS);
     }
   }

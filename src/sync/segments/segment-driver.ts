@@ -14,10 +14,11 @@ export interface SegmentDriverDeps extends JobDriverDeps {
 
 export class MethodDriver extends JobDriver {
   /** Segments being bought in this run, shared by its jobs (each is sent once). */
-  private readonly inFlight = new InFlightSegments();
+  private readonly inFlight: InFlightSegments;
 
   constructor(private readonly sd: SegmentDriverDeps) {
     super(sd);
+    this.inFlight = new InFlightSegments(sd.timing.segmentStallMs);
   }
 
   override async drive(
