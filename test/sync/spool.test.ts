@@ -52,3 +52,56 @@ describe('the spool', () => {
     expect(listSpooled(spoolDir)).toEqual([]);
   }, 120_000);
 });
+
+describe('a translation in the spool, found by the next run', () => {
+  /** A first translation of guide.txt, then a new one received into the spool and not written. */
+  async function spooledSecondEdition(f: Fixture): Promise<string> {
+    expect((await f.sync()).failed).toEqual([]);
+    f.write('src/guide.txt', 'The guide, second edition.\n');
+    // The output's name is taken by a folder: with --overwrite-edits the new translation is to go
+    // there, the rename fails, and it waits in the spool.
+    fs.rmSync(path.join(f.dir, 'out/de/guide.txt'));
+    f.write('out/de/guide.txt/keep.me', 'in the way\n');
+    const kept = await f.sync({ overwriteEdits: true });
+    expect(kept.failed.map((x) => x.error)).toEqual([expect.stringMatching(/kept in the spool/)]);
+    fs.rmSync(path.join(f.dir, 'out/de/guide.txt'), { recursive: true });
+    const [id] = listSpooled(spoolDirOf((await f.load()).statePath));
+    return path.join(spoolDirOf((await f.load()).statePath), encodeURIComponent(id ?? ''));
+  }
+
+  const oneTarget = {
+    mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
+  };
+
+  it('is taken as done when a worker stopped after writing it to the output, before recording it', async () => {
+    fx = await createFixture({ files: { 'guide.txt': 'The guide.\n' }, manifest: oneTarget });
+    const f = fx;
+    const spooled = await spooledSecondEdition(f);
+    // What a worker killed between the output's rename and its record leaves behind.
+    fs.copyFileSync(spooled, path.join(f.dir, 'out/de/guide.txt'));
+    const mark = f.mark();
+    const next = await f.sync();
+    expect(next.failed).toEqual([]);
+    expect(f.documentRequests(mark)).toEqual([]);
+    // Not taken for a person's edit of the output: no new translation beside it, nothing to resolve.
+    expect(f.exists('out/de/guide.locsync-new.txt')).toBe(false);
+    expect(listSpooled(path.dirname(spooled))).toEqual([]);
+    expect((await f.sync()).failed).toEqual([]);
+    expect(f.exists('out/de/guide.locsync-new.txt')).toBe(false);
+  }, 120_000);
+
+  it('that is no longer what was received is not delivered: a lost download, uploaded again and reported', async () => {
+    fx = await createFixture({ files: { 'guide.txt': 'The guide.\n' }, manifest: oneTarget });
+    const f = fx;
+    const spooled = await spooledSecondEdition(f);
+    fs.writeFileSync(spooled, 'not the translation\n');
+    const mark = f.mark();
+    const next = await f.sync();
+    expect(next.failed).toEqual([]);
+    expect(next.lostDownloads.map((l) => l.file)).toEqual(['guide.txt']);
+    expect(f.uploads(mark).map((u) => u.filename)).toEqual(['guide.txt']);
+    expect(f.read('out/de/guide.txt')).toMatch(/^\[de\] \S/);
+    expect(f.read('out/de/guide.txt')).not.toContain('not the translation');
+    expect(listSpooled(path.dirname(spooled))).toEqual([]);
+  }, 120_000);
+});
