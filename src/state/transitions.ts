@@ -97,15 +97,14 @@ export const transitions = {
 };
 
 /**
- * Verified marks grouped by settings signature: one statement per signature (a mapping has a
- * handful), not one per file (the first scan after a run with much work marks 100,000s of files).
+ * Verified marks written per statement: the first scan after a run with much work marks 100,000s
+ * of files, in a statement per this many (not one per file, nor one list of all of them at once).
  */
-export function groupBySignature(files: Array<{ relPath: string; sig: number }>): Map<number, string[]> {
-  const bySig = new Map<number, string[]>();
-  for (const f of files) {
-    const rels = bySig.get(f.sig);
-    if (rels) rels.push(f.relPath);
-    else bySig.set(f.sig, [f.relPath]);
-  }
-  return bySig;
+export const VERIFY_BATCH = 4096;
+
+/** Done rows in the order of their ids: the latest of each output (JobLedger.latestDoneOfEach). */
+export function latestPerOutput<R extends Pick<JobRecord, 'output_path'>>(rows: readonly R[]): R[] {
+  const latest = new Map<string, R>();
+  for (const r of rows) latest.set(r.output_path, r);
+  return [...latest.values()];
 }

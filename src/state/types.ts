@@ -264,6 +264,8 @@ export interface JobLedger {
   open(): Promise<JobRecord[]>;
   /** The latest done job of one output path: what the output holds. */
   latestDoneOf(outputPath: string): Promise<DoneIndexRow | undefined>;
+  /** The latest done job of each of these output paths (those with one), in one call. */
+  latestDoneOfEach(outputPaths: readonly string[]): Promise<DoneIndexRow[]>;
   /** Every done job, few columns, oldest first, streamed (the bulk read of a busy scan). */
   doneIndex(): AsyncIterable<DoneIndexRow>;
   /** Done jobs of one content and settings fingerprint, oldest first (reuse donors). */
@@ -333,14 +335,21 @@ export interface FileInventory {
    * before the last '/', '' at the top), as `listed` (a scan that needs only the folders that changed).
    */
   listedIn(mapping: string, folders: readonly string[]): Promise<Map<string, ListedFile>>;
+  /**
+   * Every recorded file of a mapping as `listed` has them, a page at a time (by path, in the
+   * backend's order): a scan of 100,000s of files holds a page of records at once, not a map of all.
+   */
+  listedPages(mapping: string): AsyncIterable<ListedFile[]>;
   /** The recorded sha256 of every file of a mapping, by relative path (when many are needed). */
   contents(mapping: string): Promise<Map<string, string>>;
+  /** The recorded sha256 of these files of a mapping (those recorded), in one call. */
+  contentsOf(mapping: string, relPaths: readonly string[]): Promise<Map<string, string>>;
   /** A file was hashed: recorded (its verified mark and its mapping's snapshot are void). */
   put(rec: HashedFile): Promise<void>;
   /** A source is gone. */
   remove(mapping: string, relPath: string): Promise<void>;
   /** These files' outputs were all found up to date under the settings signature `sig`. */
-  verify(mapping: string, files: Array<{ relPath: string; sig: number }>): Promise<void>;
+  verify(mapping: string, sig: number, relPaths: readonly string[]): Promise<void>;
   snapshot(mapping: string): Promise<MappingSnapshot | undefined>;
   setSnapshot(mapping: string, snap: MappingSnapshot, files: number): Promise<void>;
 }

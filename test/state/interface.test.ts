@@ -177,10 +177,8 @@ describe.each(backends)('state interface on $name', (backend) => {
     });
     await files.put({ mapping: 'm', rel_path: 'c d/ü.txt', size: 4, mtime_ms: 2, sha256: 'sha-c' });
     await files.put({ mapping: 'n', rel_path: 'a.txt', size: 5, mtime_ms: 3, sha256: 'sha-n' });
-    await files.verify('m', [
-      { relPath: 'a.txt', sig: 7 },
-      { relPath: 'c d/ü.txt', sig: 2 ** 47 + 5 },
-    ]);
+    await files.verify('m', 7, ['a.txt']);
+    await files.verify('m', 2 ** 47 + 5, ['c d/ü.txt']);
     expect([...(await files.listed('m')).values()].sort()).toEqual([
       ['a.txt', 3, 1.5, 7, ino, ctime],
       ['c d/ü.txt', 4, 2, 2 ** 47 + 5, null, null],
@@ -207,5 +205,62 @@ describe.each(backends)('state interface on $name', (backend) => {
 
     await files.remove('m', 'a.txt');
     expect(await files.get('m', 'a.txt')).toBeUndefined();
+  });
+
+  it('a scan reads records a page at a time and contents and done jobs for a part of its files', async () => {
+    const { state } = await fresh();
+    const files = state.files;
+    // More than a page of records (4,096) and of marks per statement.
+    const rels = Array.from({ length: 4100 }, (_, i) => `d${i % 7}/f${i}.txt`);
+    for (const [i, rel] of rels.entries())
+      await files.put({
+        mapping: 'm',
+        rel_path: rel,
+        size: i,
+        mtime_ms: i + 0.5,
+        sha256: `sha-${i}`,
+        ino: i,
+        ctime_ms: i,
+      });
+    await files.put({ mapping: 'other', rel_path: 'd0/f0.txt', size: 1, mtime_ms: 1, sha256: 'sha-o' });
+    await files.verify('m', 5, rels);
+
+    const pages: number[] = [];
+    const seen = new Map<string, readonly unknown[]>();
+    for await (const page of files.listedPages('m')) {
+      pages.push(page.length);
+      for (const row of page) seen.set(row[0], row);
+    }
+    expect(pages).toEqual([4096, 4]);
+    expect(seen.size).toBe(4100);
+    expect(seen.get('d3/f10.txt')).toEqual(['d3/f10.txt', 10, 10.5, 5, 10, 10]);
+    expect(seen.get('d4/f4099.txt')).toEqual(['d4/f4099.txt', 4099, 4099.5, 5, 4099, 4099]);
+    expect(await collect(files.listedPages('none'))).toEqual([]);
+
+    expect(await files.contentsOf('m', ['d1/f1.txt', 'd2/f9.txt', 'gone.txt'])).toEqual(
+      new Map([
+        ['d1/f1.txt', 'sha-1'],
+        ['d2/f9.txt', 'sha-9'],
+      ]),
+    );
+
+    // Two jobs done for one output: the latest counts; an output without a done job has none.
+    for (const sha of ['sha-old', 'sha-new']) {
+      const job = await state.jobs.created(newJob({ sha256: sha, output_path: 'out/de/a.docx' }));
+      await state.jobs.done(job, 1);
+    }
+    await state.jobs.done(
+      await state.jobs.created(newJob({ rel_path: 'b.docx', output_path: 'out/de/b.docx' })),
+      1,
+    );
+    await state.jobs.created(newJob({ rel_path: 'c.docx', output_path: 'out/de/c.docx' }));
+    const each = await state.jobs.latestDoneOfEach(['out/de/a.docx', 'out/de/b.docx', 'out/de/c.docx', 'x']);
+    expect(each.map((r) => [r.output_path, r.sha256]).sort()).toEqual([
+      ['out/de/a.docx', 'sha-new'],
+      ['out/de/b.docx', 'sha-a'],
+    ]);
+    expect(each.find((r) => r.output_path === 'out/de/a.docx')).toEqual(
+      await state.jobs.latestDoneOf('out/de/a.docx'),
+    );
   });
 });

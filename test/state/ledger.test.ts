@@ -60,7 +60,7 @@ describe('job ledger transitions', () => {
 
   it('done voids the no-op marks that vouched for the output (verified mark, snapshots)', async () => {
     state.putFile({ mapping: 'docs', rel_path: 'a.txt', size: 1, mtime_ms: 1, sha256: 'a'.repeat(64) });
-    await state.files.verify('docs', [{ relPath: 'a.txt', sig: 42 }]);
+    await state.files.verify('docs', 42, ['a.txt']);
     await state.files.setSnapshot('docs', { digest: 'd', outputDirs: [], outputsDigest: 'o' }, 1);
     expect((await state.files.get('docs', 'a.txt'))?.verified).toBe(42);
     const l = state.jobs;

@@ -1,10 +1,13 @@
 import type pg from 'pg';
 import type { FileInventory, FileRecord, HashedFile, ListedFile, MappingSnapshot } from '../types.js';
-import { groupBySignature } from '../transitions.js';
+import { VERIFY_BATCH } from '../transitions.js';
 import { inTransaction } from './tx.js';
 
 // The file inventory on PostgreSQL: the sources seen, their content, and the no-op fast paths'
 // marks. Bulk reads are one query per mapping in array row mode (no object per row).
+
+/** Records per page of FileInventory.listedPages. */
+const LISTED_PAGE = 4096;
 
 export class PgFileInventory implements FileInventory {
   constructor(private readonly pool: pg.Pool) {}
@@ -40,6 +43,30 @@ export class PgFileInventory implements FileInventory {
     const out = new Map<string, ListedFile>();
     for (const row of r.rows) out.set(row[0], row);
     return out;
+  }
+
+  async *listedPages(mapping: string): AsyncIterable<ListedFile[]> {
+    // Keyset pages in the database's order of paths (its collation, the same for `>` and ORDER BY).
+    for (let after: string | undefined; ;) {
+      const r = await this.pool.query<[string, number, number, number | null, number | null, number | null]>({
+        text: `SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = $1
+                 AND ($2::text IS NULL OR rel_path > $2) ORDER BY rel_path LIMIT ${LISTED_PAGE}`,
+        values: [mapping, after ?? null],
+        rowMode: 'array',
+      });
+      if (r.rows.length) yield r.rows;
+      if (r.rows.length < LISTED_PAGE) return;
+      after = (r.rows[r.rows.length - 1] as ListedFile)[0];
+    }
+  }
+
+  async contentsOf(mapping: string, relPaths: readonly string[]): Promise<Map<string, string>> {
+    const r = await this.pool.query<[string, string]>({
+      text: 'SELECT rel_path, sha256 FROM files WHERE mapping = $1 AND rel_path = ANY($2::text[])',
+      values: [mapping, relPaths],
+      rowMode: 'array',
+    });
+    return new Map(r.rows);
   }
 
   async contents(mapping: string): Promise<Map<string, string>> {
@@ -80,15 +107,14 @@ export class PgFileInventory implements FileInventory {
     });
   }
 
-  async verify(mapping: string, files: Array<{ relPath: string; sig: number }>): Promise<void> {
-    if (files.length === 0) return;
-    const bySig = groupBySignature(files);
+  async verify(mapping: string, sig: number, relPaths: readonly string[]): Promise<void> {
+    if (relPaths.length === 0) return;
     await inTransaction(this.pool, async (c) => {
-      for (const [sig, rels] of bySig)
+      for (let at = 0; at < relPaths.length; at += VERIFY_BATCH)
         await c.query('UPDATE files SET verified = $1 WHERE mapping = $2 AND rel_path = ANY($3::text[])', [
           sig,
           mapping,
-          rels,
+          relPaths.slice(at, at + VERIFY_BATCH),
         ]);
     });
   }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { registerSecret } from '../../log/secrets.js';
-import { transitions, WRITTEN_RECORDS_SQL, type JobFields } from '../transitions.js';
+import { latestPerOutput, transitions, WRITTEN_RECORDS_SQL, type JobFields } from '../transitions.js';
 import type {
   DoneIndexRow,
   JobFailure,
@@ -145,6 +145,14 @@ export class PgJobLedger implements JobLedger {
       [outputPath],
     );
     return r.rows[0];
+  }
+
+  async latestDoneOfEach(outputPaths: readonly string[]): Promise<DoneIndexRow[]> {
+    const r = await this.pool.query<DoneIndexRow>(
+      `SELECT ${DONE_COLUMNS} FROM jobs WHERE output_path = ANY($1::text[]) AND status = 'done' ORDER BY id`,
+      [outputPaths],
+    );
+    return latestPerOutput(r.rows);
   }
 
   async *doneIndex(): AsyncIterable<DoneIndexRow> {

@@ -16,13 +16,18 @@ export interface FileRows {
   getFile(mapping: string, relPath: string): FileRecord | undefined;
   filesOf(mapping: string): Map<string, ListedFile>;
   filesIn(mapping: string, folders: readonly string[]): Map<string, ListedFile>;
+  filesAfter(mapping: string, after: string | undefined, limit: number): ListedFile[];
   shasOf(mapping: string): Map<string, string>;
+  shasOfEach(mapping: string, relPaths: readonly string[]): Map<string, string>;
   putFile(rec: HashedFile): void;
   deleteFile(mapping: string, relPath: string): void;
-  verifyFiles(mapping: string, files: Array<{ relPath: string; sig: number }>): void;
+  verifyFiles(mapping: string, sig: number, relPaths: readonly string[]): void;
   mappingSnapshot(mapping: string): MappingSnapshot | undefined;
   setMappingSnapshot(mapping: string, snap: MappingSnapshot, files: number): void;
 }
+
+/** Records per page of FileInventory.listedPages. */
+const LISTED_PAGE = 4096;
 
 export class SqliteFileInventory implements FileInventory {
   constructor(private readonly rows: FileRows) {}
@@ -35,8 +40,20 @@ export class SqliteFileInventory implements FileInventory {
   async listedIn(mapping: string, folders: readonly string[]): Promise<Map<string, ListedFile>> {
     return this.rows.filesIn(mapping, folders);
   }
+  async *listedPages(mapping: string): AsyncIterable<ListedFile[]> {
+    // A page per query (keyset on the primary key): no statement stays open across the caller's awaits.
+    for (let after: string | undefined; ;) {
+      const page = this.rows.filesAfter(mapping, after, LISTED_PAGE);
+      if (page.length) yield page;
+      if (page.length < LISTED_PAGE) return;
+      after = (page[page.length - 1] as ListedFile)[0];
+    }
+  }
   async contents(mapping: string): Promise<Map<string, string>> {
     return this.rows.shasOf(mapping);
+  }
+  async contentsOf(mapping: string, relPaths: readonly string[]): Promise<Map<string, string>> {
+    return this.rows.shasOfEach(mapping, relPaths);
   }
   async put(rec: HashedFile): Promise<void> {
     this.rows.putFile(rec);
@@ -44,8 +61,8 @@ export class SqliteFileInventory implements FileInventory {
   async remove(mapping: string, relPath: string): Promise<void> {
     this.rows.deleteFile(mapping, relPath);
   }
-  async verify(mapping: string, files: Array<{ relPath: string; sig: number }>): Promise<void> {
-    this.rows.verifyFiles(mapping, files);
+  async verify(mapping: string, sig: number, relPaths: readonly string[]): Promise<void> {
+    this.rows.verifyFiles(mapping, sig, relPaths);
   }
   async snapshot(mapping: string): Promise<MappingSnapshot | undefined> {
     return this.rows.mappingSnapshot(mapping);

@@ -26,6 +26,7 @@ export interface JobRows {
   getJob(id: number): JobRecord | undefined;
   openJobs(): JobRecord[];
   latestDoneOf(outputPath: string): DoneIndexRow | undefined;
+  latestDoneOfEach(outputPaths: readonly string[]): DoneIndexRow[];
   iterateDoneIndex(): IterableIterator<DoneIndexRow>;
   doneWithContent(sha256: string, fingerprint: string): Array<{ id: number; output_path: string }>;
   doneJobsOfSource(mapping: string, relPath: string): JobRecord[];
@@ -77,6 +78,9 @@ export class SqliteJobLedger implements JobLedger {
   }
   async latestDoneOf(outputPath: string): Promise<DoneIndexRow | undefined> {
     return this.rows.latestDoneOf(outputPath);
+  }
+  async latestDoneOfEach(outputPaths: readonly string[]): Promise<DoneIndexRow[]> {
+    return this.rows.latestDoneOfEach(outputPaths);
   }
   async *doneIndex(): AsyncIterable<DoneIndexRow> {
     // Read in one go: a statement left open across the caller's awaits would make every other

@@ -5,7 +5,7 @@ import { registerSecret } from '../../log/secrets.js';
 import { ConfigError } from '../../util/errors.js';
 import { isStateDamage, noteStateOpened, StateDamagedError } from '../integrity.js';
 import { networkFsType } from '../netfs.js';
-import { groupBySignature, WRITTEN_RECORDS_SQL } from '../transitions.js';
+import { latestPerOutput, VERIFY_BATCH, WRITTEN_RECORDS_SQL } from '../transitions.js';
 import { SqliteContentDigests } from './digests.js';
 import { SqliteSegmentMemory } from './segments.js';
 import { SqliteQaResults } from './qa-results.js';
@@ -59,6 +59,9 @@ export function assertLocalFilesystem(statePath: string): void {
   }
 }
 
+/** The page cache of the state's connection, in KiB. */
+const PAGE_CACHE_KIB = 2000;
+
 export class StateStore implements StyleStateStore, SyncState {
   readonly path: string;
   /**
@@ -94,6 +97,10 @@ export class StateStore implements StyleStateStore, SyncState {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('foreign_keys = ON');
+      // SQLite's own default page cache (better-sqlite3 builds it with 16 MB): a scan that reads a
+      // state of 100,000s of files and jobs, and a backup, fill the whole cache, which stays in the
+      // process for the rest of the run; lookups by index need only the pages on their path.
+      this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
       this.migrate();
     } catch (err) {
       this.db.close();
@@ -163,8 +170,23 @@ export class StateStore implements StyleStateStore, SyncState {
           "SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = ? AND instr(rel_path, '/') = 0",
         )
         .raw(true),
+      filesFirst: db
+        .prepare<[string, number], unknown[]>(
+          'SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = ? ORDER BY rel_path LIMIT ?',
+        )
+        .raw(true),
+      filesAfter: db
+        .prepare<[string, string, number], unknown[]>(
+          'SELECT rel_path, size, mtime_ms, verified, ino, ctime_ms FROM files WHERE mapping = ? AND rel_path > ? ORDER BY rel_path LIMIT ?',
+        )
+        .raw(true),
       shasOf: db
         .prepare<[string], unknown[]>('SELECT rel_path, sha256 FROM files WHERE mapping = ?')
+        .raw(true),
+      shasOfEach: db
+        .prepare<[string, string], unknown[]>(
+          'SELECT rel_path, sha256 FROM files WHERE mapping = ? AND rel_path IN (SELECT value FROM json_each(?))',
+        )
         .raw(true),
       putFile: db.prepare(
         `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at, ino, ctime_ms)
@@ -206,6 +228,12 @@ export class StateStore implements StyleStateStore, SyncState {
           `SELECT id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path FROM jobs WHERE status = 'done' ORDER BY id`,
         )
         .raw(true),
+      // CROSS JOIN keeps the outputs the outer loop (a lookup each in jobs_output): with `IN`, the
+      // planner reads every done job through jobs_status instead, a whole index per call.
+      latestDoneOfEach: db.prepare<[string], DoneIndexRow>(
+        `SELECT j.id, j.output_path, j.sha256, j.fingerprint, j.base_fingerprint, j.mapping, j.rel_path
+         FROM json_each(?) AS o CROSS JOIN jobs AS j ON j.output_path = o.value AND j.status = 'done' ORDER BY j.id`,
+      ),
       latestDoneOf: db.prepare<[string], DoneIndexRow>(
         `SELECT id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path FROM jobs
          WHERE output_path = ? AND status = 'done' ORDER BY id DESC LIMIT 1`,
@@ -300,12 +328,22 @@ export class StateStore implements StyleStateStore, SyncState {
       out.set(r[0], r[1]);
     return out;
   }
+  /** The recorded files of a mapping after `after` in path order, at most `limit` (a page of them). */
+  filesAfter(mapping: string, after: string | undefined, limit: number): ListedFile[] {
+    return (after === undefined
+      ? this.stmts.filesFirst.all(mapping, limit)
+      : this.stmts.filesAfter.all(mapping, after, limit)) as unknown as ListedFile[];
+  }
+  /** The recorded sha256 of these files of a mapping (those recorded). */
+  shasOfEach(mapping: string, relPaths: readonly string[]): Map<string, string> {
+    return new Map(this.stmts.shasOfEach.all(mapping, JSON.stringify(relPaths)) as Array<[string, string]>);
+  }
   /** Record that these files' outputs were all found up to date under `sig` (see FileRecord.verified). */
-  verifyFiles(mapping: string, files: Array<{ relPath: string; sig: number }>): void {
-    if (files.length === 0) return;
-    const bySig = groupBySignature(files);
+  verifyFiles(mapping: string, sig: number, relPaths: readonly string[]): void {
+    if (relPaths.length === 0) return;
     this.db.transaction(() => {
-      for (const [sig, rels] of bySig) this.stmts.verifyFiles.run(sig, mapping, JSON.stringify(rels));
+      for (let at = 0; at < relPaths.length; at += VERIFY_BATCH)
+        this.stmts.verifyFiles.run(sig, mapping, JSON.stringify(relPaths.slice(at, at + VERIFY_BATCH)));
     })();
   }
   putFile(rec: HashedFile & { seen_at?: string }): void {
@@ -425,6 +463,10 @@ export class StateStore implements StyleStateStore, SyncState {
   /** The latest done job of one output path (what the output holds), by index. */
   latestDoneOf(outputPath: string): DoneIndexRow | undefined {
     return this.stmts.latestDoneOf.get(outputPath);
+  }
+  /** The latest done job of each of these outputs (those with one). */
+  latestDoneOfEach(outputPaths: readonly string[]): DoneIndexRow[] {
+    return latestPerOutput(this.stmts.latestDoneOfEach.all(JSON.stringify(outputPaths)));
   }
   /** Done jobs of one content and settings fingerprint, oldest first (reuse donors), by index. */
   doneWithContent(sha256: string, fingerprint: string): Array<{ id: number; output_path: string }> {
