@@ -203,7 +203,7 @@ export async function recordObservations(state: SyncState, o: Observations): Pro
       sha256: h.sha256,
     });
   if (o.digests?.length) await state.digests.put(o.digests);
-  for (const v of o.verified) await state.files.verify(v.mapping, v.files);
+  for (const v of o.verified) await state.files.verify(v.mapping, v.sig, v.files);
   for (const s of o.snapshots)
     await state.files.setSnapshot(
       s.mapping,

@@ -10,8 +10,11 @@ import type { TargetSettings } from './settings.js';
 export class OutputClaims {
   /** output → `mapping\0file\0target index` */
   private readonly owner = new Map<string, string>();
-  /** Mappings whose outputs a no-op scan did not claim yet (claimed when later work needs it). */
-  private readonly unclaimed = new Map<string, { m: Mapping; files: FoundFile[] }>();
+  /**
+   * Mappings whose outputs a no-op scan did not claim yet (claimed when later work needs it): the
+   * files of a no-op path (`defer`), and files found up to date one by one (`deferFile`).
+   */
+  private readonly unclaimed = new Map<string, { m: Mapping; files: FoundFile[]; more: FoundFile[] }>();
 
   constructor(private readonly settings: () => TargetSettings) {}
 
@@ -51,7 +54,18 @@ export class OutputClaims {
 
   /** A mapping's scan took the no-op fast path: its outputs are claimed only when needed. */
   defer(m: Mapping, files: FoundFile[]): void {
-    this.unclaimed.set(m.name, { m, files });
+    this.unclaimed.set(m.name, { m, files, more: [] });
+  }
+
+  /**
+   * A file whose outputs were all found made from it (their latest done jobs are its own): no other
+   * live source can hold them (planning such a source finds this one holding them), so they are
+   * claimed as a no-op scan's are, when later work needs it, not held as 100,000s of claims.
+   */
+  deferFile(m: Mapping, f: FoundFile): void {
+    const cur = this.unclaimed.get(m.name);
+    if (cur) cur.more.push(f);
+    else this.unclaimed.set(m.name, { m, files: [], more: [f] });
   }
 
   private claimSkipped(): void {
@@ -59,8 +73,8 @@ export class OutputClaims {
     const skipped = [...this.unclaimed.values()];
     this.unclaimed.clear();
     const settings = this.settings();
-    for (const { m, files } of skipped) {
-      for (const f of files) {
+    for (const { m, files, more } of skipped) {
+      for (const f of files.concat(more)) {
         const ext = extOf(f.relPath);
         for (let ti = 0; ti < m.targets.length; ti++) {
           let output: string;

@@ -23,11 +23,11 @@ import {
   outputsDigest,
   type ListingFolders,
 } from './output-listing.js';
-import { POINT_LOOKUPS_BEFORE_INDEX } from './output-index.js';
 import { preflight, PREFLIGHT_HEAD_BYTES } from './preflight.js';
 import { planFileTargets } from './units.js';
 import { digestContents, type DigestCandidate } from './digests.js';
 import { mapLimit } from '../../util/map-limit.js';
+import type { ListedFile } from '../../state/types.js';
 import { sourceMissingMessage } from '../../manifest/source-missing.js';
 
 // Taking stock of a mapping's sources: list, skip what cannot be translated, hash what is new or
@@ -53,7 +53,6 @@ function sourceMissing(b: PlanBuilder, m: Mapping, src: string, how: 'missing' |
 
 type Listed = Awaited<ReturnType<typeof listSourceFiles>>;
 type Snapshot = Awaited<ReturnType<PlanContext['state']['files']['snapshot']>>;
-type KnownFiles = Awaited<ReturnType<PlanContext['state']['files']['listed']>>;
 type Signature = (m: Mapping, ext: string) => number;
 
 /** What the no-op fast paths found: the listing's digest, the mapping's snapshot, whether it holds. */
@@ -67,17 +66,25 @@ interface FastPaths {
   outputsHeld: boolean;
 }
 
+/** What a listed file needs before its targets are planned (ByRecord.need). */
+const NEEDS_NOTHING = 0;
+/** New, or not as recorded: its content is hashed. */
+const NEEDS_HASH = 1;
+/** As recorded but not marked verified: its recorded content is read. */
+const NEEDS_RECORDED = 2;
+
 /** The listed files sorted by what their records say (index i: listed.files[i]). */
 interface ByRecord {
   byFolder: ReturnType<typeof compareFolders> | undefined;
-  /** Records read (what is left after planning is gone). */
-  known: KnownFiles;
-  hashes: Array<string | undefined>;
   /** 1: the file's verified mark matches; 2: and the snapshot vouches for it. */
   verified: Uint8Array;
-  toHash: number[];
-  recorded: number[];
+  /** NEEDS_HASH, NEEDS_RECORDED or NEEDS_NOTHING (verified), by file. */
+  need: Uint8Array;
   vouched: FoundFile[];
+  /** Recorded files that are not listed: gone since the last run. */
+  gone: string[];
+  /** Records read. */
+  read: number;
   /** Files vouched for by their folder whose record was not read. */
   unread: number;
 }
@@ -91,12 +98,11 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   if (fast.snap !== undefined && fast.digest === fast.snap.digest && !fast.everyOutput)
     return planSameListing(ctx, b, m, listed.files, fast.outputsHeld); // same listing: no source is gone
   const records = await sortByRecord(ctx, m, listed.files, fast);
-  const { hashed, bytesHashed } = await readContents(ctx, b, m, listed.files, records);
-  await digestContents(ctx, b, m, digestCandidates(listed.files, records));
-  const planned = await planListedFiles(ctx, b, m, listed.files, records, hashed);
+  const planned = await planListedFiles(ctx, b, m, listed.files, records);
+  const { hashed, bytesHashed } = planned;
   b.plan.hashed += hashed;
   ctx.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
-  const gone = noteGone(ctx, b, m, src, listed, records.known);
+  const gone = noteGone(ctx, b, m, src, listed, records);
   // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
   if (fast.digest !== undefined && planned.fresh === listed.files.length && gone === 0)
     noteSnapshot(ctx, b, m, listed.files, fast, records, planned.outputListings);
@@ -182,75 +188,121 @@ async function sortByRecord(
   const { snap, outputsHeld, everyOutput } = fast;
   const byFolder =
     outputsHeld && snap?.folders ? compareFolders(m, files, snap.folders, fast.signature) : undefined;
-  // Records of the changed folders only while they are few (a query each on SQLite).
-  const known =
-    byFolder && byFolder.changed.length <= Math.max(64, byFolder.names.length - byFolder.changed.length)
-      ? await ctx.state.files.listedIn(m.name, byFolder.changed)
-      : await ctx.state.files.listed(m.name);
   const r: ByRecord = {
     byFolder,
-    known,
-    hashes: new Array<string | undefined>(files.length),
     verified: new Uint8Array(files.length),
-    toHash: [],
-    recorded: [],
+    need: new Uint8Array(files.length),
     // Files the mapping's snapshot still vouches for although the listing changed (files were added
     // or edited beside them): recorded as they were then, and the outputs then still there. A
     // snapshot is dropped by any change of a file record and any job done, so such a file's outputs
     // are up to date: nothing is looked at for them, as on the no-op path.
     vouched: [],
+    gone: [],
+    read: 0,
     unread: 0,
   };
-  for (let i = 0; i < files.length; i++) {
+  for (let i = 0; i < files.length; i++)
+    if (byFolder?.same[byFolder.of[i] as number] === 1) r.verified[i] = 2;
+    else r.need[i] = NEEDS_HASH; // unless its record says otherwise
+  const sortOne = (i: number, prev: ListedFile) => {
     const f = files[i] as FoundFile;
-    if (byFolder?.same[byFolder.of[i] as number] === 1) {
-      r.verified[i] = 2;
-      r.vouched.push(f);
-      if (!known.has(f.relPath)) r.unread++;
-      continue;
-    }
-    const prev = known.get(f.relPath);
-    if (!prev || !matchesRecord(f, prev[1], prev[2], prev[4], prev[5])) r.toHash.push(i);
-    else if (!everyOutput && prev[3] === ctx.settings.signature(m, extOf(f.relPath))) {
-      r.verified[i] = 1;
-      if (outputsHeld) {
-        r.verified[i] = 2;
-        r.vouched.push(f);
+    if (r.verified[i] === 2 || !matchesRecord(f, prev[1], prev[2], prev[4], prev[5])) return;
+    if (!everyOutput && prev[3] === ctx.settings.signature(m, extOf(f.relPath))) {
+      r.need[i] = NEEDS_NOTHING;
+      r.verified[i] = outputsHeld ? 2 : 1;
+    } else r.need[i] = NEEDS_RECORDED;
+  };
+  if (byFolder && byFolder.changed.length <= Math.max(64, byFolder.names.length - byFolder.changed.length)) {
+    // Records of the changed folders only while they are few (a query each on SQLite).
+    const known = await ctx.state.files.listedIn(m.name, byFolder.changed);
+    r.read = known.size;
+    for (let i = 0; i < files.length; i++) {
+      const rel = (files[i] as FoundFile).relPath;
+      const prev = known.get(rel);
+      if (prev === undefined) {
+        if (r.verified[i] === 2) r.unread++;
+        continue;
       }
-    } else r.recorded.push(i);
+      known.delete(rel);
+      sortOne(i, prev);
+    }
+    r.gone = [...known.keys()];
+  } else {
+    // Every record, a page at a time: the first scan after a run with much work reads 100,000s,
+    // and holds no map of them beside the listing.
+    for await (const page of ctx.state.files.listedPages(m.name)) {
+      r.read += page.length;
+      for (const prev of page) {
+        const i = indexOfPath(files, prev[0]);
+        if (i === -1) r.gone.push(prev[0]);
+        else sortOne(i, prev);
+      }
+    }
   }
+  for (let i = 0; i < files.length; i++) if (r.verified[i] === 2) r.vouched.push(files[i] as FoundFile);
   // Claimed (lazily) before any other file of the mapping claims an output: they were there first.
   if (r.vouched.length) ctx.claims.defer(m, r.vouched);
   // The done index's size, estimated (when to load it whole rather than look outputs up one by one).
-  ctx.index.expectOutputs((known.size + r.unread) * m.targets.length);
+  ctx.index.expectOutputs((r.read + r.unread) * m.targets.length);
   return r;
 }
 
-/** The recorded contents of the files that need them, and the hashes of the others (a few at once). */
+/** The index of the file listed at `relPath` (files are sorted by path), -1 when none is. */
+function indexOfPath(files: readonly FoundFile[], relPath: string): number {
+  let lo = 0;
+  let hi = files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const p = (files[mid] as FoundFile).relPath;
+    if (p === relPath) return mid;
+    if (p < relPath) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Counts of the contents read while planning a mapping. */
+interface ContentsRead {
+  hashed: number;
+  bytesHashed: number;
+  /** Files hashed or failed (progress). */
+  done: number;
+}
+
+/**
+ * The contents of files[from, to) that need them: recorded ones read in one call, the others hashed
+ * (a few at once). Answers them by file index.
+ */
 async function readContents(
   ctx: PlanContext,
   b: PlanBuilder,
   m: Mapping,
   files: FoundFile[],
   r: ByRecord,
-): Promise<{ hashed: number; bytesHashed: number }> {
-  // By index when few, in one read when many (the first scan after a run with much work).
-  const shas =
-    r.recorded.length > POINT_LOOKUPS_BEFORE_INDEX ? await ctx.state.files.contents(m.name) : undefined;
-  for (const i of r.recorded) {
-    const rel = (files[i] as FoundFile).relPath;
-    r.hashes[i] = shas ? shas.get(rel) : (await ctx.state.files.get(m.name, rel))?.sha256;
+  part: { from: number; to: number },
+  read: ContentsRead,
+): Promise<Map<number, string>> {
+  const hashes = new Map<number, string>();
+  const toHash: number[] = [];
+  const recorded: number[] = [];
+  for (let i = part.from; i < part.to; i++)
+    if (r.need[i] === NEEDS_HASH) toHash.push(i);
+    else if (r.need[i] === NEEDS_RECORDED) recorded.push(i);
+  if (recorded.length) {
+    const rels = recorded.map((i) => (files[i] as FoundFile).relPath);
+    const shas = await ctx.state.files.contentsOf(m.name, rels);
+    recorded.forEach((i, k) => {
+      const sha = shas.get(rels[k] as string);
+      if (sha !== undefined) hashes.set(i, sha);
+    });
   }
-  let hashed = 0;
-  let bytesHashed = 0;
-  let count = 0;
   // Planning stays in path order (planListedFiles).
-  await mapLimit(r.toHash, 8, async (i) => {
+  await mapLimit(toHash, 8, async (i) => {
     const f = files[i] as FoundFile;
     try {
       const sha = await hashOf(f);
-      hashed++;
-      bytesHashed += f.size;
+      read.hashed++;
+      read.bytesHashed += f.size;
       b.plan.observations.hashed.push({
         mapping: m.name,
         file: f.relPath,
@@ -260,7 +312,7 @@ async function readContents(
         ctimeMs: f.ctimeMs,
         sha256: sha,
       });
-      r.hashes[i] = sha;
+      hashes.set(i, sha);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       b.skipped({
@@ -270,33 +322,63 @@ async function readContents(
         message: `cannot be read: ${code}`,
       });
     } finally {
-      if (++count % 500 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: count, hashed });
+      if (++read.done % 500 === 0)
+        ctx.events.emit('scan:progress', { mapping: m.name, files: read.done, hashed: read.hashed });
     }
   });
-  return { hashed, bytesHashed };
+  return hashes;
 }
 
 /** Content digests of what was read, and of recorded contents without one (see digests.ts). */
-function digestCandidates(files: FoundFile[], r: ByRecord): DigestCandidate[] {
+function digestCandidates(files: FoundFile[], hashes: Map<number, string>): DigestCandidate[] {
   const candidates: DigestCandidate[] = [];
-  for (const i of [...r.toHash, ...r.recorded]) {
-    const sha = r.hashes[i];
+  for (const [i, sha] of hashes) {
     const f = files[i] as FoundFile;
-    if (sha !== undefined)
-      candidates.push({
-        relPath: f.relPath,
-        absPath: f.absPath,
-        size: f.size,
-        mtimeMs: f.mtimeMs,
-        sha256: sha,
-      });
+    candidates.push({
+      relPath: f.relPath,
+      absPath: f.absPath,
+      size: f.size,
+      mtimeMs: f.mtimeMs,
+      sha256: sha,
+    });
   }
   return candidates;
 }
 
+/** The outputs of files[from, to) that are looked up in the done index (those of files not verified). */
+function outputsToLookUp(
+  ctx: PlanContext,
+  m: Mapping,
+  files: FoundFile[],
+  r: ByRecord,
+  part: { from: number; to: number },
+): string[] {
+  const outputs: string[] = [];
+  for (let i = part.from; i < part.to; i++) {
+    if (r.need[i] === NEEDS_NOTHING) continue;
+    const rel = (files[i] as FoundFile).relPath;
+    const ext = extOf(rel);
+    for (let ti = 0; ti < m.targets.length; ti++) {
+      try {
+        outputs.push(ctx.settings.outputOf(m, ti, rel, ext));
+      } catch {
+        /* renders nowhere valid: planning says so */
+      }
+    }
+  }
+  return outputs;
+}
+
 /**
- * Plans every listed file's targets in path order; what is left in `r.known` afterwards is gone.
- * Answers how many files have every output up to date, and the output folders read.
+ * Files planned a part at a time, in path order: what a part needs (recorded contents, hashes,
+ * digests, the done jobs of its outputs) is read for that part alone, so a scan that checks
+ * 100,000s of files against their jobs holds a part's worth of them, not all.
+ */
+const PART_FILES = 1024;
+
+/**
+ * Plans every listed file's targets in path order. Answers how many files have every output up to
+ * date, the output folders read, and what was hashed.
  */
 async function planListedFiles(
   ctx: PlanContext,
@@ -304,36 +386,48 @@ async function planListedFiles(
   m: Mapping,
   files: FoundFile[],
   r: ByRecord,
-  hashed: number,
-): Promise<{ fresh: number; outputListings: OutputListing['dirs'] }> {
+): Promise<{ fresh: number; outputListings: OutputListing['dirs'] } & ContentsRead> {
   ctx.listing = new OutputListing(ctx.loaded.dir);
-  const toVerify: Array<{ relPath: string; sig: number }> = [];
+  // Files found up to date, by settings signature (a mapping has a handful): their marks.
+  const toVerify = new Map<number, string[]>();
+  const read: ContentsRead = { hashed: 0, bytesHashed: 0, done: 0 };
   let fresh = 0;
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i] as FoundFile;
-    r.known.delete(f.relPath);
-    if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed });
-    if (r.verified[i] === 2) {
+  for (let from = 0; from < files.length; from += PART_FILES) {
+    const part = { from, to: Math.min(files.length, from + PART_FILES) };
+    const hashes = await readContents(ctx, b, m, files, r, part, read);
+    await digestContents(ctx, b, m, digestCandidates(files, hashes));
+    await ctx.index.prefetch(outputsToLookUp(ctx, m, files, r, part));
+    for (let i = part.from; i < part.to; i++) {
+      const f = files[i] as FoundFile;
+      if (i > 0 && i % 5000 === 0)
+        ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed: read.hashed });
+      if (r.verified[i] === 2) {
+        b.plan.files++;
+        b.plan.unchanged += m.targets.length;
+        fresh++;
+        continue;
+      }
+      const isVerified = r.verified[i] === 1;
+      const sha = hashes.get(i);
+      if (sha === undefined && !isVerified) continue; // could not be read (reported)
       b.plan.files++;
-      b.plan.unchanged += m.targets.length;
-      fresh++;
-      continue;
-    }
-    const isVerified = r.verified[i] === 1;
-    const sha = r.hashes[i];
-    if (sha === undefined && !isVerified) continue; // could not be read (reported)
-    b.plan.files++;
-    if (!isVerified && skippedBeforeUpload(b, m, f)) continue;
-    if (await planFileTargets(ctx, b, m, { file: f, sha256: sha, verified: isVerified })) {
-      fresh++;
-      if (!isVerified)
-        toVerify.push({ relPath: f.relPath, sig: ctx.settings.signature(m, extOf(f.relPath)) });
+      if (!isVerified && skippedBeforeUpload(b, m, f)) continue;
+      if (await planFileTargets(ctx, b, m, { file: f, sha256: sha, verified: isVerified })) {
+        fresh++;
+        if (!isVerified) {
+          const sig = ctx.settings.signature(m, extOf(f.relPath));
+          const same = toVerify.get(sig);
+          if (same) same.push(f.relPath);
+          else toVerify.set(sig, [f.relPath]);
+        }
+      }
     }
   }
+  await ctx.index.prefetch([]); // nothing read ahead outlives the scan
   const outputListings = ctx.listing.dirs;
   ctx.listing = undefined;
-  if (toVerify.length) b.plan.observations.verified.push({ mapping: m.name, files: toVerify });
-  return { fresh, outputListings };
+  for (const [sig, files] of toVerify) b.plan.observations.verified.push({ mapping: m.name, sig, files });
+  return { fresh, outputListings, ...read };
 }
 
 /**
@@ -347,15 +441,15 @@ function noteGone(
   m: Mapping,
   src: string,
   listed: Listed,
-  known: KnownFiles,
+  r: ByRecord,
 ): number {
-  const gone = [...known.keys()];
+  const { gone } = r;
   const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => p.relPath);
   if (blind.includes('.') || (listed.files.length === 0 && gone.length > 0)) {
     if (!blind.includes('.')) sourceMissing(b, m, src, 'empty');
     if (gone.length)
       ctx.logger.warn(
-        { mapping: m.name, source: src, files_known: known.size },
+        { mapping: m.name, source: src, files_known: r.read },
         'the source folder is unreadable or empty: deleted sources are not processed this run',
       );
   } else {
@@ -495,7 +589,8 @@ export async function planPath(
   )
     b.plan.observations.verified.push({
       mapping: m.name,
-      files: [{ relPath, sig: ctx.settings.signature(m, ext) }],
+      sig: ctx.settings.signature(m, ext),
+      files: [relPath],
     });
   return undefined;
 }

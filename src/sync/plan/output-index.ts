@@ -35,6 +35,8 @@ export class OutputIndex {
   private readonly byContent = new Map<string, string | string[]>();
   private byContentBuilt = false;
   private readonly openByOutput = new Map<string, JobRecord>();
+  /** Outputs read ahead (prefetch) and their latest done jobs (undefined: none). */
+  private ahead = new Map<string, DoneEntry | undefined>();
 
   private constructor(private readonly ledger: JobLedger) {}
 
@@ -49,8 +51,23 @@ export class OutputIndex {
     this.knownOutputs += n;
   }
 
-  /** The latest done job of an output: by index, or from the whole done index once loaded. */
+  /**
+   * The outputs a scan is about to look up (those of a part of its files): their latest done jobs
+   * read in one call, answered by doneOf until the next part. A scan of 100,000s of files that are
+   * not marked verified (the first after a run with much work) so never holds the whole done index.
+   */
+  async prefetch(outputs: readonly string[]): Promise<void> {
+    this.ahead = new Map();
+    if (this.latestDone !== undefined || outputs.length === 0) return;
+    const ahead = new Map<string, DoneEntry | undefined>();
+    for (const o of outputs) ahead.set(o, undefined);
+    for (const row of await this.ledger.latestDoneOfEach(outputs)) ahead.set(row.output_path, entryOf(row));
+    this.ahead = ahead;
+  }
+
+  /** The latest done job of an output: read ahead, by index, or from the whole done index once loaded. */
   async doneOf(output: string): Promise<DoneEntry | undefined> {
+    if (this.latestDone === undefined && this.ahead.has(output)) return this.ahead.get(output);
     if (
       this.latestDone === undefined &&
       ++this.pointLookups > Math.max(POINT_LOOKUPS_BEFORE_INDEX, this.knownOutputs / ROWS_PER_LOOKUP)
@@ -124,6 +141,7 @@ export class OutputIndex {
   /** A job became done (already recorded in the ledger): its output holds it now. */
   jobDone(row: DoneIndexRow): void {
     this.jobGone(row as JobRecord);
+    if (this.ahead.has(row.output_path)) this.ahead.set(row.output_path, entryOf(row));
     if (this.latestDone === undefined) {
       // The ledger answers point lookups; a load under way must not miss this job.
       if (this.loading) this.doneWhileLoading.push(row);
@@ -132,14 +150,7 @@ export class OutputIndex {
     const out = row.output_path;
     const prev = this.latestDone.get(out);
     if (prev && this.byContentBuilt) this.dropDonor(contentKey(prev.sha256, prev.fingerprint), out);
-    this.latestDone.set(out, {
-      id: row.id,
-      sha256: row.sha256,
-      fingerprint: row.fingerprint,
-      base_fingerprint: row.base_fingerprint,
-      mapping: row.mapping,
-      rel_path: row.rel_path,
-    });
+    this.latestDone.set(out, entryOf(row));
     if (this.byContentBuilt) this.addDonor(contentKey(row.sha256, row.fingerprint), out);
   }
 
@@ -160,4 +171,16 @@ export class OutputIndex {
       else this.byContent.set(k, rest.length === 1 ? (rest[0] as string) : rest);
     }
   }
+}
+
+/** What the planner keeps of a done row (not its output path: the key it is kept by). */
+function entryOf(row: DoneIndexRow): DoneEntry {
+  return {
+    id: row.id,
+    sha256: row.sha256,
+    fingerprint: row.fingerprint,
+    base_fingerprint: row.base_fingerprint,
+    mapping: row.mapping,
+    rel_path: row.rel_path,
+  };
 }

@@ -201,7 +201,7 @@ export interface Observations {
   }>;
   /** Content digests made (of new or changed bytes, and of recorded ones that had none). */
   digests?: StoredDigest[];
-  verified: Array<{ mapping: string; files: Array<{ relPath: string; sig: number }> }>;
+  verified: Array<{ mapping: string; sig: number; files: string[] }>;
   snapshots: Array<{
     mapping: string;
     files: number;

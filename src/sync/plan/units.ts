@@ -63,6 +63,8 @@ export async function planFileTargets(
   let sha = facts.sha256;
   const ext = extOf(f.relPath);
   let fresh = 0;
+  /** Outputs found made from this file whose claims wait (see below), when some output did not. */
+  let unclaimed: Array<[string, number]> | undefined;
   // --retranslate all: every output is decided (and re-translated), none passes as up to date here.
   const everyOutput = ctx.retranslate.has('all');
   // A plain loop (no closure per file): this runs 100,000s of times in a no-op scan.
@@ -89,6 +91,24 @@ export async function planFileTargets(
     // The source that made the output keeps it while it lives and still renders to it, whatever the
     // order of discovery and whichever mappings run (--only): a newcomer never overwrites it.
     const holder = verified ? undefined : await liveHolderOf(ctx, output, m.name, f.relPath);
+    // Made from this very file, with this content and settings, and there: up to date, and no other
+    // live source can hold it (planning one finds this file holding it). Claimed as a no-op scan's
+    // outputs are, when later work needs it: the first scan after a run with much work would
+    // otherwise hold 100,000s of claims.
+    if (holder === undefined && !verified && onlyOutput === undefined && !everyOutput && !ctx.busy(output)) {
+      const done = await ctx.index.doneOf(output);
+      if (
+        done?.mapping === m.name &&
+        done.rel_path === f.relPath &&
+        holdsContent(done, sha, fp, detected?.fp) &&
+        outputExists(ctx, output)
+      ) {
+        b.plan.unchanged++;
+        fresh++;
+        (unclaimed ??= []).push([output, ti]);
+        continue;
+      }
+    }
     const other =
       holder ??
       ctx.claims.claim(output, OutputClaims.key(m.name, f.relPath, ti), () => outputExists(ctx, output));
@@ -106,11 +126,7 @@ export async function planFileTargets(
     // outputs to exist; otherwise the output's latest done job must hold this content.
     const done = verified ? undefined : await ctx.index.doneOf(output);
     if (
-      (verified ||
-        (done &&
-          sha !== undefined &&
-          done.sha256 === sha &&
-          (done.fingerprint === fp || done.fingerprint === detected?.fp))) &&
+      (verified || holdsContent(done, sha, fp, detected?.fp)) &&
       !everyOutput &&
       outputExists(ctx, output)
     ) {
@@ -121,7 +137,28 @@ export async function planFileTargets(
     sha ??= await recordedSha(ctx, m, f.relPath);
     await planUnit(ctx, b, m, ti, refOf(m, f, t, output), f, sha);
   }
+  if (unclaimed) {
+    // Every output up to date: claimed later, all of them (as its mapping's other files are).
+    if (unclaimed.length === m.targets.length) ctx.claims.deferFile(m, f);
+    else
+      for (const [output, ti] of unclaimed) ctx.claims.claim(output, OutputClaims.key(m.name, f.relPath, ti));
+  }
   return onlyOutput === undefined && fresh === m.targets.length;
+}
+
+/** Whether a done job holds this content with these settings (or the detected-language ones). */
+function holdsContent(
+  done: { sha256: string; fingerprint: string } | undefined,
+  sha: string | undefined,
+  fp: string,
+  detectedFp: string | undefined,
+): boolean {
+  return (
+    done !== undefined &&
+    sha !== undefined &&
+    done.sha256 === sha &&
+    (done.fingerprint === fp || done.fingerprint === detectedFp)
+  );
 }
 
 /** The reference of a unit, made only when work or a problem needs it (not per up-to-date output). */
