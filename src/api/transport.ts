@@ -21,6 +21,12 @@ import { withRetries, type RetryContext } from './with-retries.js';
  */
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Awaited right before each attempt leaves, once the rate limits let it go (a billed call records
+   * itself here: one waiting in the limiter has not left, so it is not recorded yet). What it throws
+   * ends the call, unsent.
+   */
+  beforeSend?: () => Promise<void>;
 }
 
 export interface JsonCall {
@@ -123,13 +129,14 @@ export class ServiceTransport implements RetryContext {
 
   /** One call answered with JSON (or, with `accept`, text), with the rate limit and retry rules. */
   request<T>(call: ServiceCall, opts: CallOptions = {}): Promise<T> {
-    return this.attempts<T>(call.method, call.path, call.kind ?? 'idempotent', opts.signal, () =>
-      this.sendJson<T>(call.method, call.path, {
+    return this.attempts<T>(call.method, call.path, call.kind ?? 'idempotent', opts.signal, async () => {
+      await opts.beforeSend?.();
+      return this.sendJson<T>(call.method, call.path, {
         ...(call.json !== undefined ? { json: call.json } : {}),
         ...(call.searchParams !== undefined ? { searchParams: call.searchParams } : {}),
         ...(call.accept !== undefined ? { accept: call.accept } : {}),
-      }),
-    );
+      });
+    });
   }
 
   /** One attempt of an upload: a multipart body on a fresh connection, answered with JSON. */

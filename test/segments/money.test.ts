@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Document, Packer, Paragraph } from 'docx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
-import { segmentsMapping, syncProcess, textRequests } from './helpers.js';
+import { editManifest, segmentsMapping, syncProcess, textRequests } from './helpers.js';
 
 // A text request is billed like an upload: recorded before it is sent, a lost answer is listed as
 // possibly billed and its segments sent again, and a run killed mid-batch resumes without sending
@@ -30,6 +30,18 @@ function segmentsManifest(): Record<string, unknown> {
     ...(onPostgres ? { postgres: { lease_seconds: 5 } } : {}),
     mappings: [segmentsMapping()],
   };
+}
+
+/** `sync` in a process of its own, killed `settleMs` after the service answered its first text request. */
+async function killedAfterFirstAnswer(f: Fixture, settleMs: number): Promise<void> {
+  const killed = syncProcess(f);
+  try {
+    for (let i = 0; i < 600 && textRequests(f).length < 1; i++) await sleep(50);
+    expect(textRequests(f), killed.stderr()).toHaveLength(1);
+    await sleep(settleMs);
+  } finally {
+    await killed.kill('SIGKILL');
+  }
 }
 
 describe('money rules of the segment path', () => {
@@ -66,15 +78,8 @@ describe('money rules of the segment path', () => {
       files: { 'manual.docx': await manual(120) },
       service: { faults: [{ match: TRANSLATE, latencyMs: 800 }] },
     });
-    const killed = syncProcess(fx);
-    try {
-      // Killed once the first request is answered and the second is on its way.
-      for (let i = 0; i < 600 && textRequests(fx).length < 1; i++) await sleep(50);
-      expect(textRequests(fx), killed.stderr()).toHaveLength(1);
-      await sleep(250);
-    } finally {
-      await killed.kill('SIGKILL');
-    }
+    // Killed once the first request is answered and the second is on its way.
+    await killedAfterFirstAnswer(fx, 250);
     const first = textRequests(fx);
     expect(first).toHaveLength(1);
     fx.service.clearFaults();
@@ -87,5 +92,29 @@ describe('money rules of the segment path', () => {
     const texts = resent.reduce((n, r) => n + r.texts, 0);
     expect(texts).toBe(120 - first[0]!.texts);
     expect(fx.exists('out/de/manual.docx')).toBe(true);
+  });
+
+  it('lists nothing as possibly billed for a request killed while it waited in the rate limiter', async () => {
+    // One request every 1,000 seconds: the first of the three leaves at once, the second waits in
+    // the rate limiter until the run is killed (it never reaches the service).
+    fx = await createFixture({ manifest: segmentsManifest(), files: { 'manual.docx': await manual(120) } });
+    const f = fx;
+    const rate = (n: number) =>
+      editManifest(f, (m) => ((m.service as Record<string, unknown>).requests_per_second = n));
+    rate(0.001);
+    // Killed once the client has recorded the first answer and the second request waits.
+    await killedAfterFirstAnswer(f, 1500);
+    expect(f.service.requests().filter((r) => r.path === '/v2/translate')).toHaveLength(1);
+    const first = textRequests(f)[0]!;
+
+    rate(1000);
+    const mark = f.mark();
+    const run = await f.sync();
+    expect(run.failed).toEqual([]);
+    // Nothing the killed run recorded was left without its answer: nothing possibly billed.
+    expect(run.unconfirmedUploads).toEqual([]);
+    const texts = textRequests(f, mark).reduce((n, r) => n + r.texts, 0);
+    expect(texts).toBe(120 - first.texts);
+    expect(f.exists('out/de/manual.docx')).toBe(true);
   });
 });

@@ -295,21 +295,39 @@ export class SegmentJob {
   ): Promise<void> {
     const items = batch.members.map((i) => segments[i] as KeyedSegment);
     const characters = items.reduce((n, s) => n + s.characters, 0);
-    // Recorded before it is sent: from here the request may be billed.
-    const id = await memory.textRequestSent({
-      jobId: this.job.id,
-      runId: this.d.runId,
-      texts: items.length,
-      characters,
-    });
-    this.sent.recorded += characters;
+    // Recorded as it leaves, once the rate limits let it go: from there the request may be billed. One
+    // still waiting in the limiter has sent nothing (a kill there leaves nothing possibly billed).
+    let id: number | undefined;
+    let notRecorded: unknown;
+    const leaving = async (): Promise<number> => {
+      if (id !== undefined) return id; // a retry of a request surely not taken: recorded once
+      try {
+        id = await memory.textRequestSent({
+          jobId: this.job.id,
+          runId: this.d.runId,
+          texts: items.length,
+          characters,
+        });
+      } catch (err) {
+        notRecorded = err;
+        throw err;
+      }
+      this.sent.recorded += characters;
+      return id;
+    };
     let answer;
     try {
-      answer = await client.translateText(textRequest(request, items, batch.context));
+      answer = await client.translateText(textRequest(request, items, batch.context), {
+        beforeSend: async () => void (await leaving()),
+      });
     } catch (err) {
-      await memory.textRequestLost(id);
+      // The state could not record it: it was not sent (the run's state error, as before sending).
+      if (err === notRecorded) throw err;
+      if (id !== undefined) await memory.textRequestLost(id);
       throw this.requestFailed(err);
     }
+    // A client that does not call `beforeSend` (the service client does) is recorded once answered.
+    const sentId = await leaving();
     this.sent.characters += characters;
     this.sent.requests++;
     this.d.ledger.count('uploads');
@@ -322,7 +340,7 @@ export class SegmentJob {
       ),
     );
     // Remembered as each batch returns: a crash after this never sends these segments again.
-    await memory.textRequestAnswered(id, rows);
+    await memory.textRequestAnswered(sentId, rows);
     for (const r of rows) known.set(r.key, r.translation);
   }
 
