@@ -1,19 +1,13 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
-
-const TSX = import.meta.resolve('tsx');
+import { CLI_ARGS } from '../helpers/cli.js';
 
 /** Start `locsync serve` with `args`, send one request, stop it; its stderr. */
 async function serveOnce(args: string[]): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--import', TSX, `${ROOT}/src/cli/main.ts`, 'serve', '--port', '0', ...args],
-    {
-      env: { ...process.env, CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {

@@ -3,15 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 import { FAST_POLL_ENV, KEY_ENV, OPS_KEY, opsProject, type OpsProject } from './ops-fixture.js';
 
 // Ctrl-C as a person presses it: the CLI runs in a pseudo-terminal (`script` from util-linux) and
 // gets the byte ^C typed into it, so the terminal sends SIGINT to it as it would on a desk.
 
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
-const TSX = import.meta.resolve('tsx');
-const MAIN = `${ROOT}/src/cli/main.ts`;
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** Longer than any of these tests may wait: a run still there then has waited out the grace. */
 const GUARD_MS = 40_000;
@@ -25,7 +23,7 @@ interface PtyRun {
 }
 
 function syncInPty(p: OpsProject): PtyRun {
-  const cmd = `stty cols 120 rows 40; ${[process.execPath, '--import', TSX, MAIN, 'sync', '-c', p.manifest].map(shellQuote).join(' ')}`;
+  const cmd = `stty cols 120 rows 40; ${[process.execPath, ...CLI_ARGS, 'sync', '-c', p.manifest].map(shellQuote).join(' ')}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...FAST_POLL_ENV,

@@ -15,6 +15,7 @@ import { openState, type JobRecord } from '../../src/state/store.js';
 import { PART_SUFFIX } from '../../src/util/part-file.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
 import { readZip } from '../formats/zip-helpers.js';
+import { CLI_ARGS, ROOT } from './cli.js';
 
 // The reliability (chaos) harness: a project folder with a manifest whose service.url points at a
 // local service started here (persisted in a data folder, so it outlives every sync), and `locsync
@@ -25,8 +26,6 @@ import { readZip } from '../formats/zip-helpers.js';
 // answer a crash hid), or a failure in a run's summary that a rerun uploads again (a document the
 // service failed, an upload that may have been accepted). Used by test/chaos/*.test.ts.
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../samples', import.meta.url));
 export const CHAOS_KEY_ENV = 'LOCSYNC_CHAOS_KEY';
 const KEY = 'chaos-key-0123456789';
@@ -401,8 +400,8 @@ function runSyncChild(
       .requests()
       .slice(mark)
       .filter((r) => Date.parse(r.time) >= spawnedAt);
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'sync', '-c', manifestPath, '--json'], {
-    cwd: ROOT, // where tsx is installed; the manifest path is absolute
+  const child = spawn(process.execPath, [...CLI_ARGS, 'sync', '-c', manifestPath, '--json'], {
+    cwd: ROOT, // the manifest path is absolute
     env: {
       ...process.env,
       [CHAOS_KEY_ENV]: KEY,

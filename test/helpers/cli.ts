@@ -40,6 +40,7 @@ export function builtCliIsCurrent(): boolean {
  * runs) when dist/ is current, else the sources through tsx. The same code either way; the built
  * one starts on half the CPU (tsx transforms and resolves every module again in each child), and
  * the suite starts the CLI some hundreds of times. LOCSYNC_TEST_CLI=source always runs the sources.
+ * Every test that starts the CLI starts it with these (runCli, the workers, chaos runs, watch, serve).
  */
 export const CLI_ARGS: readonly string[] =
   process.env.LOCSYNC_TEST_CLI !== 'source' && builtCliIsCurrent()

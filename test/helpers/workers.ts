@@ -2,17 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
 import { startService, type RunningService } from '../../src/service/index.js';
 import type { RequestLogEntry } from '../../src/service/types.js';
+import { CLI_ARGS } from './cli.js';
 import { createTestDatabase, type PgServer, type TestDatabase } from './postgres.js';
 
 // locsync processes working on one pipeline (`sync` or `watch` workers), spawned as a user runs
 // them, and what their tests read off the local service's request log.
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 export const WORKER_KEY_ENV = 'LOCSYNC_TEST_KEY';
 const KEY = 'test-key-123456';
 
@@ -29,7 +27,7 @@ const running: ChildProcess[] = [];
 
 /** `locsync <args>` in `cwd`, logging JSON at info level; killed by killWorkers(). */
 export function spawnWorker(args: string[], cwd: string): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
     cwd,
     env: { ...process.env, NO_COLOR: '1', [WORKER_KEY_ENV]: KEY, LOCSYNC_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,7 @@ import {
   type Segment,
 } from '../../src/documents/index.js';
 import type { RequestLogEntry } from '../../src/service/types.js';
-import { ROOT } from '../helpers/cli.js';
+import { CLI_ARGS, ROOT } from '../helpers/cli.js';
 import { API_KEY, type Fixture } from '../sync/fixture.js';
 
 // What the segment path's tests share: a manifest translating one folder by both methods, the text
@@ -78,23 +78,11 @@ export function charactersSent(fx: Fixture, since = 0): number {
 
 /** `locsync sync` of the fixture's manifest in a process of its own (to be killed or stopped). */
 export function syncProcess(fx: Fixture): { kill(signal: NodeJS.Signals): Promise<void>; stderr(): string } {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      import.meta.resolve('tsx'),
-      'src/cli/main.ts',
-      'sync',
-      '-c',
-      fx.manifestPath,
-      '--no-progress',
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, LOCSYNC_TEST_SYNC_KEY: API_KEY },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...CLI_ARGS, 'sync', '-c', fx.manifestPath, '--no-progress'], {
+    cwd: ROOT,
+    env: { ...process.env, LOCSYNC_TEST_SYNC_KEY: API_KEY },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise((resolve) => child.once('exit', resolve));

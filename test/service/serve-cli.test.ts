@@ -2,15 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+import { CLI_ARGS, runCli } from '../helpers/cli.js';
 
 /** Starts `locsync serve` and resolves with its URL once it printed it. */
 function serve(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0', ...args], {
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

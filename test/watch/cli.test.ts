@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { CLI_ARGS, ROOT, runCli } from '../helpers/cli.js';
 import { API_KEY, createFixture, type Fixture } from '../sync/fixture.js';
 import { waitFor, watchManifest } from './helpers.js';
 
@@ -24,22 +23,18 @@ interface Watch {
 }
 
 function startWatch(manifestPath: string): Watch {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'watch', '-c', manifestPath],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NO_COLOR: '1',
-        LOCSYNC_TEST_WATCH_KEY: API_KEY,
-        LOCSYNC_POLL_INITIAL_MS: '50',
-        LOCSYNC_POLL_MIN_MS: '20',
-        LOCSYNC_POLL_MAX_MS: '200',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [...CLI_ARGS, 'watch', '-c', manifestPath], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      LOCSYNC_TEST_WATCH_KEY: API_KEY,
+      LOCSYNC_POLL_INITIAL_MS: '50',
+      LOCSYNC_POLL_MIN_MS: '20',
+      LOCSYNC_POLL_MAX_MS: '200',
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));

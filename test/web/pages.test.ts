@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_DOCUMENT_MESSAGE } from '../../src/service/faults.js';
 import { EXIT } from '../../src/util/errors.js';
 import { openBrowser, HAS_CHROMIUM, SCREENSHOTS, type Browser } from '../helpers/browser.js';
-import { ROOT } from '../helpers/cli.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 import {
   FAST_POLL_ENV,
   KEY_ENV,
@@ -20,7 +20,6 @@ import {
 // they load without console errors, show the runs and the charts, and the status page follows a
 // job that finishes without being reloaded. The screenshots are those of docs/operations.md.
 
-const TSX = import.meta.resolve('tsx');
 /** A file name with a right-to-left override (U+202E) in it, as someone trying to confuse a reader writes. */
 const RLO_FILE = 'a\u202Eeman-txt.txt';
 
@@ -80,7 +79,7 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
     p.write('report.docx', await smallDocx('The quarterly report is short.'));
     // A run refused by a cap before watch starts: the page says how it ended and what to do.
     expect((await p.cli(['sync', '--max-billed', '1'])).code).toBe(EXIT.budget);
-    watch = spawn(process.execPath, ['--import', TSX, `${ROOT}/src/cli/main.ts`, 'watch', '-c', p.manifest], {
+    watch = spawn(process.execPath, [...CLI_ARGS, 'watch', '-c', p.manifest], {
       cwd: p.dir,
       env: { ...process.env, ...FAST_POLL_ENV, [KEY_ENV]: OPS_KEY, CI: '1', NO_COLOR: '1' },
       stdio: ['ignore', 'ignore', 'pipe'],
