@@ -161,4 +161,70 @@ describe('money of a segment job killed or stopped partway', () => {
     const after = await cliJson<ReportJson>(f, ['report', '--json']);
     expect(after.total).toMatchObject({ billed_characters: spent + rest, unfinished_characters: 0 });
   }, 300_000);
+
+  it('stops a run at --max-billed once a job stopped partway has spent its share, and the next run sends only the rest', async () => {
+    // 120 paragraphs: requests of 50, 50 and 20 texts. The second one's answer is lost (the service
+    // took it, the connection broke): the job has spent two requests when its turn comes again, and
+    // sending its last 70 paragraphs again would take the run over --max-billed (the plan's price).
+    const paragraphs = Array.from(
+      { length: 120 },
+      (_, i) => `Step ${i + 1}: turn the valve and wait for the light number ${i + 1}.`,
+    );
+    fx = await createFixture({
+      manifest: manifest(),
+      files: {
+        'manual.docx': await Packer.toBuffer(
+          new Document({ sections: [{ children: paragraphs.map((t) => new Paragraph(t)) }] }),
+        ),
+      },
+    });
+    const f = fx;
+    let lost = false;
+    const breaking = await holdingProxy(f.service.url, (body) => {
+      // The texts, not the context (the first request's context holds its next paragraphs).
+      const texts = (JSON.parse(body) as { text?: string[] }).text ?? [];
+      if (!lost && texts.some((t) => t.startsWith('Step 51:'))) {
+        lost = true;
+        f.service.addFaults({ match: TRANSLATE, drop: 1, dropAfterBody: true });
+      }
+      return false;
+    });
+    proxy = breaking;
+    editManifest(f, (m) => ((m.service as Record<string, unknown>).url = breaking.url));
+    const chars = (from: number, to: number) =>
+      paragraphs.slice(from, to).reduce((n, t) => n + [...t].length, 0);
+    const [first, second, third] = [chars(0, 50), chars(50, 100), chars(100, 120)];
+    const cap = first + second + third;
+
+    const stopped = await runCli(['sync', '-c', f.manifestPath, '--max-billed', String(cap)], {
+      env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
+    });
+    expect(stopped.code, stopped.stderr).toBe(5);
+    const n = (c: number) => c.toLocaleString('en-US');
+    // What the job spent (the answered request and the lost one) counts against the cap.
+    expect(stopped.stderr).toContain(
+      `this run has ${n(first + second)} characters billed or in flight; the next upload (about ${n(second + third)}) would go over --max-billed ${cap}`,
+    );
+    expect(textRequests(f).map((r) => r.texts)).toEqual([50]);
+    expect(f.exists('out/de/manual.docx')).toBe(false);
+    const report = await cliJson<ReportJson>(f, ['report', '--json']);
+    expect(report.total).toMatchObject({
+      billed_characters: first + second,
+      unfinished_characters: first + second,
+    });
+
+    // The next run prices and sends only the 70 paragraphs still missing: a cap of exactly that lets it.
+    const mark = f.mark();
+    const rest = await runCli(['sync', '-c', f.manifestPath, '--max-billed', String(second + third)], {
+      env: { LOCSYNC_TEST_SYNC_KEY: API_KEY },
+    });
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(textRequests(f, mark).reduce((k, r) => k + r.texts, 0)).toBe(70);
+    expect(f.exists('out/de/manual.docx')).toBe(true);
+    const after = await cliJson<ReportJson>(f, ['report', '--json']);
+    expect(after.total).toMatchObject({
+      billed_characters: first + 2 * second + third,
+      unfinished_characters: 0,
+    });
+  }, 300_000);
 });
