@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Document, Packer, Paragraph } from 'docx';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openRunState } from '../../src/cli/open-state.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
 import { editManifest, segmentsMapping, syncProcess, textRequests } from './helpers.js';
 
@@ -32,15 +34,42 @@ function segmentsManifest(): Record<string, unknown> {
   };
 }
 
-/** `sync` in a process of its own, killed `settleMs` after the service answered its first text request. */
-async function killedAfterFirstAnswer(f: Fixture, settleMs: number): Promise<void> {
+/** `sync` in a process of its own, killed once the service answered its first text request and `settled`. */
+async function killedAfterFirstAnswer(f: Fixture, settled: () => Promise<unknown>): Promise<void> {
   const killed = syncProcess(f);
   try {
     for (let i = 0; i < 600 && textRequests(f).length < 1; i++) await sleep(50);
     expect(textRequests(f), killed.stderr()).toHaveLength(1);
-    await sleep(settleMs);
+    await settled();
   } finally {
     await killed.kill('SIGKILL');
+  }
+}
+
+/**
+ * Wait until the state has the only job's requests all answered (and at least one recorded): its
+ * first answer is recorded, and no other request has been recorded as sent.
+ */
+async function answersRecorded(f: Fixture): Promise<void> {
+  const opened = await openRunState(await f.load(), {
+    logger: silentLogger(),
+    command: 'status',
+    drives: false,
+  });
+  try {
+    const memory = opened.state.segments!;
+    let done = false;
+    for (let i = 0; i < 600 && !done; i++) {
+      const [job] = await opened.state.jobs.open();
+      done =
+        job !== undefined &&
+        (await memory.billedOf(job.id)) > 0 &&
+        (await memory.unansweredOf(job.id)).length === 0;
+      if (!done) await sleep(50);
+    }
+    expect(done, 'the first answer recorded and no other request recorded as sent').toBe(true);
+  } finally {
+    await opened.close();
   }
 }
 
@@ -79,7 +108,7 @@ describe('money rules of the segment path', () => {
       service: { faults: [{ match: TRANSLATE, latencyMs: 800 }] },
     });
     // Killed once the first request is answered and the second is on its way.
-    await killedAfterFirstAnswer(fx, 250);
+    await killedAfterFirstAnswer(fx, () => sleep(250));
     const first = textRequests(fx);
     expect(first).toHaveLength(1);
     fx.service.clearFaults();
@@ -102,8 +131,8 @@ describe('money rules of the segment path', () => {
     const rate = (n: number) =>
       editManifest(f, (m) => ((m.service as Record<string, unknown>).requests_per_second = n));
     rate(0.001);
-    // Killed once the client has recorded the first answer and the second request waits.
-    await killedAfterFirstAnswer(f, 1500);
+    // Killed once the client has recorded the first answer (the second request then waits).
+    await killedAfterFirstAnswer(f, () => answersRecorded(f));
     expect(f.service.requests().filter((r) => r.path === '/v2/translate')).toHaveLength(1);
     const first = textRequests(f)[0]!;
 
