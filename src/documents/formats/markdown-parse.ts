@@ -7,8 +7,18 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { DocumentFormatError } from '../errors.js';
+import { linearAttention } from './markdown-attention.js';
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml', 'toml']).freeze();
+const processor = unified()
+  .use(remarkParse)
+  .use(function linearEmphasis() {
+    // Emphasis resolved in linear time (./markdown-attention.ts): the same tree as micromark's own.
+    const data = this.data();
+    (data.micromarkExtensions ??= []).push(linearAttention);
+  })
+  .use(remarkGfm)
+  .use(remarkFrontmatter, ['yaml', 'toml'])
+  .freeze();
 
 /**
  * Container nesting (block quotes, list items) a document may have. micromark's time grows with the
