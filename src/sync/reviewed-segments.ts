@@ -225,12 +225,17 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
       edited && matched?.length === record.segments.length
         ? await t.memory.lookup(record.segments.map((s) => s.key))
         : undefined;
-    // Each wording in its source's pieces (undefined: a plural branch the target added was edited).
+    const strings = isStringDocument(t.doc);
+    // Each wording in its source's pieces (undefined: it has no place in them, ../documents:
+    // wordingInSourceShape).
     const wordings = record.segments.map((s, i) => {
       const pieces = sourcePieces(s);
       const output = matched?.[i];
       if (!output || !current) return undefined;
-      return pieces ? wordingInSourceShape(output, pieces, current.get(s.key), t.targetLang) : output.tagged;
+      // A string value's pieces are its placeholders (protectPlaceholders), whatever file it is in.
+      return pieces && strings
+        ? wordingInSourceShape(output, pieces, current.get(s.key), t.targetLang)
+        : output.tagged;
     });
     if (edited && matched && current && wordings.every((w) => w !== undefined)) {
       const written = await writtenOf(t.outputAbs);

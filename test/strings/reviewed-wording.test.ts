@@ -36,9 +36,22 @@ describe('wordingInSourceShape', () => {
     expect(wordingInSourceShape(output(ja), pieces, current, 'ja')).toBeUndefined();
   });
 
-  it('leaves a value without plurals as the output has it', () => {
+  it('places a value without plurals in its source pieces, or gives nothing when its placeholders changed or moved', () => {
     const plain = protectPlaceholders('Delete %s?');
-    const edited = output('%s endgültig löschen?');
-    expect(wordingInSourceShape(edited, plain, tagged('%s löschen?'), 'de')).toBe(edited.tagged);
+    const current = tagged('%s löschen?');
+    expect(wordingInSourceShape(output('Lösche %s!'), plain, current, 'de')).toBe(tagged('Lösche %s!'));
+    // No text after the placeholder: the source's text piece there is empty.
+    expect(wordingInSourceShape(output('Lösche %s'), plain, current, 'de')).toBe(
+      taggedText({ pieces: [{ text: 'Lösche ' }, { text: '%s', code: true }, { text: '' }] }),
+    );
+    // The words around a placeholder go in the source's text pieces, whichever side they are on.
+    expect(wordingInSourceShape(output('%s endgültig löschen?'), plain, current, 'de')).toBe(
+      taggedText({ pieces: [{ text: '' }, { text: '%s', code: true }, { text: ' endgültig löschen?' }] }),
+    );
+    expect(wordingInSourceShape(output('Lösche %d?'), plain, current, 'de')).toBeUndefined();
+    // Placeholders in another order have no place in the source's pieces.
+    const copy = protectPlaceholders('Copy %1$s to %2$s');
+    const moved = output('Nach %2$s kopieren: %1$s');
+    expect(wordingInSourceShape(moved, copy, tagged('Kopiere %1$s nach %2$s'), 'de')).toBeUndefined();
   });
 });

@@ -314,7 +314,7 @@ describe('a value a person corrected in a target file', () => {
     );
   });
 
-  it("is listed as a conflict with its placeholders when its key's source changes", async () => {
+  it('keeps words moved around a placeholder when another key changes; a conflict shows its placeholders when its own source does', async () => {
     fx = await createFixture({
       manifest: manifest([{ lang: 'de' }], ['web']),
       files: { 'web/en.json': JSON_SRC },
@@ -322,7 +322,15 @@ describe('a value a person corrected in a target file', () => {
     expect((await fx.sync()).failed).toEqual([]);
     const out = 'src/web/de.json';
     fx.write(out, fx.read(out).replace(/"delete": "[^"]*"/, '"delete": "%s endgültig löschen?"'));
-    fx.write('src/web/en.json', JSON_SRC.replace('"Delete %s?"', '"Remove %s?"'));
+    fx.write('src/web/en.json', JSON_SRC.replace('"Photo Library"', '"Photos"'));
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(fx.read(out)).toContain('"delete": "%s endgültig löschen?"');
+    expect(fx.exists('src/web/de.locsync-new.json')).toBe(false);
+
+    fx.write(
+      'src/web/en.json',
+      JSON_SRC.replace('"Photo Library"', '"Photos"').replace('"Delete %s?"', '"Remove %s?"'),
+    );
     expect((await fx.sync()).failed).toEqual([]);
     expect(fx.read(out)).not.toContain('endgültig');
     const stateFolder = path.dirname((await fx.load()).statePath);
