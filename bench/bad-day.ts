@@ -84,6 +84,7 @@ async function locsyncSide(docs: number): Promise<Side> {
       let runs = 0;
       let lostAnswers = 0;
       let lostDownloads = 0;
+      let failed: string[] = [];
       const { ms } = await timed(async () => {
         for (;;) {
           runs++;
@@ -94,11 +95,15 @@ async function locsyncSide(docs: number): Promise<Side> {
             lostAnswers += summary.unconfirmedUploads.filter((u) => u.cause === 'lost-answer').length;
             lostDownloads += summary.lostDownloads.length;
             if (summary.failed.length === 0) return;
+            failed = summary.failed.map((f) => `${f.file}: ${f.kind}: ${f.error}`);
           } finally {
             client.close();
             state.close();
           }
-          if (runs > 20) throw new Error('sync did not deliver every document in 20 runs');
+          if (runs > 20)
+            throw new Error(
+              `sync did not deliver every document in 20 runs; the last run's failures:\n${failed.join('\n')}`,
+            );
         }
       });
       const delivered = fs.readdirSync(path.join(dir, 'out', 'de'), { recursive: true }).length;
