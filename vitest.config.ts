@@ -17,12 +17,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Three test files at a time even on two cores: the tests mostly wait on the processes, servers
-    // and databases they start (one file at a time kept CI's two cores 40% busy, 29 minutes; with
-    // two, the suite's ~650 CPU-seconds took 18-20 minutes of CI's 2 x 20). The chaos and PostgreSQL
-    // tests, the most timing-bound, pass three at a time with the machine loaded 7-11; the server
-    // then held at most 55 of its 100 connections.
-    maxWorkers: Math.max(3, os.availableParallelism() - 1),
+    // Two test files at a time even on two cores: the tests mostly wait on the processes, servers
+    // and databases they start (one file at a time kept CI's two cores 40% busy, 29 minutes).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     reporters: report ? ['default', 'json'] : ['default'],
     ...(report ? { outputFile: { json: report } } : {}),
     projects: [
