@@ -15,7 +15,11 @@ import {
 } from '../sync/engine.js';
 import type { Plan } from '../sync/plan/types.js';
 import { displayUrl } from '../state/postgres/url.js';
-import { unrecordedOutputs, unrecordedOutputsMessage } from '../sync/plan/unrecorded-outputs.js';
+import {
+  unrecordedOutputs,
+  unrecordedOutputsMessage,
+  type NewWork,
+} from '../sync/plan/unrecorded-outputs.js';
 import { groupPlan } from '../sync/plan/view.js';
 import { EXIT } from '../util/errors.js';
 import { priceFiles, type PricedFiles } from './plan-text.js';
@@ -90,6 +94,21 @@ function knownEstimates(files: PricedFiles & { plan: Plan }): Map<string, number
 }
 
 /**
+ * The outputs found on disk whose jobs the state records now: another worker of the pipeline took
+ * them up after this plan was made and wrote them (a job is recorded before its output is written).
+ * They say nothing of a lost state; the run's executor finds them taken.
+ */
+async function notRecordedMeanwhile<A extends NewWork>(state: RunState, found: A[]): Promise<A[]> {
+  if (found.length === 0) return found;
+  const outputs = found.map((a) => a.ref.output);
+  const recorded = new Set([
+    ...(await state.jobs.open()).map((j) => j.output_path),
+    ...(await state.jobs.latestDoneOfEach(outputs)).map((r) => r.output_path),
+  ]);
+  return found.filter((a) => !recorded.has(a.ref.output));
+}
+
+/**
  * Checks the run's plan (the one it then carries out): prices it when something must be checked,
  * refuses (RunRefused, or a ConfigError from the saved plan's check) when it must not upload.
  * Answers the plan's estimates when it priced one and, with --plan, the saved actions to carry out.
@@ -107,10 +126,13 @@ export async function gateRun(args: {
   const quotes = await quoteSegments(loaded, state, plan.actions);
   const files = { ...(await priceFiles(loaded, groupPlan(plan), quotes)), plan };
 
-  const unrecorded = unrecordedOutputs(
-    plan.actions.filter((a) => a.kind === 'translate'),
-    known,
-    (output) => fs.existsSync(path.join(loaded.dir, output)),
+  const unrecorded = await notRecordedMeanwhile(
+    state,
+    unrecordedOutputs(
+      plan.actions.filter((a) => a.kind === 'translate'),
+      known,
+      (output) => fs.existsSync(path.join(loaded.dir, output)),
+    ),
   );
   if (unrecorded.length)
     throw new RunRefused(
