@@ -25,7 +25,7 @@ import { openRunState } from '../src/cli/open-state.js';
 import { runSync } from '../src/sync/engine.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../test/helpers/postgres.js';
 import { benchSize, isQuick } from './lib/options.js';
-import { timed } from './lib/timing.js';
+import { median, timed } from './lib/timing.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
 import { sha256File } from '../src/sync/plan/list-sources.js';
@@ -203,7 +203,7 @@ async function medianNoop(manifestPath: string, files: number): Promise<number> 
     if (r.unchanged !== files || r.translated !== 0) throw new Error(`not a no-op: ${JSON.stringify(r)}`);
     ms.push(r.ms);
   }
-  return ms.sort((a, b) => a - b)[1]!;
+  return median(ms);
 }
 
 /** The same no-op over `files` files on SQLite, then on PostgreSQL (the SQLite state imported). */

@@ -17,7 +17,7 @@ import { openState } from '../src/state/store.js';
 import { makePlan } from '../src/sync/engine.js';
 import { groupPlan } from '../src/sync/plan/view.js';
 import { benchSize } from './lib/options.js';
-import { timed } from './lib/timing.js';
+import { median, timed } from './lib/timing.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
 
@@ -58,8 +58,6 @@ async function child(manifestPath: string): Promise<void> {
   });
   process.stdout.write(JSON.stringify({ ms, ...value }) + '\n');
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function run(): Promise<BenchResult[]> {
   return withTempDir('plan-price', async (dir) => {

@@ -29,7 +29,7 @@ import type { DocumentClient } from '../src/sync/run/job-driver.js';
 import { bareWalkMs, loadSyncCommandMs } from './lib/node-floor.js';
 import { benchSize } from './lib/options.js';
 import { sampleRss } from './lib/rss.js';
-import { medianMs, timed } from './lib/timing.js';
+import { median, medianMs, timed } from './lib/timing.js';
 import { commandExists, RSYNC_MISSING } from './lib/tools.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
@@ -46,6 +46,7 @@ const RSYNC_RATIO = 1;
 const RSS_MB = 200;
 const ONE_CHANGE_RATIO = 1.2;
 
+/** A measure against its bound, to two decimals. */
 const ratioOf = (ms: number, of: number) => Math.round((ms / of) * 100) / 100;
 
 /**
@@ -177,7 +178,7 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
     const verifying = noop(await runCli(manifestPath));
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(noop(await runCli(manifestPath)));
-    const ms = runs.map((r) => r.ms).sort((a, b) => a - b)[1]!;
+    const ms = median(runs.map((r) => r.ms));
     const peak = Math.max(...runs.map((r) => r.peakRss));
     // One file edited (new content, new size): translated; every other file by its verified mark.
     fs.appendFileSync(path.join(dir, 'src', 'd0', 'd0', 'f0.txt'), 'Edited.\n');
@@ -206,7 +207,7 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
       ...(rsyncMs !== undefined
         ? {
             bound: `<= ${RSYNC_RATIO}x rsync -a --dry-run (${Math.round(rsyncMs)} ms)`,
-            ratio: Math.round((ms / (RSYNC_RATIO * rsyncMs)) * 100) / 100,
+            ratio: ratioOf(ms, RSYNC_RATIO * rsyncMs),
           }
         : { note: RSYNC_MISSING }),
     });
@@ -243,7 +244,7 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
       value: Math.round(oneChanged.ms),
       unit: 'ms',
       bound: `<= ${ONE_CHANGE_RATIO}x the no-op (${Math.round(ms)} ms)`,
-      ratio: Math.round((oneChanged.ms / (ONE_CHANGE_RATIO * ms)) * 100) / 100,
+      ratio: ratioOf(oneChanged.ms, ONE_CHANGE_RATIO * ms),
     });
     for (const [name, bytes] of [
       ['peak RSS of the no-op sync', peak],
@@ -254,7 +255,7 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
         value: Math.round(bytes / MB),
         unit: 'MB',
         bound: `< ${RSS_MB} MB`,
-        ratio: Math.round((bytes / MB / RSS_MB) * 100) / 100,
+        ratio: ratioOf(bytes / MB, RSS_MB),
       });
     return results;
   }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from './timing.js';
 
 // What any Node.js program pays before it does a sync's own work, measured on this machine beside
 // rsync: the no-op's floor. A process that starts Node.js and loads the command's modules, and one
@@ -28,10 +29,6 @@ function timedProcess(args: string[]): number {
   const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`node ${args[0]} failed: ${r.stderr}`);
   return performance.now() - started;
-}
-
-function median(times: number[]): number {
-  return [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
 /** Median wall time of a Node.js process that walks `root` bare (see BARE_WALK). */

@@ -9,13 +9,17 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: 
   return { value, ms: performance.now() - started };
 }
 
+/** The middle value (of an odd count; the upper middle of an even one). */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
 /** Median of the wall-clock times of `runs` runs of `work` (after `warmup` unmeasured runs). */
 export async function medianMs(work: () => Promise<unknown>, runs = 3, warmup = 0): Promise<number> {
   for (let i = 0; i < warmup; i++) await work();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push((await timed(work)).ms);
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return median(times);
 }
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
