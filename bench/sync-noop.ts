@@ -99,7 +99,7 @@ async function syncOnce(
 
 /** dist/ as the command runs it: rebuilt when a source file is newer than the built CLI. */
 function ensureBuilt(): void {
-  const built = path.join(ROOT, 'dist', 'cli', 'main.js');
+  const built = path.join(ROOT, 'dist', 'bundle', 'main.js');
   const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
   const newer = (dir: string): boolean =>
     fs.readdirSync(dir, { withFileTypes: true }).some((e) => {
@@ -107,7 +107,7 @@ function ensureBuilt(): void {
       return e.isDirectory() ? newer(p) : e.name.endsWith('.ts') && fs.statSync(p).mtimeMs > builtAt;
     });
   if (!newer(path.join(ROOT, 'src'))) return;
-  process.stderr.write('sync-noop: building dist/ (a source is newer than dist/cli/main.js)\n');
+  process.stderr.write('sync-noop: building dist/ (a source is newer than dist/bundle/main.js)\n');
   const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error('npm run build failed');
 }

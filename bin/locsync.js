@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Entry point of the `locsync` command. The TypeScript sources are compiled to dist/ by `npm ci`
-// (the `prepare` script); run `npm run build` after changing them.
+// Entry point of the `locsync` command. The TypeScript sources are compiled to dist/ and bundled
+// into dist/bundle/ by `npm ci` (the `prepare` script); run `npm run build` after changing them.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const main = new URL('../dist/cli/main.js', import.meta.url);
+const main = new URL('../dist/bundle/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(main))) {
   console.error(
     'locsync: dist/ is missing. Run `npm ci` (or `npm run build`) in ' +

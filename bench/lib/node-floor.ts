@@ -36,9 +36,17 @@ export function bareWalkMs(root: string, runs = 3): number {
   return median(Array.from({ length: runs }, () => timedProcess(['-e', BARE_WALK, root])));
 }
 
-/** Median wall time of a Node.js process that only loads the sync command (dist/cli/sync.js). */
+/**
+ * Median wall time of a Node.js process that only loads the sync command as bin/locsync.js does: the
+ * bundled command (dist/bundle/main.js) and its sync command (dist/bundle/sync.js).
+ */
 export function loadSyncCommandMs(projectRoot: string, runs = 3): number {
-  const url = pathToFileURL(path.join(projectRoot, 'dist', 'cli', 'sync.js')).href;
-  const args = ['--input-type=module', '-e', `await import(${JSON.stringify(url)})`];
+  const url = (name: string) =>
+    JSON.stringify(pathToFileURL(path.join(projectRoot, 'dist', 'bundle', name)).href);
+  const args = [
+    '--input-type=module',
+    '-e',
+    `await import(${url('main.js')}); await import(${url('sync.js')})`,
+  ];
   return median(Array.from({ length: runs }, () => timedProcess(args)));
 }

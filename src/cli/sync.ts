@@ -43,8 +43,7 @@ type OpenConnection = (
 ) => Promise<ClosableConnection>;
 
 async function openConnectionFn(): Promise<OpenConnection> {
-  const spec = './connect.js';
-  return ((await import(spec)) as { openConnection: OpenConnection }).openConnection;
+  return ((await import('./connect.js')) as { openConnection: OpenConnection }).openConnection;
 }
 
 /** The automatic backup of the state before a sync changes it (state_backups in the manifest). */
