@@ -22,6 +22,7 @@ import {
   registerWatch,
 } from './commands.js';
 import { addGlobalOptions } from './context.js';
+import { keepGoingWhenReaderCloses } from './closed-output.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -127,6 +128,8 @@ function terraformStyleOut(arg: string): string {
 
 /** Run the CLI; resolves to the process exit code. */
 export async function run(argv: string[]): Promise<number> {
+  keepGoingWhenReaderCloses(process.stdout);
+  keepGoingWhenReaderCloses(process.stderr);
   const program = buildProgram();
   try {
     await program.parseAsync(argv.map(terraformStyleOut), { from: 'user' });
