@@ -34,7 +34,8 @@ export interface DownloadedDocument {
 /**
  * Upload a document, streamed from disk. Billed: retried only when the service surely did not take
  * it (connection never made or body not fully sent, 429, 503, 529); other failures after the body
- * was sent throw UploadMaybeAcceptedError.
+ * was sent throw UploadMaybeAcceptedError. `opts.beforeSend` is awaited right before each attempt's
+ * bytes leave (its body built, the rate limits passed).
  */
 export async function uploadDocument(
   t: ServiceTransport,
@@ -57,6 +58,7 @@ export async function uploadDocument(
     if (req.filename !== undefined) form.append('filename', req.filename);
     // A file-backed Blob: the encoder reads it from disk chunk by chunk while sending.
     form.append('file', await openAsBlob(filePath), filename);
+    await opts.beforeSend?.();
     return t.sendForm<UploadDocumentResponse>(method, path, form);
   });
   registerSecret(res.document_key);

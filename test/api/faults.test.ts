@@ -327,6 +327,36 @@ describe('uploads (billed)', () => {
     expect(seen.map((r) => r.reason)).toEqual(['ECONNREFUSED', 'ECONNREFUSED', 'ECONNREFUSED']);
   });
 
+  it('awaits beforeSend right before each attempt of an upload leaves; what it throws ends it unsent', async () => {
+    svc.addFaults({ match: { path: UPLOAD }, status: 503, count: 1 });
+    const c = makeClient(svc.url, { retry: { maxAttempts: 3, baseDelayMs: 5 } });
+    let asked = 0;
+    const seenBefore: number[] = [];
+    const res = await c.uploadDocument(
+      src,
+      { target_lang: 'DE' },
+      {
+        beforeSend: async () => {
+          asked++;
+          seenBefore.push(uploads().length);
+        },
+      },
+    );
+    expect(res.document_id).toEqual(expect.any(String));
+    // Asked before each attempt (the 503 and the accepted one), each time before it reached the service.
+    expect(asked).toBe(2);
+    expect(seenBefore).toEqual([0, 1]);
+    svc.clearRequests();
+
+    const refused = new Error('not recorded');
+    const err = await c
+      .uploadDocument(src, { target_lang: 'DE' }, { beforeSend: () => Promise.reject(refused) })
+      .catch((e: unknown) => e);
+    c.close();
+    expect(err).toBe(refused);
+    expect(uploads()).toEqual([]);
+  });
+
   it('never retries 456 (quota) nor 413 (too large)', async () => {
     // (After the body arrived: a service answering before reading it may reset the connection
     // mid-body, which the client rightly retries as "not accepted".)
