@@ -33,8 +33,9 @@ describe.skipIf(!onPostgres)('a worker that stalled past its lease during an upl
     const taker = await PostgresState.open({ url }, { worker: { command: 'sync', leaseSeconds: 30 } });
     other = taker;
     const stalling: DocumentClient = {
-      uploadDocument: async (file, request) => {
-        const answer = await real.uploadDocument(file, request);
+      uploadDocument: async (file, request, opts) => {
+        // The options passed on: the upload is recorded as it leaves, as by the service client.
+        const answer = await real.uploadDocument(file, request, opts);
         // Before the answer is recorded the worker stalls past its lease, and another takes over.
         await taker.pool.query(
           `UPDATE work_claims SET lease_until = clock_timestamp() - interval '1 second'`,

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AuthError, NotFoundError } from '../../api/errors.js';
 import type { ServiceClient } from '../../api/client.js';
-import type { DocumentStatus, UploadDocumentRequest } from '../../api/types.js';
+import type { DocumentStatus, UploadDocumentRequest, UploadDocumentResponse } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
 import { registerSecret } from '../../log/secrets.js';
 import type { SpendGuard } from '../../billing/spend-guard.js';
@@ -289,31 +289,30 @@ export class JobDriver {
       this.d.guard?.release(dr.job.id);
       return stoppedMeanwhile;
     }
+    // Recorded as it leaves, once the rate limits let it go (the client's beforeSend): from there it
+    // may be billed. One still waiting in the limiter has sent nothing (a kill there leaves nothing
+    // possibly billed). Once: a retry of an upload surely not taken is the same attempt.
+    let leaving: Promise<void> | undefined;
+    const leaves = (): Promise<void> => (leaving ??= this.uploadLeaves(dr));
+    let answer: { res: UploadDocumentResponse } | { err: unknown };
     try {
-      dr.job = await this.d.ledger.uploadStarted(
-        dr.job,
-        this.d.runId,
-        dr.reupload === 'lost-download' ? 'lost-download' : undefined,
-      );
+      answer = { res: await this.d.client.uploadDocument(src.absPath, src.request, { beforeSend: leaves }) };
+    } catch (err) {
+      answer = { err };
+    }
+    // A client that does not call `beforeSend` (the service client does) is recorded once the call
+    // ended, before its outcome. A record refused in `beforeSend` ended the call unsent: thrown here.
+    try {
+      await leaves();
     } catch (err) {
       if (!(err instanceof HeldByOtherWorkerError)) throw err;
+      // Refused only after the answer came (such a client): its document was billed.
+      if ('res' in answer) return this.answerTakenOver(dr, answer.res.document_id, err);
       return this.takenOver(dr, err);
     }
-    const attempt = dr.job.attempts;
-    const reupload = dr.reupload;
-    // Possibly billed twice from here on (the summary lists it; the job row counts it already).
-    if (reupload === 'lost-answer') this.d.report.unconfirmedUpload(refOfJob(dr.job), 'lost-answer');
-    this.d.report.events.emit('job:uploading', {
-      ...refOfJob(dr.job),
-      attempt,
-      ...(reupload ? { reupload } : {}),
-    });
-    this.log(dr.job).info({ attempt, reupload }, 'uploading');
-    let res;
-    try {
-      res = await this.d.client.uploadDocument(src.absPath, src.request);
-    } catch (err) {
-      const f = uploadFailure(err, attempt < this.d.maxAttempts, this.d.retryUnanswered);
+    if ('err' in answer) {
+      const err = answer.err;
+      const f = uploadFailure(err, dr.job.attempts < this.d.maxAttempts, this.d.retryUnanswered);
       if (f.stopUploads === 'quota')
         this.d.control.stopUploads(
           `the character quota of the account is used up (456): ${(err as Error).message}. No more uploads this run; documents already uploaded are still collected.`,
@@ -327,6 +326,7 @@ export class JobDriver {
         countsAttempt: f.countsAttempt,
       });
     }
+    const res = answer.res;
     // Record id+key the moment the upload answers.
     registerSecret(res.document_key);
     try {
@@ -339,6 +339,25 @@ export class JobDriver {
     this.log(dr.job).info('uploaded');
     dr.reupload = undefined;
     return 'again';
+  }
+
+  /** The upload leaves (the rate limits let it go): recorded as started, an attempt, and reported. */
+  private async uploadLeaves(dr: Drive): Promise<void> {
+    const reupload = dr.reupload;
+    dr.job = await this.d.ledger.uploadStarted(
+      dr.job,
+      this.d.runId,
+      reupload === 'lost-download' ? 'lost-download' : undefined,
+    );
+    const attempt = dr.job.attempts;
+    // Possibly billed twice from here on (the summary lists it; the job row counts it already).
+    if (reupload === 'lost-answer') this.d.report.unconfirmedUpload(refOfJob(dr.job), 'lost-answer');
+    this.d.report.events.emit('job:uploading', {
+      ...refOfJob(dr.job),
+      attempt,
+      ...(reupload ? { reupload } : {}),
+    });
+    this.log(dr.job).info({ attempt, reupload }, 'uploading');
   }
 
   /**
