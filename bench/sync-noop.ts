@@ -10,7 +10,8 @@
 //  - the first no-op after that run: every file checked against its jobs, verified marks and the
 //    mapping snapshot recorded (reported, not held to the bound);
 //  - the steady no-op, median of 3: the listing matches the snapshot, only outputs are checked;
-//  - a run after one file changed, translated by a local service on 127.0.0.1 (held to 1.2x the no-op).
+//  - a run after one file changed, translated by a local service on 127.0.0.1 (held to 1.2x the no-op);
+//  - `locsync status` over the same state (reported: it looks at every output for edits by people).
 // rsync compares the same source tree with an identical mirror of it. `--seed` and `--child` (the
 // no-op timed inside one process) serve bench/plan-price.ts.
 //
@@ -148,6 +149,17 @@ function runCli(manifestPath: string): Promise<CliRun> {
   });
 }
 
+/** `locsync status` in a fresh process, its wall time from spawn to exit. */
+function timedStatus(manifestPath: string): number {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [BIN, 'status', '-c', manifestPath], {
+    encoding: 'utf8',
+    env: { ...process.env, [KEY_ENV]: KEY },
+  });
+  if (r.status !== 0) throw new Error(`locsync status exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  return performance.now() - started;
+}
+
 export async function run(): Promise<BenchResult[]> {
   return withTempDir('sync-noop', async (dir) => {
     process.stderr.write(`sync-noop: generating ${FILES} files\n`);
@@ -180,6 +192,7 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
     for (let i = 0; i < 3; i++) runs.push(noop(await runCli(manifestPath)));
     const ms = median(runs.map((r) => r.ms));
     const peak = Math.max(...runs.map((r) => r.peakRss));
+    const statusMs = median([0, 1, 2].map(() => timedStatus(manifestPath)));
     // One file edited (new content, new size): translated; every other file by its verified mark.
     fs.appendFileSync(path.join(dir, 'src', 'd0', 'd0', 'f0.txt'), 'Edited.\n');
     const oneChanged = await runCli(manifestPath);
@@ -233,6 +246,12 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
         note: rsyncMs !== undefined ? `${ratioOf(floor.walk, rsyncMs)}x rsync` : 'reported',
       },
     );
+    results.push({
+      name: `sync-noop: \`locsync status\` over the same ${FILES} files (every output looked at for edits)`,
+      value: Math.round(statusMs),
+      unit: 'ms',
+      note: 'reported',
+    });
     results.push({
       name: `sync-noop: first no-op after a run with work (records the fast-path marks)`,
       value: Math.round(verifying.ms),

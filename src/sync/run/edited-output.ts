@@ -47,16 +47,32 @@ export async function outputCondition(
   record: Pick<JobRecord, 'output_sha256' | 'output_size' | 'output_mtime_ms'> | undefined,
 ): Promise<OutputCondition> {
   if (!record?.output_sha256) return 'unrecorded';
-  let st: fs.Stats;
-  try {
-    st = await fsp.stat(outputAbs);
-  } catch {
-    return 'missing';
-  }
+  const st = await fsp.stat(outputAbs).catch(() => undefined);
+  return conditionOfBytes(outputAbs, record, conditionByStat(st, record));
+}
+
+/**
+ * What the output's stat says of it (undefined: no file, or none that can be read): its condition, or
+ * 'bytes' when only its bytes can tell (the size as written, another mtime).
+ */
+export function conditionByStat(
+  st: Pick<fs.Stats, 'size' | 'mtimeMs'> | undefined,
+  record: Pick<JobRecord, 'output_size' | 'output_mtime_ms'>,
+): OutputCondition | 'bytes' {
+  if (!st) return 'missing';
   // Size and mtime as written: not opened (the common case, cheap). Otherwise the bytes decide (a
   // file touched or copied back unchanged is not an edit).
   if (st.size === record.output_size && st.mtimeMs === record.output_mtime_ms) return 'as-written';
-  if (st.size !== record.output_size) return 'edited';
+  return st.size !== record.output_size ? 'edited' : 'bytes';
+}
+
+/** The condition, reading the output's bytes when its stat could not tell. */
+export async function conditionOfBytes(
+  outputAbs: string,
+  record: Pick<JobRecord, 'output_sha256'>,
+  byStat: OutputCondition | 'bytes',
+): Promise<OutputCondition> {
+  if (byStat !== 'bytes') return byStat;
   return (await sha256File(outputAbs)) === record.output_sha256 ? 'as-written' : 'edited';
 }
 
