@@ -17,6 +17,11 @@ export class RunControl {
   readonly graceOver = new AbortController();
   /** Aborts every wait for a next poll. */
   readonly pollAbort = new AbortController();
+  /**
+   * Aborted when uploads stop: an upload still waiting to leave (in the rate limiter, for the
+   * account's token, between retries) ends unsent; one already sending is never cut.
+   */
+  readonly sendAbort = new AbortController();
   private readonly onStop: Array<() => void> = [];
 
   constructor(
@@ -26,6 +31,8 @@ export class RunControl {
   ) {
     // Every job waiting for its next poll listens on this signal.
     setMaxListeners(0, this.pollAbort.signal);
+    // So does every upload waiting to leave.
+    setMaxListeners(0, this.sendAbort.signal);
   }
 
   /** Called once when uploads stop (waiters for a download slot wake up and see it). */
@@ -37,6 +44,7 @@ export class RunControl {
     if (this.uploadsStopped) return;
     this.uploadsStopped = { reason, kind };
     this.report.uploadsStopped(reason, kind);
+    this.sendAbort.abort(new UploadsStoppedError(reason));
     for (const fn of this.onStop.splice(0)) fn();
   }
 
@@ -56,5 +64,13 @@ export class RunControl {
     );
     this.fatal ??= err;
     this.pollAbort.abort();
+  }
+}
+
+/** What ends an upload that had not left when uploads stopped: nothing of it was sent. */
+export class UploadsStoppedError extends Error {
+  constructor(reason: string) {
+    super(`uploads stopped before this upload left: ${reason}`);
+    this.name = 'UploadsStoppedError';
   }
 }

@@ -294,12 +294,21 @@ export class JobDriver {
     // possibly billed). Once: a retry of an upload surely not taken is the same attempt.
     let leaving: Promise<void> | undefined;
     const leaves = (): Promise<void> => (leaving ??= this.uploadLeaves(dr));
+    // Uploads that stop meanwhile end an attempt that has not left: its wait (the rate limits, a
+    // retry's pause) is cut, and one the limiter just let go is refused before its bytes leave.
+    const signal = this.d.control.sendAbort.signal;
+    const beforeSend = async (): Promise<void> => {
+      signal.throwIfAborted();
+      await leaves();
+    };
     let answer: { res: UploadDocumentResponse } | { err: unknown };
     try {
-      answer = { res: await this.d.client.uploadDocument(src.absPath, src.request, { beforeSend: leaves }) };
+      answer = { res: await this.d.client.uploadDocument(src.absPath, src.request, { signal, beforeSend }) };
     } catch (err) {
       answer = { err };
     }
+    if ('err' in answer && signal.aborted && (answer.err === signal.reason || isAbort(answer.err)))
+      return this.stoppedUnsent(dr, leaving !== undefined);
     // A client that does not call `beforeSend` (the service client does) is recorded once the call
     // ended, before its outcome. A record refused in `beforeSend` ended the call unsent: thrown here.
     try {
@@ -339,6 +348,34 @@ export class JobDriver {
     this.log(dr.job).info('uploaded');
     dr.reupload = undefined;
     return 'again';
+  }
+
+  /**
+   * Uploads stopped while this upload waited to leave: nothing of it was sent. Not left before: it
+   * ends as one they stopped before (no attempt, nothing billed, the next run uploads it). An earlier
+   * attempt left and was surely not taken (this one was its retry): recorded as not sent, for a stop
+   * by signal as stopped (a row left as uploading would read as an upload in flight, maybe billed).
+   */
+  private async stoppedUnsent(dr: Drive, retry: boolean): Promise<Step> {
+    const stopped = this.d.control.uploadsStopped;
+    if (!retry || !stopped) {
+      this.d.guard?.release(dr.job.id);
+      return (await this.uploadsStopped(dr)) ?? 'failed';
+    }
+    if (!this.d.control.stopping)
+      return this.fail(dr, stopped.kind, stopped.reason, {
+        willRetry: true,
+        keepDocument: false,
+        countsAttempt: false,
+      });
+    await this.recordFailure(
+      dr,
+      'stopped',
+      'the run was stopped before this upload was tried again (its earlier attempts were surely not taken); uploaded by the next run',
+      { keepDocument: false, countsAttempt: false },
+    );
+    this.d.report.unitLeft(refOfJob(dr.job), false);
+    return 'left';
   }
 
   /** The upload leaves (the rate limits let it go): recorded as started, an attempt, and reported. */
