@@ -461,7 +461,9 @@ export class JobDriver {
     let status: DocumentStatus;
     try {
       status = await pollUntilFinished({
-        getStatus: () => this.d.client.getDocumentStatus(documentId, key),
+        // The same signal ends a poll still waiting in the rate limiter (the shutdown grace is over).
+        getStatus: () =>
+          this.d.client.getDocumentStatus(documentId, key, { signal: this.d.control.pollAbort.signal }),
         timing: this.d.timing,
         signal: this.d.control.pollAbort.signal,
         askAtOnce: dr.resumed,
