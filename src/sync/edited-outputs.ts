@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JobLedger, WrittenRecordRow } from '../state/types.js';
 import { segmentConflicts, type SegmentConflict } from './reviewed-segments.js';
+import { TimeSlices } from '../util/time-slices.js';
 import { besidePath, conditionByStat, conditionOfBytes, type OutputCondition } from './run/edited-output.js';
 
 // The outputs people have edited, as `status` and `plan` list them: an output that differs from
@@ -23,9 +24,6 @@ export interface EditedOutput {
    */
   segment_conflicts?: SegmentConflict[];
 }
-
-/** Work done between two yields to the event loop (the status page answers meanwhile). */
-const SLICE_MS = 10;
 
 /**
  * An output's condition as its record says: stat'ed synchronously, as the source walk does (one stat
@@ -55,12 +53,9 @@ export async function editedOutputs(
 ): Promise<EditedOutput[]> {
   const edited: EditedOutput[] = [];
   const bySegment = segmentConflicts(stateFolder);
-  let sliceStart = performance.now();
+  const slices = new TimeSlices();
   for (const rec of await ledger.writtenRecords()) {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    if (slices.due()) await slices.yield();
     const abs = path.resolve(base, rec.output_path);
     if ((await outputOfRecord(abs, rec)) !== 'edited') continue;
     const beside = besidePath(rec.output_path);

@@ -10,6 +10,7 @@ import {
   type ScanProblem,
 } from './source-rules.js';
 import { extOf } from './fingerprint.js';
+import { TimeSlices } from '../../util/time-slices.js';
 
 // The walk of a source folder, one folder at a time: each folder is read (one readdir) and its files
 // stat'ed, and handed over with their names, sizes, mtimes, inodes and ctimes before the next folder
@@ -32,9 +33,6 @@ export interface WalkOptions extends ListOptions {
   /** Called for a file taken by the patterns whose extension the service does not translate. */
   unsupported?: (relPath: string) => void;
 }
-
-/** Work done between two yields to the event loop (/healthz and /metrics answer meanwhile). */
-const SLICE_MS = 10;
 
 interface Pending {
   abs: string;
@@ -63,7 +61,7 @@ export async function walkSourceFolders(
   const stats: number[] = [];
   const files: FolderFiles = { names, stats };
   const todo: Pending[] = [{ abs: root, rel: '', nested: false }];
-  let sliceStart = performance.now();
+  const slices = new TimeSlices();
   for (let next = todo.pop(); next; next = todo.pop()) {
     const { abs, rel, nested } = next;
     let entries: fs.Dirent[];
@@ -120,10 +118,7 @@ export async function walkSourceFolders(
       }
     }
     folder(rel, files, prefix);
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    if (slices.due()) await slices.yield();
   }
   return problems;
 }

@@ -362,12 +362,7 @@ export class JobDriver {
       this.d.guard?.release(dr.job.id);
       return (await this.uploadsStopped(dr)) ?? 'failed';
     }
-    if (!this.d.control.stopping)
-      return this.fail(dr, stopped.kind, stopped.reason, {
-        willRetry: true,
-        keepDocument: false,
-        countsAttempt: false,
-      });
+    if (!this.d.control.stopping) return this.stoppedBefore(dr) as Promise<'failed' | 'left'>;
     await this.recordFailure(
       dr,
       'stopped',
