@@ -544,6 +544,11 @@ export interface SegmentMemory {
   textRequestAnswered(id: number, rows: readonly SegmentMemoryRow[]): Promise<void>;
   /** Its answer was lost (the service may have translated and billed it). */
   textRequestLost(id: number): Promise<void>;
+  /**
+   * It is not sent after all: every attempt so far was surely not taken and uploads stopped before
+   * the next (it waited for its retry). Its record is removed: nothing of it was billed.
+   */
+  textRequestNotSent(id: number): Promise<void>;
   /** Requests of a job sent by an earlier run and never answered (it crashed): marked lost, answered. */
   unansweredOf(jobId: number): Promise<TextRequestRecord[]>;
   /** Characters of a job's text requests that may have been billed (every one recorded as sent). */

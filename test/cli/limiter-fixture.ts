@@ -91,12 +91,54 @@ export function syncChild(project: OpsProject, args: string[], guardMs = 600_000
   };
 }
 
+/** Longer than a run stopped by a signal may take: one still there has waited out its limiter. */
+export const GUARD_MS = 60_000;
+
+/** The run stopped by the signal exited by itself with 130, its summary an interrupted run's. */
+export async function interrupted(run: SyncChild): Promise<void> {
+  const { code, killed } = await run.exited;
+  expect(killed, run.stderr()).toBe(false);
+  expect(code, run.stderr()).toBe(EXIT.interrupted);
+  const summary = JSON.parse(run.stdout()) as SyncSummary;
+  expect(summary.interrupted).toBe(true);
+  expect(summary.failed).toEqual([]);
+  expect(summary.unconfirmedUploads).toEqual([]);
+}
+
+/**
+ * `sync` as a child process (guarded by GUARD_MS) whose first request to `path` the service refuses
+ * for now (503, surely not taken), to be retried after 30 s: resolves once that refusal was answered.
+ */
+export async function refusedForNow(project: OpsProject, path: string): Promise<SyncChild> {
+  fs.writeFileSync(
+    project.manifest,
+    fs.readFileSync(project.manifest, 'utf8').replace(/max_wait: .*/, 'max_wait: 60'),
+  );
+  project.service.addFaults({ match: { method: 'POST', path }, status: 503, count: 1, retryAfter: 30 });
+  const run = syncChild(project, ['--json', '--no-progress'], GUARD_MS);
+  const sent = () => project.service.requests().filter((r) => r.path === path);
+  for (let i = 0; i < 600 && sent().length === 0; i++) await sleep(50);
+  expect(
+    sent().map((r) => r.status),
+    run.stderr(),
+  ).toEqual([503]);
+  return run;
+}
+
+/** `status` lists nothing as possibly billed twice. */
+export async function nothingPossiblyBilledTwice(project: OpsProject): Promise<void> {
+  const status = await project.cli(['status', '--json', '--no-scan']);
+  expect(status.code, status.stderr).toBe(0);
+  expect((JSON.parse(status.stdout) as { possibly_billed_twice: unknown[] }).possibly_billed_twice).toEqual(
+    [],
+  );
+}
+
 /**
  * The next `sync` (no rate limit to speak of) after the stopped one: it ends well, nothing is listed
- * as possibly billed twice (summary, status), every output is written, and each document was accepted
- * by the service exactly once over both runs (its request log and its own documents).
+ * as possibly billed twice (summary, status), and every output (German) is written.
  */
-export async function nextSyncUploadsEachOnce(project: OpsProject, files: readonly string[]): Promise<void> {
+export async function nextSyncEndsWell(project: OpsProject, files: readonly string[]): Promise<void> {
   setRate(project, 1000);
   const run = await project.cli(['sync', '--json']);
   expect(run.code, run.stderr).toBe(EXIT.ok);
@@ -104,11 +146,15 @@ export async function nextSyncUploadsEachOnce(project: OpsProject, files: readon
   expect(summary.failed).toEqual([]);
   expect(summary.unconfirmedUploads).toEqual([]);
   for (const f of files) expect(fs.existsSync(path.join(project.dir, 'out/de', f)), f).toBe(true);
+  await nothingPossiblyBilledTwice(project);
+}
+
+/**
+ * nextSyncEndsWell, and each document was accepted by the service exactly once over both runs (its
+ * request log and its own documents).
+ */
+export async function nextSyncUploadsEachOnce(project: OpsProject, files: readonly string[]): Promise<void> {
+  await nextSyncEndsWell(project, files);
   expect(accepted(project)).toEqual(Object.fromEntries(files.map((f) => [f, 1])));
   expect(project.documentKeys()).toHaveLength(files.length);
-  const status = await project.cli(['status', '--json', '--no-scan']);
-  expect(status.code, status.stderr).toBe(0);
-  expect((JSON.parse(status.stdout) as { possibly_billed_twice: unknown[] }).possibly_billed_twice).toEqual(
-    [],
-  );
 }

@@ -1,11 +1,17 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/sync/summary.js';
 import { EXIT } from '../../src/util/errors.js';
-import { accepted, nextSyncUploadsEachOnce, setRate, syncChild, type SyncChild } from './limiter-fixture.js';
+import {
+  accepted,
+  GUARD_MS,
+  interrupted,
+  nextSyncUploadsEachOnce,
+  refusedForNow,
+  setRate,
+  syncChild,
+} from './limiter-fixture.js';
 import { opsProject, type OpsProject } from './ops-fixture.js';
 
 // Ctrl-C stops uploading: an upload still waiting in the client's rate limiter when it comes has sent
@@ -38,20 +44,6 @@ function attempts(project: OpsProject): number[] {
 const ONE_TARGET = {
   mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
 };
-
-/** Longer than any of these runs may take once stopped: one still there has waited out its limiter. */
-const GUARD_MS = 60_000;
-
-/** The run stopped by the signal exited by itself with 130, its summary an interrupted run's. */
-async function interrupted(run: SyncChild): Promise<void> {
-  const { code, killed } = await run.exited;
-  expect(killed, run.stderr()).toBe(false);
-  expect(code, run.stderr()).toBe(EXIT.interrupted);
-  const summary = JSON.parse(run.stdout()) as SyncSummary;
-  expect(summary.interrupted).toBe(true);
-  expect(summary.failed).toEqual([]);
-  expect(summary.unconfirmedUploads).toEqual([]);
-}
 
 describe('Ctrl-C while an upload waits in the rate limiter', () => {
   // One request every 4 s: the upload waiting when the signal comes would leave some seconds after it.
@@ -110,20 +102,7 @@ describe('Ctrl-C while an upload waits to be retried', () => {
     p = await opsProject({ manifest: ONE_TARGET });
     p.write('a.txt', 'The text of a.txt.\n');
     // The upload is refused for now (503, surely not taken) and retried after 30 s.
-    fs.writeFileSync(p.manifest, fs.readFileSync(p.manifest, 'utf8').replace(/max_wait: .*/, 'max_wait: 60'));
-    p.service.addFaults({
-      match: { method: 'POST', path: '/v2/document' },
-      status: 503,
-      count: 1,
-      retryAfter: 30,
-    });
-    const run = syncChild(p, ['--json', '--no-progress'], GUARD_MS);
-    const project = p;
-    for (let i = 0; i < 600 && project.service.requests().length === 0; i++) await sleep(50);
-    expect(
-      p.service.requests().map((r) => r.status),
-      run.stderr(),
-    ).toEqual([503]);
+    const run = await refusedForNow(p, '/v2/document');
     run.signal('SIGINT');
     await interrupted(run);
     // The first attempt, nothing more.

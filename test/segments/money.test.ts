@@ -146,4 +146,46 @@ describe('money rules of the segment path', () => {
     expect(texts).toBe(120 - first.texts);
     expect(f.exists('out/de/manual.docx')).toBe(true);
   });
+
+  it('does not send a request whose retry waits when the run is stopped, nor keeps it on record as sent', async () => {
+    // The first attempt is refused for now (503, surely not taken), its retry due in 30 s.
+    fx = await createFixture({
+      manifest: segmentsManifest(),
+      files: { 'a.txt': 'First line.\nSecond line.\n' },
+      service: { faults: [{ match: TRANSLATE, status: 503, count: 1, retryAfter: 30 }] },
+    });
+    const f = fx;
+    editManifest(
+      f,
+      (m) => (((m.service as Record<string, unknown>).retry as Record<string, unknown>).max_wait = 60),
+    );
+    const stopped = syncProcess(f);
+    const sent = () => f.service.requests().filter((r) => r.path === TRANSLATE.path);
+    for (let i = 0; i < 600 && sent().length === 0; i++) await sleep(50);
+    expect(
+      sent().map((r) => r.status),
+      stopped.stderr(),
+    ).toEqual([503]);
+    await stopped.kill('SIGINT');
+    expect(sent()).toHaveLength(1);
+    // Nothing of it was billed: not recorded as a request sent, not counted in the job's bill.
+    const opened = await openRunState(await f.load(), {
+      logger: silentLogger(),
+      command: 'status',
+      drives: false,
+    });
+    try {
+      const jobs = await opened.state.jobs.open();
+      expect(jobs).toHaveLength(1);
+      for (const job of jobs) expect(await opened.state.segments!.billedOf(job.id)).toBe(0);
+    } finally {
+      await opened.close();
+    }
+
+    const run = await f.sync();
+    expect(run.failed).toEqual([]);
+    expect(run.unconfirmedUploads).toEqual([]);
+    expect(textRequests(f).reduce((n, r) => n + r.texts, 0)).toBe(2);
+    expect(f.exists('out/de/a.txt')).toBe(true);
+  });
 });

@@ -72,6 +72,10 @@ export class PgSegmentMemory implements SegmentMemory {
     await this.pool.query(`UPDATE text_requests SET state = 'lost' WHERE id = $1`, [id]);
   }
 
+  async textRequestNotSent(id: number): Promise<void> {
+    await this.pool.query('DELETE FROM text_requests WHERE id = $1', [id]);
+  }
+
   async unansweredOf(jobId: number): Promise<TextRequestRecord[]> {
     const r = await this.pool.query<TextRequestRecord>(
       `SELECT id::int AS id, job_id::int AS job_id, run_id::int AS run_id, texts, characters::int AS characters,

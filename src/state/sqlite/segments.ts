@@ -68,6 +68,10 @@ export class SqliteSegmentMemory implements SegmentMemory {
     this.stateStmt.run('lost', null, id);
   }
 
+  async textRequestNotSent(id: number): Promise<void> {
+    this.db.prepare<[number]>('DELETE FROM text_requests WHERE id = ?').run(id);
+  }
+
   async unansweredOf(jobId: number): Promise<TextRequestRecord[]> {
     return this.db
       .prepare<[number], TextRequestRecord>(

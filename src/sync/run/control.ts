@@ -1,7 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { describeReached, type CapExceeded } from '../../billing/budget.js';
 import { formatCharacters } from '../../billing/money.js';
+import type { CallOptions } from '../../api/transport.js';
 import type { FailureKind } from '../events.js';
+import { isAbort } from './poll.js';
 import type { RunReport } from './report.js';
 
 // Whether a run may still upload, and why not: quota, a budget cap, a refused key, a stop. A stop ends uploads for
@@ -33,6 +35,26 @@ export class RunControl {
     setMaxListeners(0, this.pollAbort.signal);
     // So does every upload waiting to leave.
     setMaxListeners(0, this.sendAbort.signal);
+  }
+
+  /**
+   * The options of a billed call (an upload, a text request): uploads that stop while it waits to
+   * leave cut its wait, and an attempt the rate limits just let go is refused before `leaves` (which
+   * records it as sent) and before its bytes leave.
+   */
+  sendOptions(leaves: () => Promise<void>): Required<CallOptions> {
+    const signal = this.sendAbort.signal;
+    const beforeSend = async (): Promise<void> => {
+      signal.throwIfAborted();
+      await leaves();
+    };
+    return { signal, beforeSend };
+  }
+
+  /** A billed call made with sendOptions ended with `err` because uploads stopped: nothing of it left. */
+  endedUnsent(err: unknown): boolean {
+    const signal = this.sendAbort.signal;
+    return signal.aborted && (err === signal.reason || isAbort(err));
   }
 
   /** Called once when uploads stop (waiters for a download slot wake up and see it). */

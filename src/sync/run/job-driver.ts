@@ -296,18 +296,14 @@ export class JobDriver {
     const leaves = (): Promise<void> => (leaving ??= this.uploadLeaves(dr));
     // Uploads that stop meanwhile end an attempt that has not left: its wait (the rate limits, a
     // retry's pause) is cut, and one the limiter just let go is refused before its bytes leave.
-    const signal = this.d.control.sendAbort.signal;
-    const beforeSend = async (): Promise<void> => {
-      signal.throwIfAborted();
-      await leaves();
-    };
+    const send = this.d.control.sendOptions(leaves);
     let answer: { res: UploadDocumentResponse } | { err: unknown };
     try {
-      answer = { res: await this.d.client.uploadDocument(src.absPath, src.request, { signal, beforeSend }) };
+      answer = { res: await this.d.client.uploadDocument(src.absPath, src.request, send) };
     } catch (err) {
       answer = { err };
     }
-    if ('err' in answer && signal.aborted && (answer.err === signal.reason || isAbort(answer.err)))
+    if ('err' in answer && this.d.control.endedUnsent(answer.err))
       return this.stoppedUnsent(dr, leaving !== undefined);
     // A client that does not call `beforeSend` (the service client does) is recorded once the call
     // ended, before its outcome. A record refused in `beforeSend` ended the call unsent: thrown here.

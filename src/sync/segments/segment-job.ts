@@ -296,7 +296,9 @@ export class SegmentJob {
     const items = batch.members.map((i) => segments[i] as KeyedSegment);
     const characters = items.reduce((n, s) => n + s.characters, 0);
     // Recorded as it leaves, once the rate limits let it go: from there the request may be billed. One
-    // still waiting in the limiter has sent nothing (a kill there leaves nothing possibly billed).
+    // still waiting in the limiter has sent nothing (a kill there leaves nothing possibly billed), and
+    // uploads that stop meanwhile end it unsent: its wait (the rate limits, a retry's pause) is cut,
+    // and one the limiter just let go is refused before it is recorded and sent.
     let id: number | undefined;
     let notRecorded: unknown;
     const leaving = async (): Promise<number> => {
@@ -317,12 +319,14 @@ export class SegmentJob {
     };
     let answer;
     try {
-      answer = await client.translateText(textRequest(request, items, batch.context), {
-        beforeSend: async () => void (await leaving()),
-      });
+      answer = await client.translateText(
+        textRequest(request, items, batch.context),
+        this.d.control.sendOptions(async () => void (await leaving())),
+      );
     } catch (err) {
       // The state could not record it: it was not sent (the run's state error, as before sending).
       if (err === notRecorded) throw err;
+      if (this.d.control.endedUnsent(err)) throw await this.cutUnsent(memory, id, characters);
       if (id !== undefined) await memory.textRequestLost(id);
       throw this.requestFailed(err);
     }
@@ -342,6 +346,23 @@ export class SegmentJob {
     // Remembered as each batch returns: a crash after this never sends these segments again.
     await memory.textRequestAnswered(sentId, rows);
     for (const r of rows) known.set(r.key, r.translation);
+  }
+
+  /**
+   * Uploads stopped before this request left. Recorded already (`id`), it was waiting to be tried
+   * again after attempts the service surely did not take: its record is removed, nothing of it was
+   * billed. The job ends as one stopped between two requests (what was answered is remembered).
+   */
+  private async cutUnsent(
+    memory: SegmentMemory,
+    id: number | undefined,
+    characters: number,
+  ): Promise<SendingStopped> {
+    if (id !== undefined) {
+      await memory.textRequestNotSent(id);
+      this.sent.recorded -= characters;
+    }
+    return new SendingStopped(this.stoppedWhileSending() ?? Promise.resolve('failed'));
   }
 
   /** What a failed request means for the job (the client retried what it safely could). */
