@@ -83,11 +83,13 @@ export const transitions = {
     ...(f.kind === 'maybe-accepted' ? { unconfirmed_uploads: job.unconfirmed_uploads + 1 } : {}),
     error: f.error,
     error_kind: f.kind,
-    ...(!f.countsAttempt
-      ? { attempts: Math.max(0, job.attempts - 1) }
-      : f.keepDocument && f.retriedKept
-        ? { attempts: job.attempts + 1 }
-        : {}),
+    ...(f.unsent
+      ? {}
+      : !f.countsAttempt
+        ? { attempts: Math.max(0, job.attempts - 1) }
+        : f.keepDocument && f.retriedKept
+          ? { attempts: job.attempts + 1 }
+          : {}),
   }),
   /** undefined: the row never led to an upload and is removed. */
   superseded: (job: JobRecord, error: string): JobFields | undefined =>

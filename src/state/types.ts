@@ -237,8 +237,16 @@ export interface JobFailure {
    * and its key is dropped (a finished document's key is of no more use).
    */
   keepDocument: boolean;
-  /** Whether this failure uses up an attempt of max_attempts (not: quota, auth, stopped, transient). */
+  /**
+   * Whether this failure uses up an attempt of max_attempts (not: quota, auth, stopped, transient).
+   * One that does not gives back the attempt its upload counted as it left (uploadStarted).
+   */
   countsAttempt: boolean;
+  /**
+   * Its upload never left (uploads stopped before): no attempt of it was counted, so none is given
+   * back; those of earlier uploads (a lost answer's, an earlier run's) stay counted.
+   */
+  unsent?: boolean;
   /**
    * A kept document failed again in a later run (its output still cannot be written): that run's
    * try is an attempt of its own (the upload counted only the first), so the job is given up at

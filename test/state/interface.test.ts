@@ -160,6 +160,30 @@ describe.each(backends)('state interface on $name', (backend) => {
     expect((await state.jobs.open()).map((j) => j.rel_path).sort()).toEqual(['a.docx', 'd.docx']);
   });
 
+  it("a failure whose upload never left (uploads stopped before) gives back no attempt: an earlier upload's stays counted", async () => {
+    const { state } = await fresh();
+    const runId = await state.runs.start('sync');
+    let a = await state.jobs.uploadStarted(await state.jobs.created(newJob()), runId);
+    // Its answer was lost: maybe accepted, an attempt; uploaded again in this run.
+    a = await state.jobs.failed(a, {
+      kind: 'maybe-accepted',
+      error: 'answer lost',
+      keepDocument: false,
+      countsAttempt: true,
+      keepClaim: true,
+    });
+    expect(a.attempts).toBe(1);
+    // Its repeat was refused by a budget cap before it left: that first attempt stays counted.
+    a = await state.jobs.failed(a, {
+      kind: 'budget',
+      error: 'budget reached',
+      keepDocument: false,
+      countsAttempt: false,
+      unsent: true,
+    });
+    expect(a).toMatchObject({ attempts: 1, error_kind: 'budget', unconfirmed_uploads: 1 });
+  });
+
   it('the inventory keeps files, contents, verified marks and snapshots; a done job voids them', async () => {
     const { state } = await fresh();
     const files = state.files;

@@ -162,7 +162,13 @@ export class JobDriver {
     dr: Drive,
     kind: FailureKind,
     error: string,
-    o: { willRetry: boolean; keepDocument: boolean; countsAttempt: boolean; retriedKept?: boolean },
+    o: {
+      willRetry: boolean;
+      keepDocument: boolean;
+      countsAttempt: boolean;
+      retriedKept?: boolean;
+      unsent?: boolean;
+    },
   ): Promise<'failed'> {
     await this.recordFailure(dr, kind, error, o);
     // A counted attempt that reached max_attempts is the last: the next run gives the job up.
@@ -176,7 +182,13 @@ export class JobDriver {
     dr: Drive,
     kind: FailureKind,
     error: string,
-    o: { keepDocument: boolean; countsAttempt: boolean; retriedKept?: boolean; keepClaim?: boolean },
+    o: {
+      keepDocument: boolean;
+      countsAttempt: boolean;
+      retriedKept?: boolean;
+      keepClaim?: boolean;
+      unsent?: boolean;
+    },
   ): Promise<void> {
     this.releaseSlot(dr);
     // Not billed (an upload that did not reach the service, a document it could not translate); a
@@ -191,6 +203,7 @@ export class JobDriver {
       countsAttempt: o.countsAttempt,
       retriedKept: o.retriedKept ?? false,
       ...(o.keepClaim ? { keepClaim: true } : {}),
+      ...(o.unsent ? { unsent: true } : {}),
     });
   }
 
@@ -224,8 +237,12 @@ export class JobDriver {
     return Promise.resolve('deferred');
   }
 
-  /** uploadsStopped() for any upload (also a repeat refused by its own budget reservation). */
-  private stoppedBefore(dr: Drive): Promise<'failed' | 'left'> | undefined {
+  /**
+   * uploadsStopped() for any upload (also a repeat refused by its own budget reservation). `left`:
+   * an attempt of this upload left and was counted (a retry was cut after it): given back, it was
+   * surely not taken. Else it never left and gives back nothing (earlier uploads' attempts stay).
+   */
+  private stoppedBefore(dr: Drive, left = false): Promise<'failed' | 'left'> | undefined {
     const stopped = this.d.control.uploadsStopped;
     if (!stopped) return undefined;
     if (this.d.control.stopping) return Promise.resolve(this.leave(dr));
@@ -233,6 +250,7 @@ export class JobDriver {
       willRetry: true,
       keepDocument: false,
       countsAttempt: false,
+      ...(left ? {} : { unsent: true }),
     });
   }
 
@@ -358,7 +376,7 @@ export class JobDriver {
       this.d.guard?.release(dr.job.id);
       return (await this.uploadsStopped(dr)) ?? 'failed';
     }
-    if (!this.d.control.stopping) return this.stoppedBefore(dr) as Promise<'failed' | 'left'>;
+    if (!this.d.control.stopping) return this.stoppedBefore(dr, true) as Promise<'failed' | 'left'>;
     await this.recordFailure(
       dr,
       'stopped',
