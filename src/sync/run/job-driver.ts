@@ -3,13 +3,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AuthError, NotFoundError } from '../../api/errors.js';
 import type { ServiceClient } from '../../api/client.js';
-import type { DocumentStatus, UploadDocumentRequest, UploadDocumentResponse } from '../../api/types.js';
+import type { DocumentStatus } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
-import { registerSecret } from '../../log/secrets.js';
-import type { SpendGuard } from '../../billing/spend-guard.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { HeldByOtherWorkerError } from '../../state/held.js';
-import type { FileInventory, JobLedger, JobRecord, SharedWork } from '../../state/types.js';
+import type { JobLedger, JobRecord } from '../../state/types.js';
 import { CopyMismatchError, copyFileAtomic, removePartFiles } from '../../util/part-file.js';
 import { spooledPath } from '../../util/spool.js';
 import { recoverWritten, writeAdvice } from './written-output.js';
@@ -17,74 +14,53 @@ import { Placement, writtenOf } from './edited-output.js';
 import { alreadyWritten, findSpooled, type SpoolFile } from './spooled-download.js';
 import { keepFor } from './replaced-outputs.js';
 import type { FailureKind } from '../events.js';
-import { sha256File } from '../plan/list-sources.js';
 import type { PollTiming } from '../timing.js';
-import type { RunControl } from './control.js';
-import type { Places, Slots } from './places.js';
-import type { RunLedger } from './run-ledger.js';
 import { isAbort, pollUntilFinished } from './poll.js';
-import { refOfJob, type RunReport } from './report.js';
-import { sourceHolds } from './source-check.js';
-import { uploadFailure } from './upload-failure.js';
+import { refOfJob } from './report.js';
+import {
+  UploadStep,
+  type DriveEnds,
+  type FailureRecord,
+  type JobSource,
+  type ReportedFailure,
+  type UploadDrive,
+  type UploadStepDeps,
+} from './upload-step.js';
 import { QaFailedError, type OutputGate } from '../../qa/gate.js';
 import type { QaResult } from '../../qa/checks.js';
 
-// One job from its last record to done: upload (only when no document is recorded) → record id+key
-// → poll → download into the spool → record it there → check and write the output → record done →
-// remove the spool file. A document lost before its download is uploaded again; one in the spool is
-// delivered from there (./spooled-download.ts); a source replaced before its upload closes the job
-// unsent ('superseded': the executor has it decided again).
+// One job from its last record to done: upload (only when no document is recorded; ./upload-step.ts)
+// → record id+key → poll → download into the spool → record it there → check and write the output →
+// record done → remove the spool file. A document lost before its download is uploaded again; one in
+// the spool is delivered from there (./spooled-download.ts); a source replaced before its upload
+// closes the job unsent ('superseded': the executor has it decided again).
 
 /** The part of the service client the engine uses for documents. */
 export type DocumentClient = Pick<ServiceClient, 'uploadDocument' | 'getDocumentStatus' | 'downloadDocument'>;
 
-/** What a job needs to be uploaded (again): its source and its request. */
-export interface JobSource {
-  absPath: string | undefined;
-  request: UploadDocumentRequest | undefined;
-}
+/** What a job needs to be uploaded (again): the upload step's (./upload-step.ts). */
+export type { JobSource };
 
 /** `deferred`: the upload's answer was lost; the executor uploads it again at its turn (./lost-answers.ts). */
 export type JobOutcome = 'done' | 'failed' | 'superseded' | 'left' | 'deferred';
 
-export interface JobDriverDeps {
+export interface JobDriverDeps extends UploadStepDeps {
   client: DocumentClient;
-  /** The one writer of job rows (reads go to the state's job ledger). */
-  ledger: RunLedger;
   jobs: JobLedger;
-  files: FileInventory;
-  report: RunReport;
-  control: RunControl;
-  places: Places;
-  slots: Slots;
   timing: PollTiming;
   logger: Logger;
-  runId: number;
-  maxAttempts: number;
-  /** service.retry_unanswered_uploads: an upload whose answer was lost is uploaded again this run. */
-  retryUnanswered: boolean;
   /** The manifest's folder (outputs are relative to it). */
   base: string;
   /** Where every download is received before it is checked and written (../../util/spool.ts). */
   spoolDir: string;
   /** The output checks of each download before it is put in place (../../qa/gate.ts). */
   gate: OutputGate;
-  /** The budget caps during the run (none set: absent). */
-  guard?: SpendGuard;
-  /** Several workers share the state: its pause (database away) and fenced uploads apply. */
-  shared?: SharedWork;
   /** sync --overwrite-edits: outputs edited by people are replaced (./edited-output.ts). */
   overwriteEdits?: boolean;
 }
 
 /** One drive: the job as last recorded and what this run holds for it. */
-interface Drive {
-  job: JobRecord;
-  /** A download slot (from the upload until the download). */
-  holdsSlot: boolean;
-  /** Give back the worker place (undefined: not held). */
-  worker: (() => void) | undefined;
-  reupload: 'lost-download' | 'unconfirmed-upload' | 'lost-answer' | undefined;
+interface Drive extends UploadDrive {
   resumed: boolean;
   outputAbs: string;
   /** The source (absolute), for the output checks; undefined when unknown. */
@@ -95,8 +71,12 @@ interface Drive {
 
 type Step = 'again' | JobOutcome;
 
-export class JobDriver {
-  constructor(private readonly d: JobDriverDeps) {}
+export class JobDriver implements DriveEnds<Drive> {
+  private readonly uploads: UploadStep<Drive>;
+
+  constructor(private readonly d: JobDriverDeps) {
+    this.uploads = new UploadStep(d, this);
+  }
 
   /**
    * Drive a job to done (or a recorded failure). `worker`: a place already taken for it; `holdsSlot`:
@@ -127,7 +107,7 @@ export class JobDriver {
       for (;;) {
         const step =
           !dr.job.document_key || !dr.job.document_id || dr.job.status === 'failed'
-            ? await this.upload(dr, src)
+            ? await this.uploads.upload(dr, src)
             : await this.collect(dr);
         if (step !== 'again') return step;
       }
@@ -139,7 +119,9 @@ export class JobDriver {
     }
   }
 
-  private log(job: JobRecord): Logger {
+  // How a step ends (DriveEnds), the same for the upload step (./upload-step.ts) and the others.
+
+  log(job: JobRecord): Logger {
     return this.d.logger.child({
       mapping: job.mapping,
       file: job.rel_path,
@@ -148,28 +130,17 @@ export class JobDriver {
     });
   }
 
-  private releaseSlot(dr: Drive): void {
+  releaseSlot(dr: Drive): void {
     if (dr.holdsSlot) this.d.slots.release();
     dr.holdsSlot = false;
   }
 
-  private releaseWorker(dr: Drive): void {
+  releaseWorker(dr: Drive): void {
     dr.worker?.();
     dr.worker = undefined;
   }
 
-  private async fail(
-    dr: Drive,
-    kind: FailureKind,
-    error: string,
-    o: {
-      willRetry: boolean;
-      keepDocument: boolean;
-      countsAttempt: boolean;
-      retriedKept?: boolean;
-      unsent?: boolean;
-    },
-  ): Promise<'failed'> {
+  async fail(dr: Drive, kind: FailureKind, error: string, o: ReportedFailure): Promise<'failed'> {
     await this.recordFailure(dr, kind, error, o);
     // A counted attempt that reached max_attempts is the last: the next run gives the job up.
     const willRetry = o.willRetry && (!o.countsAttempt || dr.job.attempts < this.d.maxAttempts);
@@ -178,18 +149,7 @@ export class JobDriver {
   }
 
   /** The failure recorded (the job row, the budget, the output index); reported by the caller. */
-  private async recordFailure(
-    dr: Drive,
-    kind: FailureKind,
-    error: string,
-    o: {
-      keepDocument: boolean;
-      countsAttempt: boolean;
-      retriedKept?: boolean;
-      keepClaim?: boolean;
-      unsent?: boolean;
-    },
-  ): Promise<void> {
+  async recordFailure(dr: Drive, kind: FailureKind, error: string, o: FailureRecord): Promise<void> {
     this.releaseSlot(dr);
     // Not billed (an upload that did not reach the service, a document it could not translate); a
     // document already billed was settled before, and one that may have been accepted stays counted
@@ -207,203 +167,11 @@ export class JobDriver {
     });
   }
 
-  /**
-   * The upload's answer was lost: recorded as maybe-accepted (counted in jobs.unconfirmed_uploads, so
-   * report and status list it), not reported as a failure: the executor uploads it again at its turn.
-   */
-  private async defer(dr: Drive, error: string): Promise<'deferred'> {
-    await this.recordFailure(dr, 'maybe-accepted', error, {
-      keepDocument: false,
-      countsAttempt: true,
-      keepClaim: true,
-    });
-    this.log(dr.job).warn(
-      'the answer to this upload was lost (the service may have accepted and billed it): uploaded again later in this run (after a pause, or once the rest of the run is done)',
-    );
-    return 'deferred';
-  }
-
-  /**
-   * When uploads have stopped: a stop by signal leaves the job as recorded for the next run (not a
-   * failure); quota or a refused key fail it (retried by a later run, no attempt counted). A lost
-   * answer's repeat goes back to the executor unsent and unwritten: its turn came, but uploads
-   * stopped while it waited for a place, which the executor reports as when they stopped before its
-   * turn (maybe-accepted: the upload whose answer was lost may have been billed).
-   */
-  private uploadsStopped(dr: Drive): Promise<'failed' | 'left' | 'deferred'> | undefined {
-    if (!this.d.control.uploadsStopped) return undefined;
-    if (dr.reupload !== 'lost-answer') return this.stoppedBefore(dr);
-    this.releaseSlot(dr);
-    return Promise.resolve('deferred');
-  }
-
-  /**
-   * uploadsStopped() for any upload (also a repeat refused by its own budget reservation). `left`:
-   * an attempt of this upload left and was counted (a retry was cut after it): given back, it was
-   * surely not taken. Else it never left and gives back nothing (earlier uploads' attempts stay).
-   */
-  private stoppedBefore(dr: Drive, left = false): Promise<'failed' | 'left'> | undefined {
-    const stopped = this.d.control.uploadsStopped;
-    if (!stopped) return undefined;
-    if (this.d.control.stopping) return Promise.resolve(this.leave(dr));
-    return this.fail(dr, stopped.kind, stopped.reason, {
-      willRetry: true,
-      keepDocument: false,
-      countsAttempt: false,
-      ...(left ? {} : { unsent: true }),
-    });
-  }
-
   /** The run was stopped: nothing recorded, the row stays as it is and the next run resumes it. */
-  private leave(dr: Drive): 'left' {
+  leave(dr: Drive): 'left' {
     this.releaseSlot(dr);
     this.d.report.unitLeft(refOfJob(dr.job), !!dr.job.document_id && dr.job.status === 'uploaded');
     return 'left';
-  }
-
-  /** Upload the job's document and record its id and key. */
-  private async upload(dr: Drive, src: JobSource): Promise<Step> {
-    const stopped = this.uploadsStopped(dr);
-    if (stopped) return stopped;
-    if (!src.absPath || !src.request)
-      return this.fail(dr, 'output', 'the source of this job is no longer in the manifest', {
-        willRetry: false,
-        keepDocument: false,
-        countsAttempt: true,
-      });
-    if (dr.reupload === 'lost-download') {
-      // Only upload again what is still the same content.
-      const sha = await sha256File(src.absPath).catch(() => undefined);
-      if (sha !== dr.job.sha256)
-        return this.fail(
-          dr,
-          'output',
-          'the source changed or disappeared since this document was uploaded; its new content is handled as a new job',
-          { willRetry: false, keepDocument: false, countsAttempt: true },
-        );
-    }
-    dr.worker ??= await this.d.places.take();
-    if (!dr.holdsSlot) {
-      await this.d.slots.acquire();
-      dr.holdsSlot = true;
-    }
-    // Right before the upload: the file must still hold the content this job records.
-    if (!(await sourceHolds(this.d.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, src.absPath)))
-      return this.supersede(dr);
-    const estimate = this.d.guard ? await this.d.guard.estimate(dr.job, src.absPath) : 0;
-    // Uploads may have stopped while this job waited for a place: none starts after that.
-    const stoppedSince = this.uploadsStopped(dr);
-    if (stoppedSince) return stoppedSince;
-    const over = await this.d.guard?.reserve(dr.job.id, estimate);
-    if (over) {
-      this.d.control.stopForBudget(over, estimate);
-      // The cap refuses this upload itself (a repeat too): failed as the budget's.
-      return this.stoppedBefore(dr) ?? 'failed';
-    }
-    // Nothing is uploaded while the state cannot record the answer (PostgreSQL away).
-    while (this.d.shared?.paused && !this.d.control.uploadsStopped) await sleep(250);
-    const stoppedMeanwhile = this.uploadsStopped(dr);
-    if (stoppedMeanwhile) {
-      this.d.guard?.release(dr.job.id);
-      return stoppedMeanwhile;
-    }
-    // Recorded as it leaves, once the rate limits let it go (the client's beforeSend): from there it
-    // may be billed. One still waiting in the limiter has sent nothing (a kill there leaves nothing
-    // possibly billed). Once: a retry of an upload surely not taken is the same attempt.
-    let leaving: Promise<void> | undefined;
-    const leaves = (): Promise<void> => (leaving ??= this.uploadLeaves(dr));
-    // Uploads that stop meanwhile end an attempt that has not left: its wait (the rate limits, a
-    // retry's pause) is cut, and one the limiter just let go is refused before its bytes leave.
-    const send = this.d.control.sendOptions(leaves);
-    let answer: { res: UploadDocumentResponse } | { err: unknown };
-    try {
-      answer = { res: await this.d.client.uploadDocument(src.absPath, src.request, send) };
-    } catch (err) {
-      answer = { err };
-    }
-    if ('err' in answer && this.d.control.endedUnsent(answer.err))
-      return this.stoppedUnsent(dr, leaving !== undefined);
-    // A client that does not call `beforeSend` (the service client does) is recorded once the call
-    // ended, before its outcome. A record refused in `beforeSend` ended the call unsent: thrown here.
-    try {
-      await leaves();
-    } catch (err) {
-      if (!(err instanceof HeldByOtherWorkerError)) throw err;
-      // Refused only after the answer came (such a client): its document was billed.
-      if ('res' in answer) return this.answerTakenOver(dr, answer.res.document_id, err);
-      return this.takenOver(dr, err);
-    }
-    if ('err' in answer) {
-      const err = answer.err;
-      const f = uploadFailure(err, dr.job.attempts < this.d.maxAttempts, this.d.retryUnanswered);
-      if (f.stopUploads === 'quota')
-        this.d.control.stopUploads(
-          `the character quota of the account is used up (456): ${(err as Error).message}. No more uploads this run; documents already uploaded are still collected.`,
-          'quota',
-        );
-      if (f.stopUploads === 'auth') this.d.control.stopForAuth(err as Error);
-      if (f.retryInRun) return this.defer(dr, f.error);
-      return this.fail(dr, f.kind, f.error, {
-        willRetry: f.willRetry,
-        keepDocument: false,
-        countsAttempt: f.countsAttempt,
-      });
-    }
-    const res = answer.res;
-    // Record id+key the moment the upload answers.
-    registerSecret(res.document_key);
-    try {
-      dr.job = await this.d.ledger.uploaded(dr.job, res.document_id, res.document_key);
-    } catch (err) {
-      if (!(err instanceof HeldByOtherWorkerError)) throw err;
-      return this.answerTakenOver(dr, res.document_id, err);
-    }
-    this.d.report.events.emit('job:uploaded', { ...refOfJob(dr.job), documentId: res.document_id });
-    this.log(dr.job).info('uploaded');
-    dr.reupload = undefined;
-    return 'again';
-  }
-
-  /**
-   * Uploads stopped while this upload waited to leave: nothing of it was sent. Not left before: it
-   * ends as one they stopped before (no attempt, nothing billed, the next run uploads it). An earlier
-   * attempt left and was surely not taken (this one was its retry): recorded as not sent, for a stop
-   * by signal as stopped (a row left as uploading would read as an upload in flight, maybe billed).
-   */
-  private async stoppedUnsent(dr: Drive, retry: boolean): Promise<Step> {
-    const stopped = this.d.control.uploadsStopped;
-    if (!retry || !stopped) {
-      this.d.guard?.release(dr.job.id);
-      return (await this.uploadsStopped(dr)) ?? 'failed';
-    }
-    if (!this.d.control.stopping) return this.stoppedBefore(dr, true) as Promise<'failed' | 'left'>;
-    await this.recordFailure(
-      dr,
-      'stopped',
-      'the run was stopped before this upload was tried again (its earlier attempts were surely not taken); uploaded by the next run',
-      { keepDocument: false, countsAttempt: false },
-    );
-    this.d.report.unitLeft(refOfJob(dr.job), false);
-    return 'left';
-  }
-
-  /** The upload leaves (the rate limits let it go): recorded as started, an attempt, and reported. */
-  private async uploadLeaves(dr: Drive): Promise<void> {
-    const reupload = dr.reupload;
-    dr.job = await this.d.ledger.uploadStarted(
-      dr.job,
-      this.d.runId,
-      reupload === 'lost-download' ? 'lost-download' : undefined,
-    );
-    const attempt = dr.job.attempts;
-    // Possibly billed twice from here on (the summary lists it; the job row counts it already).
-    if (reupload === 'lost-answer') this.d.report.unconfirmedUpload(refOfJob(dr.job), 'lost-answer');
-    this.d.report.events.emit('job:uploading', {
-      ...refOfJob(dr.job),
-      attempt,
-      ...(reupload ? { reupload } : {}),
-    });
-    this.log(dr.job).info({ attempt, reupload }, 'uploading');
   }
 
   /**
@@ -411,39 +179,11 @@ export class JobDriver {
    * paused machine) and another worker took the unit over, so the job is that worker's now and this
    * one stops driving it: not a failure, nothing more written (that worker's record is the job's).
    */
-  private takenOver(dr: Drive, err: HeldByOtherWorkerError): 'left' {
+  takenOver(dr: Drive, err: HeldByOtherWorkerError): 'left' {
     this.d.guard?.release(dr.job.id);
     this.releaseSlot(dr);
     this.d.report.heldElsewhere(refOfJob(dr.job), err.holder, this.log(dr.job));
     return 'left';
-  }
-
-  /**
-   * The upload answered after another worker took the job over: the answer cannot be recorded on
-   * the job (that worker found its upload unanswered, counted it in the job's unconfirmed uploads and
-   * uploads it again). Its document was billed: counted so by the budget, listed with its id.
-   */
-  private answerTakenOver(dr: Drive, documentId: string, err: HeldByOtherWorkerError): 'left' {
-    this.d.guard?.possiblyBilled(dr.job.id);
-    this.d.report.answerTakenOver(refOfJob(dr.job), documentId, err.holder);
-    return this.takenOver(dr, err);
-  }
-
-  /**
-   * The source was replaced before the upload: the job ends unsent (a row that never led to an upload
-   * is removed); the caller has the file decided again with its new content.
-   */
-  private async supersede(dr: Drive): Promise<'superseded'> {
-    this.releaseSlot(dr);
-    const job = dr.job;
-    const error =
-      'the source changed after this job was planned: not uploaded; its new content is planned instead';
-    await this.d.ledger.superseded(job, error);
-    this.log(job).info(error);
-    // Listeners that track jobs in flight (progress, watch metrics) see it end; not a failure of the run.
-    this.d.report.events.emit('job:failed', { ...refOfJob(job), kind: 'transient', error, willRetry: true });
-    this.releaseWorker(dr);
-    return 'superseded';
   }
 
   /** Poll an uploaded document until it is finished, then download it. */
