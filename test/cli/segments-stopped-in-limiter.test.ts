@@ -147,3 +147,63 @@ describe('Ctrl-C while a text request waits to be retried (method: segments)', (
     await nextSyncSendsEachSegmentOnce(p, ['a.txt']);
   }, 120_000);
 });
+
+describe('Ctrl-C while a resend after a lost answer waits in the rate limiter (method: segments)', () => {
+  it('the run does not list it as possibly billed twice: nothing was sent again; the next run sends it once', async () => {
+    p = await opsProject({ manifest: SEGMENTS });
+    p.write('a.txt', 'The text of a.txt.\n');
+    // The service takes the request and its answer is lost (possibly billed); the resend of its
+    // segments, at once (nothing else to do), waits 1,000 s in the limiter.
+    p.service.addFaults({ match: { method: 'POST', path: '/v2/translate' }, drop: 1, dropAfterBody: true });
+    setRate(p, 0.001);
+    const run = syncChild(p, ['--json', '--no-progress'], GUARD_MS);
+    for (let i = 0; i < 600 && !textRequestStates(p).lost; i++) await sleep(50);
+    expect(textRequestStates(p), run.stderr()).toEqual({ lost: 1 });
+    await sleep(1000);
+    run.signal('SIGINT');
+    // Nothing listed as possibly billed twice, nothing failed: the resend was left for the next run.
+    await interrupted(run);
+    expect((JSON.parse(run.stdout()) as SyncSummary).left).toBe(1);
+    expect(p.service.requests().filter(isText)).toHaveLength(1);
+    expect(textRequestStates(p)).toEqual({ lost: 1 });
+
+    // The next run sends the segment again; the lost request stays possibly billed (once).
+    setRate(p, 1000);
+    const next = await p.cli(['sync', '--json']);
+    expect(next.code, next.stderr).toBe(EXIT.ok);
+    expect(fs.existsSync(path.join(p.dir, 'out/de/a.txt'))).toBe(true);
+    expect(translated(p)).toEqual({ requests: 1, texts: 1 });
+    expect(textRequestStates(p)).toEqual({ lost: 1, answered: 1 });
+    const report = await p.cli(['report', '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    const repeated = (JSON.parse(report.stdout) as { possibly_billed_twice: Array<{ file: string }> })
+      .possibly_billed_twice;
+    expect(repeated.map((r) => r.file)).toEqual(['a.txt']);
+  }, 120_000);
+});
+
+describe('a sync killed while the first text request of a job waits in the rate limiter (method: segments)', () => {
+  it('shows no job in flight (nothing was sent for it); the next run sends each segment once', async () => {
+    p = await opsProject({ manifest: SEGMENTS });
+    for (const f of FILES) p.write(f, `The text of ${f}.\n`);
+    // The first job's request leaves at once and its job is done; the second job's waits in the limiter.
+    setRate(p, 0.001);
+    const run = syncChild(p, ['--json', '--no-progress'], GUARD_MS);
+    const written = () => FILES.filter((f) => fs.existsSync(path.join(p!.dir, 'out/de', f)));
+    try {
+      await firstAnswered(p, run);
+      for (let i = 0; i < 600 && written().length === 0; i++) await sleep(50);
+      expect(written(), run.stderr()).toHaveLength(1);
+      await sleep(1000);
+    } finally {
+      run.signal('SIGKILL');
+      await run.exited;
+    }
+    expect(p.service.requests().filter(isText)).toHaveLength(1);
+    const status = await p.cli(['status', '--json', '--no-scan']);
+    expect([0, 1], status.stderr).toContain(status.code);
+    expect((JSON.parse(status.stdout) as { inFlight: unknown[] }).inFlight).toEqual([]);
+
+    await nextSyncSendsEachSegmentOnce(p, FILES);
+  }, 120_000);
+});

@@ -40,6 +40,7 @@ async function cliJson<T>(f: Fixture, args: string[]): Promise<T> {
 
 interface StatusJson {
   inFlight: Array<{ file: string; unanswered_requests?: number; state: string }>;
+  failures: Array<{ file: string; kind: string; attempts: number }>;
   spending: { billed_characters: number };
 }
 
@@ -207,6 +208,9 @@ describe('money of a segment job killed or stopped partway', () => {
     );
     expect(textRequests(f).map((r) => r.texts)).toEqual([50]);
     expect(f.exists('out/de/manual.docx')).toBe(false);
+    // Failed as the budget's, its attempt kept: its requests left (the repeat the cap refused did not).
+    const status = await cliJson<StatusJson>(f, ['status', '--json', '--no-scan']);
+    expect(status.failures.map((j) => [j.file, j.kind, j.attempts])).toEqual([['manual.docx', 'budget', 1]]);
     const report = await cliJson<ReportJson>(f, ['report', '--json']);
     expect(report.total).toMatchObject({
       billed_characters: first + second,

@@ -3,7 +3,7 @@ import { Document, Packer, Paragraph } from 'docx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRunState } from '../../src/cli/open-state.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
+import { createFixture, onPostgres, runCliOn, type Fixture } from '../sync/fixture.js';
 import { editManifest, segmentsMapping, syncProcess, textRequests } from './helpers.js';
 
 // A text request is billed like an upload: recorded before it is sent, a lost answer is listed as
@@ -73,7 +73,60 @@ async function answersRecorded(f: Fixture): Promise<void> {
   }
 }
 
+interface ReportTotal {
+  billed_characters: number;
+  unfinished_characters: number;
+}
+
+/** `report --json`'s total. */
+async function reportTotal(f: Fixture): Promise<ReportTotal> {
+  const r = await runCliOn(f, 'report', '--json');
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { total: ReportTotal }).total;
+}
+
 describe('money rules of the segment path', () => {
+  // Answers the service gives when it surely did not take the request: nothing of it was billed.
+  it.each([
+    { refusal: 'the quota used up (456)', status: 456, count: 1, kind: 'quota' },
+    { refusal: 'a bad request (400)', status: 400, count: 1, kind: 'rejected' },
+    { refusal: 'a refused key (403)', status: 403, count: 1, kind: 'auth' },
+    { refusal: '503s past the retries', status: 503, count: 100, kind: 'transient' },
+  ])('counts nothing as billed for a text request refused with $refusal', async ({ status, count, kind }) => {
+    fx = await createFixture({
+      manifest: segmentsManifest(),
+      files: { 'a.txt': 'First line.\nSecond line.\n' },
+      service: { faults: [{ match: TRANSLATE, status, count }] },
+    });
+    // A refused key ends the run (exit 2 in the CLI); the others fail the job.
+    const refused = fx.sync();
+    if (kind === 'auth') await expect(refused).rejects.toThrow('HTTP 403');
+    else expect((await refused).failed.map((f) => [f.file, f.kind])).toEqual([['a.txt', kind]]);
+    expect(textRequests(fx)).toEqual([]);
+    expect(await reportTotal(fx)).toEqual(
+      expect.objectContaining({ billed_characters: 0, unfinished_characters: 0 }),
+    );
+
+    fx.service.clearFaults();
+    const run = await fx.sync();
+    expect(run.failed).toEqual([]);
+    expect(run.unconfirmedUploads).toEqual([]);
+    const [answered] = textRequests(fx);
+    expect(textRequests(fx)).toHaveLength(1);
+    // The job's bill, the run's and the report's: the answered request alone.
+    expect(run.billedCharacters).toBe(answered!.characters);
+    const { state, close } = await fx.open();
+    try {
+      const job = (await state.jobs.latestDoneOf('out/de/a.txt'))!;
+      expect((await state.jobs.get(job.id))?.billed_characters).toBe(answered!.characters);
+    } finally {
+      await close();
+    }
+    expect(await reportTotal(fx)).toEqual(
+      expect.objectContaining({ billed_characters: answered!.characters, unfinished_characters: 0 }),
+    );
+  });
+
   it('lists a text request whose answer was lost as possibly billed, and sends its segments again', async () => {
     fx = await createFixture({
       manifest: segmentsManifest(),
@@ -98,6 +151,9 @@ describe('money rules of the segment path', () => {
     } finally {
       await close();
     }
+    expect(await reportTotal(fx)).toEqual(
+      expect.objectContaining({ billed_characters: 2 * textRequests(fx)[0]!.characters }),
+    );
   });
 
   it('resumes a run killed mid-batch without sending again the batches already answered', async () => {

@@ -1,7 +1,11 @@
 import {
   AuthError,
   InvalidRequestError,
+  NetworkError,
+  NotFoundError,
   QuotaExceededError,
+  RateLimitedError,
+  UnavailableError,
   UploadMaybeAcceptedError,
 } from '../../api/errors.js';
 import type { FailureKind } from '../events.js';
@@ -47,4 +51,22 @@ export function uploadFailure(err: unknown, attemptsLeft: boolean, retryUnanswer
     return { kind: 'rejected', error: message, willRetry: attemptsLeft, countsAttempt: true };
   // 429/5xx/network after the client's retries: surely not accepted; the next run tries again.
   return { kind: 'transient', error: message, willRetry: true, countsAttempt: false };
+}
+
+/**
+ * The service surely did not take the billed call that ended with `err`: it refused it (the quota, the
+ * key, the request itself, 404), or every attempt was refused for now (429, 503) or did not reach it.
+ * A failure after the body was sent is an UploadMaybeAcceptedError, none of these. Anything else (that,
+ * a 2xx answer that could not be read, an error of this process) may have been billed.
+ */
+export function surelyNotTaken(err: unknown): boolean {
+  return [
+    QuotaExceededError,
+    AuthError,
+    InvalidRequestError,
+    NotFoundError,
+    RateLimitedError,
+    UnavailableError,
+    NetworkError,
+  ].some((refusal) => err instanceof refusal);
 }

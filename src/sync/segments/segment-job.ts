@@ -13,7 +13,7 @@ import { takeReviewed, type ReviewedTake } from '../reviewed-segments.js';
 import type { JobDriverDeps, JobOutcome, JobSource } from '../run/job-driver.js';
 import { refOfJob } from '../run/report.js';
 import { sourceHolds } from '../run/source-check.js';
-import { uploadFailure } from '../run/upload-failure.js';
+import { surelyNotTaken, uploadFailure } from '../run/upload-failure.js';
 import { writeAdvice } from '../run/written-output.js';
 import { batchTexts, type TextBatch } from './batches.js';
 import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-segments.js';
@@ -85,7 +85,7 @@ export class SegmentJob {
   private job: JobRecord;
   private readonly log: Logger;
   private readonly sent: Sent = { characters: 0, requests: 0, recorded: 0 };
-  /** Whether this attempt's text requests have started (the row says so: upload_started_at). */
+  /** Whether a text request of this attempt has left (the row says so: upload_started_at). */
   private started = false;
 
   constructor(
@@ -234,7 +234,7 @@ export class SegmentJob {
   private async awaitOtherWorker(keys: readonly string[], workers: Workers): Promise<void> {
     const stopped = () => this.d.control.uploadsStopped !== undefined;
     const stalled = await this.d.inFlight.awaitElsewhere(keys, workers, stopped);
-    const stop = stopped() && (this.started ? this.stoppedWhileSending() : this.stoppedBeforeSending());
+    const stop = stopped() && this.stoppedWhileSending();
     if (stop) throw new SendingStopped(stop);
     if (stalled)
       throw new RequestFailed(
@@ -265,14 +265,21 @@ export class SegmentJob {
     }
   }
 
-  /** The budget's reservation, then the row says the job's text requests start (an attempt). */
+  /** The budget's reservation of what this pass sends (refused: nothing is sent). */
   private async startSending(characters: number): Promise<void> {
     const over = await this.d.guard?.reserve(this.job.id, characters);
-    if (over) {
-      this.d.control.stopForBudget(over, characters);
-      throw new SendingStopped(this.stoppedBeforeSending() ?? Promise.resolve('failed'));
-    }
-    if (this.started) return;
+    if (!over) return;
+    this.d.control.stopForBudget(over, characters);
+    throw new SendingStopped(this.stoppedBeforeSending() ?? Promise.resolve('failed'));
+  }
+
+  /**
+   * The job's first text request leaves (the rate limits let it go): the row says its requests
+   * started (an attempt), and it is reported. Not before: one still waiting in the limiter when the
+   * run is killed or stopped has sent nothing, so the job is not in flight, no attempt is counted,
+   * and a resend after a lost answer is not possibly billed twice.
+   */
+  private async requestsLeave(): Promise<void> {
     this.started = true;
     this.job = await this.d.ledger.uploadStarted(this.job, this.d.runId);
     // Possibly billed twice from here on: the request whose answer was lost is sent again.
@@ -282,7 +289,7 @@ export class SegmentJob {
       attempt: this.job.attempts,
       ...(this.flags.lostAnswer ? { reupload: 'lost-answer' as const } : {}),
     });
-    this.log.info({ attempt: this.job.attempts, characters }, 'sending segments');
+    this.log.info({ attempt: this.job.attempts }, 'sending segments');
   }
 
   private async sendBatch(
@@ -304,6 +311,7 @@ export class SegmentJob {
     const leaving = async (): Promise<number> => {
       if (id !== undefined) return id; // a retry of a request surely not taken: recorded once
       try {
+        if (!this.started) await this.requestsLeave();
         id = await memory.textRequestSent({
           jobId: this.job.id,
           runId: this.d.runId,
@@ -327,7 +335,9 @@ export class SegmentJob {
       // The state could not record it: it was not sent (the run's state error, as before sending).
       if (err === notRecorded) throw err;
       if (this.d.control.endedUnsent(err)) throw await this.cutUnsent(memory, id, characters);
-      if (id !== undefined) await memory.textRequestLost(id);
+      // Only a request the service may have taken (its answer lost) stays on record, maybe billed.
+      if (id !== undefined)
+        await (surelyNotTaken(err) ? this.notSent(memory, id, characters) : memory.textRequestLost(id));
       throw this.requestFailed(err);
     }
     // A client that does not call `beforeSend` (the service client does) is recorded once answered.
@@ -351,18 +361,22 @@ export class SegmentJob {
   /**
    * Uploads stopped before this request left. Recorded already (`id`), it was waiting to be tried
    * again after attempts the service surely did not take: its record is removed, nothing of it was
-   * billed. The job ends as one stopped between two requests (what was answered is remembered).
+   * billed. The job ends as one stopped between two requests (what was answered is remembered), or,
+   * when none of its requests has left, as one stopped before sending (stoppedWhileSending).
    */
   private async cutUnsent(
     memory: SegmentMemory,
     id: number | undefined,
     characters: number,
   ): Promise<SendingStopped> {
-    if (id !== undefined) {
-      await memory.textRequestNotSent(id);
-      this.sent.recorded -= characters;
-    }
+    if (id !== undefined) await this.notSent(memory, id, characters);
     return new SendingStopped(this.stoppedWhileSending() ?? Promise.resolve('failed'));
+  }
+
+  /** A recorded request the service surely did not take: its record removed, nothing of it billed. */
+  private async notSent(memory: SegmentMemory, id: number, characters: number): Promise<void> {
+    await memory.textRequestNotSent(id);
+    this.sent.recorded -= characters;
   }
 
   /** What a failed request means for the job (the client retried what it safely could). */
@@ -481,12 +495,17 @@ export class SegmentJob {
 
   /**
    * Uploads stopped between two requests: what was answered is remembered. The row records why (not
-   * left pending, which would read as a crash with a request in flight).
+   * left pending, which would read as a crash with a request in flight). None of its requests had
+   * left: stopped before sending (the budget's reservation for them given back).
    */
   private stoppedWhileSending(): Promise<JobOutcome> | undefined {
     const stopped = this.d.control.uploadsStopped;
     if (!stopped) return undefined;
     if (!this.d.control.stopping) return this.stoppedBeforeSending();
+    if (!this.started) {
+      this.d.guard?.release(this.job.id);
+      return this.stoppedBeforeSending();
+    }
     return (async () => {
       await this.settleSpent();
       this.job = await this.d.ledger.failed(this.job, {
@@ -515,8 +534,10 @@ export class SegmentJob {
       kind: f.kind,
       error: f.error,
       keepDocument: false,
-      // An attempt is counted once the requests started (the row's attempts went up then).
+      // An attempt is counted once a request left (the row's attempts went up then). None left in
+      // this drive: none is given back either (an earlier drive's, a lost answer's, stays counted).
       countsAttempt: f.countsAttempt && this.started,
+      ...(this.started ? {} : { unsent: true }),
       ...(keepClaim ? { keepClaim: true } : {}),
     });
   }
