@@ -19,6 +19,13 @@ export const WRITTEN_RECORDS_SQL = `SELECT id, output_path, output_sha256, outpu
   WHERE status = 'done' AND id = (SELECT MAX(id) FROM jobs k WHERE k.output_path = j.output_path AND k.status = 'done')
   ORDER BY output_path`;
 
+/**
+ * The failing upload counted no attempt as it left (uploadStarted): it never left, or it was a lost
+ * download's re-upload. A failure that counts no attempt then gives none back (an earlier upload's
+ * stays counted); otherwise it gives back the one its upload counted.
+ */
+const countedNone = (f: JobFailure): boolean => !!f.unsent || f.reupload === 'lost-download';
+
 export const transitions = {
   takenUp: (_job: JobRecord, runId: number, request: string): JobFields => ({ request, run_id: runId }),
   unconfirmedUpload: (job: JobRecord): JobFields => ({ unconfirmed_uploads: job.unconfirmed_uploads + 1 }),
@@ -83,13 +90,13 @@ export const transitions = {
     ...(f.kind === 'maybe-accepted' ? { unconfirmed_uploads: job.unconfirmed_uploads + 1 } : {}),
     error: f.error,
     error_kind: f.kind,
-    ...(f.unsent
-      ? {}
-      : !f.countsAttempt
-        ? { attempts: Math.max(0, job.attempts - 1) }
-        : f.keepDocument && f.retriedKept
-          ? { attempts: job.attempts + 1 }
-          : {}),
+    ...(!f.countsAttempt
+      ? countedNone(f)
+        ? {}
+        : { attempts: Math.max(0, job.attempts - 1) }
+      : f.keepDocument && f.retriedKept
+        ? { attempts: job.attempts + 1 }
+        : {}),
   }),
   /** undefined: the row never led to an upload and is removed. */
   superseded: (job: JobRecord, error: string): JobFields | undefined =>

@@ -248,6 +248,11 @@ export interface JobFailure {
    */
   unsent?: boolean;
   /**
+   * Its upload was a lost download's re-upload, which counted no attempt as it left (uploadStarted
+   * with 'lost-download'): none is given back; the first upload's, which the service took, stays.
+   */
+  reupload?: 'lost-download';
+  /**
    * A kept document failed again in a later run (its output still cannot be written): that run's
    * try is an attempt of its own (the upload counted only the first), so the job is given up at
    * max_attempts instead of being fetched forever.

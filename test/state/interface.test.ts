@@ -184,6 +184,26 @@ describe.each(backends)('state interface on $name', (backend) => {
     expect(a).toMatchObject({ attempts: 1, error_kind: 'budget', unconfirmed_uploads: 1 });
   });
 
+  it("a lost download's re-upload that fails without counting an attempt gives back none: the first upload's stays counted", async () => {
+    const { state } = await fresh();
+    const runId = await state.runs.start('sync');
+    let a = await state.jobs.uploadStarted(await state.jobs.created(newJob()), runId);
+    a = await state.jobs.uploaded(a, 'DOC-1', 'KEY-1');
+    // The translation was lost before its download: uploaded again, which counts no attempt.
+    a = await state.jobs.lostDownload(a);
+    a = await state.jobs.uploadStarted(a, runId, 'lost-download');
+    expect(a.attempts).toBe(1);
+    // The re-upload met the quota (456): no attempt of its own to give back.
+    a = await state.jobs.failed(a, {
+      kind: 'quota',
+      error: 'quota used up',
+      keepDocument: false,
+      countsAttempt: false,
+      reupload: 'lost-download',
+    });
+    expect(a).toMatchObject({ status: 'failed', attempts: 1, error_kind: 'quota', lost_downloads: 1 });
+  });
+
   it('the inventory keeps files, contents, verified marks and snapshots; a done job voids them', async () => {
     const { state } = await fresh();
     const files = state.files;

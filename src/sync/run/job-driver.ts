@@ -164,6 +164,8 @@ export class JobDriver implements DriveEnds<Drive> {
       retriedKept: o.retriedKept ?? false,
       ...(o.keepClaim ? { keepClaim: true } : {}),
       ...(o.unsent ? { unsent: true } : {}),
+      // A lost download's re-upload (marked until it is answered) counted no attempt as it left.
+      ...(dr.reupload === 'lost-download' ? { reupload: 'lost-download' as const } : {}),
     });
   }
 
