@@ -10,7 +10,7 @@ import { PartFile, type PlaceAt } from '../util/part-file.js';
 import { deliverBody, receiveBody } from './download-body.js';
 import { incompleteDownload } from './download-check.js';
 import { networkFailure, readErrorBody, statusFailure, type Attempt } from './failures.js';
-import type { CallOptions, ServiceTransport } from './transport.js';
+import type { AnswerCheck, CallOptions, ServiceTransport } from './transport.js';
 import type { DocumentStatus, UploadDocumentRequest, UploadDocumentResponse } from './types.js';
 
 export interface DownloadOptions extends CallOptions {
@@ -31,10 +31,22 @@ export interface DownloadedDocument {
   sha256: string;
 }
 
+/** An upload's answer: the document's id and key, without which it cannot be followed. */
+const UPLOAD_ANSWER: AnswerCheck<UploadDocumentResponse> = {
+  holds: (a): a is UploadDocumentResponse => {
+    const r = a as Partial<UploadDocumentResponse> | null | undefined;
+    return filled(r?.document_id) && filled(r?.document_key);
+  },
+  what: 'document_id and document_key',
+};
+
+const filled = (v: unknown): boolean => typeof v === 'string' && v !== '';
+
 /**
  * Upload a document, streamed from disk. Billed: retried only when the service surely did not take
  * it (connection never made or body not fully sent, 429, 503, 529); other failures after the body
- * was sent throw UploadMaybeAcceptedError. `opts.beforeSend` is awaited right before each attempt's
+ * was sent throw UploadMaybeAcceptedError, and so does a 2xx answer that cannot be read (not JSON,
+ * no document_id and document_key): the service took the document. `opts.beforeSend` is awaited right before each attempt's
  * bytes leave (its body built, the rate limits passed).
  */
 export async function uploadDocument(
@@ -59,7 +71,7 @@ export async function uploadDocument(
     // A file-backed Blob: the encoder reads it from disk chunk by chunk while sending.
     form.append('file', await openAsBlob(filePath), filename);
     await opts.beforeSend?.();
-    return t.sendForm<UploadDocumentResponse>(method, path, form);
+    return t.sendForm(method, path, form, UPLOAD_ANSWER);
   });
   registerSecret(res.document_key);
   return res;

@@ -66,6 +66,13 @@ export class InvalidRequestError extends ServiceError {}
 /** 5xx still answered after every allowed retry (or not retryable). */
 export class UnavailableError extends ServiceError {}
 
+/**
+ * A 2xx answer that could not be read: not JSON (a proxy's page, a body cut short), empty, or without
+ * what the call answers with. The service did what was asked; only its answer is lost. A billed call
+ * (an upload, a text request) ends with UploadMaybeAcceptedError instead, this as its cause.
+ */
+export class UnreadableAnswerError extends ServiceError {}
+
 /** No HTTP answer: connection refused/reset/dropped, timeout, DNS. */
 export class NetworkError extends ServiceError {}
 

@@ -12,6 +12,7 @@ import {
   RateLimitedError,
   ServiceError,
   UnavailableError,
+  UnreadableAnswerError,
   type ServiceErrorInit,
 } from './errors.js';
 import { parseRetryAfter, type AttemptFailure } from './retry.js';
@@ -25,6 +26,7 @@ export type Attempt<T> = { ok: true; value: T } | { ok: false; failure: AttemptF
 export type ErrorFactory = (attempts: number, detail?: string) => ServiceError;
 
 export function describeFailure(f: AttemptFailure): string {
+  if (f.type === 'unreadable') return `HTTP ${f.status} (${f.detail})`;
   return f.type === 'status' ? `HTTP ${f.status}` : f.code;
 }
 
@@ -76,6 +78,20 @@ export function statusFailure<T>(
       ...(bodySent !== undefined ? { bodySent } : {}),
     },
     error: (attempts, detail) => errorForStatus({ method, path, status, attempts, ...parsed }, detail),
+  };
+}
+
+/** A 2xx answer that could not be read: `detail` says how ("the answer is not JSON"). */
+export function unreadableAnswer<T>(
+  method: string,
+  path: string,
+  status: number,
+  detail: string,
+): Attempt<T> {
+  return {
+    ok: false,
+    failure: { type: 'unreadable', status, detail },
+    error: (attempts) => new UnreadableAnswerError({ method, path, status, attempts }, detail),
   };
 }
 

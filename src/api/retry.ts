@@ -40,6 +40,13 @@ export type AttemptFailure =
       bodySent?: boolean;
     }
   | {
+      /** Answered 2xx (the service did what was asked), but the answer could not be read. */
+      type: 'unreadable';
+      status: number;
+      /** What was wrong with it ("the answer is not JSON"). */
+      detail: string;
+    }
+  | {
       type: 'network';
       code: string;
       /** The connection was never established (refused, DNS, connect timeout). */
@@ -72,6 +79,8 @@ export type RetryDecision =
 
 export function decideRetry(kind: CallKind, failure: AttemptFailure): RetryDecision {
   const careful = kind !== 'idempotent';
+  // A 2xx: the service took the call. A billed one was billed; a read is not repeated blindly either.
+  if (failure.type === 'unreadable') return { retry: false, maybeAccepted: careful };
   if (failure.type === 'status') {
     if (careful) {
       if (UPLOAD_SAFE_STATUSES.has(failure.status)) return { retry: true };

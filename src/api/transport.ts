@@ -8,8 +8,8 @@ import https from 'node:https';
 import got, { type Got, type Method, type Request, type Response } from 'got';
 import { VERSION } from '../version.js';
 import type { ClientSettings } from './client-settings.js';
-import { PlanError, ServiceError } from './errors.js';
-import { bodyWasSent, networkFailure, statusFailure, type Attempt } from './failures.js';
+import { PlanError } from './errors.js';
+import { bodyWasSent, networkFailure, statusFailure, unreadableAnswer, type Attempt } from './failures.js';
 import { RateLimiter, type AccountGate } from './rate-limiter.js';
 import type { CallKind } from './retry.js';
 import { withRetries, type RetryContext } from './with-retries.js';
@@ -42,6 +42,16 @@ export interface ServiceCall extends JsonCall {
   kind?: Exclude<CallKind, 'upload'>;
   /** Accept header; with it the answer is returned as text, not parsed as JSON. */
   accept?: string;
+}
+
+/**
+ * What a call's 2xx answer must hold to be read as its answer (an upload's document_id and key): one
+ * without it is unreadable, as one that is not JSON, and a billed call's then may have been billed.
+ */
+export interface AnswerCheck<T> {
+  holds: (answer: unknown) => answer is T;
+  /** What it must hold, for the error: "document_id and document_key". */
+  what: string;
 }
 
 type StreamingTimeouts = { connect: number; response: number; read: undefined; socket: number };
@@ -127,22 +137,27 @@ export class ServiceTransport implements RetryContext {
     return withRetries(this, { method, path, kind, signal }, attemptOnce);
   }
 
-  /** One call answered with JSON (or, with `accept`, text), with the rate limit and retry rules. */
-  request<T>(call: ServiceCall, opts: CallOptions = {}): Promise<T> {
+  /**
+   * One call answered with JSON (or, with `accept`, text), with the rate limit and retry rules; with
+   * `answer`, a 2xx answer that does not hold it is unreadable.
+   */
+  request<T>(call: ServiceCall, opts: CallOptions = {}, answer?: AnswerCheck<T>): Promise<T> {
     return this.attempts<T>(call.method, call.path, call.kind ?? 'idempotent', opts.signal, async () => {
       await opts.beforeSend?.();
       return this.sendJson<T>(call.method, call.path, {
         ...(call.json !== undefined ? { json: call.json } : {}),
         ...(call.searchParams !== undefined ? { searchParams: call.searchParams } : {}),
         ...(call.accept !== undefined ? { accept: call.accept } : {}),
+        ...(answer !== undefined ? { answer } : {}),
       });
     });
   }
 
-  /** One attempt of an upload: a multipart body on a fresh connection, answered with JSON. */
-  sendForm<T>(method: Method, path: string, body: FormData): Promise<Attempt<T>> {
+  /** One attempt of an upload: a multipart body on a fresh connection, answered with JSON holding `answer`. */
+  sendForm<T>(method: Method, path: string, body: FormData, answer: AnswerCheck<T>): Promise<Attempt<T>> {
     return this.sendJson<T>(method, path, {
       body,
+      answer,
       agent: this.uploadAgents,
       timeout: this.streamingTimeouts(),
     });
@@ -170,7 +185,10 @@ export class ServiceTransport implements RetryContext {
     return this.baseUrl + path;
   }
 
-  /** One attempt of a call answered with JSON (or 204). */
+  /**
+   * One attempt of a call answered with JSON (or 204). A 2xx answer that is not JSON, or does not hold
+   * `answer`, is an unreadable answer (the service did what was asked), not a value.
+   */
   private async sendJson<T>(
     method: Method,
     path: string,
@@ -182,9 +200,10 @@ export class ServiceTransport implements RetryContext {
       timeout?: StreamingTimeouts;
       /** Answer wanted as text of this type (not JSON). */
       accept?: string;
+      answer?: AnswerCheck<T>;
     },
   ): Promise<Attempt<T>> {
-    const { accept, ...options } = extra;
+    const { accept, answer, ...options } = extra;
     let res: Response<string>;
     try {
       res = await this.got(this.url(path), {
@@ -199,12 +218,21 @@ export class ServiceTransport implements RetryContext {
     const status = res.statusCode;
     if (status >= 200 && status < 300) {
       if (accept) return { ok: true, value: res.body as T };
-      if (status === 204 || res.body.trim() === '') return { ok: true, value: undefined as T };
+      const empty = status === 204 || res.body.trim() === '';
+      let value: unknown;
       try {
-        return { ok: true, value: JSON.parse(res.body) as T };
+        value = empty ? undefined : JSON.parse(res.body);
       } catch {
-        throw new ServiceError({ method, path, status }, 'the answer is not JSON');
+        return unreadableAnswer(method, path, status, 'the answer is not JSON');
       }
+      if (answer && !answer.holds(value))
+        return unreadableAnswer(
+          method,
+          path,
+          status,
+          empty ? 'the answer is empty' : `the answer has no ${answer.what}`,
+        );
+      return { ok: true, value: value as T };
     }
     return statusFailure(method, path, status, res.headers, res.body, bodyWasSent(res.request));
   }

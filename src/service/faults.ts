@@ -1,5 +1,6 @@
 // Faults on demand: per server (ServiceOptions.faults, addFaults, POST /_locsync/faults) and per
 // request (the X-Locsync-Fault header). See docs/local-service.md.
+import { GARBLED_ANSWER_KINDS, type GarbledAnswerKind } from './garbled-answers.js';
 import { BAD_OUTPUT_KINDS, type BadOutputKind, type FaultSpec } from './types.js';
 import { badRequest } from './errors.js';
 
@@ -14,6 +15,8 @@ export interface RequestFault {
   retryAfter?: number;
   /** Destroy the connection without a response (before reading the body, or after it). */
   drop?: 'before-body' | 'after-body';
+  /** Handle the request, then answer its 2xx status with this unreadable body. */
+  garble?: GarbledAnswerKind;
   latencyMs?: number;
   /** An upload: the document ends in `error`. */
   errorDocument?: boolean;
@@ -29,6 +32,7 @@ interface ActiveFault {
   spec: FaultSpec;
   statusLeft: number;
   dropLeft: number;
+  garbleLeft: number;
   errorDocumentsLeft: number;
   cutDownloadsLeft: number;
   badOutputsLeft: number;
@@ -46,6 +50,8 @@ export function parseFaultSpec(value: unknown): FaultSpec {
     'retryAfter',
     'drop',
     'dropAfterBody',
+    'garble',
+    'garbleAs',
     'latencyMs',
     'errorDocuments',
     'absurdSecondsRemaining',
@@ -68,6 +74,7 @@ export function parseFaultSpec(value: unknown): FaultSpec {
   int('count', 0, 1e9);
   int('retryAfter', 0, 86_400);
   int('drop', 0, 1e9);
+  int('garble', 0, 1e9);
   int('latencyMs', 0, 600_000);
   int('errorDocuments', 0, 1e9);
   int('cutDownloads', 0, 1e9);
@@ -81,6 +88,11 @@ export function parseFaultSpec(value: unknown): FaultSpec {
   if (v.badOutput !== undefined && !(BAD_OUTPUT_KINDS as readonly unknown[]).includes(v.badOutput))
     throw badRequest(
       `Fault field 'badOutput' must be one of ${BAD_OUTPUT_KINDS.join(', ')}.`,
+      'invalid_fault',
+    );
+  if (v.garbleAs !== undefined && !(GARBLED_ANSWER_KINDS as readonly unknown[]).includes(v.garbleAs))
+    throw badRequest(
+      `Fault field 'garbleAs' must be one of ${GARBLED_ANSWER_KINDS.join(', ')}.`,
       'invalid_fault',
     );
   const p = v.probability;
@@ -113,7 +125,7 @@ export function parseFaultList(value: unknown): FaultSpec[] {
 
 /**
  * The X-Locsync-Fault header: `;`- or `,`-separated items, e.g. `status=429;retry-after=2`,
- * `status=503`, `drop`, `drop-after-body`, `latency=500`, `doc-error`, `absurd-eta`, `cut-after=100`,
+ * `status=503`, `drop`, `drop-after-body`, `garble`, `garble=truncated`, `latency=500`, `doc-error`, `absurd-eta`, `cut-after=100`,
  * `bad-output=untranslated|truncated|dropped-segments|wrong-language`.
  */
 export function parseFaultHeader(header: string): RequestFault {
@@ -144,6 +156,14 @@ export function parseFaultHeader(header: string): RequestFault {
         break;
       case 'drop-after-body':
         f.drop = 'after-body';
+        break;
+      case 'garble':
+        if (rawVal !== undefined && !(GARBLED_ANSWER_KINDS as readonly string[]).includes(rawVal))
+          throw badRequest(
+            `X-Locsync-Fault: garble must be one of ${GARBLED_ANSWER_KINDS.join(', ')}.`,
+            'invalid_fault',
+          );
+        f.garble = (rawVal as GarbledAnswerKind | undefined) ?? 'html';
         break;
       case 'latency':
         f.latencyMs = num();
@@ -188,6 +208,7 @@ export class FaultBook {
         spec,
         statusLeft: spec.status !== undefined ? (spec.count ?? 1) : 0,
         dropLeft: spec.drop ?? 0,
+        garbleLeft: spec.garble ?? 0,
         errorDocumentsLeft: spec.errorDocuments ?? 0,
         cutDownloadsLeft: spec.cutDownloads ?? 0,
         badOutputsLeft: spec.badOutput !== undefined ? (spec.badOutputs ?? 1) : 0,
@@ -205,6 +226,7 @@ export class FaultBook {
       left: {
         status: number;
         drop: number;
+        garble: number;
         errorDocuments: number;
         cutDownloads: number;
         badOutputs: number;
@@ -216,6 +238,7 @@ export class FaultBook {
       left: {
         status: a.statusLeft,
         drop: a.dropLeft,
+        garble: a.garbleLeft,
         errorDocuments: a.errorDocumentsLeft,
         cutDownloads: a.cutDownloadsLeft,
         badOutputs: a.badOutputsLeft,
@@ -232,7 +255,7 @@ export class FaultBook {
       if (a.spec.probability !== undefined && Math.random() >= a.spec.probability) continue;
       if (a.spec.latencyMs) f.latencyMs = (f.latencyMs ?? 0) + a.spec.latencyMs;
       if (a.spec.absurdSecondsRemaining) f.absurdEta = true;
-      if (f.status === undefined && f.drop === undefined) {
+      if (f.status === undefined && f.drop === undefined && f.garble === undefined) {
         if (a.statusLeft > 0) {
           a.statusLeft--;
           f.status = a.spec.status;
@@ -240,6 +263,9 @@ export class FaultBook {
         } else if (a.dropLeft > 0) {
           a.dropLeft--;
           f.drop = a.spec.dropAfterBody ? 'after-body' : 'before-body';
+        } else if (a.garbleLeft > 0) {
+          a.garbleLeft--;
+          f.garble = a.spec.garbleAs ?? 'html';
         }
       }
     }
@@ -289,9 +315,10 @@ export class FaultBook {
 /** Merges the header's fault over the server's (the header wins where both set a field). */
 export function mergeFaults(server: RequestFault, header: RequestFault): RequestFault {
   const out: RequestFault = { ...server, ...header };
-  if (header.status !== undefined || header.drop !== undefined) {
+  if (header.status !== undefined || header.drop !== undefined || header.garble !== undefined) {
     out.status = header.status;
     out.drop = header.drop;
+    out.garble = header.garble;
     out.retryAfter = header.retryAfter;
   }
   const latency = (server.latencyMs ?? 0) + (header.latencyMs ?? 0);
@@ -306,6 +333,7 @@ export function describeFault(f: RequestFault): string | undefined {
   if (f.status !== undefined) parts.push(`status:${f.status}`);
   if (f.drop === 'before-body') parts.push('drop');
   if (f.drop === 'after-body') parts.push('drop-after-body');
+  if (f.garble !== undefined) parts.push(`garble:${f.garble}`);
   if (f.errorDocument) parts.push('doc-error');
   if (f.absurdEta) parts.push('absurd-eta');
   if (f.cutAfterBytes !== undefined) parts.push(`cut-after:${f.cutAfterBytes}`);

@@ -28,6 +28,7 @@ import {
   type RequestFault,
 } from './faults.js';
 import { DocumentFiles } from './files.js';
+import { garbledBody, garbledContentType, garbles } from './garbled-answers.js';
 import { RequestLog } from './request-log.js';
 import { registerGlossariesV2 } from './glossaries-v2.js';
 import { registerGlossariesV3 } from './glossaries-v3.js';
@@ -198,9 +199,14 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       );
   });
 
-  // Faults that drop the connection after the body was read and the request handled.
-  app.addHook('onSend', async (req, _reply, payload) => {
-    if (getContext(req)?.fault.drop === 'after-body') dropConnection(req);
+  // Faults that drop the connection, or garble a 2xx answer, after the request was handled.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const fault = getContext(req)?.fault;
+    if (fault?.drop === 'after-body') dropConnection(req);
+    if (fault?.garble !== undefined && garbles(reply.statusCode, reply.getHeader('content-type'))) {
+      reply.header('content-type', garbledContentType(fault.garble));
+      return garbledBody(fault.garble, payload);
+    }
     return payload;
   });
 

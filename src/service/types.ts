@@ -1,11 +1,13 @@
 import type { Engine } from './engine/types.js';
 import type { BadOutputKind } from './bad-output-kinds.js';
+import type { GarbledAnswerKind } from './garbled-answers.js';
 import type { StyleRow } from './store.js';
 
 // Public handle of the local service: used by `locsync serve`, by `sync` (embedded mode), and by
 // every integration test. The local-service work implements `startService` in ./index.ts.
 
 export { BAD_OUTPUT_KINDS, type BadOutputKind } from './bad-output-kinds.js';
+export { GARBLED_ANSWER_KINDS, type GarbledAnswerKind } from './garbled-answers.js';
 
 export interface FaultSpec {
   /** Only requests matching these (method exact, path prefix) are affected; default: all API requests. */
@@ -19,6 +21,14 @@ export interface FaultSpec {
   drop?: number;
   /** Drop only after the request body was read (an upload the service may have accepted). */
   dropAfterBody?: boolean;
+  /**
+   * Next N matching requests are handled (an upload accepted, a text translated and billed) and
+   * answered with their 2xx status, but the body is not the answer: `html` (default; a proxy's page),
+   * `truncated` (the first half of the JSON), `empty`, or `other-json` (JSON without the answer's
+   * fields). Only 2xx JSON answers: error answers and downloads are left as they are.
+   */
+  garble?: number;
+  garbleAs?: GarbledAnswerKind;
   /** Added latency per matching request, milliseconds. */
   latencyMs?: number;
   /** Next N uploaded documents end in status `error`. */

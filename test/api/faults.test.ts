@@ -14,6 +14,7 @@ import {
   NotFoundError,
   QuotaExceededError,
   RateLimitedError,
+  ServiceError,
   UnavailableError,
   UploadMaybeAcceptedError,
 } from '../../src/api/errors.js';
@@ -374,5 +375,50 @@ describe('uploads (billed)', () => {
     expect(err).toBeInstanceOf(InvalidRequestError);
     expect((err as InvalidRequestError).status).toBe(413);
     expect(uploads()).toHaveLength(1);
+  });
+});
+
+describe('a 2xx answer that cannot be read (a proxy page, cut short, empty, not the answer)', () => {
+  const UPLOAD = '/v2/document';
+  const KINDS = ['html', 'truncated', 'empty', 'other-json'] as const;
+
+  it.each(KINDS)(
+    'an upload answered 200 with %s is UploadMaybeAcceptedError, not retried: the service took it',
+    async (garbleAs) => {
+      svc.addFaults({ match: { path: UPLOAD }, garble: 1, garbleAs });
+      const err = await client.uploadDocument(src, { target_lang: 'DE' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UploadMaybeAcceptedError);
+      expect((err as UploadMaybeAcceptedError).status).toBe(200);
+      expect(String(err)).toMatch(/POST \/v2\/document: HTTP 200: .*may have accepted/);
+      const log = requestsTo(svc, 'POST', UPLOAD);
+      expect(log.map((r) => [r.status, r.fault])).toEqual([[200, `garble:${garbleAs}`]]);
+      // ...and the service did accept it: sending it again bills it twice.
+      expect(log[0]?.upload?.document_id).toEqual(expect.any(String));
+    },
+  );
+
+  it.each(KINDS)(
+    'a text request answered 200 with %s is UploadMaybeAcceptedError, not retried',
+    async (garbleAs) => {
+      svc.addFaults({ match: { path: '/v2/translate' }, garble: 1, garbleAs });
+      const err = await client
+        .translateText({ text: ['Hello', 'World'], target_lang: 'DE' })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UploadMaybeAcceptedError);
+      expect(String(err)).toMatch(/POST \/v2\/translate: HTTP 200: .*may have translated/);
+      expect(requestsTo(svc, 'POST', '/v2/translate').map((r) => r.status)).toEqual([200]);
+    },
+  );
+
+  it('a status poll answered 200 unreadably bills nothing: a ServiceError, not UploadMaybeAcceptedError', async () => {
+    const doc = await client.uploadDocument(src, { target_lang: 'DE' });
+    const statusPath = `/v2/document/${doc.document_id}`;
+    svc.addFaults({ match: { path: statusPath }, garble: 1 });
+    const err = await client.getDocumentStatus(doc.document_id, doc.document_key).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(err).not.toBeInstanceOf(UploadMaybeAcceptedError);
+    expect(String(err)).toMatch(/HTTP 200: the answer is not JSON/);
+    // The next poll reads it as usual.
+    expect((await waitForDocument(client, doc)).status).toBe('done');
   });
 });

@@ -34,10 +34,13 @@ function storm(n: number): FaultSpec[] {
     { match: { path: `${DOC}/` }, status: 504, count: n },
     { drop: n }, // connection dropped before the body is read
     { match: { method: 'POST', path: DOC }, drop: n, dropAfterBody: true }, // an upload maybe accepted
+    // a 2xx answer cut short: an upload accepted (billed) whose answer cannot be read, or a status answer
+    { match: { method: 'POST', path: DOC }, garble: n, garbleAs: 'truncated' },
     { match: { path: `${DOC}/` }, drop: 2 * n, dropAfterBody: true }, // status or download answer lost
     { match: { path: `${DOC}/` }, cutDownloads: n }, // a download cut short under a whole Content-Length
-    // documents ending in `error` (one more than the maybe-accepted drops, which may hide one each)
-    { match: { method: 'POST', path: DOC }, errorDocuments: n + 1 },
+    // documents ending in `error` (one more than the maybe-accepted drops and garbled upload answers,
+    // which may hide one each)
+    { match: { method: 'POST', path: DOC }, errorDocuments: 2 * n + 1 },
   ];
 }
 
@@ -69,6 +72,7 @@ describe(`fault storm: every fault class at once (${DOCS} documents + samples, s
       ...['429', '529', '500', '502', '503', '504'].map((c) => `status:${c}`),
       'drop,',
       'drop-after-body',
+      'garble:truncated',
       'cut-after',
     ])
       expect(

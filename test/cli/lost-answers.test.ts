@@ -40,36 +40,59 @@ async function possiblyBilledTwice(project: OpsProject): Promise<{ report: strin
 }
 
 describe('an upload accepted whose answer is lost', () => {
-  it('is uploaded again in the same run, delivered, and listed as possibly billed twice', async () => {
-    p = await opsProject({
-      service: { faults: [{ match: UPLOAD, drop: 1, dropAfterBody: true }] },
-      manifest: ONE_TARGET,
-    });
-    p.write('a.txt', 'The answer to this upload is lost.\n');
-    const run = await p.cli(['sync', '--json']);
-    expect(run.code, run.stderr).toBe(EXIT.ok);
-    const summary = JSON.parse(run.stdout) as SyncSummary;
-    expect(summary.failed).toEqual([]);
-    expect(summary.translated).toBe(1);
-    expect(summary.unconfirmedUploads).toEqual([
-      { mapping: 'docs', file: 'a.txt', target: 'de', cause: 'lost-answer' },
-    ]);
-    expect(fs.readFileSync(path.join(p.dir, 'out/de/a.txt'), 'utf8')).not.toBe('');
-    // The service has the document whose answer was dropped: accepted (an id), never answered.
-    const [lost, again, ...more] = uploadsOf(p, 'a.txt');
-    expect(more).toEqual([]);
-    expect(lost).toMatchObject({ status: 0, fault: 'drop-after-body' });
-    expect(lost?.upload?.document_id).toBeTruthy();
-    expect(again?.status).toBe(200);
-    expect(again?.upload?.document_id).not.toBe(lost?.upload?.document_id);
+  // Lost: the connection dropped after the service took the document; or answered 200 with an answer
+  // that cannot be read (a proxy's page instead of the JSON, JSON without the document's id and key):
+  // billed either way, its id lost.
+  it.each([
+    {
+      answer: 'dropped',
+      fault: { drop: 1, dropAfterBody: true },
+      first: { status: 0, fault: 'drop-after-body' },
+    },
+    {
+      answer: 'answered 200 with a proxy page, not JSON',
+      fault: { garble: 1 },
+      first: { status: 200, fault: 'garble:html' },
+    },
+    {
+      answer: 'answered 200 with JSON without document_id and document_key',
+      fault: { garble: 1, garbleAs: 'other-json' as const },
+      first: { status: 200, fault: 'garble:other-json' },
+    },
+  ])(
+    '($answer) is uploaded again in the same run, delivered, and listed as possibly billed twice',
+    async ({ fault, first }) => {
+      p = await opsProject({
+        service: { faults: [{ match: UPLOAD, ...fault }] },
+        manifest: ONE_TARGET,
+      });
+      p.write('a.txt', 'The answer to this upload is lost.\n');
+      const run = await p.cli(['sync', '--json']);
+      expect(run.code, run.stderr).toBe(EXIT.ok);
+      const summary = JSON.parse(run.stdout) as SyncSummary;
+      expect(summary.failed).toEqual([]);
+      expect(summary.translated).toBe(1);
+      expect(summary.unconfirmedUploads).toEqual([
+        { mapping: 'docs', file: 'a.txt', target: 'de', cause: 'lost-answer' },
+      ]);
+      expect(fs.readFileSync(path.join(p.dir, 'out/de/a.txt'), 'utf8')).not.toBe('');
+      // The service has the document whose answer was lost: accepted (an id), never read.
+      const [lost, again, ...more] = uploadsOf(p, 'a.txt');
+      expect(more).toEqual([]);
+      expect(lost).toMatchObject(first);
+      expect(lost?.upload?.document_id).toBeTruthy();
+      expect(again?.status).toBe(200);
+      expect(again?.upload?.document_id).not.toBe(lost?.upload?.document_id);
 
-    const { report, status } = await possiblyBilledTwice(p);
-    expect(report).toContain('Possibly billed twice (1 document');
-    expect(report).toContain('docs/a.txt -> de: 1 upload(s) whose answer was lost');
-    expect(status).toEqual([
-      expect.objectContaining({ file: 'a.txt', target: 'de', unconfirmed_uploads: 1, status: 'done' }),
-    ]);
-  }, 120_000);
+      const { report, status } = await possiblyBilledTwice(p);
+      expect(report).toContain('Possibly billed twice (1 document');
+      expect(report).toContain('docs/a.txt -> de: 1 upload(s) whose answer was lost');
+      expect(status).toEqual([
+        expect.objectContaining({ file: 'a.txt', target: 'de', unconfirmed_uploads: 1, status: 'done' }),
+      ]);
+    },
+    120_000,
+  );
 
   it('with service.retry_unanswered_uploads: false, is left to the next run (a person decides first)', async () => {
     p = await opsProject({

@@ -127,34 +127,47 @@ describe('money rules of the segment path', () => {
     );
   });
 
-  it('lists a text request whose answer was lost as possibly billed, and sends its segments again', async () => {
-    fx = await createFixture({
-      manifest: segmentsManifest(),
-      files: { 'a.txt': 'First line.\nSecond line.\n' },
-      service: { faults: [{ match: TRANSLATE, drop: 1, dropAfterBody: true }] },
-    });
-    const run = await fx.sync();
-    expect(run.failed).toEqual([]);
-    expect(run.unconfirmedUploads).toEqual([
-      { mapping: 'docs', file: 'a.txt', target: 'de', cause: 'lost-answer' },
-    ]);
-    expect(fx.read('out/de/a.txt')).not.toContain('First line.');
-    const log = fx.service.requests().filter((r) => r.path === '/v2/translate');
-    expect(log.map((r) => r.status)).toEqual([0, 200]);
-    // Billed for the lost request too: the job counts every request that may have been billed.
-    const { state, close } = await fx.open();
-    try {
-      const job = (await state.jobs.latestDoneOf('out/de/a.txt'))!;
-      const row = await state.jobs.get(job.id);
-      expect(row?.unconfirmed_uploads).toBe(1);
-      expect(row?.billed_characters).toBe(2 * textRequests(fx)[0]!.characters);
-    } finally {
-      await close();
-    }
-    expect(await reportTotal(fx)).toEqual(
-      expect.objectContaining({ billed_characters: 2 * textRequests(fx)[0]!.characters }),
-    );
-  });
+  // An answer dropped after the request was handled, or answered 200 unreadably (a proxy's page, JSON
+  // without the translations): the service translated, and billed, the texts either way.
+  it.each([
+    { lost: 'dropped', fault: { drop: 1, dropAfterBody: true }, statuses: [0, 200] },
+    { lost: 'answered 200 with a page, not JSON', fault: { garble: 1 }, statuses: [200, 200] },
+    {
+      lost: 'answered 200 without the translations',
+      fault: { garble: 1, garbleAs: 'other-json' as const },
+      statuses: [200, 200],
+    },
+  ])(
+    'lists a text request whose answer was lost ($lost) as possibly billed, and sends its segments again',
+    async ({ fault, statuses }) => {
+      fx = await createFixture({
+        manifest: segmentsManifest(),
+        files: { 'a.txt': 'First line.\nSecond line.\n' },
+        service: { faults: [{ match: TRANSLATE, ...fault }] },
+      });
+      const run = await fx.sync();
+      expect(run.failed).toEqual([]);
+      expect(run.unconfirmedUploads).toEqual([
+        { mapping: 'docs', file: 'a.txt', target: 'de', cause: 'lost-answer' },
+      ]);
+      expect(fx.read('out/de/a.txt')).not.toContain('First line.');
+      const log = fx.service.requests().filter((r) => r.path === '/v2/translate');
+      expect(log.map((r) => r.status)).toEqual(statuses);
+      // Billed for the lost request too: the job counts every request that may have been billed.
+      const { state, close } = await fx.open();
+      try {
+        const job = (await state.jobs.latestDoneOf('out/de/a.txt'))!;
+        const row = await state.jobs.get(job.id);
+        expect(row?.unconfirmed_uploads).toBe(1);
+        expect(row?.billed_characters).toBe(2 * textRequests(fx)[0]!.characters);
+      } finally {
+        await close();
+      }
+      expect(await reportTotal(fx)).toEqual(
+        expect.objectContaining({ billed_characters: 2 * textRequests(fx)[0]!.characters }),
+      );
+    },
+  );
 
   it('resumes a run killed mid-batch without sending again the batches already answered', async () => {
     // 120 paragraphs: three requests of at most 50 texts; each answer takes a while.

@@ -112,6 +112,19 @@ describe('server faults (ServiceOptions.faults, addFaults)', () => {
     ]);
   });
 
+  it('garble: the request is handled (an upload accepted), its 2xx answer replaced by one that is not the answer', async () => {
+    const s = await start({
+      engine: stubEngine(),
+      faults: [{ garble: 1, garbleAs: 'other-json', match: { method: 'POST', path: '/v2/document' } }],
+    });
+    const garbled = await upload(s, 'a.txt', 'hello');
+    expect(garbled.status).toBe(200);
+    expect(garbled.body).toEqual({ message: 'OK' });
+    expect(s.requests()[0]).toMatchObject({ status: 200, fault: 'garble:other-json' });
+    expect(s.requests()[0]?.upload?.document_id).toMatch(/^[0-9A-F]{32}$/);
+    expect((await upload(s, 'a.txt', 'hello')).body.document_id).toMatch(/^[0-9A-F]{32}$/);
+  });
+
   it('adds latency to matching requests', async () => {
     const s = await start({ faults: [{ latencyMs: 300, match: { path: '/v3/' } }] });
     let t = Date.now();
@@ -232,6 +245,43 @@ describe('per-request faults (X-Locsync-Fault header)', () => {
     expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
   });
 
+  it('garble, garble=truncated|empty|other-json: a 2xx answer garbled, an error answer left alone', async () => {
+    const s = await start();
+    const page = await call(
+      s,
+      'POST',
+      '/v3/style_rules',
+      { name: 'x', language: 'de' },
+      {
+        ...AUTH,
+        [FAULT]: 'garble',
+      },
+    );
+    expect(page.status).toBe(201);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toMatch(/^<html>/);
+    const whole = await call(s, 'GET', '/v3/style_rules');
+    expect((whole.body as { style_rules: unknown[] }).style_rules).toHaveLength(1);
+    const cut = await call(s, 'GET', '/v3/style_rules', undefined, { ...AUTH, [FAULT]: 'garble=truncated' });
+    expect(cut.text).toBe(whole.text.slice(0, Math.floor(whole.text.length / 2)));
+    expect(
+      (await call(s, 'GET', '/v3/style_rules', undefined, { ...AUTH, [FAULT]: 'garble=empty' })).text,
+    ).toBe('');
+    const missing = await call(s, 'GET', '/v3/style_rules/nope', undefined, { ...AUTH, [FAULT]: 'garble' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: expect.any(String) });
+    expect(s.requests().map((e) => e.fault)).toEqual([
+      'garble:html',
+      undefined,
+      'garble:truncated',
+      'garble:empty',
+      'garble:html',
+    ]);
+    expect(
+      (await call(s, 'GET', '/v3/style_rules', undefined, { ...AUTH, [FAULT]: 'garble=nope' })).status,
+    ).toBe(400);
+  });
+
   it('drop, drop-after-body, latency', async () => {
     const s = await start({ engine: stubEngine() });
     expect(await dropped(call(s, 'GET', '/v3/style_rules', undefined, { ...AUTH, [FAULT]: 'drop' }))).toBe(
@@ -341,7 +391,7 @@ describe('control endpoints', () => {
     expect(listed.body.faults[0]!.left.status).toBe(0);
     expect((await call(s, 'DELETE', '/_locsync/faults', undefined, K)).status).toBe(204);
     expect((await call(s, 'GET', '/v3/style_rules')).status).toBe(200);
-    for (const bad of [{ status: 'x' }, { nope: 1 }, [1], { match: 'x' }, { drop: -1 }])
+    for (const bad of [{ status: 'x' }, { nope: 1 }, [1], { match: 'x' }, { drop: -1 }, { garbleAs: 'x' }])
       expect((await call(s, 'POST', '/_locsync/faults', bad, K)).status).toBe(400);
   });
 
