@@ -24,12 +24,13 @@ export class OutputClaims {
 
   /**
    * Claim `output` for `key`; answers the other claimant ("mapping/file") when it is taken.
-   * `exists` tells whether the output is on disk now: every output of a deferred mapping was found
-   * there (that is what let its scan defer them), so an output that is not cannot be one of theirs,
-   * and the deferred claims (100,000s after a no-op scan) are not made for it.
+   * `mayBeDeferred` tells whether the output could be one whose claim waits: every deferred output
+   * was found on disk and made from its own file (that is what let its scan defer it), so an output
+   * not on disk, or made from the claiming file, cannot be, and the deferred claims (100,000s after
+   * a no-op scan) are not made for it.
    */
-  claim(output: string, key: string, exists?: () => boolean): string | undefined {
-    if (exists === undefined || exists()) this.claimSkipped();
+  claim(output: string, key: string, mayBeDeferred?: () => boolean): string | undefined {
+    if (mayBeDeferred === undefined || mayBeDeferred()) this.claimSkipped();
     const owner = this.owner.get(output);
     if (owner !== undefined && owner !== key) {
       const [om, of] = owner.split('\0');

@@ -9,6 +9,7 @@ import type { PlanContext } from './context.js';
 import { decide, type Decision, type UnitFacts } from './decide.js';
 import { sameContent } from './digests.js';
 import { sha256File, type FoundFile } from './list-sources.js';
+import type { DoneEntry } from './output-index.js';
 import type { OutputRef, PlannedSettings, SourceFacts } from './types.js';
 
 // The per-file step of planning: for each target of a source file, render its output, check claims
@@ -24,17 +25,12 @@ export interface FileFacts {
 }
 
 /**
- * The other source ("mapping/file") that made `output` (its latest done job) when that source still
- * exists and still renders to `output`; undefined when the output is this file's, free, or orphaned.
+ * The other source ("mapping/file") that made `output` (`done`, its latest done job, not the
+ * planned file's) when that source still exists and still renders to `output`; undefined when the
+ * output is free or orphaned.
  */
-async function liveHolderOf(
-  ctx: PlanContext,
-  output: string,
-  mapping: string,
-  relPath: string,
-): Promise<string | undefined> {
-  const done = await ctx.index.doneOf(output);
-  if (!done || (done.mapping === mapping && done.rel_path === relPath)) return undefined;
+function liveHolderOf(ctx: PlanContext, done: DoneEntry | undefined, output: string): string | undefined {
+  if (!done) return undefined;
   const hm = ctx.loaded.manifest.mappings.find((x) => x.name === done.mapping);
   if (!hm || !fs.existsSync(path.join(ctx.folders.sourceOf(hm), done.rel_path))) return undefined;
   const ext = extOf(done.rel_path);
@@ -88,30 +84,39 @@ export async function planFileTargets(
       b.add({ kind: 'skip', ref: refOf(m, f, t, output), reason: 'path-escape', message });
       continue;
     }
+    // The latest done job of the output (a verified file's outputs are its own: not looked up).
+    const done = verified ? undefined : await ctx.index.doneOf(output);
+    const madeHere = verified || (done?.mapping === m.name && done.rel_path === f.relPath);
     // The source that made the output keeps it while it lives and still renders to it, whatever the
     // order of discovery and whichever mappings run (--only): a newcomer never overwrites it.
-    const holder = verified ? undefined : await liveHolderOf(ctx, output, m.name, f.relPath);
+    const holder = madeHere ? undefined : liveHolderOf(ctx, done, output);
     // Made from this very file, with this content and settings, and there: up to date, and no other
     // live source can hold it (planning one finds this file holding it). Claimed as a no-op scan's
     // outputs are, when later work needs it: the first scan after a run with much work would
     // otherwise hold 100,000s of claims.
-    if (holder === undefined && !verified && onlyOutput === undefined && !everyOutput && !ctx.busy(output)) {
-      const done = await ctx.index.doneOf(output);
-      if (
-        done?.mapping === m.name &&
-        done.rel_path === f.relPath &&
-        holdsContent(done, sha, fp, detected?.fp) &&
-        outputExists(ctx, output)
-      ) {
-        b.plan.unchanged++;
-        fresh++;
-        (unclaimed ??= []).push([output, ti]);
-        continue;
-      }
+    if (
+      madeHere &&
+      !verified &&
+      onlyOutput === undefined &&
+      !everyOutput &&
+      !ctx.busy(output) &&
+      holdsContent(done, sha, fp, detected?.fp) &&
+      outputExists(ctx, output)
+    ) {
+      b.plan.unchanged++;
+      fresh++;
+      (unclaimed ??= []).push([output, ti]);
+      continue;
     }
+    // An output made from this file is none of the deferred claims (each is its own file's output):
+    // they are made only for an output on disk made elsewhere (a new file among 100,000 vouched for).
     const other =
       holder ??
-      ctx.claims.claim(output, OutputClaims.key(m.name, f.relPath, ti), () => outputExists(ctx, output));
+      ctx.claims.claim(
+        output,
+        OutputClaims.key(m.name, f.relPath, ti),
+        () => !madeHere && outputExists(ctx, output),
+      );
     if (other !== undefined) {
       const message = `output ${output} is also the output of ${other}: not overwritten`;
       b.add({ kind: 'skip', ref: refOf(m, f, t, output), reason: 'collision', message });
@@ -124,14 +129,13 @@ export async function planFileTargets(
     }
     // The common case of a no-op run, decided without gathering facts: a verified file only needs its
     // outputs to exist; otherwise the output's latest done job must hold this content.
-    const done = verified ? undefined : await ctx.index.doneOf(output);
     if (
       (verified || holdsContent(done, sha, fp, detected?.fp)) &&
       !everyOutput &&
       outputExists(ctx, output)
     ) {
       b.plan.unchanged++;
-      if (verified || (done?.mapping === m.name && done.rel_path === f.relPath)) fresh++;
+      if (madeHere) fresh++;
       continue;
     }
     sha ??= await recordedSha(ctx, m, f.relPath);
