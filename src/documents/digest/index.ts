@@ -8,19 +8,20 @@ import type { ContentDigest } from './types.js';
 // Each digester loads on first use (zip, XML, HTML parsers, pdf-lib): every scan imports this module,
 // and a scan that reads no new content (a no-op) must not pay for loading them.
 const ooxml = () => import('./ooxml.js');
-const text = () => import('./text-formats.js');
+const plainText = () => import('./plain-text.js');
+const markup = () => import('./markup.js');
 const markdown = () => import('./markdown.js');
 const DIGESTERS: Record<string, (path: string) => Promise<ContentDigest>> = {
   docx: async (p) => (await ooxml()).digestOoxml(p, 'docx'),
   pptx: async (p) => (await ooxml()).digestOoxml(p, 'pptx'),
   xlsx: async (p) => (await ooxml()).digestOoxml(p, 'xlsx'),
   pdf: async (p) => (await import('./pdf.js')).digestPdf(p),
-  html: async (p) => (await text()).digestHtml(p),
-  htm: async (p) => (await text()).digestHtml(p),
-  xlf: async (p) => (await text()).digestXliff(p),
-  xliff: async (p) => (await text()).digestXliff(p),
-  srt: async (p) => (await text()).digestSrt(p),
-  txt: async (p) => (await text()).digestTxt(p),
+  html: async (p) => (await markup()).digestHtml(p),
+  htm: async (p) => (await markup()).digestHtml(p),
+  xlf: async (p) => (await markup()).digestXliff(p),
+  xliff: async (p) => (await markup()).digestXliff(p),
+  srt: async (p) => (await plainText()).digestSrt(p),
+  txt: async (p) => (await plainText()).digestTxt(p),
   md: async (p) => (await markdown()).digestMarkdown(p),
   markdown: async (p) => (await markdown()).digestMarkdown(p),
 };
