@@ -12,6 +12,7 @@ import { incompleteDownload } from './download-check.js';
 import { networkFailure, readErrorBody, statusFailure, type Attempt } from './failures.js';
 import type { AnswerCheck, CallOptions, ServiceTransport } from './transport.js';
 import type { DocumentStatus, UploadDocumentRequest, UploadDocumentResponse } from './types.js';
+import { UploadForm } from './upload-form.js';
 
 export interface DownloadOptions extends CallOptions {
   /** Where to keep the bytes if they cannot be put at destPath (see ../util/spool.ts). */
@@ -60,7 +61,7 @@ export async function uploadDocument(
   if (req.style_id !== undefined) t.requirePro({ method, path });
   const filename = req.filename ?? basename(filePath);
   const res = await t.attempts<UploadDocumentResponse>(method, path, 'upload', opts.signal, async () => {
-    const form = new FormData();
+    const form = new UploadForm();
     form.append('target_lang', req.target_lang);
     if (req.source_lang !== undefined) form.append('source_lang', req.source_lang);
     if (req.formality !== undefined) form.append('formality', req.formality);

@@ -12,6 +12,7 @@ import { PlanError } from './errors.js';
 import { bodyWasSent, networkFailure, statusFailure, unreadableAnswer, type Attempt } from './failures.js';
 import { RateLimiter, type AccountGate } from './rate-limiter.js';
 import type { CallKind } from './retry.js';
+import type { UploadForm } from './upload-form.js';
 import { withRetries, type RetryContext } from './with-retries.js';
 
 /**
@@ -154,7 +155,7 @@ export class ServiceTransport implements RetryContext {
   }
 
   /** One attempt of an upload: a multipart body on a fresh connection, answered with JSON holding `answer`. */
-  sendForm<T>(method: Method, path: string, body: FormData, answer: AnswerCheck<T>): Promise<Attempt<T>> {
+  sendForm<T>(method: Method, path: string, body: UploadForm, answer: AnswerCheck<T>): Promise<Attempt<T>> {
     return this.sendJson<T>(method, path, {
       body,
       answer,
@@ -194,7 +195,7 @@ export class ServiceTransport implements RetryContext {
     path: string,
     extra: {
       json?: unknown;
-      body?: FormData;
+      body?: UploadForm;
       searchParams?: Record<string, string | number | boolean>;
       agent?: Agents;
       timeout?: StreamingTimeouts;
