@@ -16,13 +16,7 @@ import {
   type ScanProblem,
 } from './list-sources.js';
 import { unsupportedMessage } from './source-rules.js';
-import {
-  OutputListing,
-  folderDigests,
-  listingDigest,
-  outputsDigest,
-  type ListingFolders,
-} from './output-listing.js';
+import { OutputListing, listingDigests, outputsDigest, type ListingFolders } from './output-listing.js';
 import { preflight, PREFLIGHT_HEAD_BYTES } from './preflight.js';
 import { planFileTargets } from './units.js';
 import { digestContents, type DigestCandidate } from './digests.js';
@@ -55,10 +49,10 @@ type Listed = Awaited<ReturnType<typeof listSourceFiles>>;
 type Snapshot = Awaited<ReturnType<PlanContext['state']['files']['snapshot']>>;
 type Signature = (m: Mapping, ext: string) => number;
 
-/** What the no-op fast paths found: the listing's digest, the mapping's snapshot, whether it holds. */
+/** What the no-op fast paths found: the listing's digests, the mapping's snapshot, whether it holds. */
 interface FastPaths {
-  signature: Signature;
-  digest: string | undefined;
+  /** The listing's digest and its folders' (none when some of it could not be read). */
+  listing: (ListingFolders & { digest: string }) | undefined;
   snap: Snapshot;
   /** --retranslate all looks at every output: no fast path vouches for one. */
   everyOutput: boolean;
@@ -95,7 +89,7 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   ctx.events.emit('scan:start', { mapping: m.name });
   const listed = await listMapping(ctx, b, m, src);
   const fast = await fastPaths(ctx, m, listed);
-  if (fast.snap !== undefined && fast.digest === fast.snap.digest && !fast.everyOutput)
+  if (fast.snap !== undefined && fast.listing?.digest === fast.snap.digest && !fast.everyOutput)
     return planSameListing(ctx, b, m, listed.files, fast.outputsHeld); // same listing: no source is gone
   const records = await sortByRecord(ctx, m, listed.files, fast);
   const planned = await planListedFiles(ctx, b, m, listed.files, records);
@@ -104,8 +98,8 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   ctx.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
   const gone = noteGone(ctx, b, m, src, listed, records);
   // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
-  if (fast.digest !== undefined && planned.fresh === listed.files.length && gone === 0)
-    noteSnapshot(ctx, b, m, listed.files, fast, records, planned.outputListings);
+  if (fast.listing && planned.fresh === listed.files.length && gone === 0)
+    noteSnapshot(ctx, b, m, listed.files.length, fast.listing, fast, records, planned.outputListings);
 }
 
 /** Lists the mapping's sources; reports the unsupported and unreadable ones (and a missing folder). */
@@ -131,8 +125,8 @@ async function listMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping, src: st
 /** The no-op fast paths: the listing is the one recorded when every output was found up to date. */
 async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<FastPaths> {
   const signature: Signature = (mm, ext) => ctx.settings.signature(mm, ext);
-  const digest = listed.problems.length === 0 ? listingDigest(m, listed.files, signature) : undefined;
-  const snap = digest !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
+  const listing = listed.problems.length === 0 ? listingDigests(m, listed.files, signature) : undefined;
+  const snap = listing !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
   const everyOutput = ctx.retranslate.has('all');
   // Nothing is in flight that could change an output, and no other mapping can claim one.
   const outputsHeld =
@@ -141,7 +135,7 @@ async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<
     ctx.idle() &&
     !ctx.folders.sharesOutputRoots(m) &&
     outputsDigest(ctx.loaded.dir, snap.outputDirs) === snap.outputsDigest;
-  return { signature, digest, snap, everyOutput, outputsHeld };
+  return { listing, snap, everyOutput, outputsHeld };
 }
 
 /** The listing is the snapshot's: nothing to look at per file unless an output folder changed. */
@@ -185,9 +179,9 @@ async function sortByRecord(
   files: FoundFile[],
   fast: FastPaths,
 ): Promise<ByRecord> {
-  const { snap, outputsHeld, everyOutput } = fast;
+  const { snap, outputsHeld, everyOutput, listing } = fast;
   const byFolder =
-    outputsHeld && snap?.folders ? compareFolders(m, files, snap.folders, fast.signature) : undefined;
+    outputsHeld && snap?.folders && listing ? compareFolders(listing, snap.folders) : undefined;
   const r: ByRecord = {
     byFolder,
     verified: new Uint8Array(files.length),
@@ -466,7 +460,8 @@ function noteSnapshot(
   ctx: PlanContext,
   b: PlanBuilder,
   m: Mapping,
-  files: FoundFile[],
+  files: number,
+  listing: ListingFolders & { digest: string },
   fast: FastPaths,
   r: ByRecord,
   outputListings: OutputListing['dirs'],
@@ -479,11 +474,11 @@ function noteSnapshot(
   const outputDirs = [...dirs].sort();
   b.plan.observations.snapshots.push({
     mapping: m.name,
-    files: files.length,
-    digest: fast.digest as string,
+    files,
+    digest: listing.digest,
     outputDirs,
     outputsDigest: outputsDigest(ctx.loaded.dir, outputDirs, outputListings),
-    folders: pairsOf(r.byFolder ?? folderDigests(m, files, fast.signature)),
+    folders: pairsOf(listing),
   });
 }
 
@@ -492,12 +487,9 @@ function noteSnapshot(
  * 1 by folder index), and the others, listed now or then but not both alike (`changed`).
  */
 function compareFolders(
-  m: Mapping,
-  files: FoundFile[],
+  now: ListingFolders,
   then: ReadonlyMap<string, string>,
-  signature: (m: Mapping, ext: string) => number,
 ): ListingFolders & { same: Uint8Array; changed: string[] } {
-  const now = folderDigests(m, files, signature);
   const same = new Uint8Array(now.names.length);
   const changed: string[] = [];
   now.names.forEach((folder, k) => {

@@ -58,24 +58,6 @@ export function outputsDigest(
 const entryOf = (m: Mapping, f: FoundFile, signature: (m: Mapping, ext: string) => number) =>
   `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${f.ino}\0${f.ctimeMs}\0${signature(m, extOf(f.relPath))}\n`;
 
-/** Digest of a listing: every file's path, size, mtime, inode, ctime and settings signature. */
-export function listingDigest(
-  m: Mapping,
-  files: FoundFile[],
-  signature: (m: Mapping, ext: string) => number,
-): string {
-  const h = createHash('sha256');
-  let chunk = '';
-  for (const f of files) {
-    chunk += entryOf(m, f, signature);
-    if (chunk.length > 1 << 16) {
-      h.update(chunk);
-      chunk = '';
-    }
-  }
-  return h.update(chunk).digest('hex');
-}
-
 /** The folders of a listing: each file's folder (its path before the last '/', '' at the top). */
 export interface ListingFolders {
   /** Folder names, in order of first appearance. */
@@ -87,14 +69,16 @@ export interface ListingFolders {
 }
 
 /**
- * Digest of each folder's own files: a folder whose digest is the snapshot's lists the same files,
- * sizes, mtimes, inodes, ctimes and settings as then.
+ * Digest of each folder's own files (a folder whose digest is the snapshot's lists the same files,
+ * sizes, mtimes, inodes, ctimes and settings as then), and of the whole listing: of its folders'
+ * names and digests, so that a listing that is not the snapshot's is compared folder by folder
+ * without a second pass over its files.
  */
-export function folderDigests(
+export function listingDigests(
   m: Mapping,
   files: FoundFile[],
   signature: (m: Mapping, ext: string) => number,
-): ListingFolders {
+): ListingFolders & { digest: string } {
   const names: string[] = [];
   // A hash per folder, fed a run of its files at a time: no folder's text is held whole (the
   // snapshot is recorded at the end of a scan, when the scan's memory is at its peak).
@@ -132,5 +116,7 @@ export function folderDigests(
   }
   if (cur !== -1) hashes[cur]?.update(chunk);
   const digests = hashes.map((h) => h.digest('hex'));
-  return { names, digests, of };
+  const whole = createHash('sha256');
+  names.forEach((name, k) => whole.update(`${name}\0${digests[k]}\n`));
+  return { names, digests, of, digest: whole.digest('hex') };
 }
