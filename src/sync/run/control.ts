@@ -78,6 +78,20 @@ export class RunControl {
     );
   }
 
+  /**
+   * A billed call failed in a way that stops the run's uploads (uploadFailure's `stopUploads`): the
+   * account's character quota used up, or the key refused. `afterwards` says what the quota's stop
+   * leaves running on this path.
+   */
+  stopOnRefusal(stop: 'quota' | 'auth' | undefined, err: Error, afterwards: string): void {
+    if (stop === 'quota')
+      this.stopUploads(
+        `the character quota of the account is used up (456): ${err.message}. ${afterwards}`,
+        'quota',
+      );
+    if (stop === 'auth') this.stopForAuth(err);
+  }
+
   /** The service refused the API key: no more uploads or polls; the run fails with it. */
   stopForAuth(err: Error): void {
     this.stopUploads(

@@ -165,12 +165,11 @@ export class UploadStep<D extends UploadDrive> {
     if ('err' in answer) {
       const err = answer.err;
       const f = uploadFailure(err, dr.job.attempts < this.d.maxAttempts, this.d.retryUnanswered);
-      if (f.stopUploads === 'quota')
-        this.d.control.stopUploads(
-          `the character quota of the account is used up (456): ${(err as Error).message}. No more uploads this run; documents already uploaded are still collected.`,
-          'quota',
-        );
-      if (f.stopUploads === 'auth') this.d.control.stopForAuth(err as Error);
+      this.d.control.stopOnRefusal(
+        f.stopUploads,
+        err as Error,
+        'No more uploads this run; documents already uploaded are still collected.',
+      );
       if (f.retryInRun) return this.defer(dr, f.error);
       return this.ends.fail(dr, f.kind, f.error, {
         willRetry: f.willRetry,

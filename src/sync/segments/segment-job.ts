@@ -382,12 +382,7 @@ export class SegmentJob {
   /** What a failed request means for the job (the client retried what it safely could). */
   private requestFailed(err: unknown): RequestFailed {
     const f = uploadFailure(err, this.job.attempts < this.d.maxAttempts, this.d.retryUnanswered);
-    if (f.stopUploads === 'quota')
-      this.d.control.stopUploads(
-        `the character quota of the account is used up (456): ${(err as Error).message}. Nothing more is sent this run.`,
-        'quota',
-      );
-    if (f.stopUploads === 'auth') this.d.control.stopForAuth(err as Error);
+    this.d.control.stopOnRefusal(f.stopUploads, err as Error, 'Nothing more is sent this run.');
     const error =
       f.kind === 'maybe-accepted'
         ? `a text request failed after it was sent: the service may have translated (and billed) it; ${
