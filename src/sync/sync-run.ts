@@ -12,8 +12,9 @@ import {
 import { createSyncEvents, type SyncEvents } from './events.js';
 import { Planner, type PlanOutcome } from './plan/planner.js';
 import type { PlanStyles } from './plan/settings.js';
-import type { Observations, OutputRef, Plan } from './plan/types.js';
+import type { Observations, Plan } from './plan/types.js';
 import { RunControl } from './run/control.js';
+import type { DecideAgain } from './run/decide-again.js';
 import { stopReasonOf } from './run-outcome.js';
 import { Executor } from './run/executor.js';
 import type { DocumentClient } from './run/job-driver.js';
@@ -31,6 +32,15 @@ import type { BudgetCaps } from '../billing/budget.js';
 import { SpendGuard } from '../billing/spend-guard.js';
 import { LazyCounter } from '../billing/characters.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * How often one (file, target) may be planned again within a run before it is left for the next
+ * one (a report each time its planned work found something changed: ./run/decide-again.ts). A
+ * unit needs at most a few; more means the same change is found again and again.
+ */
+const MAX_DECIDE_AGAIN = 8;
+
+const unitKey = (mapping: string, file: string, target: string) => `${mapping}\0${file}\0${target}`;
 
 // The run sequence shared by `sync`, `plan` and `watch`: style lists reconciled, a plan made (recorded
 // uploads resumed first, every mapping scanned, deletions last), the plan carried out, the run
@@ -380,7 +390,7 @@ export class SyncRun {
       const next = await this.executor.decideAgain.next();
       if (!next) return;
       // Each report is decided on its own (others are planned meanwhile); its work waits for this.
-      void this.decideAgain(next.report.ref)
+      void this.decideAgain(next.report)
         .catch((err: unknown) => {
           this.args.logger.error(
             { output: next.report.ref.output, err: (err as Error).message },
@@ -392,15 +402,35 @@ export class SyncRun {
     }
   }
 
-  private async decideAgain(ref: OutputRef): Promise<void> {
+  /** How often each (file, target) was decided again since it last changed (MAX_DECIDE_AGAIN). */
+  private readonly decidedAgain = new Map<string, number>();
+
+  private async decideAgain({ ref, because }: DecideAgain): Promise<void> {
     // After a stop nothing new is taken up: the next run plans it again.
     if (this.control.stopping) return;
+    // Each report is a change the unit's work found (its source replaced, its donor changed...): a
+    // unit whose work keeps finding one is left for the next run, never planned again without end.
+    const unit = unitKey(ref.mapping, ref.file, ref.target);
+    const times = (this.decidedAgain.get(unit) ?? 0) + 1;
+    this.decidedAgain.set(unit, times);
+    if (times > MAX_DECIDE_AGAIN) {
+      this.report.unitFailed(
+        ref,
+        'transient',
+        `planned again ${MAX_DECIDE_AGAIN} times in this run (last: ${because}); left for the next run`,
+        true,
+      );
+      return;
+    }
     const plan = await this.planner.planOutput(ref, this.executor);
     if (plan) await this.carryOut({ plan }, { again: true });
   }
 
   /** A file appeared or changed (watch mode): plan it, carry the plan out. */
   async scanFile(mapping: string, relPath: string): Promise<void> {
+    // A new change of the file (watch): its units start counting their second looks afresh.
+    const prefix = unitKey(mapping, relPath, '');
+    for (const unit of this.decidedAgain.keys()) if (unit.startsWith(prefix)) this.decidedAgain.delete(unit);
     const known = await this.args.state.files.get(mapping, relPath);
     const outcome = await this.planner.planFile(mapping, relPath, this.executor);
     if (outcome === 'gone') return this.fileRemoved(mapping, relPath);

@@ -27,6 +27,8 @@ export interface PlanContext {
   busy(output: string): boolean;
   /** Whether no work is in flight at all. */
   idle(): boolean;
+  /** Whether this run found an output changed when it copied it (no reuse donor for the run). */
+  refusedDonor(output: string): boolean;
   /** During a mapping's scan: its output folders listed once each. */
   listing: OutputListing | undefined;
 }

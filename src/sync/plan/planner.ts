@@ -35,10 +35,20 @@ export interface WorkInFlight {
   busy(output: string): boolean;
   /** Whether no work is in flight at all. */
   idle(): boolean;
+  /**
+   * Whether a copy of this output failed its check in this run (its bytes are not what its job
+   * wrote): it is no reuse donor for the rest of the run, so a reuse falls back once to the
+   * ordinary decision instead of being planned, and failing, again.
+   */
+  refusedDonor?(output: string): boolean;
 }
 
 /** Nothing in flight: a plan made before anything of the run is carried out. */
-export const NOTHING_IN_FLIGHT: WorkInFlight = { busy: () => false, idle: () => true };
+export const NOTHING_IN_FLIGHT: Required<WorkInFlight> = {
+  busy: () => false,
+  idle: () => true,
+  refusedDonor: () => false,
+};
 
 /** A plan with the units whose output had work in flight (decided again once it is finished). */
 export interface PlanOutcome {
@@ -96,6 +106,7 @@ export class Planner {
       ...this.ctx,
       busy: (o) => work.busy(o),
       idle: () => work.idle(),
+      refusedDonor: (o) => work.refusedDonor?.(o) ?? false,
       listing: undefined,
     };
   }

@@ -9,6 +9,7 @@ import type { PlanContext } from './context.js';
 import { decide, type Decision, type UnitFacts } from './decide.js';
 import { sameContent } from './digests.js';
 import { sha256File, type FoundFile } from './list-sources.js';
+import { outputCondition } from '../run/edited-output.js';
 import type { DoneEntry } from './output-index.js';
 import type { OutputRef, PlannedSettings, SourceFacts } from './types.js';
 
@@ -273,15 +274,24 @@ async function planUnit(
   addDecision(ctx, b, ref, decision, source, planned, staleReason(m.targets[ti]!), done?.id);
 }
 
-/** Another existing output holding this content's translation with these settings. */
+/**
+ * Another existing output holding this content's translation with these settings, as its job wrote
+ * it: one a person edited (or the run found changed when it copied it) holds their wording, not this
+ * content's translation, and copying it would fail its check (docs/sync.md, "Exactly once").
+ */
 async function existingDonor(
   ctx: PlanContext,
   sha256: string,
   fp: string,
   output: string,
 ): Promise<{ output: string; jobId: number } | undefined> {
-  for (const donor of await ctx.index.donors(sha256, fp))
-    if (donor.output !== output && fileExists(ctx.folders.abs(donor.output))) return donor;
+  for (const donor of await ctx.index.donors(sha256, fp)) {
+    if (donor.output === output || ctx.refusedDonor(donor.output)) continue;
+    const abs = ctx.folders.abs(donor.output);
+    if (!fileExists(abs)) continue;
+    const condition = await outputCondition(abs, await ctx.state.jobs.get(donor.jobId));
+    if (condition === 'as-written' || condition === 'unrecorded') return donor;
+  }
   return undefined;
 }
 

@@ -88,6 +88,13 @@ export class Executor {
     return this.outputs.size === 0;
   }
 
+  /** Donor outputs a copy found changed in this run: no reuse donors for the rest of it. */
+  private readonly refusedDonors = new Set<string>();
+
+  refusedDonor(output: string): boolean {
+    return this.refusedDonors.has(output);
+  }
+
   /** Carry out actions in order (work is scheduled; drain() waits for it). */
   execute(actions: PlannedAction[]): void {
     for (const a of this.d.state.shared ? startAnywhere(actions) : actions) this.take(a);
@@ -487,7 +494,10 @@ export class Executor {
       );
     } catch (err) {
       if (this.leftToOtherWorker(err, a.ref)) return;
-      if (err instanceof CopyMismatchError) return this.again(a.ref, 'donor-changed');
+      if (err instanceof CopyMismatchError) {
+        this.refusedDonors.add(a.from);
+        return this.again(a.ref, 'donor-changed');
+      }
       this.d.report.unitFailed(a.ref, 'output', `copying ${a.from}: ${(err as Error).message}`, true);
     }
   }
