@@ -31,7 +31,7 @@ export async function checkOutput(c: OutputToCheck): Promise<CheckedOutput> {
     failure,
   });
   if ('failure' in out) return hard(out.failure);
-  const src = c.source ? await readSource(c.source) : undefined;
+  const src = c.source ? await readSource(c.source, c.output, c.targetLang) : undefined;
   const broken = c.source && src ? await compareWithSource(c.source, src, out) : undefined;
   if (broken) return hard(broken);
   const findings = await runSoftChecks(src?.segments, out.segments, {

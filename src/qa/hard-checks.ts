@@ -3,6 +3,7 @@ import { isBilingual } from '../documents/index.js';
 import type { HardCheck } from './checks.js';
 import { imageCutShort } from './image-check.js';
 import { readForChecks, type ReadDocument, type ReadSegment } from './read.js';
+import { readSourceForTarget } from './source-for-target.js';
 
 // The hard checks of a delivered document (docs/qa.md): an output that fails one is not delivered.
 // They compare the output, read with the document layer, with the source it translates. Each check
@@ -51,10 +52,17 @@ export async function readOutput(output: DocumentRef): Promise<ReadDocument | { 
   }
 }
 
-/** The source read for the checks; undefined when it cannot be read (replaced since its upload). */
-export async function readSource(source: DocumentRef): Promise<ReadDocument | undefined> {
+/**
+ * The source read for the checks of `output` in `targetLang` (a string file laid out in the target's
+ * plural forms: ./source-for-target.ts); undefined when it cannot be read (replaced since its upload).
+ */
+export async function readSource(
+  source: DocumentRef,
+  output: DocumentRef,
+  targetLang: string,
+): Promise<ReadDocument | undefined> {
   try {
-    return await readForChecks(source.path, source.format);
+    return await readSourceForTarget(source, output.format, targetLang);
   } catch {
     return undefined;
   }
@@ -101,16 +109,17 @@ export async function compareWithSource(
 }
 
 /**
- * Runs the hard checks on `output` against its `source`. Undefined: it passes. A source that is
- * unknown or cannot be read (replaced since its upload) leaves only the checks of the output alone
- * (empty, unreadable).
+ * Runs the hard checks on `output` (in `targetLang`, '' when unknown) against its `source`.
+ * Undefined: it passes. A source that is unknown or cannot be read (replaced since its upload)
+ * leaves only the checks of the output alone (empty, unreadable).
  */
 export async function runHardChecks(
   source: DocumentRef | undefined,
   output: DocumentRef,
+  targetLang = '',
 ): Promise<HardCheckFailure | undefined> {
   const out = await readOutput(output);
   if ('failure' in out) return out.failure;
-  const src = source ? await readSource(source) : undefined;
+  const src = source ? await readSource(source, output, targetLang) : undefined;
   return source && src ? compareWithSource(source, src, out) : undefined;
 }

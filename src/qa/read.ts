@@ -1,4 +1,4 @@
-import { openDocument, type Segment } from '../documents/index.js';
+import { openDocument, type OpenedDocument, type Segment } from '../documents/index.js';
 
 // A document as the checks see it: each segment's translatable text, its code pieces and its place.
 
@@ -28,7 +28,11 @@ export async function readForChecks(
   format: string,
   side: 'source' | 'target' = 'source',
 ): Promise<ReadDocument> {
-  const doc = await openDocument(path, { format, side });
+  return segmentsForChecks(await openDocument(path, { format, side }));
+}
+
+/** The segments of an opened document as the checks see them. */
+export async function segmentsForChecks(doc: OpenedDocument): Promise<ReadDocument> {
   const out: ReadSegment[] = [];
   for await (const s of doc.segments() as AsyncIterable<Segment>) {
     let text = '';

@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { OpenedDocument, StringWriteOptions, TranslationOf } from '../../documents/index.js';
+import { makeFolder, type TakeBack } from '../../util/made-folder.js';
 import { PartFile, type PlaceAt } from '../../util/part-file.js';
 
 // The translated document written by the document layer's writer (every byte that is not translated
@@ -23,9 +24,8 @@ export interface WriteTranslated {
 
 /** Answers the bytes written. */
 export async function writeTranslated(w: WriteTranslated): Promise<number> {
-  await fsp.mkdir(path.dirname(w.outputAbs), { recursive: true });
-  // A fixed tag per output: a write killed half-way is overwritten by the next one.
-  const part = await PartFile.open(w.outputAbs, 'segments', { exclusive: false });
+  const { part, takeBack } = await openPart(w.outputAbs);
+  let placed = false;
   try {
     // The writers write the file at the path given, in place: the part file's handle syncs it.
     const opts: StringWriteOptions = {
@@ -36,8 +36,27 @@ export async function writeTranslated(w: WriteTranslated): Promise<number> {
     const { size } = await fsp.stat(part.path);
     await w.vet(part.path);
     await part.commit(w.placeAt);
+    placed = true;
     return size;
   } finally {
     await part.discard();
+    // An output refused by its checks (or a write that broke off) leaves no empty folder.
+    if (!placed) await takeBack();
+  }
+}
+
+/**
+ * The part file beside `outputAbs`, in a folder made for it if need be. Another output's refusal may
+ * take that folder back between its making and the part file's opening: it is made again (twice).
+ */
+async function openPart(outputAbs: string): Promise<{ part: PartFile; takeBack: TakeBack }> {
+  for (let attempt = 1; ; attempt++) {
+    const takeBack = await makeFolder(path.dirname(outputAbs));
+    try {
+      // A fixed tag per output: a write killed half-way is overwritten by the next one.
+      return { part: await PartFile.open(outputAbs, 'segments', { exclusive: false }), takeBack };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw err;
+    }
   }
 }

@@ -94,6 +94,8 @@ export const readYaml: FormatReader = async (path, ctx) => {
     format: ctx.format,
     decoded,
     entries,
+    // ICU messages in YAML (FormatJS, vue-i18n, Symfony's +intl-icu files) get the target's plurals.
+    icuPlurals: true,
     languageSplices: (lang) => {
       const range = railsKey?.range;
       return range ? [{ start: range[0], end: range[1], text: languageInStyle(lang, 'bcp47') }] : [];
