@@ -1,3 +1,4 @@
+import { writeResult } from '../log/terminal.js';
 import path from 'node:path';
 import { printable } from '../log/printable.js';
 import type { DriftPolicy } from '../manifest/types.js';
@@ -67,7 +68,7 @@ async function plan(opts: PlanOptions): Promise<number> {
       if (opts.why) {
         const { whyText } = await import('../sync/plan/why.js');
         const text = await whyText(made.plan, state, loaded, opts.why);
-        process.stdout.write(text.split('\n').map(printable).join('\n') + '\n');
+        writeResult(text.split('\n').map(printable).join('\n'));
         return EXIT.ok;
       }
       const { editedOutputs, withPlanned, formatEdited } = await import('../sync/edited-outputs.js');
@@ -97,11 +98,11 @@ async function plan(opts: PlanOptions): Promise<number> {
         };
         process.stdout.write(JSON.stringify(out, null, 2) + '\n');
       } else {
-        process.stdout.write(
-          `${formatTerminologyPlan(styles)}\n\n${formatFiles(files, loaded.manifest.billing)}\n` +
-            (edited.length ? `\n${formatEdited(edited).map(printable).join('\n')}\n` : '') +
+        writeResult(
+          `${formatTerminologyPlan(styles)}\n\n${formatFiles(files, loaded.manifest.billing)}` +
+            (edited.length ? `\n\n${formatEdited(edited).map(printable).join('\n')}` : '') +
             (opts.out
-              ? `\nSaved to ${opts.out}: \`locsync sync --plan ${opts.out}\` carries out exactly this plan.\n`
+              ? `\n\nSaved to ${opts.out}: \`locsync sync --plan ${opts.out}\` carries out exactly this plan.`
               : ''),
         );
       }

@@ -138,6 +138,28 @@ export function leftoverReport(
 
 const ESC = '\x1b[';
 
+// The view is redrawn in place: the cursor goes up to the view's first line and each line is blanked
+// on its own (erase in line). It never erases "to the end of the screen": tmux and screen take that,
+// from the top-left corner, for a full-screen clear and keep every frame in the scrollback.
+
+/**
+ * From the line under a view of `drawn` lines, back to its first line; its last `drawn - kept`
+ * lines blanked (the first `kept` are about to be written over), the cursor left on its first line.
+ */
+function blankLines(drawn: number, kept: number): string {
+  const up = drawn > 0 ? `\r${ESC}${drawn}A` : '\r';
+  const extra = drawn - kept;
+  if (extra <= 0) return up;
+  // (A count of 0 moves one line: the sequence is left out instead.)
+  const down = kept > 0 ? `${ESC}${kept}B` : '';
+  return `${up}${down}${`${ESC}2K${ESC}1B`.repeat(extra)}${ESC}${drawn}A`;
+}
+
+/** One frame written over the last one (`drawn` lines): each line blanked before it is written. */
+export function redrawFrame(drawn: number, lines: string[]): string {
+  return blankLines(drawn, lines.length) + lines.map((l) => `${ESC}2K${l}\n`).join('');
+}
+
 /** The live view on a terminal (stderr). */
 export class ProgressView {
   private drawn = 0;
@@ -164,7 +186,7 @@ export class ProgressView {
   }
 
   private clear(): void {
-    if (this.drawn > 0) this.out.write(`\r${ESC}${this.drawn}A${ESC}0J`);
+    if (this.drawn > 0) this.out.write(blankLines(this.drawn, 0));
     this.drawn = 0;
   }
 
@@ -179,9 +201,10 @@ export class ProgressView {
       width: Math.max(20, (this.out.columns || 100) - 1),
       ...(this.opts.rate ? { rate: this.opts.rate } : {}),
     });
-    this.clear();
-    this.out.write(lines.join('\n') + '\n');
-    this.drawn = lines.length;
+    // Never taller than the terminal: a line scrolled off the top could not be reached again.
+    const shown = lines.slice(0, Math.max(1, (this.out.rows || 24) - 1));
+    this.out.write(redrawFrame(this.drawn, shown));
+    this.drawn = shown.length;
   }
 
   /** Erase the view and give the terminal back (cursor shown). */

@@ -1,3 +1,4 @@
+import { writeResult } from '../log/terminal.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
@@ -223,5 +224,6 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
   if (opts.output) {
     fs.writeFileSync(opts.output, text + '\n');
     process.stderr.write(`locsync: wrote the report to ${opts.output}\n`);
-  } else process.stdout.write(text + '\n');
+  } else if (html !== undefined || format !== 'table') process.stdout.write(text + '\n');
+  else writeResult(text);
 }

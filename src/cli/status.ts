@@ -1,3 +1,4 @@
+import { writeResult } from '../log/terminal.js';
 import path from 'node:path';
 import fs from 'node:fs';
 import { printable } from '../log/printable.js';
@@ -165,7 +166,7 @@ export async function statusAction(opts: StatusOptions): Promise<void> {
   }
   const data = await collect(opts, loaded, now);
   if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
-  else process.stdout.write(formatStatus(data, opts.config, now) + '\n');
+  else writeResult(formatStatus(data, opts.config, now));
   const last = data.last_run?.status;
   process.exitCode =
     data.failures.length ||

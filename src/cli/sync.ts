@@ -1,3 +1,4 @@
+import { writeResult } from '../log/terminal.js';
 import path from 'node:path';
 import type { DriftPolicy } from '../manifest/types.js';
 import { AuthError } from '../api/errors.js';
@@ -160,10 +161,8 @@ async function syncRun(
     if (opts.dryRun) {
       // A dry run is the same plan, priced, printed as `plan` prints it: nothing uploaded or written.
       const files = await pricedPlan({ loaded, state, connection, logger, options });
-      const text = opts.json
-        ? JSON.stringify({ files, price: files.price }, null, 2)
-        : formatFiles(files, loaded.manifest.billing);
-      process.stdout.write(text + '\n');
+      if (opts.json) process.stdout.write(JSON.stringify({ files, price: files.price }, null, 2) + '\n');
+      else writeResult(formatFiles(files, loaded.manifest.billing));
       return EXIT.ok;
     }
     const caps = budgetCaps(loaded, maxBilled);
@@ -228,7 +227,7 @@ async function syncRun(
   if (summary) {
     const rate = loaded.manifest.billing;
     if (opts.json) process.stdout.write(JSON.stringify(summaryJson(summary, rate), null, 2) + '\n');
-    else process.stdout.write(formatSummary(summary, rate) + '\n');
+    else writeResult(formatSummary(summary, rate));
   }
   return code;
 }

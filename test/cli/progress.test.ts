@@ -5,6 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_ARGS, ROOT } from '../helpers/cli.js';
+import { emulateTerminal } from '../helpers/terminal-screen.js';
 import { FAST_POLL_ENV, jsonLines, KEY_ENV, OPS_KEY, opsProject, type OpsProject } from './ops-fixture.js';
 
 // The live view needs a terminal: `script` (util-linux; Debian's bsdutils) gives the CLI a
@@ -34,26 +35,6 @@ function runScript(
       resolve({ code, stdout });
     });
   });
-}
-
-/**
- * The lines left on the terminal once the program ended: what the live view erased (cursor up N,
- * clear to the end) is taken away again, as the terminal does.
- */
-function finalScreen(out: string): string[] {
-  const lines: string[] = [];
-  for (const raw of out.replace(/\r\n/g, '\n').split('\n')) {
-    let line = raw;
-    for (;;) {
-      const m = new RegExp(`\r?${ESC}\\[(\\d+)A${ESC}\\[0J`).exec(line);
-      if (!m) break;
-      lines.splice(lines.length - Number(m[1]), Number(m[1]));
-      line = line.slice(m.index + m[0].length);
-    }
-    lines.push(line);
-  }
-  while (lines.length && lines.at(-1)!.trim() === '') lines.pop();
-  return lines;
 }
 
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -114,14 +95,14 @@ describe('progress view and Ctrl-C', () => {
       );
       const out = r.stdout;
       expect(r.code).toBe(0);
-      // The view: its counters, redrawn in place (cursor up + clear), and a line per long job.
+      // The view: its counters, redrawn in place (cursor up, each line blanked), a line per long job.
       // Totals per phase out of the 4 outputs (2 files x 2 languages), and the bytes and billing.
       expect(out).toMatch(/2 files +upload \d\/4 +translate \d\/4 +download \d\/4 +\d+%/);
       expect(out).toMatch(
         /uploading \d +at the service \d +downloading \d +waiting \d +reused 0 +.*failed 0/,
       );
       expect(out).toMatch(/billed [\d,]+ characters +downloaded \d+ B/);
-      expect(out).toMatch(new RegExp(`${ESC}\\[\\d+A${ESC}\\[0J`));
+      expect(out).toMatch(new RegExp(`${ESC}\\[\\d+A(${ESC}\\[\\d+B)?${ESC}\\[2K`));
       expect(out).toMatch(/docs\/a\.txt -> (de|fr): (waiting on the service|uploading|downloading)/);
       // Then the summary, the view erased and the cursor shown again.
       expect(out).toMatch(/2 source files; outputs: 4 translated, 0 reused, 0 unchanged, 0 stale, 0 failed/);
@@ -145,7 +126,8 @@ describe('progress view and Ctrl-C', () => {
         const cmd = `stty cols 100 rows 40; ${[process.execPath, ...CLI_ARGS, 'sync'].map(shellQuote).join(' ')}`;
         const r = await runScript(cmd, dir, childEnv({}));
         expect(r.code).toBe(0);
-        const screen = finalScreen(r.stdout);
+        const { scrollback, rows } = emulateTerminal(r.stdout, { columns: 100, rows: 40 });
+        const screen = [...scrollback, ...rows];
         expect(screen.length).toBeLessThan(40);
         expect(screen.join('\n')).toMatch(/14 source files; outputs: 42 translated/);
         // Every number of the summary is formatted.
@@ -170,7 +152,8 @@ describe('progress view and Ctrl-C', () => {
         service: { translateSeconds: 0.4 },
         manifest: { billing: { price_per_million: 25, currency: 'EUR' } },
       });
-      for (let i = 0; i < 8; i++)
+      // Twelve files: the summary's first line would be 81 columns long unwrapped.
+      for (let i = 0; i < 12; i++)
         p.write(
           `a-folder-with-a-long-name/and-another-one-below-it/document-number-${i}-with-a-long-name.txt`,
           `Document number ${i}, long enough to be billed a few dozen characters.\n`,
@@ -182,13 +165,22 @@ describe('progress view and Ctrl-C', () => {
         .split(/\r?\n/)
         .map((l) => l.replace(new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]`, 'g'), '').replace(/\r/g, ''));
       for (const l of frames) expect([...l].length, l).toBeLessThanOrEqual(80);
-      const heads = frames.filter((l) => /^locsync \d+/.test(l) && /\/16/.test(l));
+      const heads = frames.filter((l) => /^locsync \d+/.test(l) && /\/24/.test(l));
       expect(heads.length).toBeGreaterThan(0);
       // The share done ends the line, with the whole estimate once there is one.
       for (const h of heads) expect(h).toMatch(/ (\d+%|–)( {2}ETA \d+(s|m\d\ds|h\d\dm))?$/);
       expect(heads.some((h) => / {2}ETA \d/.test(h))).toBe(true);
       expect(frames.some((l) => /^ {2}billed [\d,]+ characters \((€[\d.]+|< €0\.01)\)/.test(l))).toBe(true);
       expect(frames.some((l) => /^ {2}docs\/a-folder.*….*\.txt -> (de|fr): /.test(l))).toBe(true);
+      // Redrawn in place: tmux sees no full-screen clear, so no frame lands in the scrollback.
+      const screen = emulateTerminal(r.stdout, { columns: 80, rows: 30 });
+      expect(screen.fullClears).toBe(0);
+      expect(screen.scrollback.filter((l) => /^locsync \d+/.test(l))).toEqual([]);
+      expect(r.stdout).not.toMatch(new RegExp(`${ESC}\\[[0-3]?J|${ESC}\\[[0-9;]*H|${ESC}c`));
+      // The summary wraps between words: no word cut at the 80th column.
+      const shown = [...screen.scrollback, ...screen.rows].join('\n');
+      expect(shown).toMatch(/24 translated, 0 reused, 0 unchanged, 0 stale,( 0)?\n {4}(0 )?failed\n/);
+      expect(shown).toMatch(/^Billed: [\d,]+ characters .*for 24 uploads/m);
     },
     120_000,
   );
