@@ -4,7 +4,7 @@ import { glossarySchema } from './sections/glossary.js';
 import { mappingSchema } from './sections/mapping.js';
 import { notifySchema } from './sections/notify.js';
 import { serviceSchema } from './sections/service.js';
-import { postgresSchema, stateBackupsSchema } from './sections/state.js';
+import { postgresSchema, stateBackupsSchema, stateSchema } from './sections/state.js';
 import { styleListEntrySchema } from './sections/style-list.js';
 import { watchSchema } from './sections/watch.js';
 
@@ -25,7 +25,7 @@ export const manifestSchema = z.strictObject({
     )
     .optional()
     .describe(
-      "The pipeline's name, recorded in its state: a state (a SQLite file, or a PostgreSQL schema) holds one pipeline, and a manifest of another name on it is refused. Default: the name of the manifest's folder. Pipelines sharing a PostgreSQL database each have a schema of their own (`?options=-c%20search_path%3DNAME` in the URL; docs/postgres.md).",
+      "The pipeline's name, recorded in its state: a state (a SQLite file, or a PostgreSQL schema) holds one pipeline, and a manifest of another name on it is refused. Default: the name of the manifest's folder. Pipelines sharing a PostgreSQL database each have a schema of their own (`state: { url: ..., schema: NAME }`; docs/postgres.md).",
     ),
   reuse: z
     .enum(['within_pipeline', 'across_pipelines'])
@@ -37,12 +37,9 @@ export const manifestSchema = z.strictObject({
     .default(serviceSchema.parse({}))
     .describe('The translation service and how to call it.'),
   /** SQLite state file, relative to the manifest; or a PostgreSQL URL (several workers). */
-  state: z
-    .string()
-    .default('.locsync/state.db')
-    .describe(
-      'SQLite state file, relative to the manifest, on a local disk; or a PostgreSQL URL (postgres://user@host:5432/db?sslmode=require) shared by several workers, without password (PGPASSWORD or postgres.password_env).',
-    ),
+  state: stateSchema.describe(
+    'SQLite state file, relative to the manifest, on a local disk; or a PostgreSQL URL (postgres://user@host:5432/db?sslmode=require) shared by several workers, without password (PGPASSWORD or postgres.password_env); or { url: <PostgreSQL URL>, schema: <name> } for a pipeline with a schema of its own.',
+  ),
   postgres: postgresSchema
     .optional()
     .describe('Options of a PostgreSQL state (only when state is a postgres:// URL).'),

@@ -138,3 +138,52 @@ describe.skipIf(!server)('a database that is not ready for locsync', () => {
     expect(r.stderr).not.toContain('no PostgreSQL user name specified');
   });
 });
+
+describe.skipIf(!server)('a schema of its own beside the URL', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await createTestDatabase(server!);
+  });
+  afterEach(() => db.drop());
+
+  function stateMapping(url: string, schema: string): string {
+    const file = path.join(dir, 'pipeline.yaml');
+    fs.writeFileSync(
+      file,
+      `state:\n  url: ${url}\n  schema: ${schema}\nmappings:\n  - name: docs\n    source: src\n    output: out/{path}\n    targets: [{ lang: de }]\n`,
+    );
+    return file;
+  }
+
+  it('`state: { url, schema }` keeps the tables in that schema, as the search_path URL does', async () => {
+    const file = stateMapping(db.url, 'manuals');
+    const r = await runCli(['state', 'migrate', '-c', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    expect((await c.query(`SELECT to_regclass('manuals.jobs')::text AS t`)).rows[0].t).toBe('manuals.jobs');
+    expect((await c.query(`SELECT to_regclass('public.jobs')::text AS t`)).rows[0].t).toBeNull();
+    await c.end();
+    // The URL form names the same state.
+    const same = await runCli(['status', '-c', manifest(`${db.url}?options=-c%20search_path%3Dmanuals`)]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).not.toContain('No state yet');
+  });
+
+  it('a schema for a SQLite file, or one the URL contradicts: refused at its line', async () => {
+    const sqlite = await runCli(['validate', '-c', stateMapping('.locsync/state.db', 'manuals')]);
+    expect(sqlite.code).toBe(2);
+    expect(sqlite.stdout + sqlite.stderr).toMatch(
+      /pipeline\.yaml:2:\d+.*state\.schema is for a PostgreSQL state/,
+    );
+    const both = await runCli([
+      'validate',
+      '-c',
+      stateMapping(`${db.url}?options=-c%20search_path%3Dpolicies`, 'manuals'),
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.stdout + both.stderr).toMatch(
+      /pipeline\.yaml:3:\d+.*differs from the URL's search_path 'policies'/,
+    );
+  });
+});

@@ -69,9 +69,14 @@ export function searchPathOf(url: string): string | undefined {
  * encodes it, so that it can be pasted into the manifest), shown redacted.
  */
 export function withSchema(url: string, schema: string): string {
+  return displayUrl(urlWithSchema(url, schema));
+}
+
+/** `url` whose `options=` sets search_path to `schema` (any other `options=` replaced). */
+export function urlWithSchema(url: string, schema: string): string {
   const option = `-c%20search_path%3D${encodeURIComponent(schema)}`;
   const base = url.replace(/([?&])options=[^&#]*&?/, '$1').replace(/[?&]$/, '');
-  return displayUrl(`${base}${base.includes('?') ? '&' : '?'}options=${option}`);
+  return `${base}${base.includes('?') ? '&' : '?'}options=${option}`;
 }
 
 /** A schema name for a pipeline's name (lower case, letters, digits and _). */
