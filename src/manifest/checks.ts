@@ -4,8 +4,8 @@ import { FORMALITY_LANGUAGES } from '../api/types.js';
 import { redactUrl } from '../log/secrets.js';
 import type { ConfigError } from '../util/errors.js';
 import { checkOutputs, outputOverlapWarnings, outputUses } from './output-checks.js';
-import { isInside, patternPlaceholders } from './paths.js';
-import { SOURCE_LANGUAGES } from './sections/languages.js';
+import { isInside, patternPlaceholders, singleSourceFile, takesTopFolderOnly } from './paths.js';
+import { SOURCE_LANGUAGES, variantsOf } from './sections/languages.js';
 import { methodFor, usesSegments } from './sections/mapping.js';
 import { stateLocation } from '../state/location.js';
 import { checkPostgresUrl, isPostgresUrl } from '../state/postgres/url.js';
@@ -305,7 +305,14 @@ export function manifestWarnings(ctx: CheckContext): ConfigError[] {
   const flattening = new Set<string>();
   for (const use of outputUses(manifest)) {
     const names = patternPlaceholders(use.pattern);
-    const flat = !names.includes('path') && !names.includes('dir');
+    // A mapping of one file (`include: [en.json]`, docs/strings/), or of the files at the top of
+    // its folder named by {name} or {stem}, has no sub-folders to flatten.
+    const byName = names.includes('name') || names.includes('stem');
+    const flat =
+      !names.includes('path') &&
+      !names.includes('dir') &&
+      singleSourceFile(use.mapping) === undefined &&
+      !(byName && takesTopFolderOnly(use.mapping));
     const key = use.at.join('.');
     if (flat && !flattening.has(key)) {
       flattening.add(key);
@@ -318,6 +325,16 @@ export function manifestWarnings(ctx: CheckContext): ConfigError[] {
     }
   }
   manifest.mappings.forEach((m, mi) => {
+    m.targets.forEach((t, ti) => {
+      const variants = variantsOf(t.lang);
+      if (variants)
+        warnings.push(
+          source.errorAt(
+            ['mappings', mi, 'targets', ti, 'lang'],
+            `mappings[${mi}].targets[${ti}].lang: '${t.lang}' leaves the regional variant to the service, which may change it; write ${variants.map((v) => `'${v}'`).join(' or ')}`,
+          ),
+        );
+    });
     if (usesSegments(m) && !m.source_lang)
       warnings.push(
         source.errorAt(

@@ -162,7 +162,10 @@ ${CHECKS.map((c) => `- ${c}`).join('\n')}
 
 Warnings (\`file:line:column: warning: ...\`, exit 0): a style list no target uses, a source folder that
 does not exist, an output pattern with neither \`{dir}\` nor \`{path}\` (files of different sub-folders
-with the same name would collide).
+with the same name would collide; not for a mapping of one file, \`include: [en.json]\`, nor for
+\`{name}\` or \`{stem}\` when every include pattern stays at the top of the folder, \`include: ['*.pot']\`),
+a target of \`en\`, \`pt\` or \`zh\` without its regional variant (the service chooses it: write
+\`pt-br\` or \`pt-pt\`).
 
 ## Style lists on the service
 

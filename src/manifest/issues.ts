@@ -208,6 +208,12 @@ export interface IssueContext {
   rootSchema?: unknown;
 }
 
+/** `de,fr ja` as the list of targets it meant: `targets: [{ lang: de }, { lang: fr }, { lang: ja }]`. */
+function targetsAsList(written: string): string {
+  const langs = written.split(/[\s,;]+/).filter(Boolean);
+  return `\`targets: [${langs.map((l) => `{ lang: ${l} }`).join(', ')}]\``;
+}
+
 /** One ConfigError per problem, each located in the YAML file. */
 export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueContext): ConfigError[] {
   const base = ctx.base ?? [];
@@ -255,9 +261,13 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[], ctx: IssueCo
       case 'invalid_type': {
         const parentKey = path[path.length - 2];
         const hint =
-          typeof value === 'string' && parentKey === 'targets'
-            ? ` (write a target as \`- lang: ${value}\`)`
-            : '';
+          typeof value !== 'string'
+            ? ''
+            : parentKey === 'targets'
+              ? ` (write a target as \`- lang: ${value}\`)`
+              : last === 'targets'
+                ? `; write one mapping per language: ${targetsAsList(value)}`
+                : '';
         if (value === undefined) missing();
         else
           at(`${where}: expected ${describeExpected(ctx.schema, rel)}, got ${describeValue(value)}${hint}`);

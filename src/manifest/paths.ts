@@ -45,6 +45,14 @@ export function singleSourceFile(m: Mapping): string | undefined {
   return only !== undefined && !/[*?[\]{}!]/.test(only) ? only : undefined;
 }
 
+/**
+ * Whether a mapping takes files of its source folder's top only: every include pattern names no
+ * folder and no `**` (`include: ['*.pot']`), so no two of its files share a name.
+ */
+export function takesTopFolderOnly(m: Mapping): boolean {
+  return m.include.every((p) => !p.includes('/') && !p.includes('**'));
+}
+
 /** Placeholder names used in a pattern, in order of first appearance ("out/{lang}/{path}" → lang, path). */
 export function patternPlaceholders(pattern: string): string[] {
   const names: string[] = [];

@@ -51,3 +51,8 @@ export const TARGET_LANGUAGES = SOURCE_LANGUAGES.flatMap((lang): TargetLanguage[
   lang,
   ...(lang in VARIANTS ? VARIANTS[lang as keyof typeof VARIANTS] : []),
 ]) as unknown as readonly [TargetLanguage, ...TargetLanguage[]];
+
+/** The regional variants of a target written without one (`pt` → pt-br, pt-pt), if it has any. */
+export function variantsOf(lang: string): readonly string[] | undefined {
+  return lang in VARIANTS ? VARIANTS[lang as keyof typeof VARIANTS] : undefined;
+}
