@@ -25,10 +25,10 @@ import { openRunState } from '../src/cli/open-state.js';
 import { runSync } from '../src/sync/engine.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../test/helpers/postgres.js';
 import { benchSize, isQuick } from './lib/options.js';
+import { translatingClient } from './lib/seed-client.js';
 import { median, timed } from './lib/timing.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
-import { sha256File } from '../src/sync/plan/list-sources.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
@@ -161,32 +161,17 @@ function noopChild(manifestPath: string): Promise<{ ms: number; unchanged: numbe
   });
 }
 
-/** One sync in this process with a stand-in service that "translates" by copying (no-op and seed). */
+/** One sync in this process with a stand-in service that translates at once (no-op and seed). */
 async function syncInProcess(manifestPath: string): Promise<{ translated: number; unchanged: number }> {
   const loaded = await loadManifest(manifestPath);
   const logger = silentLogger();
   const opened = await openRunState(loaded, { logger, command: 'sync', drives: true });
-  const copies = new Map<string, string>();
-  let n = 0;
   try {
     const s = await runSync({
       loaded,
       state: opened.state,
       logger,
-      connection: {
-        client: {
-          uploadDocument: async (file) => {
-            const id = `doc${++n}`;
-            copies.set(id, file);
-            return { document_id: id, document_key: `key-${id}` };
-          },
-          getDocumentStatus: async (id) => ({ document_id: id, status: 'done', billed_characters: 1 }),
-          downloadDocument: async (id, _key, dest) => {
-            await fs.promises.copyFile(copies.get(id)!, dest);
-            return { bytes: 1, sha256: await sha256File(dest) };
-          },
-        },
-      },
+      connection: { client: translatingClient() },
       options: { poll: { initialMs: 0, minMs: 0 }, concurrency: 64, maxUndownloaded: 1000 },
     });
     return { translated: s.translated, unchanged: s.unchanged };

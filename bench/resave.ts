@@ -19,7 +19,7 @@ import { makePlan, runSync } from '../src/sync/engine.js';
 import { benchSize } from './lib/options.js';
 import { timed } from './lib/timing.js';
 import { withTempDir, writeDocsManifest } from './lib/tree.js';
-import { translatingClient } from './sync-noop.js';
+import { translatingClient } from './lib/seed-client.js';
 import type { BenchResult } from './types.js';
 
 const FILES = benchSize(1_000, 200, 'LOCSYNC_BENCH_RESAVE_FILES');

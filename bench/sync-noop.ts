@@ -22,19 +22,17 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { silentLogger } from '../src/log/logger.js';
 import { loadManifest } from '../src/manifest/load.js';
-import { createEngine } from '../src/service/engine/index.js';
 import { startService } from '../src/service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
-import type { DocumentClient } from '../src/sync/run/job-driver.js';
 import { bareWalkMs, loadSyncCommandMs } from './lib/node-floor.js';
 import { benchSize } from './lib/options.js';
 import { sampleRss } from './lib/rss.js';
 import { median, medianMs, timed } from './lib/timing.js';
 import { commandExists, RSYNC_MISSING } from './lib/tools.js';
+import { translatingClient } from './lib/seed-client.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
-import { sha256File } from '../src/sync/plan/list-sources.js';
 
 const FILES = benchSize(100_000, 10_000, 'LOCSYNC_BENCH_NOOP_FILES');
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -49,35 +47,6 @@ const ONE_CHANGE_RATIO = 1.2;
 
 /** A measure against its bound, to two decimals. */
 const ratioOf = (ms: number, of: number) => Math.round((ms / of) * 100) / 100;
-
-/**
- * A stand-in for the service: every upload is done at once; the translation is the local service's
- * engine's pseudo-translation (the output checks refuse a copy of the source as untranslated).
- */
-export function translatingClient(): DocumentClient {
-  const engine = createEngine();
-  const docs = new Map<string, { file: string; target: string; source: string | undefined }>();
-  let n = 0;
-  return {
-    uploadDocument: async (file, req) => {
-      const id = `doc${++n}`;
-      docs.set(id, { file, target: req.target_lang.toLowerCase(), source: req.source_lang?.toLowerCase() });
-      return { document_id: id, document_key: `key-${id}-secret` };
-    },
-    getDocumentStatus: async (id) => ({ document_id: id, status: 'done', billed_characters: 1 }),
-    downloadDocument: async (id, _key, dest) => {
-      const doc = docs.get(id)!;
-      const ext = path.extname(doc.file).slice(1).toLowerCase();
-      await engine.translateDocument(
-        { path: doc.file, ext, filename: path.basename(doc.file) },
-        { path: dest, ext },
-        { targetLang: doc.target, ...(doc.source ? { sourceLang: doc.source } : {}) },
-      );
-      docs.delete(id);
-      return { bytes: fs.statSync(dest).size, sha256: await sha256File(dest) };
-    },
-  };
-}
 
 async function syncOnce(
   manifestPath: string,

@@ -4,7 +4,7 @@
 // delay from a file's last write to its upload (<= stability + 1.5 s, stability 2 s). Poll mode
 // (watch.poll, interval 30 s): idle CPU (< 5% of a core, over several rounds) and RSS (< 250 MB).
 //
-// The tree is seeded first (an in-process stand-in translates every file by copying it), so that
+// The tree is seeded first (an in-process stand-in translates every file with the local engine's pseudo-translation), so that
 // the watcher's initial scan is a no-op, as on a drive it has watched before. Then `locsync sync`
 // and `locsync watch` run as child processes against the local service started here.
 //
@@ -15,7 +15,6 @@
 //                                    watch process there: its figures are then not the ones to quote)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,13 +24,12 @@ import { loadManifest } from '../src/manifest/load.js';
 import { startService } from '../src/service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
-import type { DocumentClient } from '../src/sync/run/job-driver.js';
 import { benchSize } from './lib/options.js';
 import { rssOf } from './lib/rss.js';
+import { translatingClient } from './lib/seed-client.js';
 import { cpuMsOf } from './lib/timing.js';
 import { makeTree, withTempDir } from './lib/tree.js';
 import type { BenchResult } from './types.js';
-import { sha256File } from '../src/sync/plan/list-sources.js';
 
 const FILES = benchSize(100_000, 10_000, 'LOCSYNC_BENCH_WATCH_FILES');
 const IDLE_S = benchSize(20, 10, 'LOCSYNC_BENCH_WATCH_IDLE_S');
@@ -43,27 +41,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'bench-watch-key';
 const MB = 1024 * 1024;
 
-/** Seeds state.db and outputs: each "translation" is the source file itself, done at once. */
+/** Seeds state.db and outputs: each file translated at once by the engine's pseudo-translation. */
 async function seed(manifestPath: string): Promise<void> {
-  const sources = new Map<string, string>();
-  const client: DocumentClient = {
-    uploadDocument: async (file) => {
-      const id = String(sources.size + 1);
-      sources.set(id, file);
-      return { document_id: id, document_key: `seed-${id}` };
-    },
-    getDocumentStatus: async (id) => ({ document_id: id, status: 'done', billed_characters: 0 }),
-    downloadDocument: async (id, _key, dest) => {
-      await fsp.copyFile(sources.get(id)!, dest);
-      return { bytes: 0, sha256: await sha256File(dest) };
-    },
-  };
   const loaded = await loadManifest(manifestPath);
   const state = openState(loaded.statePath);
   try {
     const s = await runSync({
       loaded,
-      connection: { client },
+      connection: { client: translatingClient() },
       state,
       logger: silentLogger(),
       options: { poll: { initialMs: 0, minMs: 0 }, concurrency: 64, maxUndownloaded: 1000 },

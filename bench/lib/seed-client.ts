@@ -1,0 +1,33 @@
+// The benchmarks' stand-in for the service when they seed a state: every upload is done at once
+// and its translation is the local service's engine's pseudo-translation. A copy of the source
+// would be refused by the output checks as untranslated, and the seeding would deliver nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createEngine } from '../../src/service/engine/index.js';
+import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import { sha256File } from '../../src/sync/plan/list-sources.js';
+
+export function translatingClient(): DocumentClient {
+  const engine = createEngine();
+  const docs = new Map<string, { file: string; target: string; source: string | undefined }>();
+  let n = 0;
+  return {
+    uploadDocument: async (file, req) => {
+      const id = `doc${++n}`;
+      docs.set(id, { file, target: req.target_lang.toLowerCase(), source: req.source_lang?.toLowerCase() });
+      return { document_id: id, document_key: `key-${id}-secret` };
+    },
+    getDocumentStatus: async (id) => ({ document_id: id, status: 'done', billed_characters: 1 }),
+    downloadDocument: async (id, _key, dest) => {
+      const doc = docs.get(id)!;
+      const ext = path.extname(doc.file).slice(1).toLowerCase();
+      await engine.translateDocument(
+        { path: doc.file, ext, filename: path.basename(doc.file) },
+        { path: dest, ext },
+        { targetLang: doc.target, ...(doc.source ? { sourceLang: doc.source } : {}) },
+      );
+      docs.delete(id);
+      return { bytes: fs.statSync(dest).size, sha256: await sha256File(dest) };
+    },
+  };
+}
