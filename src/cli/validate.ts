@@ -8,7 +8,7 @@ function labelled(e: ConfigError, label: string): string {
 
 export async function validateAction(opts: { config: string; json?: boolean }): Promise<void> {
   const checked = await checkManifestFile(opts.config);
-  const { warnings } = checked;
+  const { warnings, notes } = checked;
   // A source folder that is not there is an error here (a run would fail on it), not for loading.
   const errors = [...checked.errors, ...checked.missingSources];
   const loaded = errors.length ? undefined : checked.loaded;
@@ -19,10 +19,16 @@ export async function validateAction(opts: { config: string; json?: boolean }): 
     message: e.message,
   });
   if (opts.json) {
-    const out = { valid: errors.length === 0, errors: errors.map(plain), warnings: warnings.map(plain) };
+    const out = {
+      valid: errors.length === 0,
+      errors: errors.map(plain),
+      warnings: warnings.map(plain),
+      notes: notes.map(plain),
+    };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } else {
     // The findings are what validate answers: stdout, as with --json (the exit code says 2).
+    for (const n of notes) process.stdout.write(`${labelled(n, 'note')}\n`);
     for (const w of warnings) process.stdout.write(`${labelled(w, 'warning')}\n`);
     for (const e of errors) process.stdout.write(`${e.format()}\n`);
     if (loaded) {

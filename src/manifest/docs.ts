@@ -193,7 +193,11 @@ de targets, pt serves pt-br): inline under \`entries:\` (source term: target ter
 needs the mapping's \`source_lang\` and a dictionary for the pair (source_lang, target language);
 \`glossary_id\` keeps working for glossaries managed elsewhere. Validation names the file and line of
 a bad entry: an empty side, whitespace around a term, a control character, a source term given twice,
-a pair the service has no glossaries for.
+a pair the service has no glossaries for. A file's first line that names its columns (two header
+words among \`source\`, \`target\`, \`term\`, \`translation\`, or the pair's language codes, \`en,de\`) is
+a header, not an entry: it is skipped, \`validate\` prints a note naming it, and \`drift: adopt\` keeps
+it. A glossary whose real first term reads like that says \`header: false\` (every line an entry);
+\`header: true\` skips the first line of each file whatever it says.
 
 \`plan\` shows glossary changes next to the style lists: \`+\` create, \`~\` update (each changed
 dictionary replaced, with the counts of entries added, removed and changed), \`-\` delete, \`<\` adopt.

@@ -63,20 +63,77 @@ export function checkEntries(rows: EntryRow[]): EntryProblem[] {
   return problems;
 }
 
+/** Words a spreadsheet's first row names its columns with (any case). */
+const HEADER_WORDS = new Set([
+  'source',
+  'target',
+  'term',
+  'terms',
+  'translation',
+  'source term',
+  'target term',
+  'source_term',
+  'target_term',
+]);
+
+/** A column title: a header word, or the language code of its side of the pair (en, en-US, de_DE). */
+function isColumnTitle(field: string, lang: string | undefined): boolean {
+  const f = field.trim().toLowerCase();
+  return (
+    HEADER_WORDS.has(f) ||
+    (lang !== undefined && /^[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*$/.test(f) && f.split(/[-_]/)[0] === lang)
+  );
+}
+
+/**
+ * Whether a file's first row names its columns instead of holding an entry: both its first two
+ * fields are column titles (`source,target`, `Term,Translation`, the pair's `en,de`).
+ */
+export function isHeaderRow(
+  fields: readonly string[],
+  pair?: { source_lang: string; target_lang: string },
+): boolean {
+  return (
+    fields.length >= 2 &&
+    isColumnTitle(fields[0]!, pair?.source_lang) &&
+    isColumnTitle(fields[1]!, pair?.target_lang)
+  );
+}
+
+/**
+ * What a file's first row is: `true` a header (skipped), `false` an entry, `'auto'` a header when
+ * it reads as one (isHeaderRow).
+ */
+export type HeaderRule = boolean | 'auto';
+
+/** The first row of a file, skipped as a header: its line and its text as written. */
+export interface SkippedHeader {
+  line: number;
+  fields: string[];
+}
+
 /**
  * Parse a glossary file's text. CSV rows are `source,target` (the service's optional third and
  * fourth columns, source and target language, must match the file's pair when present); TSV rows
- * are `source<TAB>target`. A UTF-8 byte order mark is ignored.
+ * are `source<TAB>target`. A UTF-8 byte order mark is ignored. The first row is skipped as a header
+ * as `header` says (default: when it reads as one); `header` in the answer says which row was.
  */
 export function parseEntries(
   text: string,
   format: EntriesFormat,
   pair?: { source_lang: string; target_lang: string },
-): { rows: EntryRow[]; problems: EntryProblem[] } {
+  header: HeaderRule = 'auto',
+): { rows: EntryRow[]; problems: EntryProblem[]; header?: SkippedHeader } {
   const problems: EntryProblem[] = [];
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const parsed = format === 'csv' ? csvRecords(body) : { records: tsvRecords(body) };
-  const records = parsed.records;
+  let records = parsed.records;
+  const first = records[0];
+  const skipped =
+    first && (header === true || (header === 'auto' && isHeaderRow(first.fields, pair)))
+      ? { line: first.line, fields: first.fields }
+      : undefined;
+  if (skipped) records = records.slice(1);
   if ('unclosedAt' in parsed && parsed.unclosedAt !== undefined)
     problems.push({ line: parsed.unclosedAt, message: 'a quoted field is not closed' });
   const rows: EntryRow[] = [];
@@ -114,7 +171,7 @@ export function parseEntries(
   }
   problems.push(...checkEntries(rows));
   problems.sort((a, b) => a.line - b.line);
-  return { rows, problems };
+  return { rows, problems, ...(skipped ? { header: skipped } : {}) };
 }
 
 /** Entries as the service takes and gives them: `source<TAB>target` lines. */

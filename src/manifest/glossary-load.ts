@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { checkEntries, formatOfFile, parseEntries, type EntryRow } from './glossary-entries.js';
+import {
+  checkEntries,
+  formatOfFile,
+  parseEntries,
+  type EntryRow,
+  type HeaderRule,
+} from './glossary-entries.js';
 import { ConfigError } from '../util/errors.js';
 import type { Manifest } from './schema.js';
 import { GLOSSARY_PAIR_PATTERN } from './sections/glossary.js';
@@ -10,7 +16,8 @@ import type { ResolvedDictionary, ResolvedGlossary } from './types.js';
 import type { YamlSource } from './yaml-source.js';
 
 // Glossaries of a schema-valid manifest: inline entries and the CSV/TSV files kept in git, read and
-// checked entry by entry, every problem located at its file and line.
+// checked entry by entry, every problem located at its file and line. A file's first row may name
+// its columns (source,target): skipped as a header, with a note (the glossary's `header` decides).
 
 /** Why a language pair cannot be a glossary dictionary ('' when it can). */
 export function pairProblem(pair: string): string {
@@ -30,14 +37,21 @@ function splitPair(pair: string): { source_lang: string; target_lang: string } {
   return { source_lang, target_lang };
 }
 
+/** Where a file dictionary is and what to do with its first row. */
+interface FileDictionary {
+  key: string;
+  pair: string;
+  rel: string;
+  header: HeaderRule;
+}
+
 async function fileDictionary(
-  key: string,
-  pair: string,
-  rel: string,
+  { key, pair, rel, header }: FileDictionary,
   source: YamlSource,
   dir: string,
-  errors: ConfigError[],
+  found: { errors: ConfigError[]; notes: ConfigError[] },
 ): Promise<ResolvedDictionary | undefined> {
+  const { errors } = found;
   const at = ['glossaries', key, 'files', pair];
   const where = `glossaries.${key}.files.${pair}`;
   const format = formatOfFile(rel);
@@ -53,7 +67,14 @@ async function fileDictionary(
   }
   const text = read.text;
   const langs = splitPair(pair);
-  const { rows, problems } = parseEntries(text, format, langs);
+  const { rows, problems, header: skipped } = parseEntries(text, format, langs, header);
+  if (skipped && header === 'auto')
+    found.notes.push(
+      new ConfigError(
+        `glossary '${key}' (${pair}): the first line (${skipped.fields.slice(0, 2).join(format === 'csv' ? ',' : '<TAB>')}) names the columns: skipped as a header, not an entry (set header: false on the glossary if it is a real term)`,
+        { file, line: skipped.line },
+      ),
+    );
   for (const p of problems)
     errors.push(new ConfigError(`glossary '${key}' (${pair}): ${p.message}`, { file, line: p.line }));
   if (rows.length === 0 && problems.length === 0)
@@ -63,7 +84,7 @@ async function fileDictionary(
       }),
     );
   if (problems.length || rows.length === 0) return undefined;
-  return { ...langs, entries: toMap(rows), file, format, yamlPath: [] };
+  return { ...langs, entries: toMap(rows), file, format, yamlPath: [], header };
 }
 
 function toMap(rows: EntryRow[]): Map<string, string> {
@@ -96,15 +117,26 @@ function inlineDictionary(
       source.errorAt(at, `glossaries.${key}.entries.${pair}: no entries (source term: target term)`),
     );
   if (problems.length || rows.length === 0) return undefined;
-  return { ...splitPair(pair), entries: toMap(rows), file: source.file, format: 'yaml', yamlPath: at };
+  return {
+    ...splitPair(pair),
+    entries: toMap(rows),
+    file: source.file,
+    format: 'yaml',
+    yamlPath: at,
+    header: false,
+  };
 }
 
-/** The manifest's glossaries; problems go to `errors` (a glossary with any is left out). */
+/**
+ * The manifest's glossaries; problems go to `errors` (a glossary with any is left out), what was
+ * done that a person should know (a header row skipped) to `notes`.
+ */
 export async function loadGlossaries(
   manifest: Manifest,
   source: YamlSource,
   dir: string,
   errors: ConfigError[],
+  notes: ConfigError[] = [],
 ): Promise<Record<string, ResolvedGlossary>> {
   const out: Record<string, ResolvedGlossary> = {};
   for (const [key, body] of Object.entries(manifest.glossaries)) {
@@ -151,7 +183,8 @@ export async function loadGlossaries(
         );
         continue;
       }
-      const d = await fileDictionary(key, pair, rel, source, dir, errors);
+      const header = body.header ?? 'auto';
+      const d = await fileDictionary({ key, pair, rel, header }, source, dir, { errors, notes });
       if (d) dictionaries[pair] = d;
     }
     if (errors.length === before) out[key] = { key, name: body.name ?? key, drift: body.drift, dictionaries };

@@ -134,6 +134,8 @@ export async function checkManifestFile(manifestPath: string): Promise<{
   loaded: LoadedManifest | undefined;
   errors: ConfigError[];
   warnings: ConfigError[];
+  /** What loading did that a person should know (a glossary file's header row skipped). */
+  notes: ConfigError[];
   /** Source folders that are not there (validate's errors; a run fails on them with its own reason). */
   missingSources: ConfigError[];
 }> {
@@ -143,27 +145,30 @@ export async function checkManifestFile(manifestPath: string): Promise<{
   try {
     source = await readSource(file, 'manifest', file, undefined);
   } catch (err) {
-    return { loaded: undefined, errors: [err as ConfigError], warnings: [], missingSources: [] };
+    return { loaded: undefined, errors: [err as ConfigError], warnings: [], notes: [], missingSources: [] };
   }
   const syntax = source.syntaxErrors();
-  if (syntax.length) return { loaded: undefined, errors: syntax, warnings: [], missingSources: [] };
+  if (syntax.length)
+    return { loaded: undefined, errors: syntax, warnings: [], notes: [], missingSources: [] };
 
   const data = source.data();
   const parsed = manifestSchema.safeParse(data);
   if (!parsed.success) {
     const errors = issuesToErrors(parsed.error.issues, { source, schema: manifestSchema, data });
-    return { loaded: undefined, errors: sortErrors(errors), warnings: [], missingSources: [] };
+    return { loaded: undefined, errors: sortErrors(errors), warnings: [], notes: [], missingSources: [] };
   }
   const manifest = parsed.data;
   const errors: ConfigError[] = [];
   const { lists, sources } = await loadStyleLists(manifest, source, dir, errors);
   const ctx = { manifest, source, dir, styleLists: lists, styleSources: sources };
   errors.push(...checkManifest(ctx));
-  const glossaries = await loadGlossaries(manifest, source, dir, errors);
+  const notes: ConfigError[] = [];
+  const glossaries = await loadGlossaries(manifest, source, dir, errors, notes);
   checkGlossaryTargets(manifest, source, glossaries, errors);
   const warnings = sortErrors([...manifestWarnings(ctx), ...glossaryWarnings(manifest, source)]);
   const missingSources = missingSourceErrors(ctx);
-  if (errors.length) return { loaded: undefined, errors: sortErrors(errors), warnings, missingSources };
+  if (errors.length)
+    return { loaded: undefined, errors: sortErrors(errors), warnings, notes, missingSources };
   return {
     loaded: {
       path: file,
@@ -175,6 +180,7 @@ export async function checkManifestFile(manifestPath: string): Promise<{
     },
     errors: [],
     warnings,
+    notes,
     missingSources,
   };
 }

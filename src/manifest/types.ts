@@ -3,6 +3,7 @@ import type { PostgresLocation } from '../state/location.js';
 import type { PipelineIdentity } from '../state/pipeline.js';
 import type { Manifest } from './schema.js';
 import type { DRIFT_POLICIES } from './sections/style-list.js';
+import type { HeaderRule } from './glossary-entries.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
 export type DriftPolicy = (typeof DRIFT_POLICIES)[number];
@@ -35,6 +36,8 @@ export interface ResolvedDictionary {
   /** csv/tsv: a file of its own; yaml: inline in the manifest at `yamlPath`. */
   format: 'csv' | 'tsv' | 'yaml';
   yamlPath: Array<string | number>;
+  /** A file's first row: a header, an entry, or either as it reads (the glossary's `header`). */
+  header: HeaderRule;
 }
 
 /** A glossary of the manifest (`glossaries.<key>`), its files read, defaults applied. */

@@ -4,7 +4,12 @@ import type { Pair, YAMLMap } from 'yaml';
 import type { ResolvedGlossary } from '../manifest/types.js';
 import { YamlSource } from '../manifest/yaml-source.js';
 import type { GlossaryContent } from './glossary-content.js';
-import { entryLine, parseEntries, type EntriesFormat } from '../manifest/glossary-entries.js';
+import {
+  entryLine,
+  parseEntries,
+  type EntriesFormat,
+  type HeaderRule,
+} from '../manifest/glossary-entries.js';
 import { mapIn, YamlTextEditor } from './yaml-text-edit.js';
 import { writeAtomically } from './yaml-write.js';
 
@@ -21,8 +26,10 @@ export function editEntriesText(
   text: string,
   format: EntriesFormat,
   entries: ReadonlyMap<string, string>,
+  header: HeaderRule = 'auto',
 ): string {
-  const { rows } = parseEntries(text, format);
+  // A header row is no entry: it stays as it is.
+  const { rows } = parseEntries(text, format, undefined, header);
   const lines = text.split('\n');
   const replaced = new Map<number, string | null>();
   const present = new Set<string>();
@@ -59,6 +66,7 @@ export async function writeEntriesFile(
   file: string,
   entries: ReadonlyMap<string, string>,
   format: EntriesFormat,
+  header: HeaderRule = 'auto',
 ): Promise<'created' | 'updated' | 'unchanged'> {
   let text: string | undefined;
   try {
@@ -66,7 +74,7 @@ export async function writeEntriesFile(
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const next = editEntriesText(text ?? '', format, entries);
+  const next = editEntriesText(text ?? '', format, entries, header);
   if (text === next) return 'unchanged';
   await mkdir(path.dirname(file), { recursive: true });
   await writeAtomically(file, next);
@@ -108,7 +116,7 @@ export async function adoptGlossaryIntoFiles(
       for (const p of map.items)
         if (!entries.has(String((p.key as { value?: unknown }).value))) ed.removePair(map, p as Pair);
       for (const [s, t] of entries) ed.setValue(map, s, t);
-    } else await writeEntriesFile(d.file, entries, d.format);
+    } else await writeEntriesFile(d.file, entries, d.format, d.header);
   }
 
   for (const [pair, entries] of have) {

@@ -33,6 +33,12 @@ export const glossarySchema = z.strictObject({
     .describe(
       "Entries kept in files, per language pair (en-de): a .csv (source,target) or .tsv (source<TAB>target) file, relative to the manifest; a regular file inside the project (the git repository, or the manifest's folder), also through links.",
     ),
+  header: z
+    .boolean()
+    .optional()
+    .describe(
+      "Whether the first line of each of its files is a header: true (always skipped), false (always an entry: a glossary whose first term is 'source'). Unset: a first line whose two columns are header words (source, target, term, translation) or the pair's language codes (en,de) is skipped, and validate says so.",
+    ),
 });
 
 export type GlossaryBody = z.infer<typeof glossarySchema>;
