@@ -460,3 +460,70 @@ Examples:
     )
     .action(lazyAction(() => import('./completion.js'), 'completionAction'));
 }
+
+/** `locsync memory ...`: the segment memory moved in and out (docs/memory.md; src/cli/memory.ts). */
+export function registerMemory(program: Command): void {
+  const memory = program
+    .command('memory')
+    .description(
+      'the translation memory (the segment memory of method: segments): import and export TMX, align translations made before locsync, stats, forget',
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ locsync memory import trados-export.tmx                the units of every language pair of the manifest
+  $ locsync memory import old.tmx --mapping docs --origin reviewed
+  $ locsync memory export --format tmx -o memory.tmx --lang de
+  $ locsync memory align                                    existing outputs paired with their sources
+  $ locsync memory stats
+  $ locsync memory forget --import 3                       take one import back
+
+See docs/memory.md.`,
+    );
+  memory
+    .command('import')
+    .description(
+      'store the units of a TMX file (1.4b; UTF-8 or UTF-16) in the memory, for the language pairs of the manifest: used before the service is asked, whatever the style list or glossary; one transaction (a broken file stores nothing)',
+    )
+    .argument('<file>', 'the TMX file')
+    .option('--origin <origin>', 'imported (default) or reviewed (preferred to imported ones)')
+    .option('--mapping <name>', 'only the language pairs of this mapping')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the summary as JSON')
+    .action(lazyAction(() => import('./memory.js'), 'memoryImportAction'));
+  memory
+    .command('export')
+    .description('write the memory as a TMX 1.4b file (one unit per segment and language)')
+    .option('--format <format>', 'tmx', 'tmx')
+    .option('-o, --out <file>', 'the file to write')
+    .option('--lang <lang>', 'only translations into this language')
+    .option('--origin <origin...>', 'only these origins: service, reviewed, imported')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the summary as JSON')
+    .action(lazyAction(() => import('./memory.js'), 'memoryExportAction'));
+  memory
+    .command('align')
+    .description(
+      'seed the memory with translations made before locsync: each source paired with the output at its place; documents whose segments pair up are stored as reviewed, the others listed with where they part',
+    )
+    .option('--mapping <name>', 'only this mapping')
+    .option('--lang <lang>', 'only this target language')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the summary as JSON')
+    .action(lazyAction(() => import('./memory.js'), 'memoryAlignAction'));
+  memory
+    .command('stats')
+    .description('translations per language pair and origin, the imports, the size in the state')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print them as JSON')
+    .action(lazyAction(() => import('./memory.js'), 'memoryStatsAction'));
+  memory
+    .command('forget')
+    .description('remove the translations of one origin, or of one import (memory stats lists them)')
+    .option('--origin <origin>', 'service, reviewed or imported')
+    .option('--import <id>', 'the number of an import')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the count as JSON')
+    .action(lazyAction(() => import('./memory.js'), 'memoryForgetAction'));
+}

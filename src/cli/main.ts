@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import {
   registerCompletion,
   registerInit,
+  registerMemory,
   registerOutputs,
   registerPlan,
   registerReport,
@@ -113,6 +114,7 @@ export function buildProgram(): Command {
   registerReview(program);
   registerReport(program);
   registerState(program);
+  registerMemory(program);
   registerCompletion(program);
   for (const cmd of program.commands) {
     const examples = EXAMPLES[cmd.name()];

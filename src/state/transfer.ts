@@ -28,7 +28,10 @@ const TABLES = {
   // The segment memory is bought translations (method: segments): moved with the rest.
   segment_memory: [
     'key', 'origin', 'source', 'source_lang', 'target_lang', 'settings', 'translation', 'run_id', 'created_at',
+    'changed_at', 'document', 'import_id',
   ],
+  // What was imported (memory forget --import takes one back after the move too).
+  memory_imports: ['id', 'file', 'origin', 'imported_at', 'units'],
   text_requests: ['id', 'job_id', 'run_id', 'texts', 'characters', 'state', 'sent_at', 'answered_at'],
   // The output checks' verdicts (docs/qa.md): status keeps listing failed and flagged outputs.
   qa_results: [
@@ -40,7 +43,7 @@ type Table = keyof typeof TABLES;
 /** Columns PostgreSQL keeps as jsonb (SQLite: JSON text). */
 const JSON_COLUMNS = new Set(['counts', 'output_dirs', 'hashes', 'folders']);
 /** Tables whose ids are identity columns in PostgreSQL. */
-const IDENTITY: readonly Table[] = ['jobs', 'runs', 'text_requests'];
+const IDENTITY: readonly Table[] = ['jobs', 'runs', 'text_requests', 'memory_imports'];
 /** Rows a multi-row INSERT into PostgreSQL carries; rows a page read from it holds. */
 const BATCH = 500;
 const PAGE = 10_000;
@@ -53,6 +56,7 @@ const ORDER: Record<Table, string> = {
   glossaries: 'key',
   content_digests: 'sha256',
   segment_memory: 'key, origin',
+  memory_imports: 'id',
   text_requests: 'id',
   qa_results: 'output_path',
 };
@@ -68,6 +72,7 @@ const emptyCounts = (): TransferCounts => ({
   glossaries: 0,
   content_digests: 0,
   segment_memory: 0,
+  memory_imports: 0,
   text_requests: 0,
   qa_results: 0,
 });

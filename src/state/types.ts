@@ -4,6 +4,10 @@
 // an asynchronous client can stand behind it; reads the no-op scan makes per file come in bulk (one
 // call per mapping), so a remote backend is not asked 100,000 times.
 
+import type { Recalled, SegmentOrigin, TranslationMemory } from './memory-types.js';
+
+export type { Recalled, SegmentOrigin } from './memory-types.js';
+
 /** Job statuses. pending: recorded before upload (no id yet); uploaded: id+key recorded; done; failed. */
 export type JobStatus = 'pending' | 'uploaded' | 'done' | 'failed';
 
@@ -497,12 +501,11 @@ export interface SyncState {
   readonly acrossPipelines?: ReuseAcrossPipelines;
   /** Translated segments and the text requests that bought them (method: segments; both backends). */
   readonly segments?: SegmentMemory;
+  /** The memory as a whole: import, export, stats (docs/memory.md; both backends). */
+  readonly memory?: TranslationMemory;
   /** The output checks' last verdict per output (both backends; absent in hand-made test states). */
   readonly qaResults?: QaResultStore;
 }
-
-/** Where a remembered segment translation came from: the service, or a person's review. */
-export type SegmentOrigin = 'service' | 'reviewed';
 
 /** One translated segment, as the segment memory keeps it (src/segments/memory-key.ts makes `key`). */
 export interface SegmentMemoryRow {
@@ -518,6 +521,8 @@ export interface SegmentMemoryRow {
   translation: string;
   origin: SegmentOrigin;
   run_id: number | null;
+  /** The source document it was translated in (relative to the manifest), for an export. */
+  document?: string | null;
 }
 
 /** A text request (POST /v2/translate) as recorded before it is sent: billed once the service takes it. */
@@ -549,6 +554,8 @@ export interface NewTextRequest {
 export interface SegmentMemory {
   /** Translations of these keys that are remembered (a reviewed one before the service's). */
   lookup(keys: readonly string[]): Promise<Map<string, string>>;
+  /** The same, with where each came from (reviewed before imported before the service's). */
+  recall(keys: readonly string[]): Promise<Map<string, Recalled>>;
   /** Remember translations (a person's reviewed ones, or the service's outside a request). */
   put(rows: readonly SegmentMemoryRow[]): Promise<void>;
   /** A text request of job `jobId` is about to be sent: recorded first (answers its id). */

@@ -262,6 +262,21 @@ export const MIGRATIONS: string[] = [
   // holds it (spool_holder: that worker's id).
   `ALTER TABLE jobs ADD COLUMN spool_path text, ADD COLUMN spool_sha256 text, ADD COLUMN spool_size bigint,
      ADD COLUMN spool_holder text;`,
+  // 14: translation memories brought in (SQLite's migration 16; docs/memory.md): origin imported,
+  // when a row last changed where it came from, its document, and the import that stored it.
+  `
+  ALTER TABLE segment_memory DROP CONSTRAINT segment_memory_origin_check,
+    ADD CONSTRAINT segment_memory_origin_check CHECK (origin IN ('service', 'reviewed', 'imported')),
+    ADD COLUMN changed_at text, ADD COLUMN document text, ADD COLUMN import_id bigint;
+  CREATE INDEX segment_memory_import ON segment_memory (import_id) WHERE import_id IS NOT NULL;
+  CREATE TABLE memory_imports (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    file text NOT NULL,
+    origin text NOT NULL CHECK (origin IN ('reviewed', 'imported')),
+    imported_at text NOT NULL,
+    units bigint NOT NULL
+  );
+  `,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -284,6 +299,7 @@ export const STATE_TABLES = [
   'segment_memory',
   'text_requests',
   'segment_claims',
+  'memory_imports',
 ] as const;
 
 /** Schema version this code writes (number of migrations). */

@@ -1,14 +1,22 @@
 import type pg from 'pg';
-import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../types.js';
+import { preferred } from '../memory-preference.js';
+import type {
+  NewTextRequest,
+  Recalled,
+  SegmentMemory,
+  SegmentMemoryRow,
+  SegmentOrigin,
+  TextRequestRecord,
+} from '../types.js';
 import { inTransaction } from './tx.js';
 
 // The segment memory on PostgreSQL (see SegmentMemory), in the pipeline's own schema: translated
 // segments by key, and the text requests recorded before they are sent.
 
-const PUT_SQL = `INSERT INTO segment_memory (key, origin, source, source_lang, target_lang, settings, translation, run_id)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
+const PUT_SQL = `INSERT INTO segment_memory (key, origin, source, source_lang, target_lang, settings, translation, run_id, document)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
   ON CONFLICT (key, origin) DO UPDATE SET translation = excluded.translation, run_id = excluded.run_id,
-    created_at = now()`;
+    created_at = now(), document = coalesce(excluded.document, segment_memory.document)`;
 
 function putValues(rows: readonly SegmentMemoryRow[]): unknown[] {
   return [
@@ -20,6 +28,7 @@ function putValues(rows: readonly SegmentMemoryRow[]): unknown[] {
     rows.map((r) => r.settings),
     rows.map((r) => r.translation),
     rows.map((r) => r.run_id),
+    rows.map((r) => r.document ?? null),
   ];
 }
 
@@ -35,14 +44,18 @@ export class PgSegmentMemory implements SegmentMemory {
 
   async lookup(keys: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
+    for (const [k, r] of await this.recall(keys)) out.set(k, r.translation);
+    return out;
+  }
+
+  async recall(keys: readonly string[]): Promise<Map<string, Recalled>> {
+    const out = new Map<string, Recalled>();
     if (keys.length === 0) return out;
-    const r = await this.pool.query<{ key: string; translation: string; origin: string }>(
+    const r = await this.pool.query<{ key: string; translation: string; origin: SegmentOrigin }>(
       'SELECT key, translation, origin FROM segment_memory WHERE key = ANY($1::text[])',
       [[...new Set(keys)]],
     );
-    // A person's reviewed translation wins over the service's.
-    for (const row of r.rows)
-      if (row.origin === 'reviewed' || !out.has(row.key)) out.set(row.key, row.translation);
+    for (const row of r.rows) out.set(row.key, preferred(out.get(row.key), row));
     return out;
   }
 

@@ -21,6 +21,7 @@ import {
 } from './connect.js';
 import { Heartbeat, type HeartbeatEvents } from './heartbeat.js';
 import { PgContentDigests } from './digests.js';
+import { PgTranslationMemory } from './memory.js';
 import { PgSegmentMemory } from './segments.js';
 import { PgSegmentClaims } from './segment-claims.js';
 import { PgQaResults } from './qa-results.js';
@@ -61,6 +62,7 @@ export class PostgresState implements SyncState, StyleStateStore {
   readonly files: PgFileInventory;
   readonly digests: PgContentDigests;
   readonly segments: PgSegmentMemory;
+  readonly memory: PgTranslationMemory;
   readonly qaResults: PgQaResults;
   readonly runs: PgRunLog;
   readonly styles: PgStyleState;
@@ -92,6 +94,7 @@ export class PostgresState implements SyncState, StyleStateStore {
     this.files = new PgFileInventory(pool);
     this.digests = new PgContentDigests(pool);
     this.segments = new PgSegmentMemory(pool);
+    this.memory = new PgTranslationMemory(pool);
     this.qaResults = new PgQaResults(pool);
     this.runs = new PgRunLog(pool, workerId);
     this.styles = new PgStyleState(pool);

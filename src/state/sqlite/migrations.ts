@@ -167,6 +167,37 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE jobs ADD COLUMN spool_sha256 TEXT;
    ALTER TABLE jobs ADD COLUMN spool_size INTEGER;
    ALTER TABLE jobs ADD COLUMN spool_holder TEXT;`,
+  // 16: translation memories brought in (docs/memory.md): origin imported beside service and
+  // reviewed (the table is made again: SQLite cannot change a CHECK), when a row last changed where it
+  // came from (the newest duplicate wins), the document it came from, and the import that stored it
+  // (memory_imports: memory forget --import takes one back).
+  `CREATE TABLE segment_memory_16 (
+     key TEXT NOT NULL,
+     origin TEXT NOT NULL CHECK (origin IN ('service', 'reviewed', 'imported')),
+     source TEXT NOT NULL,
+     source_lang TEXT,
+     target_lang TEXT NOT NULL,
+     settings TEXT NOT NULL,
+     translation TEXT NOT NULL,
+     run_id INTEGER,
+     created_at TEXT NOT NULL,
+     changed_at TEXT,
+     document TEXT,
+     import_id INTEGER,
+     PRIMARY KEY (key, origin)
+   );
+   INSERT INTO segment_memory_16 (key, origin, source, source_lang, target_lang, settings, translation, run_id, created_at)
+     SELECT key, origin, source, source_lang, target_lang, settings, translation, run_id, created_at FROM segment_memory;
+   DROP TABLE segment_memory;
+   ALTER TABLE segment_memory_16 RENAME TO segment_memory;
+   CREATE INDEX segment_memory_import ON segment_memory (import_id) WHERE import_id IS NOT NULL;
+   CREATE TABLE memory_imports (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     file TEXT NOT NULL,
+     origin TEXT NOT NULL CHECK (origin IN ('reviewed', 'imported')),
+     imported_at TEXT NOT NULL,
+     units INTEGER NOT NULL
+   );`,
 ];
 
 /** Schema version this code writes (number of migrations). */

@@ -1,5 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../types.js';
+import { preferred } from '../memory-preference.js';
+import type {
+  NewTextRequest,
+  Recalled,
+  SegmentMemory,
+  SegmentMemoryRow,
+  SegmentOrigin,
+  TextRequestRecord,
+} from '../types.js';
 
 // The segment memory on SQLite (see SegmentMemory): translated segments by key, and the text requests
 // recorded before they are sent. better-sqlite3 is synchronous: a row is written when a call returns.
@@ -15,10 +23,10 @@ export class SqliteSegmentMemory implements SegmentMemory {
   private readonly stateStmt;
   constructor(private readonly db: Database.Database) {
     this.putStmt = db.prepare(
-      `INSERT INTO segment_memory (key, origin, source, source_lang, target_lang, settings, translation, run_id, created_at)
-       VALUES (@key, @origin, @source, @source_lang, @target_lang, @settings, @translation, @run_id, @created_at)
+      `INSERT INTO segment_memory (key, origin, source, source_lang, target_lang, settings, translation, run_id, created_at, document)
+       VALUES (@key, @origin, @source, @source_lang, @target_lang, @settings, @translation, @run_id, @created_at, @document)
        ON CONFLICT (key, origin) DO UPDATE SET translation = excluded.translation, run_id = excluded.run_id,
-         created_at = excluded.created_at`,
+         created_at = excluded.created_at, document = coalesce(excluded.document, document)`,
     );
     this.sentStmt = db.prepare<[number, number, number, number, string]>(
       `INSERT INTO text_requests (job_id, run_id, texts, characters, state, sent_at) VALUES (?, ?, ?, ?, 'sent', ?)`,
@@ -30,16 +38,21 @@ export class SqliteSegmentMemory implements SegmentMemory {
 
   async lookup(keys: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
+    for (const [k, r] of await this.recall(keys)) out.set(k, r.translation);
+    return out;
+  }
+
+  async recall(keys: readonly string[]): Promise<Map<string, Recalled>> {
+    const out = new Map<string, Recalled>();
     const unique = [...new Set(keys)];
     for (let i = 0; i < unique.length; i += CHUNK) {
       const chunk = unique.slice(i, i + CHUNK);
       const rows = this.db
-        .prepare<string[], { key: string; translation: string; origin: string }>(
+        .prepare<string[], { key: string; translation: string; origin: SegmentOrigin }>(
           `SELECT key, translation, origin FROM segment_memory WHERE key IN (${chunk.map(() => '?').join(',')})`,
         )
         .all(...chunk);
-      // A person's reviewed translation wins over the service's.
-      for (const r of rows) if (r.origin === 'reviewed' || !out.has(r.key)) out.set(r.key, r.translation);
+      for (const r of rows) out.set(r.key, preferred(out.get(r.key), r));
     }
     return out;
   }
@@ -50,7 +63,7 @@ export class SqliteSegmentMemory implements SegmentMemory {
 
   private putRows(rows: readonly SegmentMemoryRow[]): void {
     const at = now();
-    for (const r of rows) this.putStmt.run({ ...r, created_at: at });
+    for (const r of rows) this.putStmt.run({ ...r, document: r.document ?? null, created_at: at });
   }
 
   async textRequestSent(r: NewTextRequest): Promise<number> {

@@ -7,6 +7,7 @@ import { isStateDamage, noteStateOpened, StateDamagedError } from '../integrity.
 import { networkFsType } from '../netfs.js';
 import { latestPerOutput, VERIFY_BATCH, WRITTEN_RECORDS_SQL } from '../transitions.js';
 import { SqliteContentDigests } from './digests.js';
+import { SqliteTranslationMemory } from './memory.js';
 import { SqliteSegmentMemory } from './segments.js';
 import { SqliteQaResults } from './qa-results.js';
 import { SqliteFileInventory, SqliteRunLog } from './inventory.js';
@@ -77,6 +78,7 @@ export class StateStore implements StyleStateStore, SyncState {
   readonly runs: SqliteRunLog = new SqliteRunLog(this);
   readonly digests: SqliteContentDigests;
   readonly segments: SqliteSegmentMemory;
+  readonly memory: SqliteTranslationMemory;
   readonly qaResults: SqliteQaResults;
   readonly db: Database.Database;
   private readonly stmts;
@@ -118,6 +120,7 @@ export class StateStore implements StyleStateStore, SyncState {
     this.glossaries = new SqliteGlossaryState(this.db);
     this.digests = new SqliteContentDigests(this.db);
     this.segments = new SqliteSegmentMemory(this.db);
+    this.memory = new SqliteTranslationMemory(this.db);
     this.qaResults = new SqliteQaResults(this.db);
   }
 

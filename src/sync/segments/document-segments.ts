@@ -7,7 +7,7 @@ import {
   type Segment,
 } from '../../documents/index.js';
 import type { SegmentText } from './batches.js';
-import { segmentKey } from './memory-key.js';
+import { anySettingsKey, segmentKey } from './memory-key.js';
 
 export { DOCUMENT_PATH_ONLY, methodRefusal, segmentPathRefusal } from './method-refusal.js';
 
@@ -17,6 +17,8 @@ export { DOCUMENT_PATH_ONLY, methodRefusal, segmentPathRefusal } from './method-
 export interface KeyedSegment extends SegmentText {
   segment: Segment;
   key: string;
+  /** Its key without settings: where a translation memory imported or aligned keeps it. */
+  anyKey: string;
   /** Characters billed for it: code points of its text (the service bills no markup with tag handling). */
   characters: number;
 }
@@ -44,6 +46,7 @@ export async function readSegments(absPath: string, ext: string, k: KeyOptions):
       tagged,
       plain: segmentText(segment),
       key: segmentKey(tagged, k.sourceLang, k.targetLang, k.settings),
+      anyKey: anySettingsKey(tagged, k.sourceLang, k.targetLang),
       characters: segmentCharacters(segment),
     });
   }

@@ -28,3 +28,18 @@ export function segmentKey(
     )
     .digest('hex');
 }
+
+/**
+ * The settings of a translation brought in from outside (a TMX import, an alignment): none, so that
+ * it is found whatever the style list, glossary or formality of the target (docs/memory.md).
+ */
+export const ANY_SETTINGS = '*';
+
+/** The key of a translation brought in: the segment and both languages, no settings. */
+export function anySettingsKey(
+  tagged: string,
+  sourceLang: string | undefined | null,
+  targetLang: string,
+): string {
+  return segmentKey(tagged, sourceLang ?? undefined, targetLang, ANY_SETTINGS);
+}

@@ -18,6 +18,7 @@ import { writeAdvice } from '../run/written-output.js';
 import { batchTexts, type TextBatch } from './batches.js';
 import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-segments.js';
 import type { InFlightSegments, Workers } from './in-flight.js';
+import { knownTranslations } from './recall.js';
 import { writeTranslated } from './write-output.js';
 
 // One job of the segment path (method: segments, docs/segments.md), from its record to done: read the
@@ -167,7 +168,7 @@ export class SegmentJob {
     client: TextClient,
     request: UploadDocumentRequest,
   ): Promise<Map<string, string>> {
-    const known = await memory.lookup(segments.map((s) => s.key));
+    const known = await knownTranslations(memory, segments);
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const chosen = new Set<string>();
       const waits: Array<Promise<void>> = [];
@@ -349,7 +350,16 @@ export class SegmentJob {
       memoryRow(
         request,
         this.d.runId,
-        { key: s.key, source: s.tagged, translation: answer.translations[k]?.text ?? '' },
+        {
+          key: s.key,
+          source: s.tagged,
+          translation: answer.translations[k]?.text ?? '',
+          // The source it was translated in, for an export (docs/memory.md).
+          document: path
+            .relative(this.d.base, this.src.absPath ?? '')
+            .split(path.sep)
+            .join('/'),
+        },
         'service',
       ),
     );
@@ -597,7 +607,7 @@ export function textRequest(
 function memoryRow(
   request: UploadDocumentRequest,
   runId: number,
-  t: { key: string; source: string; translation: string },
+  t: { key: string; source: string; translation: string; document?: string },
   origin: SegmentOrigin,
 ): SegmentMemoryRow {
   return {
