@@ -106,26 +106,10 @@ export const TEXT_REQUEST_LIMITS = { texts: 50, bytes: 128 * 1024 } as const;
 
 // ---- Documents (document-translation spec) ----
 
-export const DOCUMENT_EXTENSIONS = [
-  'docx',
-  'doc',
-  'pptx',
-  'xlsx',
-  'pdf',
-  'htm',
-  'html',
-  'txt',
-  'xlf',
-  'xliff',
-  'srt',
-  'jpeg',
-  'jpg',
-  'png',
-] as const;
-export type DocumentExtension = (typeof DOCUMENT_EXTENSIONS)[number];
+// What each format is (which the service takes, which it bills at least the minimum, its output
+// formats) is the format registry's: src/documents/format-registry.ts.
 
-/** Extensions billed at least MINIMUM_BILLED_CHARACTERS per document. */
-export const MINIMUM_BILLED_EXTENSIONS: readonly DocumentExtension[] = ['pptx', 'docx', 'doc', 'xlsx', 'pdf'];
+/** Characters the service bills at least for a document of a minimum-billed format (docx, pdf...). */
 export const MINIMUM_BILLED_CHARACTERS = 50_000;
 
 export const FORMALITIES = ['default', 'more', 'less', 'prefer_more', 'prefer_less'] as const;
@@ -143,20 +127,6 @@ export const FORMALITY_LANGUAGES = [
   'JA',
   'RU',
 ] as const;
-
-/** Output of an input extension when no output_format is given (doc becomes docx). */
-export function defaultOutputExtension(ext: string): string {
-  const e = ext.toLowerCase();
-  // a gettext template (.pot) is translated into a catalogue (.po) on the segment path
-  return e === 'doc' ? 'docx' : e === 'pot' ? 'po' : e;
-}
-
-/** Permitted output_format conversions: only pdf -> docx besides "same as input". */
-export function isPermittedOutputFormat(inputExt: string, outputFormat: string): boolean {
-  const i = inputExt.toLowerCase();
-  const o = outputFormat.toLowerCase();
-  return o === defaultOutputExtension(i) || (i === 'pdf' && o === 'docx');
-}
 
 export interface UploadDocumentRequest {
   target_lang: string;

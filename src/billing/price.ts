@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { MINIMUM_BILLED_CHARACTERS, MINIMUM_BILLED_EXTENSIONS } from '../api/types.js';
+import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
+import { isMinimumBilled, isUncounted } from '../documents/format-registry.js';
 
 // What one planned upload will bill, as the service bills it: the source's characters, at least
-// MINIMUM_BILLED_CHARACTERS for pptx/docx/doc/xlsx/pdf (the minimum shown apart), images nothing
-// (their text is not counted). Pure: the character count comes from ./count.ts.
-
-/** Image formats: translated without a character count, billed 0. */
-const FREE_EXTENSIONS: readonly string[] = ['png', 'jpg', 'jpeg'];
+// MINIMUM_BILLED_CHARACTERS for the formats the registry says (pptx/docx/doc/xlsx/pdf; the minimum
+// shown apart), images nothing (their text is not counted). Pure: the character count comes from
+// ./count.ts.
 
 export interface UploadPrice {
   /** Characters of the document as the service counts them; null when they could not be counted. */
@@ -53,12 +52,12 @@ function extensionOf(file: string): string {
 
 /** Whether this file's format is translated without a character count (images): billed 0. */
 export function isUncountedFormat(file: string): boolean {
-  return FREE_EXTENSIONS.includes(extensionOf(file));
+  return isUncounted(extensionOf(file));
 }
 
 /** Whether documents of this file's format are billed at least MINIMUM_BILLED_CHARACTERS. */
 export function hasMinimum(file: string): boolean {
-  return (MINIMUM_BILLED_EXTENSIONS as readonly string[]).includes(extensionOf(file));
+  return isMinimumBilled(extensionOf(file));
 }
 
 /** The price of uploading `file` (its name decides the format) whose text has `characters`. */

@@ -31,15 +31,28 @@
 //   languageInStyle(code, 'bcp47' | 'posix' | 'android'): pt-br as pt-BR, pt_BR, pt-rBR.
 //   contentRefusal(path, format, name): why a file is not what its extension says, from its first
 //   bytes (an .xml file that is not Android string resources), before anything is read or planned.
-//   supportedFormats(), DocumentFormatError (a document that is not what its name says: the message
-//   is for a person), ReadLimits / DEFAULT_LIMITS (bounds against zip bombs and hostile files).
+//   formatOf(ext): what a format is (format-registry.ts: reader, digester, service, methods,
+//   billing, signature, bilingual, string file), and what is asked of it most (isBilingual,
+//   isStringFormat, supportedFormats()). Callers that must not load the readers (a plan, a price)
+//   import format-registry.ts itself.
+//   DocumentFormatError (a document that is not what its name says: the message is for a person),
+//   ReadLimits / DEFAULT_LIMITS (bounds against zip bombs and hostile files).
 //
 // Every reader reads the whole document when it is opened (a hostile document fails there, before
 // anything is written). Nothing here knows the service, the state or the manifest.
 import type { OpenedDocument } from './document.js';
 import { segmentCharacters } from './segment.js';
 
-export { contentRefusal, isBilingual, openDocument, supportedFormats } from './formats/dispatch.js';
+export { openDocument } from './formats/dispatch.js';
+export {
+  contentRefusal,
+  formatOf,
+  isBilingual,
+  isStringFormat,
+  STRING_FORMATS,
+  supportedFormats,
+  type DocumentFormat,
+} from './format-registry.js';
 export type { OpenedDocument, ReadOptions, TranslationOf, WriteOptions, WriteTarget } from './document.js';
 export type { Piece, Segment, SegmentRole } from './segment.js';
 export { segmentCharacters, segmentText } from './segment.js';
@@ -55,9 +68,7 @@ export {
 export { languageInStyle, type LanguageStyle } from './language-tag.js';
 export {
   isStringDocument,
-  isStringFormat,
   PlaceholderCheckError,
-  STRING_FORMATS,
   type StringDocument,
   type StringWriteOptions,
 } from './formats/strings/keyed.js';

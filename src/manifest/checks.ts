@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { FORMALITY_LANGUAGES } from '../api/types.js';
+import { conversionFormats } from '../documents/format-registry.js';
 import { redactUrl } from '../log/secrets.js';
 import type { ConfigError } from '../util/errors.js';
 import { checkOutputs, outputOverlapWarnings, outputUses } from './output-checks.js';
@@ -28,8 +29,8 @@ export function supportsFormality(lang: string): boolean {
   return (FORMALITY_LANGUAGES as readonly string[]).includes(lang.toUpperCase());
 }
 
-/** The only output_format that is a conversion (pdf → docx). */
-const CONVERSION_FORMATS = ['docx'];
+/** The output formats that are a conversion (the format registry's: pdf → docx). */
+const CONVERSION_FORMATS = conversionFormats();
 
 export type { CheckContext, StyleListSource } from './types.js';
 

@@ -1,4 +1,4 @@
-import { isStringFormat } from '../documents/string-formats.js';
+import { isStringFormat } from '../documents/format-registry.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { SyncState } from '../state/types.js';
 import { quoteSegments } from '../sync/segments/quote.js';

@@ -3,12 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DocumentStatus } from '../api/types.js';
 import {
-  DOCUMENT_EXTENSIONS,
   defaultOutputExtension,
+  formatOf,
   isPermittedOutputFormat,
-  type DocumentStatus,
-} from '../api/types.js';
+  isServiceFormat,
+  SERVICE_FORMATS,
+} from '../documents/format-registry.js';
 import { sameSecret } from './auth.js';
 import { dropConnection, getContext } from './context.js';
 import { ApiError, badRequest, notFound } from './errors.js';
@@ -23,42 +25,10 @@ import { isObject } from './validate.js';
 import { MockSessions } from './mock-sessions.js';
 import { checkDocument, type UsageAccount } from './usage.js';
 
-const MB = 1024 * 1024;
-
-/** Upload size limits per input extension, bytes (the real professional plan: 30 MB office/pdf, 1 MB txt). */
-export const DEFAULT_UPLOAD_LIMITS: Record<string, number> = {
-  docx: 30 * MB,
-  doc: 30 * MB,
-  pptx: 30 * MB,
-  xlsx: 30 * MB,
-  pdf: 30 * MB,
-  txt: 1 * MB,
-  htm: 5 * MB,
-  html: 5 * MB,
-  xlf: 10 * MB,
-  xliff: 10 * MB,
-  srt: 5 * MB,
-  jpeg: 10 * MB,
-  jpg: 10 * MB,
-  png: 10 * MB,
-};
-
-export const CONTENT_TYPES: Record<string, string> = {
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  doc: 'application/msword',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pdf: 'application/pdf',
-  htm: 'text/html; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  xlf: 'application/xliff+xml',
-  xliff: 'application/xliff+xml',
-  srt: 'application/x-subrip',
-  jpeg: 'image/jpeg',
-  jpg: 'image/jpeg',
-  png: 'image/png',
-};
+/** Upload size limits per input extension, bytes: the real professional plan's (format registry). */
+export const DEFAULT_UPLOAD_LIMITS: Record<string, number> = Object.fromEntries(
+  SERVICE_FORMATS.map((ext) => [ext, formatOf(ext)!.service!.maxBytes]),
+);
 
 export interface DocumentRoutesOptions {
   store: Store;
@@ -144,9 +114,9 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
           'missing_field',
         );
       const ext = extensionOf(filename);
-      if (!(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext))
+      if (!isServiceFormat(ext))
         throw badRequest(
-          `Invalid file data or file extension not supported: '${ext ? '.' + ext : filename}' (supported: ${DOCUMENT_EXTENSIONS.join(', ')}).`,
+          `Invalid file data or file extension not supported: '${ext ? '.' + ext : filename}' (supported: ${SERVICE_FORMATS.join(', ')}).`,
           'unsupported_file_type',
         );
       if (saved.bytes > limitFor(ext)) throw new ApiError(413, 'file_too_large', tooLarge(ext)(saved.bytes));
@@ -276,7 +246,7 @@ export function registerDocuments(app: FastifyInstance, o: DocumentRoutesOptions
       throw err;
     }
     reply
-      .header('Content-Type', CONTENT_TYPES[job.out_ext] ?? 'application/octet-stream')
+      .header('Content-Type', formatOf(job.out_ext)?.service?.contentType ?? 'application/octet-stream')
       .header('Content-Disposition', contentDisposition(outputFilename(job.filename, job.out_ext)));
     const cut = cutDownload(req, faults, size);
     if (cut !== undefined) return sendCut(reply, handle, cut);

@@ -3,11 +3,8 @@
 // for at least translateSeconds. Engine failures end the job in `error`; the service never crashes.
 import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  MINIMUM_BILLED_CHARACTERS,
-  MINIMUM_BILLED_EXTENSIONS,
-  type DocumentExtension,
-} from '../api/types.js';
+import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
+import { isMinimumBilled } from '../documents/format-registry.js';
 import type { Engine } from './engine/types.js';
 import { spoilOutput } from './bad-outputs.js';
 import { baseLanguage } from './languages.js';
@@ -38,9 +35,7 @@ function checkLanguagesDiffer(source: string, target: string): void {
 
 /** Billed characters of a finished document: the engine's count, at least 50,000 for office/pdf. */
 export function billedCharacters(ext: string, characters: number): number {
-  return (MINIMUM_BILLED_EXTENSIONS as readonly string[]).includes(ext as DocumentExtension)
-    ? Math.max(characters, MINIMUM_BILLED_CHARACTERS)
-    : characters;
+  return isMinimumBilled(ext) ? Math.max(characters, MINIMUM_BILLED_CHARACTERS) : characters;
 }
 
 export class Scheduler {

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { typescriptSources } from '../helpers/source-files.js';
 
 // The tests start the CLI with CLI_ARGS of test/helpers/cli.ts: the built CLI when dist/ is current
 // (CI builds it), half the CPU of the sources run through tsx. A test that spawns src/cli/main.ts
@@ -8,16 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const TEST = path.resolve(__dirname, '..');
 
-/** Every TypeScript file under test/, relative to it, with its code (comments left out). */
-function testSources(): Array<{ file: string; code: string }> {
-  return fs
-    .readdirSync(TEST, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => ({
-      file: f.split(path.sep).join('/'),
-      code: fs.readFileSync(path.join(TEST, f), 'utf8').replace(/\/\*[^]*?\*\/|\/\/.*$/gm, ''),
-    }));
-}
+const testSources = () => typescriptSources(TEST);
 
 describe('how the tests start the CLI', () => {
   it('only test/helpers/cli.ts names the sources with tsx: every other start goes through CLI_ARGS', () => {

@@ -5,7 +5,7 @@ import { extname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/types.js';
 import { AUTH, call, start, upload, waitFinished, type UploadParts } from '../service/helpers.js';
-import { defaultOutputExtension } from '../../src/api/types.js';
+import { defaultOutputExtension } from '../../src/documents/format-registry.js';
 import { PHRASEBOOK, SAMPLES, sampleFiles, workdir, type Workdir } from './helpers.js';
 import { verifierFor } from './verify.js';
 import { paragraphs, readZip } from './zip-helpers.js';

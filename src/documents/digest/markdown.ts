@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Nodes, Parent } from 'mdast';
-import { parse } from 'yaml';
+import { frontMatterData } from '../formats/markdown-front-matter.js';
 import { parseMarkdown } from '../formats/markdown-parse.js';
 import { decodeText } from '../formats/text-encoding.js';
 import { DEFAULT_LIMITS } from '../limits.js';
@@ -38,15 +38,6 @@ const UNIT_BLOCKS: Partial<Record<Nodes['type'], string>> = {
 };
 
 const COMMENT_ONLY = /^\s*(?:<!--[\s\S]*?-->\s*)+$/;
-
-/** YAML front matter as its data (comments and layout left out); as written when it is not YAML. */
-function frontMatterData(value: string): string {
-  try {
-    return JSON.stringify(parse(value));
-  } catch {
-    return value;
-  }
-}
 
 /** The node as hashed: its type, its shown properties and its value (text with whitespace runs as one space). */
 function canonical(node: Nodes): { key: string; text?: string } {

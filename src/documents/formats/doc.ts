@@ -5,13 +5,14 @@
 import { open } from 'node:fs/promises';
 import WordExtractor from 'word-extractor';
 import { checkAborted, withTimeout } from '../limits.js';
+import { CONTENT_KINDS } from '../content-kinds.js';
 import { DocumentFormatError } from '../errors.js';
 import type { SegmentRole } from '../segment.js';
 import { writeDocx } from './docx-writer.js';
 import { openedDocument, SegmentList, textsOut, type FormatReader } from './reader.js';
 
 /** Signature of an OLE2 compound file, the container of .doc files. */
-const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+const OLE_SIGNATURE = CONTENT_KINDS.ole.bytes;
 
 /** Options of word-extractor's getters (typed only in part by @types/word-extractor). */
 interface ExtractOptions {

@@ -9,7 +9,7 @@ import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import { checkAborted } from '../limits.js';
 import { languageTag } from '../language-tag.js';
 import type { Piece, Segment, SegmentRole } from '../segment.js';
-import { canEncode, decodeText, encodeText } from './text-encoding.js';
+import { canEncode, decodeText, encodeText, type DecodedText } from './text-encoding.js';
 import { applySplices, setAttribute, type Splice } from './xml.js';
 import { openedDocument, SegmentList, textsOut, type FormatReader } from './reader.js';
 
@@ -107,11 +107,22 @@ interface RunSlot {
   locs: Array<{ start: number; end: number } | undefined>;
 }
 
-export const readHtml: FormatReader = async (path, ctx) => {
+/**
+ * The HTML file's text as decoded (BOM, meta charset) and parse5's tree of it with source offsets:
+ * the one parse of the reader and of the content digest (digest/html.ts).
+ */
+export async function parseHtmlFile(
+  path: string,
+  name: string,
+): Promise<{ decoded: DecodedText; tree: T.Document }> {
   const buf = await readFile(path);
-  const decoded = decodeText(buf, `the .${ctx.format} file`, declaredCharset(buf));
+  const decoded = decodeText(buf, name, declaredCharset(buf));
+  return { decoded, tree: parse(decoded.text, { sourceCodeLocationInfo: true }) };
+}
+
+export const readHtml: FormatReader = async (path, ctx) => {
+  const { decoded, tree: doc } = await parseHtmlFile(path, `the .${ctx.format} file`);
   const source = decoded.text;
-  const doc = parse(source, { sourceCodeLocationInfo: true });
   const found = new SegmentList();
   const attributes: AttributeSlot[] = [];
   const runs: RunSlot[] = [];

@@ -1,13 +1,14 @@
 // Images (beta): no OCR is available offline, so a PNG or JPEG has no segments and is written back
 // unchanged. A file whose content is not the image its name says is rejected.
 import { copyFile, open } from 'node:fs/promises';
+import { CONTENT_KINDS } from '../content-kinds.js';
 import { DocumentFormatError } from '../errors.js';
 import { openedDocument, type FormatReader } from './reader.js';
 
-const SIGNATURES: Record<string, number[]> = {
-  png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
-  jpg: [0xff, 0xd8, 0xff],
-  jpeg: [0xff, 0xd8, 0xff],
+const SIGNATURES: Record<string, readonly number[]> = {
+  png: CONTENT_KINDS.png.bytes,
+  jpg: CONTENT_KINDS.jpeg.bytes,
+  jpeg: CONTENT_KINDS.jpeg.bytes,
 };
 
 export const readImage: FormatReader = async (path, ctx) => {

@@ -93,3 +93,15 @@ export function yamlScalar(text: string, style: Scalar.Type | undefined, raw: st
   // JSON's string escapes are YAML double-quoted escapes.
   return JSON.stringify(text);
 }
+
+/**
+ * YAML front matter as its data, comments and layout left out (the content digest's view of it);
+ * as written when it is not YAML.
+ */
+export function frontMatterData(value: string): string {
+  try {
+    return JSON.stringify(parse(value));
+  } catch {
+    return value;
+  }
+}

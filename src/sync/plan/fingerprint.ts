@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { defaultOutputExtension, type UploadDocumentRequest } from '../../api/types.js';
+import type { UploadDocumentRequest } from '../../api/types.js';
+import { defaultOutputExtension } from '../../documents/format-registry.js';
 import { methodFor, type Mapping, type Target } from '../../manifest/sections/mapping.js';
 
 // The settings that shape a translation. Identical content (sha256) with an identical fingerprint

@@ -2,7 +2,7 @@ import { MINIMUM_BILLED_CHARACTERS } from '../../api/types.js';
 import { formatBill, formatCharacters, type BillingRate } from '../../billing/money.js';
 import type { PlanPrice, PriceTotals } from '../../billing/plan-price.js';
 import { hasMinimum, isUncountedFormat, type SegmentsQuote, type UploadPrice } from '../../billing/price.js';
-import { isStringFormat } from '../../documents/string-formats.js';
+import { isStringFormat } from '../../documents/format-registry.js';
 import { extOf } from './fingerprint.js';
 import { STALE_ADVICE } from './retranslate.js';
 import type { StaleReason } from './types.js';

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import micromatch from 'micromatch';
-import { DOCUMENT_EXTENSIONS } from '../../api/types.js';
-import { supportedFormats } from '../../documents/formats/dispatch.js';
+import { formatOf, isServiceFormat } from '../../documents/format-registry.js';
 import { PART_SUFFIX } from '../../util/part-file.js';
 import { BESIDE_IGNORES, isBesideName } from '../edited-names.js';
 import { extOf } from './fingerprint.js';
@@ -61,13 +60,10 @@ export interface ListOptions {
   segmentFormats?: boolean;
 }
 
-/** Formats the document layer reads (some of them only the segment path translates). */
-let layerFormats: ReadonlySet<string> | undefined;
-
 /** Whether a file is a source: a document the service translates, or (segmentFormats) one the document layer reads. */
 export function isSupportedExtension(ext: string, segmentFormats = false): boolean {
-  if ((DOCUMENT_EXTENSIONS as readonly string[]).includes(ext)) return true;
-  return segmentFormats && (layerFormats ??= new Set(supportedFormats())).has(ext);
+  if (isServiceFormat(ext)) return true;
+  return segmentFormats && formatOf(ext) !== undefined;
 }
 
 /** Why a file is not a source, for people (.md under method: document names the method that takes it). */

@@ -1,7 +1,8 @@
-import { methodRefusal } from '../segments/method-refusal.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { contentRefusal } from '../../documents/format-registry.js';
 import type { Mapping, Target } from '../../manifest/sections/mapping.js';
+import { methodRefusal } from '../segments/method-refusal.js';
 import { extOf, staleReason, uploadRequest } from './fingerprint.js';
 import type { PlanBuilder } from './builder.js';
 import { OutputClaims } from './claims.js';
@@ -236,10 +237,7 @@ async function planUnit(
   const refused =
     decision.kind === 'translate'
       ? (methodRefusal(settings.segments === true, ext) ??
-        (settings.segments === true && ext === 'xml'
-          ? // loaded only for .xml on the segment path: a plan that reads no document loads no reader
-            await (await import('../../documents/index.js')).contentRefusal(f.absPath, ext, f.relPath)
-          : undefined))
+        (settings.segments === true ? await contentRefusal(f.absPath, ext, f.relPath) : undefined))
       : undefined;
   if (refused) {
     b.unsupported({

@@ -9,7 +9,7 @@ import {
 import type { SegmentText } from './batches.js';
 import { anySettingsKey, segmentKey } from './memory-key.js';
 
-export { DOCUMENT_PATH_ONLY, methodRefusal, segmentPathRefusal } from './method-refusal.js';
+export { methodRefusal, segmentPathRefusal } from './method-refusal.js';
 
 // A source document as the segment path sees it: its segments in order, each with the text sent for
 // it (inline formatting as tags) and its segment memory key.

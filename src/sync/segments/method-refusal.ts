@@ -1,18 +1,19 @@
-import { DOCUMENT_EXTENSIONS } from '../../api/types.js';
+import { formatOf, isServiceFormat } from '../../documents/format-registry.js';
 import { unsupportedMessage } from '../plan/source-rules.js';
 
-// Which method can translate which format: asked by every plan, so kept apart from the document
-// layer's readers (a plan that reads no document does not load them).
+// Which method can translate which format, as the format registry says: asked by every plan, and
+// the registry loads no reader (a plan that reads no document loads none).
 
-/** Formats the document layer reads but cannot write back byte for byte: the document path only. */
-export const DOCUMENT_PATH_ONLY = ['pdf', 'doc', 'png', 'jpg', 'jpeg'] as const;
+const SEGMENTS_REFUSAL = {
+  'not written back': 'its text cannot be written back in place',
+  'no segments': 'it has no text segments',
+} as const;
 
 /** Why a file cannot be translated with method: segments (undefined: it can). */
 export function segmentPathRefusal(ext: string): string | undefined {
-  if (!(DOCUMENT_PATH_ONLY as readonly string[]).includes(ext)) return undefined;
-  const what =
-    ext === 'pdf' || ext === 'doc' ? 'its text cannot be written back in place' : 'it has no text segments';
-  return `method: segments cannot translate .${ext} files (${what}); they stay on the document path: give this target (or mapping) method: document, or exclude them`;
+  const segments = formatOf(ext)?.segments ?? true;
+  if (segments === true) return undefined;
+  return `method: segments cannot translate .${ext} files (${SEGMENTS_REFUSAL[segments]}); they stay on the document path: give this target (or mapping) method: document, or exclude them`;
 }
 
 /**
@@ -22,5 +23,5 @@ export function segmentPathRefusal(ext: string): string | undefined {
  */
 export function methodRefusal(segments: boolean, ext: string): string | undefined {
   if (segments) return segmentPathRefusal(ext);
-  return (DOCUMENT_EXTENSIONS as readonly string[]).includes(ext) ? undefined : unsupportedMessage(ext);
+  return isServiceFormat(ext) ? undefined : unsupportedMessage(ext);
 }

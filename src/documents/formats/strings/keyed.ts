@@ -94,8 +94,6 @@ export class PlaceholderCheckError extends Error {
   }
 }
 
-export { STRING_FORMATS, isStringFormat } from '../../string-formats.js';
-
 export function isStringDocument(doc: OpenedDocument): doc is StringDocument {
   return typeof (doc as Partial<StringDocument>).values === 'function';
 }

@@ -1,0 +1,297 @@
+// What each format is, one record per extension: its reader and content digester, whether the
+// document service takes it, which methods translate it, how it is billed, what its first bytes
+// must be, whether it is bilingual or a string resource file. Pricing, pre-flight, the planner, QA,
+// review, the segment path and the local service all ask here; adding a format is a record here
+// and its reader (translate-toolkit's storage factory, style.md).
+//
+// Every scan and every price asks, so this module loads nothing: a reader, digester or content
+// check is imported on its first use, and a plan that reads no document loads no parser.
+import type { ContentKind } from './content-kinds.js';
+import type { ContentDigest } from './digest/types.js';
+import type { FormatReader } from './formats/reader.js';
+
+/** Makes the content digest of the file at `path` from its reader's parse (docs/content-digest.md). */
+export type Digester = (path: string) => Promise<ContentDigest>;
+
+/** Why the file at `path` (named `name` for people) is not this format, from its first bytes. */
+export type ContentCheck = (path: string, name: string) => Promise<string | undefined>;
+
+/** Why method: segments cannot translate a format. */
+export type SegmentsRefusal = 'not written back' | 'no segments';
+
+/** How the document service takes a format (POST /v2/document). */
+export interface ServiceTerms {
+  /** Its upload size limit on the real service's professional plan, bytes. */
+  readonly maxBytes: number;
+  /** The media type of its translation when downloaded. */
+  readonly contentType: string;
+}
+
+export interface DocumentFormat {
+  /** Reads a file of the format into segments (the module loads on first use). */
+  readonly reader: () => Promise<FormatReader>;
+  /** Its content digest; none: its bytes decide whether it changed. */
+  readonly digester?: () => Promise<Digester>;
+  /** Told apart from other files of the same extension by its first bytes before it is read. */
+  readonly contentCheck?: () => Promise<ContentCheck>;
+  /** The document service takes it, on these terms: method: document translates it. */
+  readonly service?: ServiceTerms;
+  /** method: segments translates it (true), or why not. */
+  readonly segments: true | SegmentsRefusal;
+  /** The service bills a document at least MINIMUM_BILLED_CHARACTERS (api/types.ts). */
+  readonly minimumBilled: boolean;
+  /** The service translates it without counting characters (images): billed 0. */
+  readonly uncounted: boolean;
+  /** What a file of the format starts with; a file that does not is not uploaded (pre-flight). */
+  readonly signature?: { kind: ContentKind; what: string };
+  /** It carries a translation beside its source text (read with side: 'target'). */
+  readonly bilingual: boolean;
+  /** A string resource file: keyed values (docs/strings/). */
+  readonly strings: boolean;
+  /** The extension of its translation when no output_format is given (doc → docx, pot → po). */
+  readonly output?: string;
+  /** Other formats the service converts it into on request (output_format: pdf → docx). */
+  readonly convertsTo?: readonly string[];
+}
+
+/** A loader that imports its module once. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
+
+type Reader = DocumentFormat['reader'];
+type Traits = Partial<Omit<DocumentFormat, 'reader' | 'service'>>;
+
+/** A format only the document layer reads: translated with method: segments only. */
+function segmentsOnly(reader: Reader, traits: Traits = {}): DocumentFormat {
+  return {
+    reader,
+    segments: true,
+    minimumBilled: false,
+    uncounted: false,
+    bilingual: false,
+    strings: false,
+    ...traits,
+  };
+}
+
+/** A format the document service takes (method: document); the segment path writes it back too. */
+function document(reader: Reader, service: ServiceTerms, traits: Traits = {}): DocumentFormat {
+  return { ...segmentsOnly(reader, traits), service };
+}
+
+/** A string resource file (docs/strings/): keyed values, translated with method: segments only. */
+function stringFile(reader: Reader, traits: Traits = {}): DocumentFormat {
+  return segmentsOnly(reader, { strings: true, ...traits });
+}
+
+const MB = 1024 * 1024;
+const terms = (megabytes: number, contentType: string): ServiceTerms => ({
+  maxBytes: megabytes * MB,
+  contentType,
+});
+
+const ooxml = once(() => import('./formats/ooxml.js'));
+const ooxmlDigest = once(() => import('./digest/ooxml.js'));
+
+/** An Office Open XML package: a zip archive, billed at least the minimum. */
+function office(kind: 'docx' | 'pptx' | 'xlsx', what: string, contentType: string): DocumentFormat {
+  return document(async () => (await ooxml())[READ_OOXML[kind]], terms(30, contentType), {
+    minimumBilled: true,
+    signature: { kind: 'zip', what },
+    digester: async () => {
+      const { digestOoxml } = await ooxmlDigest();
+      return (path) => digestOoxml(path, kind);
+    },
+  });
+}
+const READ_OOXML = { docx: 'readDocx', pptx: 'readPptx', xlsx: 'readXlsx' } as const;
+
+const html = document(
+  once(async () => (await import('./formats/html.js')).readHtml),
+  terms(5, 'text/html; charset=utf-8'),
+  {
+    digester: once(async () => (await import('./digest/html.js')).digestHtml),
+  },
+);
+const xliff = document(
+  once(async () => (await import('./formats/xliff.js')).readXliff),
+  terms(10, 'application/xliff+xml'),
+  {
+    digester: once(async () => (await import('./digest/xliff.js')).digestXliff),
+    bilingual: true,
+  },
+);
+const image = (kind: 'png' | 'jpeg', what: string): DocumentFormat =>
+  document(
+    once(async () => (await import('./formats/image.js')).readImage),
+    terms(10, `image/${kind}`),
+    {
+      segments: 'no segments',
+      uncounted: true,
+      signature: { kind, what },
+    },
+  );
+const markdown = segmentsOnly(
+  once(async () => (await import('./formats/markdown.js')).readMarkdown),
+  {
+    digester: once(async () => (await import('./digest/markdown.js')).digestMarkdown),
+  },
+);
+const json = stringFile(once(async () => (await import('./formats/strings/json.js')).readJson));
+const yaml = stringFile(once(async () => (await import('./formats/strings/yaml.js')).readYaml));
+const po = once(async () => (await import('./formats/strings/po.js')).readPo);
+
+/** Every format, by lower-case extension without the dot. */
+const FORMATS: Readonly<Record<string, DocumentFormat>> = {
+  docx: office(
+    'docx',
+    'a Word document (a zip archive)',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  ),
+  doc: document(
+    once(async () => (await import('./formats/doc.js')).readDoc),
+    terms(30, 'application/msword'),
+    {
+      segments: 'not written back',
+      minimumBilled: true,
+      signature: { kind: 'ole', what: 'a Word 97-2003 document (an OLE compound file)' },
+      output: 'docx',
+    },
+  ),
+  pptx: office(
+    'pptx',
+    'a PowerPoint presentation (a zip archive)',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  ),
+  xlsx: office(
+    'xlsx',
+    'an Excel workbook (a zip archive)',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ),
+  pdf: document(
+    once(async () => (await import('./formats/pdf.js')).readPdf),
+    terms(30, 'application/pdf'),
+    {
+      segments: 'not written back',
+      minimumBilled: true,
+      signature: { kind: 'pdf', what: "a PDF (starting with '%PDF-')" },
+      digester: once(async () => (await import('./digest/pdf.js')).digestPdf),
+      convertsTo: ['docx'],
+    },
+  ),
+  htm: html,
+  html,
+  txt: document(
+    once(async () => (await import('./formats/txt.js')).readTxt),
+    terms(1, 'text/plain; charset=utf-8'),
+    {
+      digester: once(async () => (await import('./digest/plain-text.js')).digestTxt),
+    },
+  ),
+  xlf: xliff,
+  xliff,
+  srt: document(
+    once(async () => (await import('./formats/srt.js')).readSrt),
+    terms(5, 'application/x-subrip'),
+    {
+      digester: once(async () => (await import('./digest/plain-text.js')).digestSrt),
+    },
+  ),
+  jpeg: image('jpeg', 'a JPEG image'),
+  jpg: image('jpeg', 'a JPEG image'),
+  png: image('png', 'a PNG image'),
+  md: markdown,
+  markdown,
+  json,
+  arb: json,
+  yaml,
+  yml: yaml,
+  po: stringFile(po, { bilingual: true }),
+  pot: stringFile(po, { bilingual: true, output: 'po' }),
+  // Android string resources; any other .xml file (an RSS feed, a layout) is listed, never read.
+  xml: stringFile(
+    once(async () => (await import('./formats/strings/android.js')).readAndroidStrings),
+    {
+      contentCheck: once(async () => (await import('./formats/xml-root.js')).notStringResources),
+    },
+  ),
+  strings: stringFile(
+    once(async () => (await import('./formats/strings/apple-strings.js')).readAppleStrings),
+  ),
+  stringsdict: stringFile(
+    once(async () => (await import('./formats/strings/stringsdict.js')).readStringsdict),
+  ),
+  properties: stringFile(once(async () => (await import('./formats/strings/properties.js')).readProperties)),
+};
+
+const BY_EXTENSION: ReadonlyMap<string, DocumentFormat> = new Map(Object.entries(FORMATS));
+
+/** The record of an extension (any case, no dot), or undefined when locsync does not read it. */
+export function formatOf(ext: string): DocumentFormat | undefined {
+  // Asked for every file of every scan: the lower-case copy only for a name that is not found as is.
+  return BY_EXTENSION.get(ext) ?? BY_EXTENSION.get(ext.toLowerCase());
+}
+
+/** Extensions (lower case) the document layer reads, in the registry's order. */
+export function supportedFormats(): string[] {
+  return Object.keys(FORMATS);
+}
+
+/** Extensions the document service takes (POST /v2/document), in the registry's order. */
+export const SERVICE_FORMATS: readonly string[] = Object.keys(FORMATS).filter((e) => FORMATS[e]!.service);
+
+/** Whether the document service takes files of this extension. */
+export function isServiceFormat(ext: string): boolean {
+  return formatOf(ext)?.service !== undefined;
+}
+
+/** Extensions of string resource files: documents only on the segment path (docs/strings/). */
+export const STRING_FORMATS: readonly string[] = Object.keys(FORMATS).filter((e) => FORMATS[e]!.strings);
+
+export function isStringFormat(ext: string): boolean {
+  return formatOf(ext)?.strings === true;
+}
+
+/** Formats that carry a translation beside their source text (read with `side: 'target'`). */
+export function isBilingual(ext: string): boolean {
+  return formatOf(ext)?.bilingual === true;
+}
+
+/** Whether the service bills a document of this extension at least MINIMUM_BILLED_CHARACTERS. */
+export function isMinimumBilled(ext: string): boolean {
+  return formatOf(ext)?.minimumBilled === true;
+}
+
+/** Whether the service translates this extension without counting characters (images): billed 0. */
+export function isUncounted(ext: string): boolean {
+  return formatOf(ext)?.uncounted === true;
+}
+
+/** Output of an input extension when no output_format is given (doc becomes docx, pot po). */
+export function defaultOutputExtension(ext: string): string {
+  const e = ext.toLowerCase();
+  return formatOf(e)?.output ?? e;
+}
+
+/** Whether `outputFormat` may be asked for a file of `inputExt`: its own, or a conversion it has. */
+export function isPermittedOutputFormat(inputExt: string, outputFormat: string): boolean {
+  const o = outputFormat.toLowerCase();
+  return o === defaultOutputExtension(inputExt) || (formatOf(inputExt)?.convertsTo ?? []).includes(o);
+}
+
+/** Output formats some format converts into on request (output_format: docx for pdf). */
+export function conversionFormats(): string[] {
+  return [...new Set(Object.values(FORMATS).flatMap((f) => f.convertsTo ?? []))];
+}
+
+/**
+ * Why the file at `path` (named `name` for people) is not a document of `ext` as far as its first
+ * bytes tell (undefined: it may be; its reader checks the rest): an .xml file that is not an Android
+ * string resource file is listed rather than read as one. Only such formats load their check.
+ */
+export async function contentRefusal(path: string, ext: string, name: string): Promise<string | undefined> {
+  const check = formatOf(ext)?.contentCheck;
+  return check ? (await check())(path, name) : undefined;
+}
