@@ -167,3 +167,37 @@ describe('POST /v2/translate', () => {
     );
   });
 });
+
+describe('placeholder-like tokens', () => {
+  it('are left as they are, as a real engine leaves them, while the words around them change', async () => {
+    const s = await start();
+    const texts = [
+      'Hello __VAR_0__, you have __X_12__ new messages',
+      'Hello {name}, welcome back',
+      'Saved %s files in %1$d folders',
+      'Hello $user, you owe $1 today',
+      'You have :count new messages from :sender_name',
+    ];
+    const r = await call<Translated>(s, 'POST', '/v2/translate', { text: texts, target_lang: 'DE' });
+    expect(r.status).toBe(200);
+    const out = r.body.translations.map((t) => t.text);
+    const tokens = [
+      ['__VAR_0__', '__X_12__'],
+      ['{name}'],
+      ['%s', '%1$d'],
+      ['$user', '$1'],
+      [':count', ':sender_name'],
+    ];
+    tokens.forEach((list, i) => {
+      for (const token of list) expect(out[i], texts[i]).toContain(token);
+      expect(out[i]).not.toContain('Hello');
+      expect(out[i]).not.toBe(texts[i]);
+    });
+    // A colon that ends a word is prose, not a parameter.
+    const prose = await call<Translated>(s, 'POST', '/v2/translate', {
+      text: ['Note: save'],
+      target_lang: 'DE',
+    });
+    expect(prose.body.translations[0]!.text).not.toContain('save');
+  });
+});

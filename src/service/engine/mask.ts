@@ -178,6 +178,10 @@ export const STRUCTURAL_RULES: readonly ProtectRule[] = [
     pattern:
       /\{\{[^{}]*\}\}|\$\{[^{}]*\}|\{\d+(?:,[^{}]*)?\}|\{[A-Za-z_][\w.]*\}|%(?:\d+\$)?[-+0#]*\d*(?:\.\d+)?[sdifuxXoeEgGc@]/g,
   },
+  // Tokens a client puts in place of its own placeholders before sending (__VAR_0__, as DeepL's
+  // CLI does), shell and PHP variables ($name, $1) and named parameters (:count, Rails and
+  // Laravel): a real engine leaves such identifiers alone.
+  { pattern: /__[A-Za-z0-9][A-Za-z0-9_]*__|\$[A-Za-z_]\w*|\$\d+|(?<![\w:/]):[A-Za-z_]\w*/g },
 ];
 
 /** Times such as "3:30 PM" (kept whole by pseudo-localisation so that style rules can rewrite them). */
