@@ -23,6 +23,19 @@ async function digestOf(ext: string, content: string | Buffer) {
 }
 
 describe('content digest', () => {
+  it('markdown: plan --why names the line of a changed block, front matter counted', async () => {
+    const doc = (third: string) =>
+      `---\ntitle: Setup\n---\n\n# Installing\n\nFirst paragraph.\n\n| a | b |\n|---|---|\n| x | y |\n\n${third}\n`;
+    const before = await digestOf('md', doc('Third paragraph.'));
+    const after = await digestOf('md', doc('Third paragraph, edited.'));
+    expect(describeChanges(before.parts, after.parts)).toEqual([
+      'markdown: line 13 (paragraph 7): text changed',
+    ]);
+    // The same block moved down by a line of layout is no change.
+    const moved = await digestOf('md', doc('Third paragraph.').replace('# Installing\n', '# Installing\n\n'));
+    expect(moved.digest).toBe(before.digest);
+  });
+
   it('html: a comment, the encoding and a BOM are not content; text, attributes and tags are', async () => {
     const page = (comment: string, body = '<p class="a">Hello <b>world</b></p>') =>
       `<!doctype html><html><head><!-- ${comment} --></head><body>${body}</body></html>`;

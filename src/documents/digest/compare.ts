@@ -1,7 +1,8 @@
 import type { PartDigest } from './types.js';
 
 // What changed between two contents, part by part and unit by unit, in words (`plan --why`):
-// "word/document.xml: paragraph 12 text", "ppt/slides/slide9.xml: added".
+// "word/document.xml: paragraph 12 text", "markdown: line 14 (paragraph 6): text changed",
+// "ppt/slides/slide9.xml: added".
 
 /** Lines about one part's units at most; the rest is counted. */
 const MAX_UNIT_LINES = 10;
@@ -9,11 +10,11 @@ const MAX_UNIT_LINES = 10;
 /** A part's name for people ("page 00003" is kept zero-padded only so that pages sort). */
 const shown = (name: string): string => name.replace(/^page 0*(\d)/, 'page $1');
 
-/** "label\ttext full" → its pieces. */
-function unitOf(u: string): { label: string; text: string; full: string } {
-  const [label = '', hashes = ''] = u.split('\t');
+/** "label\ttext full[\tline]" → its pieces (the line only in summaries of text files). */
+function unitOf(u: string): { label: string; text: string; full: string; line?: string } {
+  const [label = '', hashes = '', line] = u.split('\t');
   const [text = '', full = ''] = hashes.split(' ');
-  return { label, text, full };
+  return { label, text, full, ...(line ? { line } : {}) };
 }
 
 function unitChanges(part: string, before: string[], after: string[]): string[] {
@@ -28,7 +29,11 @@ function unitChanges(part: string, before: string[], after: string[]): string[] 
       more++;
       continue;
     }
-    lines.push(`${part}: ${b.label} ${a.text === b.text ? 'formatting' : 'text'}`);
+    const what = a.text === b.text ? 'formatting' : 'text';
+    // Where the file has lines, the line of the unit now: what an editor jumps to.
+    lines.push(
+      b.line ? `${part}: line ${b.line} (${b.label}): ${what} changed` : `${part}: ${b.label} ${what}`,
+    );
   }
   if (more) lines.push(`${part}: and ${more} more changed`);
   if (after.length > before.length) lines.push(`${part}: ${after.length - before.length} more (added)`);

@@ -18,16 +18,21 @@ function shortHash(h: Hash, hex: number): string {
 export class UnitHasher {
   private readonly text = createHash('sha256');
   private readonly full = createHash('sha256');
-  constructor(readonly label: string) {}
+  /** `line`: where the unit starts in a text file (1-based), for a person to find it. */
+  constructor(
+    readonly label: string,
+    readonly line?: number,
+  ) {}
   addText(s: string): void {
     this.text.update(s).update('\0');
   }
   add(s: string): void {
     this.full.update(s).update('\0');
   }
-  /** "label\ttext full" as PartDigest.units keeps it. */
+  /** "label\ttext full" (and "\tline" when known) as PartDigest.units keeps it. */
   finish(): string {
-    return `${this.label}\t${shortHash(this.text, UNIT_HASH_HEX)} ${shortHash(this.full, UNIT_HASH_HEX)}`;
+    const hashes = `${shortHash(this.text, UNIT_HASH_HEX)} ${shortHash(this.full, UNIT_HASH_HEX)}`;
+    return `${this.label}\t${hashes}${this.line !== undefined ? `\t${this.line}` : ''}`;
   }
 }
 
@@ -46,8 +51,8 @@ export class PartHasher {
       if (text) u.addText(s);
     }
   }
-  startUnit(label: string): void {
-    this.open.push(new UnitHasher(label));
+  startUnit(label: string, line?: number): void {
+    this.open.push(new UnitHasher(label, line));
   }
   endUnit(): void {
     const u = this.open.pop();

@@ -66,7 +66,7 @@ export async function digestMarkdown(path: string): Promise<ContentDigest> {
     }
     if (node.type === 'html' && COMMENT_ONLY.test(node.value)) continue;
     const unit = UNIT_BLOCKS[node.type];
-    if (unit) part.startUnit(`${unit} ${++units}`);
+    if (unit) part.startUnit(`${unit} ${++units}`, node.position?.start.line);
     const { key, text: value } = canonical(node);
     part.add(key);
     if (value !== undefined) part.add(value, true);
