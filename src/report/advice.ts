@@ -57,6 +57,8 @@ export function outcomeAdvice(
   if (status === 'ok' || status === 'running') return null;
   if (status === 'crashed')
     return `the process ended without finishing (killed, out of memory, power): run ${again} to resume; recorded uploads are collected, not paid again`;
+  if (status === 'stopped')
+    return `the watch was stopped (SIGINT/SIGTERM, as a watch ends): \`locsync watch -c ${cfg}\` starts it again; documents it left at the service are collected, not paid again`;
   if (status === 'interrupted' || reason === 'signal')
     return `interrupted by a signal: run ${again} to resume; recorded uploads are collected, not paid again`;
   switch (reason) {

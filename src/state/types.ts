@@ -210,7 +210,8 @@ export interface StyleStateStore {
 
 /** How a run ended, and why when it did not complete (status, report). */
 /** skipped: refused before it began because another locsync held the state (not an outcome). */
-export type RunStatus = 'running' | 'ok' | 'failed' | 'interrupted' | 'crashed' | 'skipped';
+/** stopped: a watch ended by SIGINT/SIGTERM, its normal end (a sync so ended is interrupted). */
+export type RunStatus = 'running' | 'ok' | 'failed' | 'interrupted' | 'stopped' | 'crashed' | 'skipped';
 
 /** Why a run stopped before its work was done (none: it completed). Interrupted is not failed. */
 export type RunStopReason =

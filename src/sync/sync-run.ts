@@ -532,7 +532,7 @@ export class SyncRun {
    * Record the end of the run; answers the final summary (also emitted as run:summary). `ended`:
    * the error that ended it (its reason is recorded: drift, auth, config ...).
    */
-  async finish(status?: 'ok' | 'failed' | 'interrupted', ended?: unknown): Promise<SyncSummary> {
+  async finish(status?: 'ok' | 'failed' | 'interrupted' | 'stopped', ended?: unknown): Promise<SyncSummary> {
     const s = this.summary();
     if (!this.finished) {
       this.finished = true;
@@ -545,7 +545,12 @@ export class SyncRun {
           : s.failed.length > 0 || s.sourceMissing.length > 0 || this.control.fatal || this.drifted
             ? 'failed'
             : 'ok');
-      const reason = st === 'ok' ? undefined : ended !== undefined ? stopReasonOf(ended) : this.stopReason(s);
+      const reason =
+        st === 'ok' || st === 'stopped'
+          ? undefined
+          : ended !== undefined
+            ? stopReasonOf(ended)
+            : this.stopReason(s);
       await this.args.state.runs.finish(
         this.runId,
         { status: st, ...(reason ? { reason } : {}) },

@@ -150,7 +150,7 @@ export class WatchMetrics {
     const lastOutcome = () => this.health.lastOutcome?.() ?? null;
     new Gauge({
       name: 'locsync_last_run_outcome',
-      help: '1 for how the last finished run ended: command, status (ok, failed, interrupted, crashed; a run skipped for the lock is not counted) and reason (documents-failed, drift, auth, quota, budget, lock, signal, config, internal; none)',
+      help: '1 for how the last finished run ended: command, status (ok, failed, interrupted, stopped: a watch ended by a signal, crashed; a run skipped for the lock is not counted) and reason (documents-failed, drift, auth, quota, budget, lock, signal, config, internal; none)',
       labelNames: ['command', 'status', 'reason'],
       registers,
       collect() {

@@ -531,8 +531,8 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
     // A file being handed over when the signal came ends as left work; nothing writes after this.
     await this.handOver.inFlightDone();
     await this.session?.stop({ deadlineMs: 0 });
-    // Stopped by a signal: interrupted; by an error at start (`ended`): failed, with its reason.
-    const summary = await this.session?.finish(ended === undefined ? 'interrupted' : 'failed', ended);
+    // Stopped by a signal, as a watch ends: stopped; by an error at start (`ended`): failed, with its reason.
+    const summary = await this.session?.finish(ended === undefined ? 'stopped' : 'failed', ended);
     await this.metricsServer?.close();
     const code = this.fatal ? (this.fatal instanceof AuthError ? 2 : 1) : 0;
     if (summary)

@@ -15,6 +15,7 @@ const RUN_CLASS: Record<string, string> = {
   failed: 'bad',
   crashed: 'bad',
   interrupted: 'warn',
+  stopped: 'ok',
   skipped: 'warn',
 };
 

@@ -136,14 +136,15 @@ describe('locsync watch (child process)', () => {
     for (const u of uploadedBefore) expect(recordedIds).toContain(u.document_id);
     expect(open.filter((j) => j.status === 'pending' && j.upload_started_at && !j.document_id)).toEqual([]);
     // Documents in flight at the signal are recorded with their id (and key) for the next start,
-    // and nothing is listed as failed: an interrupted run is not a failed one.
+    // and nothing is listed as failed. SIGTERM is how a watch ends (README): its session is recorded
+    // as stopped, not as an interruption.
     expect(open.filter((j) => j.status === 'uploaded' && j.document_id).length).toBeGreaterThan(0);
     expect(open.filter((j) => j.error !== null)).toEqual([]);
     const status = await runCli(['status', '-c', f.manifestPath, '--json'], { timeoutMs: 30_000 });
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({
       failures: [],
-      last_outcome: { command: 'watch', status: 'interrupted' },
+      last_outcome: { command: 'watch', status: 'stopped' },
     });
 
     const second = startWatch(f.manifestPath);
@@ -158,12 +159,11 @@ describe('locsync watch (child process)', () => {
     const h = await h2();
     expect(h.last_successful_poll).not.toBeNull();
     // The restart says how the previous stop went, and what to do about it.
-    expect(h.last_outcome).toMatchObject({ command: 'watch', status: 'interrupted', reason: 'signal' });
-    expect(h.last_outcome!.advice).toMatch(/resume/);
+    expect(h.last_outcome).toMatchObject({ command: 'watch', status: 'stopped' });
+    expect(h.last_outcome!.reason ?? null).toBeNull();
+    expect(h.last_outcome!.advice).toMatch(/starts it again; documents it left at the service are collected/);
     const m2 = await (await fetch(`${logUrl(second.stderr())}/metrics`)).text();
-    expect(m2).toMatch(
-      /^locsync_last_run_outcome\{command="watch",status="interrupted",reason="signal"\} 1$/m,
-    );
+    expect(m2).toMatch(/^locsync_last_run_outcome\{command="watch",status="stopped",reason="none"\} 1$/m);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
 
