@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportTmx } from '../../src/memory/export.js';
 import { createFixture, runCliOn, type Fixture } from '../sync/fixture.js';
-import { segmentsMapping, segmentTexts, taggedTexts, textRequests } from './helpers.js';
+import { editManifest, segmentsMapping, segmentTexts, taggedTexts, textRequests } from './helpers.js';
 import { haveToolkit, importInto, po2tmx, toolkitUnits } from './memory-helpers.js';
 
 // A translation memory brought in (docs/memory.md): a TMX made by another tool is imported, and a
@@ -163,6 +163,49 @@ describe('memory import (TMX)', () => {
     await fx.sync();
     expect(sent(fx)).toEqual(only());
     expect(fx.read('out/de/a.md')).toBe('Hallo (2024).\n');
+    // Other translation settings (here the formality): the imported wording serves still, nothing sent.
+    editManifest(fx, (m) => {
+      const [mapping] = m.mappings as Array<{ targets: Array<Record<string, unknown>> }>;
+      mapping!.targets[0]!.formality = 'more';
+    });
+    const again = await fx.sync({ retranslate: 'stale' });
+    expect(again).toMatchObject({ failed: [], translated: 1 });
+    expect(sent(fx)).toEqual(only());
+  });
+
+  it('stats counts by language pair, origin and import; forget takes one import back', async () => {
+    fx = await createFixture({
+      manifest: { mappings: [segmentsMapping()] },
+      files: { 'a.md': 'Hello.\n\nGoodbye.\n' },
+    });
+    const tmx = (de: string) =>
+      `<?xml version="1.0"?>\n<tmx version="1.4"><header srclang="en"/><body>\n<tu><tuv xml:lang="en"><seg>Hello.</seg></tuv><tuv xml:lang="de"><seg>${de}</seg></tuv></tu>\n</body></tmx>\n`;
+    fx.write('one.tmx', tmx('Hallo (eins).'));
+    fx.write('two.tmx', tmx('Hallo (zwei).'));
+    const one = await importInto(fx, path.join(fx.dir, 'one.tmx'));
+    const two = await importInto(fx, path.join(fx.dir, 'two.tmx'), { origin: 'reviewed' });
+    const opened = await fx.open();
+    try {
+      const memory = opened.state.memory!;
+      const stats = await memory.stats();
+      expect(stats.pairs).toEqual([
+        { source_lang: 'en', target_lang: 'de', origin: 'imported', units: 1 },
+        { source_lang: 'en', target_lang: 'de', origin: 'reviewed', units: 1 },
+      ]);
+      expect(stats.imports.map((i) => [i.id, i.origin, i.units])).toEqual([
+        [one.importId, 'imported', 1],
+        [two.importId, 'reviewed', 1],
+      ]);
+      expect(stats.bytes).toBeGreaterThan(0);
+      // The reviewed import is preferred; taken back, the imported one serves again.
+      expect(await memory.forget({ importId: two.importId })).toBe(1);
+      expect((await memory.stats()).imports.map((i) => i.id)).toEqual([one.importId]);
+    } finally {
+      await opened.close();
+    }
+    await fx.sync();
+    expect(sent(fx)).toEqual(only('Goodbye.'));
+    expect(fx.read('out/de/a.md')).toMatch(/^Hallo \(eins\)\.\n/);
   });
 
   it('a broken TMX names its line, exits 2 and stores nothing of the units before it', async () => {
