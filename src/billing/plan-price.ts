@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { addLeverage, emptyLeverage, priceLeverage, type Leverage } from './leverage.js';
 import { costOf, type BillingRate } from './money.js';
 import {
   priceAllSegments,
@@ -57,6 +58,11 @@ export interface PlanPrice {
   /** What re-translating the stale outputs would bill (`sync --retranslate ...`), by stale reason. */
   stale: PriceTotals;
   stale_by_reason: Record<string, PriceTotals>;
+  /**
+   * The segment-path translations' leverage (./leverage.ts): in total and per target language;
+   * absent when the plan translates nothing segment by segment.
+   */
+  leverage?: { total: Leverage; by_target: Record<string, Leverage> };
 }
 
 /**
@@ -136,6 +142,11 @@ export async function pricePlan(
       continue;
     }
     add(price.total, p);
+    if (a.segments?.leverage) {
+      price.leverage ??= { total: emptyLeverage(), by_target: {} };
+      addLeverage(price.leverage.total, a.segments.leverage);
+      addLeverage((price.leverage.by_target[a.ref.target] ??= emptyLeverage()), a.segments.leverage);
+    }
     addTo(price.by_mapping, a.ref.mapping, p);
     addTo(price.by_target, a.ref.target, p);
     addTo(price.by_reason, reason, p);
@@ -150,5 +161,8 @@ export async function pricePlan(
     ];
     for (const t of all) t.cost = costOf(t.billed, rate);
   }
+  if (price.leverage)
+    for (const l of [price.leverage.total, ...Object.values(price.leverage.by_target)])
+      priceLeverage(l, rate);
   return { prices, price };
 }

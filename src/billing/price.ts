@@ -1,3 +1,4 @@
+import type { Leverage } from './leverage.js';
 import path from 'node:path';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { isMinimumBilled, isUncounted } from '../documents/format-registry.js';
@@ -34,6 +35,8 @@ export interface SegmentsQuote {
   characters: number;
   /** What uploading the whole document would bill (its characters, at least the minimum). */
   documentPath: number;
+  /** Its segments by where their translation comes from (./leverage.ts). */
+  leverage?: Leverage;
 }
 
 /** The price of a document translated through the segment path: the characters sent, no minimum. */

@@ -3,14 +3,22 @@ import type { SegmentsQuote } from '../../billing/price.js';
 import { priceUpload } from '../../billing/price.js';
 import { DocumentFormatError } from '../../documents/errors.js';
 import type { LoadedManifest } from '../../manifest/types.js';
-import type { SyncState } from '../../state/types.js';
+import { countSegment, emptyLeverage, type LeverageKind } from '../../billing/leverage.js';
+import type { Recalled, SyncState } from '../../state/types.js';
 import type { PlannedAction } from '../plan/types.js';
 import type * as DocumentSegmentsModule from './document-segments.js';
 import { segmentPathRefusal } from './method-refusal.js';
+import { recallSegments } from './recall.js';
 
 // What a plan's segment-path translations will send, for its price ("3 new segments, 412 from
 // memory: 240 characters"): each document's segments looked up in the segment memory, a segment
 // counted once in the whole plan (the run sends it once), in plan order.
+
+/** Where a segment's translation comes from: the memory (whose), this run's first copy, or the service. */
+function leverageOf(recalled: Recalled | undefined, planned: boolean): LeverageKind {
+  if (recalled) return recalled.origin === 'service' ? 'memory_machine' : 'memory_reviewed';
+  return planned ? 'repeated' : 'new';
+}
 
 /** Quotes of the plan's segment-path translations, by output path. */
 export async function quoteSegments(
@@ -38,18 +46,24 @@ export async function quoteSegments(
       if (err instanceof DocumentFormatError) continue;
       throw err;
     }
-    const known = (await state.segments?.lookup(read.segments.map((s) => s.key))) ?? new Map();
+    const known = state.segments
+      ? await recallSegments(state.segments, read.segments)
+      : new Map<string, Recalled>();
+    const leverage = emptyLeverage();
     const q: SegmentsQuote = {
       segments: read.segments.length,
       fromMemory: 0,
       sent: 0,
       characters: 0,
       documentPath: 0,
+      leverage,
     };
     let text = 0;
     for (const s of read.segments) {
       text += s.characters;
-      if (known.has(s.key) || planned.has(s.key)) {
+      const kind = leverageOf(known.get(s.key), planned.has(s.key));
+      countSegment(leverage, kind, s.characters);
+      if (kind !== 'new') {
         q.fromMemory++;
         continue;
       }
