@@ -3,6 +3,7 @@ import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import {
   REPORT_SQL,
   type BilledJob,
+  type ChargeRow,
   type RepeatedJob,
   type ReportRows,
   type UnfinishedSegments,
@@ -19,6 +20,7 @@ const ALL_PARTS: readonly ReportPart[] = [
   'minimumCandidates',
   'repeatedJobs',
   'unfinishedSegments',
+  'charges',
 ];
 
 /**
@@ -33,7 +35,7 @@ export async function postgresReportRows(
   const args = since ? [since] : [];
   const read = <T extends pg.QueryResultRow>(part: ReportPart, sql: string, params: unknown[]) =>
     parts.includes(part) ? pool.query<T>(sql, params).then((r) => r.rows) : Promise.resolve(undefined);
-  const [done, minimum, repeated, unfinished] = await Promise.all([
+  const [done, minimum, repeated, unfinished, charges] = await Promise.all([
     read<BilledJob>('doneJobs', REPORT_SQL.doneJobs(!!since, pgParam), args),
     read<{ mapping: string; rel_path: string; sha256: string }>(
       'minimumCandidates',
@@ -42,6 +44,7 @@ export async function postgresReportRows(
     ),
     read<RepeatedJob>('repeatedJobs', REPORT_SQL.repeatedJobs(!!since, pgParam), args),
     read<UnfinishedSegments>('unfinishedSegments', REPORT_SQL.unfinishedSegments(!!since, pgParam), args),
+    read<ChargeRow>('charges', REPORT_SQL.charges(!!since, pgParam), args),
   ]);
   const rows = <T>(part: ReportPart, asked: string | undefined, value: T | undefined): T => {
     if (asked !== since)
@@ -54,5 +57,6 @@ export async function postgresReportRows(
     minimumCandidates: (s) => rows('minimumCandidates', s, minimum),
     repeatedJobs: (s) => rows('repeatedJobs', s, repeated),
     unfinishedSegments: (s) => rows('unfinishedSegments', s, unfinished),
+    charges: (s) => rows('charges', s, charges),
   };
 }

@@ -33,6 +33,21 @@ export interface BillingRow {
    * sending; method: segments): billed, and counted in billed_characters, by when they were sent.
    */
   unfinished_characters: number;
+  /**
+   * Of billed_characters, what the service may have billed without our knowing for sure: uploads
+   * whose answer was lost or hidden by a crash, text requests with no recorded answer.
+   */
+  possibly_billed_characters: number;
+}
+
+/** One billed (or possibly billed) call from the ledger (src/state/billed.ts), with its job's keys. */
+export interface ChargeRow {
+  mapping: string;
+  target_lang: string;
+  at: string;
+  characters: number;
+  /** 1: billed for sure; 0: possibly. */
+  sure: number;
 }
 
 export interface BilledJob {
@@ -57,6 +72,7 @@ function emptyRow(key: string): BillingRow {
     minimum_unknown_documents: 0,
     reused_documents: 0,
     unfinished_characters: 0,
+    possibly_billed_characters: 0,
   };
 }
 
@@ -68,9 +84,9 @@ function addJob(row: BillingRow, j: BilledJob, counts: CharacterCounts): void {
     row.reused_documents++;
     return;
   }
+  // What was billed comes from the ledger (chargesSince): a document bought twice has two charges.
   const billed = j.billed_characters ?? 0;
   row.documents++;
-  row.billed_characters += billed;
   if (hasMinimum(j.rel_path) && billed === MINIMUM_BILLED_CHARACTERS) {
     row.minimum_documents++;
     row.minimum_billed_characters += billed;
@@ -100,6 +116,7 @@ function mergeRow(into: BillingRow, r: BillingRow): void {
   into.minimum_unknown_documents += r.minimum_unknown_documents;
   into.reused_documents += r.reused_documents;
   into.unfinished_characters += r.unfinished_characters;
+  into.possibly_billed_characters += r.possibly_billed_characters;
 }
 
 /** The columns of a billing table (text, HTML), in order, with their headings. */
@@ -149,10 +166,12 @@ function groupJobs(
   const source = rowsOf(state);
   for (const j of source.doneJobs(opts.since))
     addJob(rowOf(keyOf({ ...j, month: monthOf(j.finished_at) })), j, opts.counts ?? new Map());
-  for (const u of source.unfinishedSegments(opts.since)) {
-    const row = rowOf(keyOf({ ...u, month: monthOf(u.sent_at) }));
-    row.billed_characters += u.characters;
-    row.unfinished_characters += u.characters;
+  for (const u of source.unfinishedSegments(opts.since))
+    rowOf(keyOf({ ...u, month: monthOf(u.sent_at) })).unfinished_characters += u.characters;
+  for (const c of source.charges(opts.since)) {
+    const row = rowOf(keyOf({ ...c, month: monthOf(c.at) }));
+    row.billed_characters += c.characters;
+    if (!c.sure) row.possibly_billed_characters += c.characters;
   }
   return [...rows.values()].map(settleMinimum).sort((a, b) => a.key.localeCompare(b.key));
 }
@@ -254,11 +273,16 @@ export interface RepeatedUpload {
    */
   unanswered_requests?: number;
   /**
-   * At most what the repeats may have billed on top: for a document, characters x (unconfirmed +
-   * lost); for segments, the characters of the requests with no recorded answer (only they were sent
-   * more than once).
+   * At most what the repeats may have billed on top: for a document, characters x unconfirmed
+   * uploads; for segments, the characters of the requests with no recorded answer (only they were
+   * sent more than once).
    */
   possibly_extra_characters: number | null;
+  /**
+   * What was surely billed on top: characters x translations lost before their download (the
+   * service billed each translation it made, and the document was bought again).
+   */
+  surely_extra_characters: number | null;
   finished_at: string | null;
 }
 
@@ -276,8 +300,8 @@ export function repeatedUploads(state: ReportSource, since?: string): RepeatedUp
     .repeatedJobs(since)
     .map((j) => {
       const characters = j.billed_characters ?? j.source_characters;
-      const repeats = j.unconfirmed_uploads + j.lost_downloads;
       const segments = j.text_requests > 0;
+      const times = (n: number) => (characters === null ? null : characters * n);
       return {
         mapping: j.mapping,
         file: j.rel_path,
@@ -288,11 +312,8 @@ export function repeatedUploads(state: ReportSource, since?: string): RepeatedUp
         lost_downloads: j.lost_downloads,
         characters,
         ...(segments ? { unanswered_requests: j.unanswered_requests } : {}),
-        possibly_extra_characters: segments
-          ? j.unanswered_characters
-          : characters === null
-            ? null
-            : characters * repeats,
+        possibly_extra_characters: segments ? j.unanswered_characters : times(j.unconfirmed_uploads),
+        surely_extra_characters: segments ? 0 : times(j.lost_downloads),
         finished_at: j.finished_at,
       };
     });
@@ -311,6 +332,8 @@ export interface ReportRows {
   repeatedJobs(since?: string): RepeatedJob[];
   /** Segment jobs not done, with what their text requests billed (sent since `since`). */
   unfinishedSegments(since?: string): UnfinishedSegments[];
+  /** The ledger's charges and text requests (billed since `since`). */
+  charges(since?: string): Iterable<ChargeRow>;
 }
 
 export type ReportSource = StateStore | ReportRows;
@@ -340,6 +363,16 @@ export const REPORT_SQL = {
      WHERE j.billed_characters IS NULL` +
     (since ? ` AND t.sent_at >= ${p(1)}` : '') +
     ' GROUP BY j.id, j.mapping, j.target_lang',
+  // `since` is the first parameter of both halves (SQLite's rows pass it twice).
+  charges: (since: boolean, p: (n: number) => string) =>
+    `SELECT j.mapping, j.target_lang, c.at AS at, COALESCE(c.characters, 0) AS characters, c.sure
+     FROM charges c JOIN jobs j ON j.id = c.job_id` +
+    (since ? ` WHERE c.at >= ${p(1)}` : '') +
+    ` UNION ALL
+     SELECT j.mapping, j.target_lang, t.sent_at AS at, t.characters,
+       CASE WHEN t.state = 'answered' THEN 1 ELSE 0 END AS sure
+     FROM text_requests t JOIN jobs j ON j.id = t.job_id` +
+    (since ? ` WHERE t.sent_at >= ${p(1)}` : ''),
 } as const;
 
 const sqliteParam = () => '?';
@@ -367,5 +400,9 @@ function rowsOf(state: ReportSource): ReportRows {
       db
         .prepare<unknown[], UnfinishedSegments>(REPORT_SQL.unfinishedSegments(!!since, sqliteParam))
         .all(...sinceArgs(since)),
+    charges: (since) =>
+      db
+        .prepare<unknown[], ChargeRow>(REPORT_SQL.charges(!!since, sqliteParam))
+        .all(...sinceArgs(since), ...sinceArgs(since)),
   };
 }

@@ -33,6 +33,8 @@ const TABLES = {
   // What was imported (memory forget --import takes one back after the move too).
   memory_imports: ['id', 'file', 'origin', 'imported_at', 'units'],
   text_requests: ['id', 'job_id', 'run_id', 'texts', 'characters', 'state', 'sent_at', 'answered_at'],
+  // The ledger of what the service billed (./billed.ts): report and the budgets count from it.
+  charges: ['id', 'job_id', 'document_id', 'characters', 'sure', 'run_id', 'at'],
   // The output checks' verdicts (docs/qa.md): status keeps listing failed and flagged outputs.
   qa_results: [
     'output_path', 'job_id', 'mapping', 'rel_path', 'target_lang', 'outcome', 'findings', 'checked_at',
@@ -43,7 +45,7 @@ type Table = keyof typeof TABLES;
 /** Columns PostgreSQL keeps as jsonb (SQLite: JSON text). */
 const JSON_COLUMNS = new Set(['counts', 'output_dirs', 'hashes', 'folders']);
 /** Tables whose ids are identity columns in PostgreSQL. */
-const IDENTITY: readonly Table[] = ['jobs', 'runs', 'text_requests', 'memory_imports'];
+const IDENTITY: readonly Table[] = ['jobs', 'runs', 'text_requests', 'memory_imports', 'charges'];
 /** Rows a multi-row INSERT into PostgreSQL carries; rows a page read from it holds. */
 const BATCH = 500;
 const PAGE = 10_000;
@@ -58,6 +60,7 @@ const ORDER: Record<Table, string> = {
   segment_memory: 'key, origin',
   memory_imports: 'id',
   text_requests: 'id',
+  charges: 'id',
   qa_results: 'output_path',
 };
 
@@ -74,6 +77,7 @@ const emptyCounts = (): TransferCounts => ({
   segment_memory: 0,
   memory_imports: 0,
   text_requests: 0,
+  charges: 0,
   qa_results: 0,
 });
 

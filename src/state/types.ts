@@ -51,6 +51,16 @@ export type ListedFile = readonly [
   ctimeMs: number | null,
 ];
 
+/** What a run billed, from the ledger: documents billed, uploads possibly billed, text requests. */
+export interface RunBill {
+  characters: number;
+  /** Documents the service reported translated (and billed) during the run. */
+  documents: number;
+  /** Uploads whose answer was lost or hidden: possibly billed, counted at the document's bill. */
+  possibly: number;
+  textRequests: number;
+}
+
 export interface JobRecord {
   id: number;
   mapping: string;
@@ -299,6 +309,8 @@ export interface JobLedger {
    * still downloading (the service bills a document once it is translated, before it is fetched).
    */
   billedSince(since: string): Promise<number>;
+  /** What run `runId` billed, from the ledger of charges and text requests (../state/billed.ts). */
+  billedOfRun(runId: number): Promise<RunBill>;
   /** Changes whenever any job is recorded, updated or removed (a saved plan checks it). */
   changeToken(): Promise<string>;
   /** Of these document ids, those of done jobs (a spool file left after its output was recorded). */

@@ -94,8 +94,16 @@ export interface SyncSummary {
   deletedOutputs: string[];
   /** Sources gone since the last run. */
   removedSources: number;
+  /**
+   * What the service billed during the run, from the state's ledger of charges (src/state/billed.ts):
+   * documents it reported translated (quarantined ones and those bought again included), uploads
+   * possibly billed (their answer lost), text requests. The same figure `report` and `status` add up.
+   */
   billedCharacters: number;
+  /** Documents uploaded (each a billed call). */
   uploads: number;
+  /** Text requests sent (POST /v2/translate, method: segments; each a billed call). */
+  textRequests: number;
   /** Why uploads stopped early, if they did (quota, auth, interrupted). */
   stoppedReason?: string;
   /** Stopped by a signal: not a failure; `left` outputs are resumed by the next run. */
@@ -135,6 +143,7 @@ export function emptySummary(runId: number, dryRun: boolean): SyncSummary {
     removedSources: 0,
     billedCharacters: 0,
     uploads: 0,
+    textRequests: 0,
     interrupted: false,
     left: 0,
     leftUploaded: 0,
@@ -163,12 +172,26 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
     unconfirmed_uploads: s.unconfirmedUploads.length,
     deleted_outputs: s.deletedOutputs.length,
     uploads: s.uploads,
+    ...(s.textRequests ? { text_requests: s.textRequests } : {}),
     left: s.left,
     ...(s.elsewhere ? { elsewhere: s.elsewhere } : {}),
   };
 }
 
-/** Human-readable closing summary (stdout of `locsync sync`). */
+/**
+ * The billed calls a run's bill is for, each unit named: "12 uploads and 30 text requests"; documents
+ * a resumed run collected were uploaded (and are billed) by an earlier run's upload.
+ */
+function billedFor(s: SyncSummary): string {
+  const n = formatCount;
+  const parts = [
+    ...(s.uploads || (!s.resumed && !s.textRequests) ? [`${n(s.uploads)} uploads`] : []),
+    ...(s.resumed ? [`${n(s.resumed)} documents uploaded by an earlier run`] : []),
+    ...(s.textRequests ? [`${n(s.textRequests)} text requests`] : []),
+  ];
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+}
+
 /** The summary as `--json` prints it: with `billing:` set, what the run billed in money too. */
 export function summaryJson(
   s: SyncSummary,
@@ -197,7 +220,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
       (s.unsupported.length ? `; ${n(s.unsupported.length)} files unsupported` : ''),
   );
   lines.push(
-    `Billed: ${formatBill(s.billedCharacters, rate)} for ${n(s.uploads)} uploads, in ${formatDuration(s.durationMs)}`,
+    `Billed: ${formatBill(s.billedCharacters, rate)} for ${billedFor(s)}, in ${formatDuration(s.durationMs)}`,
   );
   if (s.elsewhere)
     lines.push(
@@ -221,7 +244,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
       lines.push(`  flagged: ${f.mapping}/${f.file} -> ${f.target}: ${finding} (delivered; docs/qa.md)`);
   for (const l of s.lostDownloads)
     lines.push(
-      `  lost download: ${l.mapping}/${l.file} -> ${l.target} (document ${l.documentId}): uploaded again`,
+      `  lost download: ${l.mapping}/${l.file} -> ${l.target} (document ${l.documentId}): uploaded again: billed twice (the service billed the lost translation)`,
     );
   for (const u of s.unconfirmedUploads)
     lines.push(

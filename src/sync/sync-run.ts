@@ -534,6 +534,10 @@ export class SyncRun {
    */
   async finish(status?: 'ok' | 'failed' | 'interrupted' | 'stopped', ended?: unknown): Promise<SyncSummary> {
     const s = this.summary();
+    // What the run billed is what the state's ledger recorded for it: the one figure of record.
+    const bill = await this.args.state.jobs.billedOfRun(this.runId);
+    s.billedCharacters = bill.characters;
+    s.textRequests = bill.textRequests;
     if (!this.finished) {
       this.finished = true;
       await this.counter.close();

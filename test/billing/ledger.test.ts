@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { billedThisMonth, monthStart } from '../../src/billing/ledger.js';
 import { openState, type StateStore } from '../../src/state/store.js';
-import { insertJobRow, setJobRow } from '../helpers/job-rows.js';
+import { insertChargeRow, insertJobRow, setJobRow } from '../helpers/job-rows.js';
 
 // The monthly ledger over a real state.db written through the store's own API.
 
@@ -35,6 +35,9 @@ function billedJob(rel: string, billed: number | null, finishedAt: string | null
     billed_characters: billed,
     finished_at: finishedAt,
   });
+  // The ledger's record of the bill, made when the service reported the document translated.
+  if (billed)
+    insertChargeRow(state, { ...j, document_id: `D-${rel}` }, billed, finishedAt ?? new Date().toISOString());
 }
 
 describe('the ledger of billed characters', () => {

@@ -32,3 +32,21 @@ export function setJobRow(
     id,
   });
 }
+
+/**
+ * What the service billed for a job's document, as the ledger records it when the service reports
+ * the document translated (src/state/billed.ts): at `at` (ISO), sure unless `possibly`.
+ */
+export function insertChargeRow(
+  state: StateStore,
+  job: Pick<JobRecord, 'id' | 'document_id' | 'run_id'>,
+  characters: number,
+  at: string,
+  possibly = false,
+): void {
+  state.db
+    .prepare(
+      'INSERT INTO charges (job_id, document_id, characters, sure, run_id, at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(job.id, possibly ? null : job.document_id, characters, possibly ? 0 : 1, job.run_id, at);
+}

@@ -10,7 +10,7 @@ import {
   repeatedUploads,
 } from '../../src/report/queries.js';
 import { openState, type JobRecord, type StateStore } from '../../src/state/store.js';
-import { insertJobRow, setJobRow } from '../helpers/job-rows.js';
+import { insertChargeRow, insertJobRow, setJobRow } from '../helpers/job-rows.js';
 
 // The billing and status queries over a real state.db written through the store's own API.
 
@@ -45,7 +45,11 @@ function job(
     run_id: 1,
   });
   setJobRow(state, j.id, fields);
-  return state.getJob(j.id)!;
+  const row = state.getJob(j.id)!;
+  // The ledger's record of the bill (src/state/billed.ts), made when the document was translated.
+  if (row.billed_characters && row.reused_from === null)
+    insertChargeRow(state, row, row.billed_characters, row.finished_at ?? row.updated_at);
+  return row;
 }
 
 const done = (billed: number, finished: string, extra: Partial<JobRecord> = {}) => ({
@@ -160,10 +164,12 @@ describe('repeatedUploads', () => {
     expect(rows.map((r) => [r.file, r.possibly_extra_characters])).toEqual(
       expect.arrayContaining([
         ['retried.txt', 2_000],
-        ['lost.docx', 100_000],
+        // The lost download was bought again for sure; the lost answer only possibly.
+        ['lost.docx', 50_000],
         ['waiting.txt', 300],
       ]),
     );
+    expect(rows.find((r) => r.file === 'lost.docx')?.surely_extra_characters).toBe(50_000);
     expect(rows).toHaveLength(3);
     expect(repeatedUploads(state, '2026-02-03T00:00:00Z').map((r) => r.file)).toContain('lost.docx');
     expect(repeatedUploads(state, '2026-02-03T00:00:00Z').map((r) => r.file)).not.toContain('retried.txt');

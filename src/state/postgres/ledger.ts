@@ -6,6 +6,7 @@ import type {
   JobFailure,
   JobLedger,
   JobRecord,
+  RunBill,
   NewJob,
   SpooledDownload,
   WrittenOutput,
@@ -16,7 +17,15 @@ import { noticeDeadWorkers } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
 import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
 import { inTransaction } from './tx.js';
-import { billedSinceSql } from '../billed.js';
+import {
+  billedOfRunSql,
+  billedSinceSql,
+  chargeOf,
+  chargeStatements,
+  pgStatement,
+  runBillOf,
+  type Charge,
+} from '../billed.js';
 
 // The job ledger on PostgreSQL, shared by every worker of the pipeline: the only writer of job rows.
 // A worker (opened with a worker id) holds the unit of every job it works on, from when it starts
@@ -67,6 +76,11 @@ export class PgJobLedger implements JobLedger {
   async billedSince(since: string): Promise<number> {
     const r = await this.pool.query<{ billed: number | null }>(billedSinceSql('$1::timestamptz'), [since]);
     return r.rows[0]?.billed ?? 0;
+  }
+
+  async billedOfRun(runId: number): Promise<RunBill> {
+    const r = await this.pool.query<Record<string, number | null>>(billedOfRunSql('$1::bigint'), [runId]);
+    return runBillOf(r.rows[0]);
   }
 
   async changeToken(): Promise<string> {
@@ -238,7 +252,7 @@ export class PgJobLedger implements JobLedger {
     return this.write(job, transitions.takenUp(job, runId, request));
   }
   unconfirmedUpload(job: JobRecord): Promise<JobRecord> {
-    return this.write(job, transitions.unconfirmedUpload(job));
+    return this.write(job, transitions.unconfirmedUpload(job), { charge: chargeOf.unconfirmed(job) });
   }
   async reused(job: NewJob, fromJobId: number, written?: WrittenOutput): Promise<JobRecord> {
     const created = await this.created(job);
@@ -256,13 +270,18 @@ export class PgJobLedger implements JobLedger {
     return this.write(job, transitions.uploaded(documentId, documentKey));
   }
   downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
-    return this.write(job, transitions.downloading(billedCharacters, startedMs));
+    return this.write(job, transitions.downloading(billedCharacters, startedMs), {
+      charge: chargeOf.billed(job, billedCharacters),
+    });
   }
   spooled(job: JobRecord, spool: SpooledDownload): Promise<JobRecord> {
     return this.write(job, transitions.spooled(spool));
   }
   done(job: JobRecord, billedCharacters: number, written?: WrittenOutput): Promise<JobRecord> {
-    return this.write(job, transitions.done(billedCharacters, written), { release: true });
+    return this.write(job, transitions.done(billedCharacters, written), {
+      release: true,
+      charge: chargeOf.billed(job, billedCharacters),
+    });
   }
   lostDownload(job: JobRecord): Promise<JobRecord> {
     return this.write(job, transitions.lostDownload(job));
@@ -270,6 +289,7 @@ export class PgJobLedger implements JobLedger {
   failed(job: JobRecord, failure: JobFailure): Promise<JobRecord> {
     return this.write(job, transitions.failed(job, failure), {
       release: !failure.keepDocument && !failure.keepClaim,
+      charge: chargeOf.failed(job, failure),
     });
   }
   async superseded(job: JobRecord, error: string): Promise<JobRecord | undefined> {
@@ -318,7 +338,7 @@ export class PgJobLedger implements JobLedger {
   private async write(
     job: JobRecord,
     fields: JobFields,
-    opts: { release?: boolean } = {},
+    opts: { release?: boolean; charge?: Charge | undefined } = {},
   ): Promise<JobRecord> {
     const cols = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
     for (const c of cols) if (!COLUMNS.has(c)) throw new Error(`not a column of jobs: ${c}`);
@@ -358,6 +378,12 @@ export class PgJobLedger implements JobLedger {
             )
               await c.query('UPDATE files SET verified = NULL WHERE verified IS NOT NULL');
           }
+          // What the service billed is recorded with the transition that learnt it (../billed.ts).
+          if (opts.charge)
+            for (const st of chargeStatements(opts.charge)) {
+              const { sql, values } = pgStatement(st);
+              await c.query(sql, values);
+            }
           if (opts.release && this.worker)
             await c.query('DELETE FROM work_claims WHERE unit = $1 AND worker_id = $2', [
               unit,

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ConfigError } from '../../util/errors.js';
+import { BACKFILL_CHARGES, chargesTable } from '../billed.js';
 import { SCRUB_STORED_ERRORS, scrubbedErrors, type StoredError } from '../scrub-errors.js';
 import { displayUrl, searchPathOf, withSchema } from './url.js';
 import { inTransaction } from './tx.js';
@@ -277,6 +278,10 @@ export const MIGRATIONS: string[] = [
     units bigint NOT NULL
   );
   `,
+  // 15: the ledger of what the service billed (SQLite's migration 17; ../billed.ts), filled from
+  // the bills the jobs recorded so far
+  `${chargesTable('bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY', 'timestamptz NOT NULL DEFAULT now()', 'text', 'bigint')}
+   ${BACKFILL_CHARGES}`,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -300,6 +305,7 @@ export const STATE_TABLES = [
   'text_requests',
   'segment_claims',
   'memory_imports',
+  'charges',
 ] as const;
 
 /** Schema version this code writes (number of migrations). */

@@ -1,3 +1,4 @@
+import { chargeOf, type Charge } from '../billed.js';
 import { transitions, type JobFields } from '../transitions.js';
 import type {
   DoneIndexRow,
@@ -5,6 +6,7 @@ import type {
   JobLedger,
   JobRecord,
   NewJob,
+  RunBill,
   SpooledDownload,
   WrittenOutput,
   WrittenRecordRow,
@@ -19,6 +21,8 @@ export interface JobRowWrites {
   createJob(job: NewJob): JobRecord;
   updateJob(id: number, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): void;
   deleteJob(id: number): void;
+  /** Record what the service billed or may have billed (../billed.ts). */
+  charge(c: Charge): void;
 }
 
 /** The reads of state.db's jobs table this ledger makes (the SQLite store has them). */
@@ -33,6 +37,7 @@ export interface JobRows {
   anyDoneJob(): boolean;
   writtenRecords(): WrittenRecordRow[];
   billedSince(since: string): number;
+  billedOfRun(runId: number): RunBill;
   jobsToken(): string;
   doneDocuments(documentIds: readonly string[]): string[];
   transaction<T>(fn: () => T): T;
@@ -50,8 +55,17 @@ export class SqliteJobLedger implements JobLedger {
     return job;
   }
 
-  private write(job: JobRecord, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): JobRecord {
-    this.writes.updateJob(job.id, fields);
+  private write(
+    job: JobRecord,
+    fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>,
+    charge?: Charge,
+  ): JobRecord {
+    if (!charge) this.writes.updateJob(job.id, fields);
+    else
+      this.rows.transaction(() => {
+        this.writes.updateJob(job.id, fields);
+        this.writes.charge(charge);
+      });
     return this.fresh(job.id);
   }
 
@@ -66,6 +80,9 @@ export class SqliteJobLedger implements JobLedger {
   }
   async billedSince(since: string): Promise<number> {
     return this.rows.billedSince(since);
+  }
+  async billedOfRun(runId: number): Promise<RunBill> {
+    return this.rows.billedOfRun(runId);
   }
   async changeToken(): Promise<string> {
     return this.rows.jobsToken();
@@ -105,7 +122,7 @@ export class SqliteJobLedger implements JobLedger {
     return this.write(job, transitions.takenUp(job, runId, request));
   }
   async unconfirmedUpload(job: JobRecord): Promise<JobRecord> {
-    return this.write(job, transitions.unconfirmedUpload(job));
+    return this.write(job, transitions.unconfirmedUpload(job), chargeOf.unconfirmed(job));
   }
   async reused(job: NewJob, fromJobId: number, written?: WrittenOutput): Promise<JobRecord> {
     return this.createdDone(job, transitions.reused(fromJobId, written));
@@ -129,19 +146,27 @@ export class SqliteJobLedger implements JobLedger {
     return this.write(job, transitions.uploaded(documentId, documentKey));
   }
   async downloading(job: JobRecord, billedCharacters: number, startedMs: number): Promise<JobRecord> {
-    return this.write(job, transitions.downloading(billedCharacters, startedMs));
+    return this.write(
+      job,
+      transitions.downloading(billedCharacters, startedMs),
+      chargeOf.billed(job, billedCharacters),
+    );
   }
   async spooled(job: JobRecord, spool: SpooledDownload): Promise<JobRecord> {
     return this.write(job, transitions.spooled(spool));
   }
   async done(job: JobRecord, billedCharacters: number, written?: WrittenOutput): Promise<JobRecord> {
-    return this.write(job, transitions.done(billedCharacters, written));
+    return this.write(
+      job,
+      transitions.done(billedCharacters, written),
+      chargeOf.billed(job, billedCharacters),
+    );
   }
   async lostDownload(job: JobRecord): Promise<JobRecord> {
     return this.write(job, transitions.lostDownload(job));
   }
   async failed(job: JobRecord, f: JobFailure): Promise<JobRecord> {
-    return this.write(job, transitions.failed(job, f));
+    return this.write(job, transitions.failed(job, f), chargeOf.failed(job, f));
   }
   async superseded(job: JobRecord, error: string): Promise<JobRecord | undefined> {
     const fields = transitions.superseded(job, error);

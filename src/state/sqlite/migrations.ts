@@ -1,3 +1,4 @@
+import { BACKFILL_CHARGES, chargesTable } from '../billed.js';
 import { SCRUB_STORED_ERRORS } from '../scrub-errors.js';
 
 // The schema of state.db as versioned migrations (PRAGMA user_version): add new ones at the end only.
@@ -198,6 +199,15 @@ export const MIGRATIONS: string[] = [
      imported_at TEXT NOT NULL,
      units INTEGER NOT NULL
    );`,
+  // 17: the ledger of what the service billed, one row per document billed or possibly billed
+  // (../billed.ts), filled from the bills the jobs recorded so far
+  `${chargesTable(
+    'INTEGER PRIMARY KEY AUTOINCREMENT',
+    "TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+    'TEXT',
+    'INTEGER',
+  )}
+   ${BACKFILL_CHARGES}`,
 ];
 
 /** Schema version this code writes (number of migrations). */

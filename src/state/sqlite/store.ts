@@ -15,7 +15,7 @@ import { SqliteJobLedger } from './ledger.js';
 import { MIGRATIONS, SCRUB_ERRORS_MIGRATION } from './migrations.js';
 import { scrubbedErrors, type StoredError } from '../scrub-errors.js';
 import { SqliteGlossaryState } from '../glossaries.js';
-import { billedSinceSql } from '../billed.js';
+import { billedOfRunSql, billedSinceSql, chargeStatements, runBillOf, sqliteStatement } from '../billed.js';
 import type {
   AppliedGlossary,
   AppliedStyle,
@@ -23,6 +23,7 @@ import type {
   FileRecord,
   HashedFile,
   JobRecord,
+  RunBill,
   ListedFile,
   MappingSnapshot,
   NewJob,
@@ -73,6 +74,12 @@ export class StateStore implements StyleStateStore, SyncState {
     createJob: (job) => this.createJob(job),
     updateJob: (id, fields) => this.updateJob(id, fields),
     deleteJob: (id) => this.deleteJob(id),
+    charge: (c) => {
+      for (const st of chargeStatements(c)) {
+        const { sql, params } = sqliteStatement(st);
+        this.db.prepare(sql).run(params);
+      }
+    },
   });
   readonly files: SqliteFileInventory = new SqliteFileInventory(this);
   readonly runs: SqliteRunLog = new SqliteRunLog(this);
@@ -499,6 +506,13 @@ export class StateStore implements StyleStateStore, SyncState {
       .prepare<[{ since: string }], { billed: number | null }>(billedSinceSql('@since'))
       .get({ since });
     return row?.billed ?? 0;
+  }
+  billedOfRun(runId: number): RunBill {
+    return runBillOf(
+      this.db
+        .prepare<[{ run: number }], Record<string, number | null>>(billedOfRunSql('@run'))
+        .get({ run: runId }),
+    );
   }
   jobsToken(): string {
     const r = this.db

@@ -356,6 +356,9 @@ export class Executor {
         this.d.slots.release();
         return;
       }
+      // Taken up by this run: what the service bills it from now on is this run's (src/state/billed.ts).
+      if (job.run_id !== this.d.runId && job.request !== null)
+        job = await this.d.ledger.takenUp(job, this.d.runId, job.request);
       const src = this.sourceOfJob(job);
       const outcome = await this.untilAnswered(
         job,
