@@ -45,7 +45,11 @@ async function collect(opts: ReviewOptions): Promise<ReviewData> {
           `review --since ${since}: no run from #${run} on replaced a translation that is still kept (the newest runs are kept, in ${keptDirOf(loaded.statePath)}); compare with git: --since <ref>`,
         );
       const runs = await opened.status.recentRuns(1000);
-      return { ...base, since: `run #${run}`, sections: await sinceRun(loaded, run, runs) };
+      return {
+        ...base,
+        since: `run #${run}`,
+        sections: await sinceRun(loaded, run, runs, opened.state.jobs),
+      };
     }
     const sha = await resolveCommit(loaded.dir, since);
     if (!sha)

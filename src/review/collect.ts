@@ -4,8 +4,9 @@ import type { LoadedManifest } from '../manifest/types.js';
 import type { JobLedger, RunRecord } from '../state/types.js';
 import { besidePath } from '../sync/run/edited-output.js';
 import { keptDeliveries, keptDirOf, keptRuns, type KeptDelivery } from '../sync/run/replaced-outputs.js';
-import { compareVersions, type Comparison } from './compare.js';
+import { compareVersions, type Comparison, type Provenance } from './compare.js';
 import { changedSince, fileAt } from './git.js';
+import { outputNowBy, wholly } from './provenance.js';
 import { formatOf, readSegments, readSegmentsOf, type SegmentLine } from './read-segments.js';
 
 // What `locsync review` shows, per changed document and language: where "previous" comes from is
@@ -61,6 +62,9 @@ interface Sides {
   oldOutput: Side;
   newSource: Side;
   notes: string[];
+  /** Whose the previous and the new translation are, where that is known (./provenance.ts). */
+  previousBy?: Provenance | undefined;
+  nextBy?: Provenance | undefined;
 }
 
 type Side = { file: string } | { bytes: Buffer; format: string } | null;
@@ -89,7 +93,14 @@ async function compare(s: Sides): Promise<ReviewDocument> {
     ]);
     return {
       ...doc,
-      comparison: compareVersions({ oldSource, oldOutput, newSource, newOutput: newOutput! }),
+      comparison: compareVersions({
+        oldSource,
+        oldOutput,
+        newSource,
+        newOutput: newOutput!,
+        ...(s.previousBy ? { previousBy: s.previousBy } : {}),
+        ...(s.nextBy ? { nextBy: s.nextBy } : {}),
+      }),
     };
   } catch (err) {
     return { ...doc, error: (err as Error).message, comparison: { rows: [], unchanged: 0 } };
@@ -114,6 +125,7 @@ export async function sinceCommit(
   commit: { ref: string; sha: string },
 ): Promise<ReviewSection> {
   const base = loaded.dir;
+  const stateFolder = path.dirname(loaded.statePath);
   const changed = await changedSince(base, commit.sha);
   const documents: ReviewDocument[] = [];
   for (const rec of await ledger.writtenRecords()) {
@@ -128,10 +140,17 @@ export async function sinceCommit(
       source ? fileAt(base, commit.sha, source) : undefined,
     ]);
     const notes: string[] = [];
+    const outputAbs = path.resolve(base, rec.output_path);
     if (conflict)
       notes.push(
         `edited by a person: the new translation is beside it (${beside}); resolve with \`locsync outputs keep|take-new ${rec.output_path}\``,
       );
+    // In a conflict the commit's version is the person's when the output (theirs) still is it.
+    const previousBy =
+      conflict && oldOutput?.equals(fs.readFileSync(outputAbs)) ? wholly('person') : undefined;
+    const nextBy = conflict
+      ? wholly('machine')
+      : await outputNowBy(stateFolder, rec.output_path, outputAbs, rec);
     if (oldOutput && !oldSource && source)
       notes.push(`the source is not in ${commit.ref}: its changes are not marked`);
     documents.push(
@@ -146,6 +165,8 @@ export async function sinceCommit(
         oldSource: oldSource && source ? { bytes: oldSource, format: formatOf(source) } : null,
         newSource: existing(base, source),
         notes,
+        previousBy,
+        nextBy,
       }),
     );
   }
@@ -172,8 +193,11 @@ export async function sinceRun(
   loaded: LoadedManifest,
   first: number,
   runs: readonly RunRecord[],
+  ledger: Pick<JobLedger, 'writtenRecords'>,
 ): Promise<ReviewSection[]> {
   const base = loaded.dir;
+  const stateFolder = path.dirname(loaded.statePath);
+  const records = new Map((await ledger.writtenRecords()).map((r) => [r.output_path, r]));
   const dir = keptDirOf(loaded.statePath);
   // Every kept delivery of every kept run (older runs too: the source an earlier run translated is
   // the source of the translation a later run replaced).
@@ -200,6 +224,13 @@ export async function sinceRun(
         newFile = path.resolve(base, d.output);
       }
       if (!fs.existsSync(newFile)) continue;
+      // The new translation beside a person's edit is the machine's; the output now is what its
+      // record says; a version a later run replaced is not known.
+      const nextBy = later
+        ? undefined
+        : newTranslation === d.output
+          ? await outputNowBy(stateFolder, d.output, newFile, records.get(d.output))
+          : wholly('machine');
       if (beside && !later)
         notes.push(
           d.placed === newTranslation
@@ -226,6 +257,9 @@ export async function sinceRun(
           oldSource: earlier ? { file: path.join(earlier.dir, earlier.source!) } : null,
           newSource,
           notes,
+          // Beside an edit, the previous version is the person's.
+          previousBy: beside ? wholly('person') : undefined,
+          nextBy,
         }),
       );
     }

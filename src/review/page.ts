@@ -2,13 +2,15 @@ import { formatCount } from '../util/format.js';
 import { escapeHtml, htmlPage, isolated } from '../web/html.js';
 import type { ReviewDocument, ReviewData, ReviewSection } from './collect.js';
 import type { DiffPart } from './diff.js';
-import type { ReviewRow } from './compare.js';
+import type { ReviewRow, Who } from './compare.js';
 
 // `locsync review -o review.html`: one self-contained page (styles inline, no script, nothing loaded
 // from the network) with a section per run (or one for a git ref), and in it, per changed document
 // and language, the segments whose source or translation changed: source, previous translation,
-// new translation, the changed words marked. Everything read from documents is escaped and isolated
-// (<bdi dir="auto">): a right-to-left text stays in its cell and cannot reorder the page around it.
+// new translation, the changed words marked, placeholders and inline code drawn in place, and whose
+// wording each translation is (a person's or the machine's) where that is known. Everything read
+// from documents is escaped and isolated (<bdi dir="auto">): a right-to-left text stays in its cell
+// and cannot reorder the page around it.
 
 const STYLE = `
 del { background: #ffebe9; color: #82071e; text-decoration: line-through; }
@@ -21,6 +23,10 @@ article.doc h3 { font-size: 1rem; margin: .4rem 0; }
 .tag { font-size: .8em; border: 1px solid var(--line); border-radius: 4px; padding: 0 .35rem; margin-left: .4rem; color: var(--muted); }
 .tag.conflict { color: var(--bad); border-color: var(--bad); }
 .none { color: var(--muted); font-style: italic; }
+code.ph { font-family: ui-monospace, monospace; font-size: .92em; border: 1px solid #8250df; color: #8250df; border-radius: 3px; padding: 0 .15em; }
+@media (prefers-color-scheme: dark) { code.ph { border-color: #d2a8ff; color: #d2a8ff; } }
+.by { display: inline-block; font-size: .75em; border-radius: 4px; padding: 0 .35rem; margin-left: .4rem; border: 1px solid var(--line); color: var(--muted); }
+.by.person { color: #9a6700; border-color: #9a6700; }
 nav ul { margin: .2rem 0; padding-left: 1.2rem; }
 `;
 
@@ -30,17 +36,37 @@ const KIND_LABEL: Record<ReviewRow['kind'], string> = {
   removed: 'segment removed',
 };
 
+/** A string file's rows are its keys. */
+const KEY_LABEL: Record<ReviewRow['kind'], string> = {
+  changed: 'changed',
+  added: 'new key',
+  removed: 'key removed',
+};
+
+const WHO_LABEL: Record<Who, string> = {
+  person: "a person's wording",
+  machine: "the machine's translation",
+};
+
+/** One run of a text; a placeholder or inline code drawn as such, never left out. */
+function partHtml(p: DiffPart): string {
+  const text = escapeHtml(p.text);
+  const shown = p.code
+    ? `<code class="ph" title="placeholder or inline code, kept as it is">${text}</code>`
+    : text;
+  return p.kind === 'same' ? shown : `<${p.kind}>${shown}</${p.kind}>`;
+}
+
 /** Text of a document with its changes marked, isolated; `lang` for the fonts of its language. */
-function marked(parts: readonly DiffPart[] | null, lang?: string): string {
+function marked(parts: readonly DiffPart[] | null, lang?: string, who?: Who): string {
   if (parts === null) return '<span class="none">none</span>';
-  const inner = parts
-    .map((p) => (p.kind === 'same' ? escapeHtml(p.text) : `<${p.kind}>${escapeHtml(p.text)}</${p.kind}>`))
-    .join('');
-  return `<bdi dir="auto"${lang ? ` lang="${escapeHtml(lang)}"` : ''}>${inner}</bdi>`;
+  const by = who ? `<span class="by ${who}" title="${WHO_LABEL[who]}">${who}</span>` : '';
+  return `<bdi dir="auto"${lang ? ` lang="${escapeHtml(lang)}"` : ''}>${parts.map(partHtml).join('')}</bdi>${by}`;
 }
 
 function rowHtml(r: ReviewRow, lang: string): string {
-  return `<tr class="${r.kind}"><td class="where">${isolated(r.where)}<br>${KIND_LABEL[r.kind]}</td><td class="source">${marked(r.source)}</td><td class="previous">${marked(r.previous, lang)}</td><td class="new">${marked(r.next, lang)}</td></tr>`;
+  const label = (r.key === undefined ? KIND_LABEL : KEY_LABEL)[r.kind];
+  return `<tr class="${r.kind}"><td class="where">${isolated(r.where)}<br>${label}</td><td class="source">${marked(r.source)}</td><td class="previous">${marked(r.previous, lang, r.previous_by)}</td><td class="new">${marked(r.next, lang, r.next_by)}</td></tr>`;
 }
 
 const anchor = (section: ReviewSection, i: number) => `${section.id}-doc-${i + 1}`;
@@ -103,7 +129,7 @@ export function renderReviewPage(d: ReviewData): string {
   <div class="card"><span class="muted">documents changed</span><b id="documents">${formatCount(documents)}</b></div>
   <div class="card"><span class="muted">segments to read</span><b id="segments">${formatCount(rows)}</b></div>
 </div>
-<p class="muted">Only the segments whose source or translation changed are shown. <del>struck through</del>: gone; <ins>highlighted</ins>: new.</p>
+<p class="muted">Only the segments whose source or translation changed are shown. <del>struck through</del>: gone; <ins>highlighted</ins>: new; <code class="ph">{name}</code>: a placeholder or inline code, kept as it is. <span class="by person">person</span>: a person's wording (a reviewer's correction, kept by locsync); <span class="by machine">machine</span>: the machine's translation.</p>
 ${contents(d.sections)}
 ${d.sections.map(sectionHtml).join('\n')}`;
   return htmlPage({ title: `locsync review — ${d.pipeline}`, body, style: STYLE });

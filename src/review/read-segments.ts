@@ -1,14 +1,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isBilingual, openDocument, segmentText } from '../documents/index.js';
+import { isBilingual, isStringDocument, openDocument, type Segment } from '../documents/index.js';
 
-// The segments of one document as the review page compares them: text and where it is. A
-// translated XLIFF is read by its targets (the translation it carries), its source by its sources.
+// The segments of one document as the review page compares them: their pieces (the text, and the
+// placeholders and inline code a reader must see in place), and where each is. A translated XLIFF is
+// read by its targets (the translation it carries), its source by its sources. A string file's
+// segments are its keyed values: they carry their key, by which its versions are aligned.
 
 export interface SegmentLine {
+  /** Every piece's text joined, code included (what "the same segment" compares). */
   text: string;
+  /** Its pieces: code pieces are placeholders and inline markup, kept as they are. */
+  pieces: Array<{ text: string; code?: true }>;
   where: string;
+  /** A string file's key of the value ("app.title", "photos (few)"). */
+  key?: string;
 }
 
 /** The lower-case format of a file name (its extension). */
@@ -24,8 +31,15 @@ export async function readSegments(
     format,
     ...(translation && isBilingual(format) ? { side: 'target' as const } : {}),
   });
+  const keyOf = isStringDocument(doc) ? (s: Segment) => doc.keyOf(s) : undefined;
   const lines: SegmentLine[] = [];
-  for await (const s of doc.segments()) lines.push({ text: segmentText(s), where: s.where });
+  for await (const s of doc.segments())
+    lines.push({
+      text: s.pieces.map((p) => p.text).join(''),
+      pieces: s.pieces.map((p) => (p.code ? { text: p.text, code: true } : { text: p.text })),
+      where: s.where,
+      ...(keyOf ? { key: keyOf(s) } : {}),
+    });
   return lines;
 }
 

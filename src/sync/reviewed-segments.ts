@@ -364,3 +364,17 @@ const plainOf = (tagged: string, codes: Codes = {}): string =>
   tagged.replace(/<x id="(\d+)"\s*\/>|<[^>]*>|&(?:lt|gt|quot|apos|amp);/g, (m, id?: string) =>
     id !== undefined ? (codes[id] ?? '') : m.startsWith('&') ? (ENTITIES[m] ?? m) : '',
   );
+
+/**
+ * The places of an output's segments whose wording is a person's, as the record of its delivery by
+ * job `jobId` has them (reviewed segments and worded plural forms); undefined: no such record.
+ */
+export function reviewedPlaces(stateFolder: string, output: string, jobId: number): Set<string> | undefined {
+  const r = readRecord(stateFolder, output);
+  if (r?.job_id !== jobId) return undefined;
+  const reviewed = new Set(r.reviewed);
+  return new Set([
+    ...r.segments.filter((s) => reviewed.has(s.key)).map((s) => s.where),
+    ...(r.reviewed_forms ?? []).map((f) => f.where),
+  ]);
+}

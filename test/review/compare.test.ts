@@ -8,7 +8,8 @@ import { keepReplaced, keptRuns, KEPT_RUNS } from '../../src/sync/run/replaced-o
 
 // The review page's comparison: which segment became which, and which words changed.
 
-const lines = (...texts: string[]) => texts.map((text, i) => ({ text, where: `line ${i + 1}` }));
+const lines = (...texts: string[]) =>
+  texts.map((text, i) => ({ text, pieces: [{ text }], where: `line ${i + 1}` }));
 
 describe('review comparison', () => {
   it('a paragraph inserted does not shift the rows after it: only it is shown', () => {

@@ -120,6 +120,7 @@ describe('locsync review', () => {
     const byLang = Object.fromEntries(section.documents.map((d: { language: string }) => [d.language, d]));
     // fr: replaced; the previous translation is the one run 1 wrote (kept), the new one the file now.
     expect(byLang.fr).toMatchObject({ state: 'changed', new_translation: 'out/fr/guide.txt' });
+    expect(byLang.fr.comparison.rows[0]).toMatchObject({ next_by: 'machine' });
     expect(byLang.fr.comparison.rows).toHaveLength(1);
     expect(byLang.fr.comparison.rows[0].previous.map((p: { text: string }) => p.text).join('')).toBe(
       first.split('\n')[1],
@@ -130,6 +131,8 @@ describe('locsync review', () => {
     expect(byLang.de.comparison.rows[0].previous.map((p: { text: string }) => p.text).join('')).toBe(
       'Von einer Person korrigiert.',
     );
+    // The version the person kept is theirs, the new translation beside it the machine's.
+    expect(byLang.de.comparison.rows[0]).toMatchObject({ previous_by: 'person', next_by: 'machine' });
 
     const unknown = await runCliOn(fx, 'review', '--since', 'no-such-ref');
     expect(unknown.code).toBe(2);
