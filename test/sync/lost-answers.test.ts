@@ -119,3 +119,30 @@ describe('a lost upload answer when uploads stop before it is sent again', () =>
     expect(fx.uploads()).toHaveLength(1); // the one the service took, never answered: no repeat
   }, 60_000);
 });
+
+describe('an upload the service took, whose call then ended with an error no rule knows', () => {
+  it('is listed as possibly billed and uploaded again in the same run, never taken as surely not billed', async () => {
+    fx = await createFixture({
+      files: { 'a.txt': 'The service takes it; the call then fails in a way nobody foresaw.\n' },
+      manifest: {
+        mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
+      },
+    });
+    const real = fx.client();
+    let calls = 0;
+    const odd: DocumentClient = {
+      uploadDocument: async (file, request, o) => {
+        const answer = await real.uploadDocument(file, request, o);
+        if (++calls === 1) throw new TypeError("Cannot read properties of undefined (reading 'document_id')");
+        return answer;
+      },
+      getDocumentStatus: (id, key, o) => real.getDocumentStatus(id, key, o),
+      downloadDocument: (id, key, out, o) => real.downloadDocument(id, key, out, o),
+    };
+    const s = await fx.sync({ client: odd });
+    expect(s.failed).toEqual([]);
+    expect(s.unconfirmedUploads).toEqual([expect.objectContaining({ file: 'a.txt', cause: 'lost-answer' })]);
+    expect(uploadsOf(fx)).toHaveLength(2);
+    expect(fx.exists('out/de/a.txt')).toBe(true);
+  }, 60_000);
+});

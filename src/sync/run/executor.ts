@@ -29,7 +29,7 @@ import { answerHidden } from './answer-hidden.js';
 import type { JobDriver, JobOutcome, JobSource } from './job-driver.js';
 import { LostAnswerTurns } from './lost-answers.js';
 import type { Places, Slots } from './places.js';
-import type { RunReport } from './report.js';
+import { refOfJob, type RunReport } from './report.js';
 import type { RunLedger } from './run-ledger.js';
 import { sourceHolds } from './source-check.js';
 
@@ -375,15 +375,20 @@ export class Executor {
    * A job whose upload answer was lost (`deferred`) is uploaded again at its turn: once the rest of
    * the run's work is done, or after a pause (./lost-answers.ts). It stays in its output's place
    * meanwhile (identical documents and later work on the output wait for it). Reported as possibly
-   * billed twice; when uploads have stopped (a stop, the quota, a budget) before it is sent again
-   * (the driver hands a repeat still waiting for a place back as `deferred`) it fails as
-   * maybe-accepted, for the next run.
+   * billed twice; when uploads have stopped (the quota, a budget, the key) before it is sent again
+   * (the driver hands a repeat that has not left back as `deferred`) it fails as maybe-accepted,
+   * for the next run; a stop by signal leaves it to the next run.
    */
   private async untilAnswered(job: JobRecord, src: JobSource, outcome: JobOutcome): Promise<JobOutcome> {
     while (outcome === 'deferred') {
       if (!this.d.control.uploadsStopped) await this.waitAside(this.lostAnswers.turn());
       const recorded = (await this.d.state.jobs.get(job.id)) ?? job;
       const stopped = this.d.control.uploadsStopped;
+      // Stopped by a signal: left for the next run (its row says maybe-accepted), not failed.
+      if (stopped && this.d.control.stopping) {
+        this.d.report.unitLeft(refOfJob(recorded), false);
+        return 'left';
+      }
       if (stopped) {
         this.d.report.jobFailed(
           recorded,

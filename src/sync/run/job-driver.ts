@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AuthError, NotFoundError } from '../../api/errors.js';
 import type { ServiceClient } from '../../api/client.js';
 import type { DocumentStatus } from '../../api/types.js';
+import type { SpendGuard } from '../../billing/spend-guard.js';
 import type { Logger } from '../../log/logger.js';
 import { HeldByOtherWorkerError } from '../../state/held.js';
 import type { JobLedger, JobRecord } from '../../state/types.js';
@@ -17,15 +18,8 @@ import type { FailureKind } from '../events.js';
 import type { PollTiming } from '../timing.js';
 import { isAbort, pollUntilFinished } from './poll.js';
 import { refOfJob } from './report.js';
-import {
-  UploadStep,
-  type DriveEnds,
-  type FailureRecord,
-  type JobSource,
-  type ReportedFailure,
-  type UploadDrive,
-  type UploadStepDeps,
-} from './upload-step.js';
+import { JobEnds, type DriveState, type JobOutcome, type ReportedFailure } from './job-ends.js';
+import { UploadStep, type JobSource, type UploadStepDeps } from './upload-step.js';
 import { QaFailedError, type OutputGate } from '../../qa/gate.js';
 import type { QaResult } from '../../qa/checks.js';
 
@@ -41,8 +35,8 @@ export type DocumentClient = Pick<ServiceClient, 'uploadDocument' | 'getDocument
 /** What a job needs to be uploaded (again): the upload step's (./upload-step.ts). */
 export type { JobSource };
 
-/** `deferred`: the upload's answer was lost; the executor uploads it again at its turn (./lost-answers.ts). */
-export type JobOutcome = 'done' | 'failed' | 'superseded' | 'left' | 'deferred';
+/** How a drive ends (./job-ends.ts; `deferred`: uploaded again at its turn, ./lost-answers.ts). */
+export type { JobOutcome };
 
 export interface JobDriverDeps extends UploadStepDeps {
   client: DocumentClient;
@@ -60,7 +54,7 @@ export interface JobDriverDeps extends UploadStepDeps {
 }
 
 /** One drive: the job as last recorded and what this run holds for it. */
-interface Drive extends UploadDrive {
+interface Drive extends DriveState {
   resumed: boolean;
   outputAbs: string;
   /** The source (absolute), for the output checks; undefined when unknown. */
@@ -71,11 +65,13 @@ interface Drive extends UploadDrive {
 
 type Step = 'again' | JobOutcome;
 
-export class JobDriver implements DriveEnds<Drive> {
+export class JobDriver {
   private readonly uploads: UploadStep<Drive>;
+  private readonly ends: JobEnds<Drive>;
 
   constructor(private readonly d: JobDriverDeps) {
-    this.uploads = new UploadStep(d, this);
+    this.ends = new JobEnds<Drive>(d, WORDS, spendOnFailure);
+    this.uploads = new UploadStep(d, this.ends);
   }
 
   /**
@@ -113,79 +109,30 @@ export class JobDriver implements DriveEnds<Drive> {
       }
     } catch (err) {
       if (!(err instanceof HeldByOtherWorkerError)) throw err;
-      return this.takenOver(dr, err);
+      return this.ends.takenOver(dr, err);
     } finally {
       dr.worker?.();
     }
   }
 
-  // How a step ends (DriveEnds), the same for the upload step (./upload-step.ts) and the others.
-
-  log(job: JobRecord): Logger {
-    return this.d.logger.child({
-      mapping: job.mapping,
-      file: job.rel_path,
-      target: job.target_lang,
-      document_id: job.document_id ?? undefined,
-    });
+  private log(job: JobRecord): Logger {
+    return this.ends.log(job);
   }
 
-  releaseSlot(dr: Drive): void {
-    if (dr.holdsSlot) this.d.slots.release();
-    dr.holdsSlot = false;
+  private releaseSlot(dr: Drive): void {
+    this.ends.releaseSlot(dr);
   }
 
-  releaseWorker(dr: Drive): void {
-    dr.worker?.();
-    dr.worker = undefined;
+  private releaseWorker(dr: Drive): void {
+    this.ends.releaseWorker(dr);
   }
 
-  async fail(dr: Drive, kind: FailureKind, error: string, o: ReportedFailure): Promise<'failed'> {
-    await this.recordFailure(dr, kind, error, o);
-    // A counted attempt that reached max_attempts is the last: the next run gives the job up.
-    const willRetry = o.willRetry && (!o.countsAttempt || dr.job.attempts < this.d.maxAttempts);
-    this.d.report.jobFailed(dr.job, kind, error, willRetry);
-    return 'failed';
+  private fail(dr: Drive, kind: FailureKind, error: string, o: ReportedFailure): Promise<'failed'> {
+    return this.ends.fail(dr, kind, error, o);
   }
 
-  /** The failure recorded (the job row, the budget, the output index); reported by the caller. */
-  async recordFailure(dr: Drive, kind: FailureKind, error: string, o: FailureRecord): Promise<void> {
-    this.releaseSlot(dr);
-    // Not billed (an upload that did not reach the service, a document it could not translate); a
-    // document already billed was settled before, and one that may have been accepted stays counted
-    // (also when it is uploaded again: then it counts twice).
-    if (kind === 'maybe-accepted') this.d.guard?.possiblyBilled(dr.job.id);
-    else this.d.guard?.release(dr.job.id);
-    dr.job = await this.d.ledger.failed(dr.job, {
-      kind,
-      error,
-      keepDocument: o.keepDocument,
-      countsAttempt: o.countsAttempt,
-      retriedKept: o.retriedKept ?? false,
-      ...(o.keepClaim ? { keepClaim: true } : {}),
-      ...(o.unsent ? { unsent: true } : {}),
-      // A lost download's re-upload (marked until it is answered) counted no attempt as it left.
-      ...(dr.reupload === 'lost-download' ? { reupload: 'lost-download' as const } : {}),
-    });
-  }
-
-  /** The run was stopped: nothing recorded, the row stays as it is and the next run resumes it. */
-  leave(dr: Drive): 'left' {
-    this.releaseSlot(dr);
-    this.d.report.unitLeft(refOfJob(dr.job), !!dr.job.document_id && dr.job.status === 'uploaded');
-    return 'left';
-  }
-
-  /**
-   * A write of this job was refused: this worker stalled past its lease (a blocked event loop, a
-   * paused machine) and another worker took the unit over, so the job is that worker's now and this
-   * one stops driving it: not a failure, nothing more written (that worker's record is the job's).
-   */
-  takenOver(dr: Drive, err: HeldByOtherWorkerError): 'left' {
-    this.d.guard?.release(dr.job.id);
-    this.releaseSlot(dr);
-    this.d.report.heldElsewhere(refOfJob(dr.job), err.holder, this.log(dr.job));
-    return 'left';
+  private leave(dr: Drive): 'left' {
+    return this.ends.leave(dr);
   }
 
   /** Poll an uploaded document until it is finished, then download it. */
@@ -442,4 +389,24 @@ export class JobDriver implements DriveEnds<Drive> {
     dr.reupload = 'lost-download';
     return 'again';
   }
+}
+
+/** How the document path speaks of the ends of a drive (./job-ends.ts). */
+const WORDS = {
+  superseded:
+    'the source changed after this job was planned: not uploaded; its new content is planned instead',
+  stoppedAfterSending:
+    'the run was stopped before this upload was tried again (its earlier attempts were surely not taken); uploaded by the next run',
+  deferred:
+    'the answer to this upload was lost (the service may have accepted and billed it): uploaded again later in this run (after a pause, or once the rest of the run is done)',
+};
+
+/**
+ * An upload reserves its estimate, which the state does not record: one that may have been
+ * accepted counts for good (also when it is uploaded again: then it counts twice); any other
+ * failure billed nothing (a document already billed was settled at its download).
+ */
+function spendOnFailure(guard: SpendGuard, dr: DriveState, kind: FailureKind): void {
+  if (kind === 'maybe-accepted') guard.possiblyBilled(dr.job.id);
+  else guard.release(dr.job.id);
 }

@@ -6,19 +6,21 @@ import type { Logger } from '../../log/logger.js';
 import type { QaResult } from '../../qa/checks.js';
 import { QaFailedError } from '../../qa/gate.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow, SegmentOrigin } from '../../state/types.js';
+import type { SpendGuard } from '../../billing/spend-guard.js';
 import type { FailureKind } from '../events.js';
 import { Placement, writtenOf } from '../run/edited-output.js';
 import { keepFor } from '../run/replaced-outputs.js';
 import { takeReviewed, type ReviewedTake } from '../reviewed-segments.js';
-import type { JobDriverDeps, JobOutcome, JobSource } from '../run/job-driver.js';
-import { refOfJob } from '../run/report.js';
+import { BilledAttempt, type BilledOutcome } from '../run/billed-call.js';
+import type { JobDriverDeps, JobSource } from '../run/job-driver.js';
+import { JobEnds, type DriveState, type JobOutcome } from '../run/job-ends.js';
 import { sourceHolds } from '../run/source-check.js';
-import { surelyNotTaken, uploadFailure } from '../run/upload-failure.js';
 import { writeAdvice } from '../run/written-output.js';
 import { batchTexts, type TextBatch } from './batches.js';
 import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-segments.js';
 import type { InFlightSegments, Workers } from './in-flight.js';
 import { knownTranslations } from './recall.js';
+import { textRequestRecord } from './text-request-record.js';
 import { writeTranslated } from './write-output.js';
 
 // One job of the segment path (method: segments, docs/segments.md), from its record to done: read the
@@ -54,13 +56,11 @@ interface Failure {
   countsAttempt: boolean;
 }
 
-/** What a job sent in this drive. */
+/** What a job had answered in this drive. */
 interface Sent {
   /** Characters of the requests answered. */
   characters: number;
   requests: number;
-  /** Characters of every request recorded as sent (answered, lost or unanswered): what may be billed. */
-  recorded: number;
 }
 
 /** Nothing more may be sent (a stop, the quota, a refused key, a budget): the outcome is decided. */
@@ -83,11 +83,12 @@ class RequestFailed extends Error {
 const MAX_PASSES = 3;
 
 export class SegmentJob {
-  private job: JobRecord;
+  /** The drive: the job as last recorded, and its attempt (the text requests it sends). */
+  private readonly dr: DriveState;
+  private readonly attempt: BilledAttempt;
+  private readonly ends: JobEnds;
   private readonly log: Logger;
-  private readonly sent: Sent = { characters: 0, requests: 0, recorded: 0 };
-  /** Whether a text request of this attempt has left (the row says so: upload_started_at). */
-  private started = false;
+  private readonly sent: Sent = { characters: 0, requests: 0 };
 
   constructor(
     private readonly d: SegmentJobDeps,
@@ -95,8 +96,20 @@ export class SegmentJob {
     private readonly src: JobSource,
     private readonly flags: SegmentJobFlags,
   ) {
-    this.job = job;
     this.log = d.logger.child({ mapping: job.mapping, file: job.rel_path, target: job.target_lang });
+    const reupload = flags.lostAnswer ? 'lost-answer' : flags.unconfirmed ? 'unconfirmed-upload' : undefined;
+    this.dr = { job, reupload, holdsSlot: false, worker: undefined };
+    this.attempt = new BilledAttempt(d, this.dr, CALL_WORDS, () => this.log);
+    this.dr.attempt = this.attempt;
+    this.ends = new JobEnds(d, END_WORDS, spendOnFailure);
+  }
+
+  private get job(): JobRecord {
+    return this.dr.job;
+  }
+
+  private set job(job: JobRecord) {
+    this.dr.job = job;
   }
 
   async run(): Promise<JobOutcome> {
@@ -108,13 +121,13 @@ export class SegmentJob {
       return this.fail(failure('output', 'the source of this job is no longer in the manifest', false));
     if (!this.d.memory || typeof client.translateText !== 'function')
       return this.fail(failure('output', 'this state or connection cannot translate segments', false));
-    const stopped = this.stoppedBeforeSending();
+    const stopped = this.ends.stopped(this.dr);
     if (stopped) return stopped;
     const ext = path.extname(job.rel_path).slice(1).toLowerCase();
     const refusal = segmentPathRefusal(ext);
     if (refusal) return this.fail(failure('rejected', refusal, false));
     if (!(await sourceHolds(this.d.files, job.mapping, job.rel_path, job.sha256, src.absPath)))
-      return this.supersede();
+      return this.ends.supersede(this.dr);
     if (this.flags.unconfirmed) await this.crashedRequests(this.d.memory);
     let read;
     try {
@@ -151,7 +164,7 @@ export class SegmentJob {
     } catch (err) {
       if (err instanceof SendingStopped) return err.outcome;
       if (err instanceof RequestFailed)
-        return err.deferred ? this.defer(err.failure) : this.fail(err.failure);
+        return err.deferred ? this.ends.defer(this.dr, err.failure.error) : this.fail(err.failure);
       throw err;
     }
     return this.deliver(read, known, ext, { outputAbs, record, review });
@@ -235,7 +248,7 @@ export class SegmentJob {
   private async awaitOtherWorker(keys: readonly string[], workers: Workers): Promise<void> {
     const stopped = () => this.d.control.uploadsStopped !== undefined;
     const stalled = await this.d.inFlight.awaitElsewhere(keys, workers, stopped);
-    const stop = stopped() && this.stoppedWhileSending();
+    const stop = stopped() && this.ends.stopped(this.dr);
     if (stop) throw new SendingStopped(stop);
     if (stalled)
       throw new RequestFailed(
@@ -257,40 +270,14 @@ export class SegmentJob {
     client: TextClient,
     request: UploadDocumentRequest,
   ): Promise<void> {
+    // The budget's reservation of what this pass sends (refused: nothing is sent).
     const characters = send.reduce((n, i) => n + (segments[i] as KeyedSegment).characters, 0);
-    await this.startSending(characters);
+    if (!(await this.attempt.reserve(characters))) throw this.sendingStopped(true);
     for (const batch of batchTexts(segments, send)) {
-      const stopped = this.stoppedWhileSending();
+      const stopped = this.ends.stopped(this.dr);
       if (stopped) throw new SendingStopped(stopped);
       await this.sendBatch(segments, batch, known, memory, client, request);
     }
-  }
-
-  /** The budget's reservation of what this pass sends (refused: nothing is sent). */
-  private async startSending(characters: number): Promise<void> {
-    const over = await this.d.guard?.reserve(this.job.id, characters);
-    if (!over) return;
-    this.d.control.stopForBudget(over, characters);
-    throw new SendingStopped(this.stoppedBeforeSending() ?? Promise.resolve('failed'));
-  }
-
-  /**
-   * The job's first text request leaves (the rate limits let it go): the row says its requests
-   * started (an attempt), and it is reported. Not before: one still waiting in the limiter when the
-   * run is killed or stopped has sent nothing, so the job is not in flight, no attempt is counted,
-   * and a resend after a lost answer is not possibly billed twice.
-   */
-  private async requestsLeave(): Promise<void> {
-    this.started = true;
-    this.job = await this.d.ledger.uploadStarted(this.job, this.d.runId);
-    // Possibly billed twice from here on: the request whose answer was lost is sent again.
-    if (this.flags.lostAnswer) this.d.report.unconfirmedUpload(refOfJob(this.job), 'lost-answer');
-    this.d.report.events.emit('job:uploading', {
-      ...refOfJob(this.job),
-      attempt: this.job.attempts,
-      ...(this.flags.lostAnswer ? { reupload: 'lost-answer' as const } : {}),
-    });
-    this.log.info({ attempt: this.job.attempts }, 'sending segments');
   }
 
   private async sendBatch(
@@ -303,46 +290,21 @@ export class SegmentJob {
   ): Promise<void> {
     const items = batch.members.map((i) => segments[i] as KeyedSegment);
     const characters = items.reduce((n, s) => n + s.characters, 0);
-    // Recorded as it leaves, once the rate limits let it go: from there the request may be billed. One
-    // still waiting in the limiter has sent nothing (a kill there leaves nothing possibly billed), and
-    // uploads that stop meanwhile end it unsent: its wait (the rate limits, a retry's pause) is cut,
-    // and one the limiter just let go is refused before it is recorded and sent.
-    let id: number | undefined;
-    let notRecorded: unknown;
-    const leaving = async (): Promise<number> => {
-      if (id !== undefined) return id; // a retry of a request surely not taken: recorded once
-      try {
-        if (!this.started) await this.requestsLeave();
-        id = await memory.textRequestSent({
-          jobId: this.job.id,
-          runId: this.d.runId,
-          texts: items.length,
-          characters,
-        });
-      } catch (err) {
-        notRecorded = err;
-        throw err;
-      }
-      this.sent.recorded += characters;
-      return id;
-    };
-    let answer;
-    try {
-      answer = await client.translateText(
-        textRequest(request, items, batch.context),
-        this.d.control.sendOptions(async () => void (await leaving())),
-      );
-    } catch (err) {
-      // The state could not record it: it was not sent (the run's state error, as before sending).
-      if (err === notRecorded) throw err;
-      if (this.d.control.endedUnsent(err)) throw await this.cutUnsent(memory, id, characters);
-      // Only a request the service may have taken (its answer lost) stays on record, maybe billed.
-      if (id !== undefined)
-        await (surelyNotTaken(err) ? this.notSent(memory, id, characters) : memory.textRequestLost(id));
-      throw this.requestFailed(err);
-    }
-    // A client that does not call `beforeSend` (the service client does) is recorded once answered.
-    const sentId = await leaving();
+    const record = textRequestRecord(memory, {
+      jobId: this.job.id,
+      runId: this.d.runId,
+      texts: items.length,
+      characters,
+    });
+    const out = await this.attempt.call({
+      send: (o) => client.translateText(textRequest(request, items, batch.context), o),
+      characters,
+      record,
+    });
+    if (out.kind === 'unsent') throw this.sendingStopped();
+    if (out.kind === 'taken-over')
+      throw new SendingStopped(Promise.resolve(this.ends.takenOver(this.dr, out.err)));
+    if (out.kind !== 'answered') throw requestFailed(out);
     this.sent.characters += characters;
     this.sent.requests++;
     this.d.ledger.count('uploads');
@@ -353,7 +315,7 @@ export class SegmentJob {
         {
           key: s.key,
           source: s.tagged,
-          translation: answer.translations[k]?.text ?? '',
+          translation: out.answer.translations[k]?.text ?? '',
           // The source it was translated in, for an export (docs/memory.md).
           document: path
             .relative(this.d.base, this.src.absPath ?? '')
@@ -364,45 +326,13 @@ export class SegmentJob {
       ),
     );
     // Remembered as each batch returns: a crash after this never sends these segments again.
-    await memory.textRequestAnswered(sentId, rows);
+    await memory.textRequestAnswered(record.id as number, rows);
     for (const r of rows) known.set(r.key, r.translation);
   }
 
-  /**
-   * Uploads stopped before this request left. Recorded already (`id`), it was waiting to be tried
-   * again after attempts the service surely did not take: its record is removed, nothing of it was
-   * billed. The job ends as one stopped between two requests (what was answered is remembered), or,
-   * when none of its requests has left, as one stopped before sending (stoppedWhileSending).
-   */
-  private async cutUnsent(
-    memory: SegmentMemory,
-    id: number | undefined,
-    characters: number,
-  ): Promise<SendingStopped> {
-    if (id !== undefined) await this.notSent(memory, id, characters);
-    return new SendingStopped(this.stoppedWhileSending() ?? Promise.resolve('failed'));
-  }
-
-  /** A recorded request the service surely did not take: its record removed, nothing of it billed. */
-  private async notSent(memory: SegmentMemory, id: number, characters: number): Promise<void> {
-    await memory.textRequestNotSent(id);
-    this.sent.recorded -= characters;
-  }
-
-  /** What a failed request means for the job (the client retried what it safely could). */
-  private requestFailed(err: unknown): RequestFailed {
-    const f = uploadFailure(err, this.job.attempts < this.d.maxAttempts, this.d.retryUnanswered);
-    this.d.control.stopOnRefusal(f.stopUploads, err as Error, 'Nothing more is sent this run.');
-    const error =
-      f.kind === 'maybe-accepted'
-        ? `a text request failed after it was sent: the service may have translated (and billed) it; ${
-            f.retryInRun ? 'its segments are sent again later in this run' : 'not sent again in this run'
-          }: ${(err as Error).message}`
-        : `a text request failed: ${f.error}`;
-    return new RequestFailed(
-      { kind: f.kind, error, willRetry: f.willRetry, countsAttempt: f.countsAttempt },
-      f.retryInRun === true,
-    );
+  /** Uploads stopped before a request left: how the job ends (what was answered is remembered). */
+  private sendingStopped(own = false): SendingStopped {
+    return new SendingStopped(this.ends.stopped(this.dr, own) ?? Promise.resolve('failed'));
   }
 
   /** Requests an earlier run sent and never saw answered: maybe billed (the executor listed the job). */
@@ -487,96 +417,49 @@ export class SegmentJob {
     return 'done';
   }
 
-  /** Uploads stopped before anything was sent: left for the next run, or failed (quota, key). */
-  private stoppedBeforeSending(): Promise<JobOutcome> | undefined {
-    const stopped = this.d.control.uploadsStopped;
-    if (!stopped) return undefined;
-    if (this.d.control.stopping) {
-      this.d.report.unitLeft(refOfJob(this.job), false);
-      return Promise.resolve('left');
-    }
-    return this.fail({ kind: stopped.kind, error: stopped.reason, willRetry: true, countsAttempt: false });
-  }
-
-  /**
-   * Uploads stopped between two requests: what was answered is remembered. The row records why (not
-   * left pending, which would read as a crash with a request in flight). None of its requests had
-   * left: stopped before sending (the budget's reservation for them given back).
-   */
-  private stoppedWhileSending(): Promise<JobOutcome> | undefined {
-    const stopped = this.d.control.uploadsStopped;
-    if (!stopped) return undefined;
-    if (!this.d.control.stopping) return this.stoppedBeforeSending();
-    if (!this.started) {
-      this.d.guard?.release(this.job.id);
-      return this.stoppedBeforeSending();
-    }
-    return (async () => {
-      await this.settleSpent();
-      this.job = await this.d.ledger.failed(this.job, {
-        kind: 'stopped',
-        error: 'the run was stopped while segments were being sent; the rest are sent by the next run',
-        keepDocument: false,
-        countsAttempt: false,
-      });
-      this.d.report.unitLeft(refOfJob(this.job), false);
-      return 'left' as const;
-    })();
-  }
-
-  /**
-   * The budget's reservation replaced by what this drive's requests may have billed (answered or
-   * not): a job stopped or failed partway has spent that much, and later uploads of the run count it.
-   */
-  private async settleSpent(): Promise<void> {
-    if (this.sent.recorded > 0) await this.d.guard?.settle(this.job.id, this.sent.recorded);
-    else this.d.guard?.release(this.job.id);
-  }
-
-  private async record(f: Failure, keepClaim = false): Promise<void> {
-    await this.settleSpent();
-    this.job = await this.d.ledger.failed(this.job, {
-      kind: f.kind,
-      error: f.error,
+  private fail(f: Failure): Promise<'failed'> {
+    return this.ends.fail(this.dr, f.kind, f.error, {
+      willRetry: f.willRetry,
       keepDocument: false,
-      // An attempt is counted once a request left (the row's attempts went up then). None left in
-      // this drive: none is given back either (an earlier drive's, a lost answer's, stays counted).
-      countsAttempt: f.countsAttempt && this.started,
-      ...(this.started ? {} : { unsent: true }),
-      ...(keepClaim ? { keepClaim: true } : {}),
+      countsAttempt: f.countsAttempt,
     });
   }
+}
 
-  private async fail(f: Failure): Promise<'failed'> {
-    await this.record(f);
-    const willRetry = f.willRetry && (!f.countsAttempt || this.job.attempts < this.d.maxAttempts);
-    this.d.report.jobFailed(this.job, f.kind, f.error, willRetry);
-    return 'failed';
-  }
+/** How the segment path speaks of its billed calls and of the ends of a drive. */
+const CALL_WORDS = { leaving: 'sending segments', afterQuota: 'Nothing more is sent this run.' };
+const END_WORDS = {
+  superseded:
+    'the source changed after this job was planned: nothing sent; its new content is planned instead',
+  stoppedAfterSending:
+    'the run was stopped while segments were being sent; the rest are sent by the next run',
+  deferred:
+    'the answer to a text request was lost (the service may have translated and billed it): its segments are sent again later in this run',
+};
 
-  /** A request's answer was lost: recorded as maybe billed; the executor gives the job its turn again. */
-  private async defer(f: Failure): Promise<'deferred'> {
-    await this.record(f, true);
-    this.log.warn(
-      'the answer to a text request was lost (the service may have translated and billed it): its segments are sent again later in this run',
-    );
-    return 'deferred';
-  }
+/**
+ * The state records every text request with its characters: a job stopped or failed partway has
+ * spent what its requests may have billed (answered or not), and later calls of the run count it.
+ */
+async function spendOnFailure(guard: SpendGuard, dr: DriveState): Promise<void> {
+  const spent = dr.attempt?.spent ?? 0;
+  if (spent > 0) await guard.settle(dr.job.id, spent);
+  else guard.release(dr.job.id);
+}
 
-  /** The source changed since this job was planned: closed unsent (the executor has it decided again). */
-  private async supersede(): Promise<'superseded'> {
-    const error =
-      'the source changed after this job was planned: nothing sent; its new content is planned instead';
-    await this.d.ledger.superseded(this.job, error);
-    this.log.info(error);
-    this.d.report.events.emit('job:failed', {
-      ...refOfJob(this.job),
-      kind: 'transient',
-      error,
-      willRetry: true,
-    });
-    return 'superseded';
-  }
+/** What a failed request means for the job (the client retried what it safely could). */
+function requestFailed(out: Extract<BilledOutcome<unknown>, { failure: unknown }>): RequestFailed {
+  const f = out.failure;
+  const error =
+    f.verdict === 'maybe-taken'
+      ? `a text request failed after it was sent: the service may have translated (and billed) it; ${
+          f.again ? 'its segments are sent again later in this run' : 'not sent again in this run'
+        }: ${f.message}`
+      : `a text request failed: ${f.message}`;
+  return new RequestFailed(
+    { kind: f.kind, error, willRetry: f.willRetry, countsAttempt: f.countsAttempt },
+    f.again === true,
+  );
 }
 
 function failure(kind: FailureKind, error: string, willRetry: boolean): Failure {
