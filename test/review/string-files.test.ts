@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, openBrowser } from '../helpers/browser.js';
+import { HAS_CHROMIUM, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
 import { createFixture, runCliOn, type Fixture } from '../sync/fixture.js';
 
 // The review page of a string file and a Markdown guide, compared with a commit (git), as a
@@ -158,6 +158,7 @@ describe('locsync review of string files and inline code', () => {
         expect(await guide.locator('td.new code.ph').allInnerTexts()).toEqual(['`v1`']);
         expect(await guide.locator('td.source code.ph').allInnerTexts()).toEqual(['`v1`']);
         expect((await guide.locator('td.source ins').allInnerTexts()).join(' ')).toMatch(/was.*removed/);
+        await web.screenshot({ path: path.join(SCREENSHOTS, 'review-strings.png') });
       } finally {
         await browser.close();
       }
