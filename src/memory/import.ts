@@ -168,22 +168,24 @@ export async function importTmx(
   };
   try {
     let header: TmxHeader | undefined;
-    for await (const item of readTmx(opts.file)) {
-      if (!('variants' in item)) {
-        header = item;
-        checkHeader(opts.file, header, pairs);
-        continue;
-      }
-      summary.units++;
-      checkLanguages(opts.file, item);
-      const rows = unitRows(item, header as TmxHeader, pairs, document);
-      if (typeof rows === 'string') {
-        skipped.add(rows, item.line);
-        continue;
-      }
-      for (const r of rows) {
-        batch.push(r);
-        summary.translations[r.target_lang] = (summary.translations[r.target_lang] ?? 0) + 1;
+    for await (const items of readTmx(opts.file)) {
+      for (const item of items) {
+        if (!('variants' in item)) {
+          header = item;
+          checkHeader(opts.file, header, pairs);
+          continue;
+        }
+        summary.units++;
+        checkLanguages(opts.file, item);
+        const rows = unitRows(item, header as TmxHeader, pairs, document);
+        if (typeof rows === 'string') {
+          skipped.add(rows, item.line);
+          continue;
+        }
+        for (const r of rows) {
+          batch.push(r);
+          summary.translations[r.target_lang] = (summary.translations[r.target_lang] ?? 0) + 1;
+        }
       }
       if (batch.length >= BATCH) await flush();
     }

@@ -29,44 +29,58 @@ interface LabelledPiece {
   label: string;
 }
 
+/** Builds the labelled pieces of one inline content (a class: no closures made per content). */
+class PieceRow {
+  readonly out: LabelledPiece[] = [];
+  readonly stack: string[] = [];
+  private readonly seen = new Map<string, number>();
+  private outside = 0;
+  text = '';
+  keepEmpty = false;
+
+  private label(base: string): string {
+    const n = this.seen.get(base) ?? 0;
+    this.seen.set(base, n + 1);
+    return `${base}#${n}`;
+  }
+
+  /** The text gathered so far ends a run (a tag follows, or the content ends). */
+  flush(): void {
+    const top = this.stack.at(-1);
+    if (this.text !== '' || this.keepEmpty)
+      this.out.push({
+        piece: { text: this.text },
+        label: this.label(top ? `s:${top}` : `o:${this.outside}`),
+      });
+    if (!top && this.text !== '') this.outside++;
+    this.text = '';
+    this.keepEmpty = false;
+  }
+
+  code(id: string): void {
+    this.flush();
+    this.out.push({ piece: { text: '', code: true }, label: this.label(`c:${id}`) });
+  }
+}
+
 /** The pieces of an inline content, each with its label (its span or code identity, occurrence). */
 function labelledPieces(items: readonly InlineItem[]): LabelledPiece[] {
-  const out: LabelledPiece[] = [];
-  const stack: Array<{ id: string; keep: boolean }> = [];
-  const seen = new Map<string, number>();
-  let outside = 0;
-  let text = '';
-  let keepEmpty = false;
-  const label = (base: string): string => {
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    return `${base}#${n}`;
-  };
-  const flush = (): void => {
-    const top = stack.at(-1);
-    if (text !== '' || keepEmpty)
-      out.push({ piece: { text }, label: label(top ? `s:${top.id}` : `o:${outside}`) });
-    if (!top && text !== '') outside++;
-    text = '';
-    keepEmpty = false;
-  };
+  const row = new PieceRow();
   for (const item of items) {
-    if (item.t === 'text') text += item.text;
+    if (item.t === 'text') row.text += item.text;
     else if (item.t === 'open') {
-      flush();
-      stack.push({ id: item.id, keep: item.keep === true });
-      keepEmpty = item.keep === true;
+      row.flush();
+      row.stack.push(item.id);
+      row.keepEmpty = item.keep === true;
     } else if (item.t === 'close') {
-      flush();
-      const at = stack.findLastIndex((s) => s.id === item.id);
-      if (at >= 0) stack.splice(at, 1);
-    } else if (item.t === 'code') {
-      flush();
-      out.push({ piece: { text: '', code: true }, label: label(`c:${item.id}`) });
-    } else flush();
+      row.flush();
+      const at = row.stack.lastIndexOf(item.id);
+      if (at >= 0) row.stack.splice(at, 1);
+    } else if (item.t === 'code') row.code(item.id);
+    else row.flush();
   }
-  flush();
-  return out;
+  row.flush();
+  return row.out;
 }
 
 /** A source content in the pipeline's tagged form (its memory key's text), with its pieces' labels. */
