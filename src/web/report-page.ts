@@ -50,20 +50,28 @@ export function renderReportPage(d: ReportPageData): string {
   const monthRows = months.map((m) => d.byMonthLanguage.filter((r) => r.month === m));
   const sum = (rows: BillingRow[], k: keyof BillingRow) =>
     rows.reduce((n, r) => n + ((r[k] as number) ?? 0), 0);
+  // Only the documents billed at the minimum: what they held, what the minimum added to that, and
+  // (where their real count is not known) the rest of their bill. Characters billed by count are
+  // the first chart's.
+  const added = (rows: BillingRow[]) => sum(rows, 'minimum_added_characters');
+  const unknownShare = (rows: BillingRow[]) =>
+    sum(rows, 'minimum_unknown_documents') * MINIMUM_BILLED_CHARACTERS;
   const minimum = stackedBarChart({
     title: `Billed at the ${formatCount(MINIMUM_BILLED_CHARACTERS)}-character minimum, by month`,
     categories: months,
     series: [
       {
-        name: 'billed by count',
+        name: 'their own characters',
         values: monthRows.map(
-          (rows) => sum(rows, 'billed_characters') - sum(rows, 'minimum_billed_characters'),
+          (rows) => sum(rows, 'minimum_billed_characters') - added(rows) - unknownShare(rows),
         ),
       },
-      { name: 'billed at minimum', values: monthRows.map((rows) => sum(rows, 'minimum_billed_characters')) },
+      { name: 'added by the minimum', values: monthRows.map(added) },
+      { name: 'at the minimum, real count unknown', values: monthRows.map(unknownShare) },
     ],
     unit: 'characters',
   });
+  const anyMinimum = monthRows.some((rows) => sum(rows, 'minimum_billed_characters') > 0);
   const t = d.grouped.total;
   const body = `<h1>Billing report</h1>
 <p class="muted">${isolated(d.pipeline)} · made ${escapeHtml(d.generatedAt)}${d.grouped.since ? ` · since ${escapeHtml(d.grouped.since)}` : ''}</p>
@@ -78,7 +86,7 @@ ${months.length ? byMonth : '<p class="muted">Nothing billed yet.</p>'}
 <h2>Minimum-billed share</h2>
 <p class="muted">pptx, docx, doc, xlsx and pdf documents are billed at least ${formatCount(MINIMUM_BILLED_CHARACTERS)} characters each.
 ${t.minimum_added_characters !== null ? `The minimum added ${formatCount(t.minimum_added_characters)} characters over their real count.` : ''}</p>
-${months.length ? minimum : ''}
+${anyMinimum ? minimum : '<p class="muted">No document was billed at the minimum.</p>'}
 <h2>By ${escapeHtml(d.grouped.by)}</h2>
 ${table(d.grouped)}
 ${d.edited ? editedSection(d.edited) : ''}
