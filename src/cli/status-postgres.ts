@@ -72,15 +72,16 @@ export async function postgresStatus(
       process.exitCode = EXIT.ok;
       return;
     }
+    const qa = await qaOutputs(state.qaResults);
     const status = await collectStatus(postgresStatusSource(state), loaded, {
       runs: Number(opts.runs) || 5,
       config: opts.config,
       now,
       ...(opts.scan ? { scan: await scanForStatus(loaded, state) } : {}),
+      qa,
     });
     const workers = (await listWorkers(state.pool)).map(workerLine);
     const edited = await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath));
-    const qa = await qaOutputs(state.qaResults);
     const data: StatusData & { workers: WorkerLine[] } = { ...status, edited, qa, workers };
     if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
     else

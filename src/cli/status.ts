@@ -34,11 +34,11 @@ async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number)
       config: opts.config,
       now,
       ...(opts.scan ? { scan: await scanForStatus(loaded, state) } : {}),
+      qa: await qaOutputs(state.qaResults),
     });
     return {
       ...data,
       edited: await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath)),
-      qa: await qaOutputs(state.qaResults),
     };
   } finally {
     state.close();

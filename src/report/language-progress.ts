@@ -1,9 +1,11 @@
 import type { SyncPlan } from '../sync/engine.js';
-import { formatCount, formatPercent } from '../util/format.js';
+import { formatCount } from '../util/format.js';
 
 // Per mapping and target language, how far the outputs are, like a TMS's status page: up to date,
-// stale (an older version of the style list), pending (sync would translate, copy or collect it),
-// failed (retried or given up), and the share up to date.
+// flagged by the output checks (delivered, for a person to look at), stale (an older version of the
+// style list), pending (sync would translate, copy or collect it), failed (retried, given up, or
+// failed the output checks), and the share delivered. A language with a failed output is never
+// 100% done.
 
 export interface LanguageProgress {
   mapping: string;
@@ -11,10 +13,12 @@ export interface LanguageProgress {
   /** Outputs the mapping should have for this language: one per supported source file. */
   outputs: number;
   upToDate: number;
+  /** Delivered, flagged by the output checks (docs/qa.md): not counted as up to date. */
+  flagged: number;
   stale: number;
   pending: number;
   failed: number;
-  /** Share of the outputs that are up to date, 0..100 (100 for a mapping with no files). */
+  /** Share of the outputs delivered (up to date or flagged), 0..100, below 100 while one failed. */
   percent: number;
 }
 
@@ -23,8 +27,10 @@ export interface LanguageProgress {
  * of each mapping; `targets` the target languages of each mapping (in manifest order).
  */
 export function languageProgress(
-  plan: Pick<SyncPlan, 'toTranslate' | 'toReuse' | 'toResume' | 'stale' | 'gaveUp'>,
+  plan: Pick<SyncPlan, 'toTranslate' | 'toReuse' | 'toResume' | 'stale' | 'gaveUp' | 'qaFailed'>,
   mappings: Array<{ name: string; targets: string[]; files: number }>,
+  /** The outputs the output checks flagged (their last verdict). */
+  flagged: ReadonlyArray<{ mapping: string; target: string }> = [],
 ): LanguageProgress[] {
   const key = (mapping: string, target: string) => `${mapping}\u0000${target}`;
   const tally = new Map<string, { stale: number; pending: number; failed: number }>();
@@ -49,18 +55,26 @@ export function languageProgress(
   add(plan.toResume, 'pending');
   add(plan.stale, 'stale');
   add(plan.gaveUp, 'failed');
+  // Failed the output checks: not delivered, and not bought again unless asked (docs/qa.md).
+  add(plan.qaFailed, 'failed');
+  const flaggedOf = new Map<string, number>();
+  for (const f of flagged)
+    flaggedOf.set(key(f.mapping, f.target), (flaggedOf.get(key(f.mapping, f.target)) ?? 0) + 1);
   return mappings.flatMap((m) =>
     m.targets.map((target) => {
       const t = tally.get(key(m.name, target)) ?? { stale: 0, pending: 0, failed: 0 };
       const outputs = Math.max(m.files, t.stale + t.pending + t.failed);
-      const upToDate = outputs - t.stale - t.pending - t.failed;
+      const delivered = outputs - t.stale - t.pending - t.failed;
+      // A flagged output planned again (its source changed) is pending, not flagged.
+      const flaggedHere = Math.min(flaggedOf.get(key(m.name, target)) ?? 0, delivered);
       return {
         mapping: m.name,
         target,
         outputs,
-        upToDate,
+        upToDate: delivered - flaggedHere,
+        flagged: flaggedHere,
         ...t,
-        percent: outputs ? Math.floor((100 * upToDate) / outputs) : 100,
+        percent: outputs ? Math.floor((100 * delivered) / outputs) : 100,
       };
     }),
   );
@@ -68,16 +82,27 @@ export function languageProgress(
 
 /** The table of `locsync status`. */
 export function formatLanguageProgress(rows: LanguageProgress[]): string[] {
-  const head = ['mapping', 'language', 'outputs', 'up to date', 'stale', 'pending', 'failed', 'done'];
+  const head = [
+    'mapping',
+    'language',
+    'outputs',
+    'up to date',
+    'flagged',
+    'stale',
+    'pending',
+    'failed',
+    'done',
+  ];
   const body = rows.map((r) => [
     r.mapping,
     r.target,
     formatCount(r.outputs),
     formatCount(r.upToDate),
+    formatCount(r.flagged),
     formatCount(r.stale),
     formatCount(r.pending),
     formatCount(r.failed),
-    formatPercent(r.upToDate, r.outputs || 1),
+    `${r.percent}%`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) =>

@@ -152,7 +152,14 @@ export async function scanForStatus(loaded: LoadedManifest, state: RunState): Pr
 export async function collectStatus(
   source: StatusSource,
   loaded: LoadedManifest,
-  opts: { runs: number; config: string; now: number; scan?: ScanResult },
+  opts: {
+    runs: number;
+    config: string;
+    now: number;
+    scan?: ScanResult;
+    /** The output checks' verdicts: listed, and counted apart in the progress per language. */
+    qa?: QaOutputs;
+  },
 ): Promise<StatusData> {
   const { now, scan } = opts;
   const [runs, ran, open, failed, billed, repeated] = await Promise.all([
@@ -171,6 +178,7 @@ export async function collectStatus(
           targets: m.targets.map((t) => t.lang),
           files: scan.files.get(m.name) ?? 0,
         })),
+        opts.qa?.flagged ?? [],
       )
     : null;
   return {
@@ -190,6 +198,7 @@ export async function collectStatus(
       ...(loaded.manifest.billing ? { billing: loaded.manifest.billing } : {}),
     },
     possibly_billed_twice: repeated,
+    ...(opts.qa ? { qa: opts.qa } : {}),
     progress,
     gaveUp: scan?.plan.gaveUp ?? null,
     string_keys: scan?.stringKeys ?? null,

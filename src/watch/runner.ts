@@ -184,6 +184,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
         status: this.status,
         manifest: () => this.loaded,
         tracker: new RunTracker(this.events),
+        events: this.events,
         health: () => this.metrics.healthz(),
       });
       this.metricsServer = await startMetricsServer(this.metrics, w.metrics, (req, res) =>

@@ -6,11 +6,12 @@ import type { BillingRow } from '../report/queries.js';
 import { collectStatus, scanForStatus, type ScanResult, type StatusData } from '../report/status-data.js';
 import type { StatusSource } from '../report/status-source.js';
 import type { RunState } from '../sync/engine.js';
+import type { SyncEvents } from '../sync/events.js';
 import type { RunTotals, RunTracker } from '../sync/run-tracker.js';
 
 // What the status page shows, gathered on each request from the state (runs, failures, billing)
 // and the live run (jobs in flight); the scan for per-language progress is slower and refreshed in
-// the background at most once a minute.
+// the background: soon after files arrive or outputs land, else once a minute.
 
 /** How often the status page looks again for outputs people edited. */
 const EDITED_EVERY_MS = 5_000;
@@ -30,7 +31,27 @@ export interface StatusPageSource {
   monthlyBudget?: () => number | undefined;
   /** How often the source folders are scanned for the progress table (default 60 s). */
   scanEveryMs?: number;
+  /**
+   * The live run's events (watch): a file that arrives or goes, an output that lands or fails,
+   * makes the next request scan again, so the table follows the run.
+   */
+  events?: SyncEvents;
 }
+
+/** Events after which the progress table is out of date. */
+const PROGRESS_EVENTS = [
+  'source:changed',
+  'file:removed',
+  'scan:done',
+  'job:done',
+  'job:reused',
+  'job:failed',
+  'job:qa',
+  'job:stale',
+] as const;
+
+/** A scan after changes waits at least this long after the last, and 5 times what that one took. */
+const RESCAN_MIN_MS = 1_000;
 
 export interface StatusPageData {
   generatedAt: string;
@@ -54,17 +75,33 @@ export interface StatusPageData {
 export class StatusPageCollector {
   private scan: ScanResult | undefined;
   private scannedAt = 0;
+  private scanTookMs = 0;
   private scanning: Promise<void> | undefined;
+  /** Something the table counts changed since the last scan began. */
+  private changed = false;
 
-  constructor(private readonly src: StatusPageSource) {}
+  constructor(private readonly src: StatusPageSource) {
+    for (const e of PROGRESS_EVENTS) src.events?.on(e, () => (this.changed = true));
+  }
 
-  /** Start a background scan when the last one is older than scanEveryMs. */
+  /**
+   * Start a background scan when the last one is older than scanEveryMs, or when the run changed
+   * what it counts (bounded: a scan of a big tree is not repeated back to back).
+   */
   private refreshScan(now: number): void {
-    if (this.scanning || now - this.scannedAt < (this.src.scanEveryMs ?? 60_000)) return;
+    if (this.scanning) return;
+    const age = now - this.scannedAt;
+    const due =
+      age >= (this.src.scanEveryMs ?? 60_000) ||
+      (this.changed && age >= Math.max(RESCAN_MIN_MS, 5 * this.scanTookMs));
+    if (!due) return;
+    this.changed = false;
+    const started = Date.now();
     this.scanning = scanForStatus(this.src.manifest(), this.src.state)
       .then((s) => {
         this.scan = s;
         this.scannedAt = Date.now();
+        this.scanTookMs = this.scannedAt - started;
       })
       .catch(() => {
         // The table waits for the next scan; the rest of the page does not depend on it.
@@ -106,16 +143,17 @@ export class StatusPageCollector {
     this.refreshScan(now);
     const loaded = this.src.manifest();
     const month = new Date(now).toISOString().slice(0, 7);
-    const [status, billed, edited, qa] = await Promise.all([
+    const qa = await qaOutputs(this.src.state.qaResults);
+    const [status, billed, edited] = await Promise.all([
       collectStatus(this.src.status, loaded, {
         runs: 10,
         config: loaded.path,
         now,
         ...(this.scan ? { scan: this.scan } : {}),
+        qa,
       }),
       this.src.status.billing({ by: 'language', since: `${month}-01T00:00:00.000Z` }),
       this.editedOutputs(loaded, now),
-      qaOutputs(this.src.state.qaResults),
     ]);
     const t = this.src.tracker;
     return {

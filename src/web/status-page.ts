@@ -90,10 +90,10 @@ function billingChart(d: StatusPageData): string {
 function progressTable(d: StatusPageData): string {
   const p = d.status.progress;
   if (!p) return '<p class="muted">Counting the outputs of each language…</p>';
-  return `<table id="progress"><thead><tr><th>mapping</th><th>language</th><th class="num">outputs</th><th class="num">up to date</th><th class="num">stale</th><th class="num">pending</th><th class="num">failed</th><th>done</th></tr></thead><tbody>${p
+  return `<table id="progress"><thead><tr><th>mapping</th><th>language</th><th class="num">outputs</th><th class="num">up to date</th><th class="num">flagged</th><th class="num">stale</th><th class="num">pending</th><th class="num">failed</th><th>done</th></tr></thead><tbody>${p
     .map(
       (r) =>
-        `<tr><td>${isolated(r.mapping)}</td><td>${isolated(r.target)}</td><td class="num">${formatCount(r.outputs)}</td><td class="num">${formatCount(r.upToDate)}</td><td class="num">${formatCount(r.stale)}</td><td class="num">${formatCount(r.pending)}</td><td class="num">${formatCount(r.failed)}</td>
+        `<tr><td>${isolated(r.mapping)}</td><td>${isolated(r.target)}</td><td class="num">${formatCount(r.outputs)}</td><td class="num">${formatCount(r.upToDate)}</td><td class="num">${formatCount(r.flagged)}</td><td class="num">${formatCount(r.stale)}</td><td class="num">${formatCount(r.pending)}</td><td class="num">${formatCount(r.failed)}</td>
 <td><meter min="0" max="100" value="${r.percent}"></meter> ${r.percent}%</td></tr>`,
     )
     .join('')}</tbody></table>`;

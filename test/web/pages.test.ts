@@ -134,6 +134,28 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
     expect(await readsLeftToRight(page, '#failures', 'What to do')).toBe(true);
     expect(await page.locator('svg.chart rect.bar').count()).toBeGreaterThan(0);
     expect(await page.locator('#progress tbody tr').count()).toBe(2);
+    // Progress per language: the document the service failed (and gave up on) counts as failed,
+    // and its language is not called 100% done.
+    // Each row as [language, outputs, up to date, flagged, stale, pending, failed, done %].
+    const progress = async () => {
+      const rows: Array<[string, ...number[]]> = [];
+      for (const tr of await page.locator('#progress tbody tr').all()) {
+        const cells = (await tr.locator('td').allTextContents()).map((c) => c.trim());
+        rows.push([cells[1]!, ...cells.slice(2).map((c) => Number(c.replace(/[,%]/g, '')))]);
+      }
+      return rows;
+    };
+    const rowOf = (rows: Array<[string, ...number[]]>, lang: string) =>
+      rows.find((r) => r[0] === lang)?.slice(1);
+    // (The table catches up with the last outputs of the first scan within a refresh or two.)
+    const sorted = async () =>
+      (await progress()).map((r) => r.slice(1) as number[]).sort((a, b) => a[1]! - b[1]!);
+    await expect.poll(sorted, { timeout: 30_000 }).toEqual([
+      [4, 3, 0, 0, 0, 1, 75],
+      [4, 4, 0, 0, 0, 0, 100],
+    ]);
+    const failedLang = (await progress()).find((r) => r[6] === 1)![0];
+    const otherLang = failedLang === 'de' ? 'fr' : 'de';
     const done = async () => Number((await page.locator('#done').textContent())!.replace(/,/g, ''));
     expect(await done()).toBe(7);
     const billedBefore = await page.locator('#billed-month').textContent();
@@ -143,6 +165,11 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
     p.write('added.txt', 'A document added while the page is open.\n');
     await expect.poll(done, { timeout: 60_000 }).toBe(9);
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(42);
+    // The progress table follows the files that arrived and the outputs that landed.
+    await expect
+      .poll(async () => rowOf(await progress(), otherLang), { timeout: 30_000 })
+      .toEqual([5, 5, 0, 0, 0, 0, 100]);
+    expect(rowOf(await progress(), failedLang)).toEqual([5, 4, 0, 0, 0, 1, 80]);
     expect(await page.locator('#billed-month').textContent()).not.toBe(billedBefore);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'status-page.png'), fullPage: true });

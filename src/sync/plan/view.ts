@@ -17,6 +17,8 @@ export interface SyncPlan {
   unsupported: SkippedItem[];
   skipped: SkippedItem[];
   gaveUp: OutputRef[];
+  /** Outputs whose last translation failed the output checks: not bought again unless asked. */
+  qaFailed: OutputRef[];
   toDelete: string[];
 }
 
@@ -31,6 +33,7 @@ export function groupPlan(plan: Plan): SyncPlan {
     unsupported: [...plan.unsupported],
     skipped: [...plan.skipped],
     gaveUp: [],
+    qaFailed: [],
     toDelete: [],
   };
   for (const a of plan.actions) {
@@ -52,13 +55,15 @@ export function groupPlan(plan: Plan): SyncPlan {
         break;
       case 'skip':
         if (a.reason === 'gave-up') view.gaveUp.push(a.ref);
-        else
+        else {
+          if (a.reason === 'qa-failed') view.qaFailed.push(a.ref);
           view.skipped.push({
             mapping: a.ref.mapping,
             file: a.ref.file,
             reason: a.reason,
             message: a.message,
           });
+        }
         break;
       case 'delete':
         view.toDelete.push(a.ref.output);
