@@ -21,6 +21,7 @@ const row = (
   minimum_unknown_documents: 0,
   reused_documents: 0,
   unfinished_characters: 0,
+  possibly_billed_characters: 0,
   ...over,
 });
 
