@@ -146,8 +146,8 @@ export async function sinceCommit(
         `edited by a person: the new translation is beside it (${beside}); resolve with \`locsync outputs keep|take-new ${rec.output_path}\``,
       );
     // In a conflict the commit's version is the person's when the output (theirs) still is it.
-    const previousBy =
-      conflict && oldOutput?.equals(fs.readFileSync(outputAbs)) ? wholly('person') : undefined;
+    const theirs = conflict && oldOutput && fs.existsSync(outputAbs) ? fs.readFileSync(outputAbs) : undefined;
+    const previousBy = theirs && oldOutput?.equals(theirs) ? wholly('person') : undefined;
     const nextBy = conflict
       ? wholly('machine')
       : await outputNowBy(stateFolder, rec.output_path, outputAbs, rec);
