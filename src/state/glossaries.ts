@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AppliedGlossary, GlossaryStateStore } from './types.js';
+import type { AppliedGlossary, GlossaryStateStore } from './terminology-types.js';
 
 // The `glossaries` table of state.db: what locsync last applied per glossary of the manifest.
 

@@ -1,4 +1,4 @@
-import type { DoneIndexRow, JobRecord } from './types.js';
+import type { DoneIndexRow, JobRecord } from './job-types.js';
 
 // A unit of work (one source content, target and settings) is worked on by one worker at a time
 // when several share a state; the others leave it to that worker.

@@ -1,4 +1,4 @@
-import type { JobFailure, JobRecord, SpooledDownload, WrittenOutput } from './types.js';
+import type { JobFailure, JobRecord, SpooledDownload, WrittenOutput } from './job-types.js';
 
 // What the backends write, decided once for all of them: the fields each named transition of the
 // job ledger sets (a pure function of the row and the event), and the grouping of verified marks.

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SharedBudget } from '../types.js';
+import type { SharedBudget } from '../shared-types.js';
 import { ADVISORY } from './migrations.js';
 import { billedSinceSql } from '../billed.js';
 import { inTransaction } from './tx.js';

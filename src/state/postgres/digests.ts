@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ContentDigests, StoredDigest } from '../types.js';
+import type { ContentDigests, StoredDigest } from '../file-types.js';
 
 // Content digests on PostgreSQL (see ContentDigests): written once per content, read by sha256.
 // Shared by every pipeline of the database: a digest is a function of the bytes alone.

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { FileInventory, FileRecord, HashedFile, ListedFile, MappingSnapshot } from '../types.js';
+import type { FileInventory, FileRecord, HashedFile, ListedFile, MappingSnapshot } from '../file-types.js';
 import { VERIFY_BATCH } from '../transitions.js';
 import { inTransaction } from './tx.js';
 

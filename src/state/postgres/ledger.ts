@@ -11,7 +11,7 @@ import type {
   SpooledDownload,
   WrittenOutput,
   WrittenRecordRow,
-} from '../types.js';
+} from '../job-types.js';
 import { attachJob, claimUnit, holdsUnit, releaseUnit, unitKey } from './claims.js';
 import { noticeDeadWorkers } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';

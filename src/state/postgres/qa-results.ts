@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { QaResultRow, QaResultStore } from '../types.js';
+import type { QaResultRow, QaResultStore } from '../qa-types.js';
 
 // The output checks' verdicts on PostgreSQL (see QaResultStore): one row per output, the last verdict.
 

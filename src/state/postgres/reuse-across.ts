@@ -1,6 +1,6 @@
 import path from 'node:path';
 import pg from 'pg';
-import type { ReuseAcrossPipelines, SharedTranslation } from '../types.js';
+import type { ReuseAcrossPipelines, SharedTranslation } from '../shared-types.js';
 
 // Reuse across pipelines (manifest `reuse: across_pipelines`, docs/postgres.md). Each pipeline's
 // state is a schema of its own; a pipeline that opted in records so in its schema

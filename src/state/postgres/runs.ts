@@ -1,14 +1,12 @@
 import os from 'node:os';
 import type pg from 'pg';
+import type { RunLog, RunOutcome, RunRecord } from '../run-types.js';
 import type {
   AppliedGlossary,
   AppliedStyle,
   GlossaryStateStore,
-  RunLog,
-  RunOutcome,
-  RunRecord,
   StyleStateStore,
-} from '../types.js';
+} from '../terminology-types.js';
 import { CachedRows } from './cached-rows.js';
 import { dropDeadWorkersClaims } from './segment-claims.js';
 import { WORKER_ALIVE } from './workers.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SegmentClaims } from '../types.js';
+import type { SegmentClaims } from '../segment-types.js';
 import { WORKER_ALIVE } from './workers.js';
 
 // Segments a worker of the pipeline is sending right now (segment_claims), by memory key: two

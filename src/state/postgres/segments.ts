@@ -1,13 +1,7 @@
 import type pg from 'pg';
 import { preferred } from '../memory-preference.js';
-import type {
-  NewTextRequest,
-  Recalled,
-  SegmentMemory,
-  SegmentMemoryRow,
-  SegmentOrigin,
-  TextRequestRecord,
-} from '../types.js';
+import type { Recalled, SegmentOrigin } from '../memory-types.js';
+import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
 import { inTransaction } from './tx.js';
 
 // The segment memory on PostgreSQL (see SegmentMemory), in the pipeline's own schema: translated

@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import type { PipelineIdentity } from '../pipeline.js';
 import type { Logger } from '../../log/logger.js';
-import type { AppliedGlossary, AppliedStyle, SharedWork, StyleStateStore, SyncState } from '../types.js';
+import type { SharedWork } from '../shared-types.js';
+import type { AppliedGlossary, AppliedStyle, StyleStateStore } from '../terminology-types.js';
+import type { SyncState } from '../types.js';
 import {
   holderOf,
   orphanedUnits,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ContentDigests, StoredDigest } from '../types.js';
+import type { ContentDigests, StoredDigest } from '../file-types.js';
 
 // Content digests on SQLite (see ContentDigests): written once per content, read by sha256.
 

@@ -1,12 +1,5 @@
-import type {
-  FileInventory,
-  FileRecord,
-  HashedFile,
-  ListedFile,
-  MappingSnapshot,
-  RunLog,
-  RunOutcome,
-} from '../types.js';
+import type { FileInventory, FileRecord, HashedFile, ListedFile, MappingSnapshot } from '../file-types.js';
+import type { RunLog, RunOutcome } from '../run-types.js';
 
 // The file inventory and the run log on SQLite: the state interface's asynchronous calls, answered
 // by the store's synchronous statements.

@@ -10,7 +10,7 @@ import type {
   SpooledDownload,
   WrittenOutput,
   WrittenRecordRow,
-} from '../types.js';
+} from '../job-types.js';
 
 // The job ledger on SQLite: the only writer of job rows. Each transition is one update of the row
 // (better-sqlite3 is synchronous: the row is written when the call returns, before any await of the

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { QaResultRow, QaResultStore } from '../types.js';
+import type { QaResultRow, QaResultStore } from '../qa-types.js';
 
 // The output checks' verdicts on SQLite (see QaResultStore): one row per output, the last verdict.
 

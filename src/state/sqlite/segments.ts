@@ -1,13 +1,7 @@
 import type Database from 'better-sqlite3';
 import { preferred } from '../memory-preference.js';
-import type {
-  NewTextRequest,
-  Recalled,
-  SegmentMemory,
-  SegmentMemoryRow,
-  SegmentOrigin,
-  TextRequestRecord,
-} from '../types.js';
+import type { Recalled, SegmentOrigin } from '../memory-types.js';
+import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
 
 // The segment memory on SQLite (see SegmentMemory): translated segments by key, and the text requests
 // recorded before they are sent. better-sqlite3 is synchronous: a row is written when a call returns.
