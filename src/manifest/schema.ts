@@ -31,7 +31,7 @@ export const manifestSchema = z.strictObject({
     .enum(['within_pipeline', 'across_pipelines'])
     .default('within_pipeline')
     .describe(
-      "Where an identical translation (same content, same target and settings) may be copied from instead of uploading. within_pipeline (default): only this pipeline's own outputs. across_pipelines: with a PostgreSQL state, also the outputs of other pipelines on the same database that say across_pipelines too, when the copy's file is unchanged since it was translated (docs/postgres.md).",
+      "Where an identical translation (same content, same target and settings) may be copied from instead of uploading. within_pipeline (default): only this pipeline's own outputs. across_pipelines: with a PostgreSQL state, also the outputs of other pipelines on the same database that say across_pipelines too, when the copy's file is unchanged since it was translated, and the segments of their segment memories (docs/postgres.md, docs/memory.md).",
     ),
   service: serviceSchema
     .default(serviceSchema.parse({}))

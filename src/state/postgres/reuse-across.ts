@@ -55,6 +55,11 @@ export class PgReuseAcrossPipelines implements ReuseAcrossPipelines {
     return list;
   }
 
+  /** The schemas of the other opted-in pipelines (their segment memories are shared too). */
+  async schemas(): Promise<string[]> {
+    return (await this.optedIn()).map((o) => o.schema);
+  }
+
   async translationsOf(unit: {
     sha256: string;
     fingerprint: string;

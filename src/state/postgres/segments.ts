@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { preferred } from '../memory-preference.js';
 import type { Recalled, SegmentOrigin } from '../memory-types.js';
 import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
@@ -34,7 +34,15 @@ function distinct(rows: readonly SegmentMemoryRow[]): SegmentMemoryRow[] {
 }
 
 export class PgSegmentMemory implements SegmentMemory {
-  constructor(private readonly pool: pg.Pool) {}
+  /**
+   * `shared`: the schemas of the other pipelines this one shares translations with (manifest
+   * `reuse: across_pipelines` on both sides, ./reuse-across.ts). Their memories are read, never
+   * written, for the segments this pipeline's own memory does not hold.
+   */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly shared?: () => Promise<string[]>,
+  ) {}
 
   async lookup(keys: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
@@ -45,12 +53,34 @@ export class PgSegmentMemory implements SegmentMemory {
   async recall(keys: readonly string[]): Promise<Map<string, Recalled>> {
     const out = new Map<string, Recalled>();
     if (keys.length === 0) return out;
-    const r = await this.pool.query<{ key: string; translation: string; origin: SegmentOrigin }>(
-      'SELECT key, translation, origin FROM segment_memory WHERE key = ANY($1::text[])',
-      [[...new Set(keys)]],
-    );
-    for (const row of r.rows) out.set(row.key, preferred(out.get(row.key), row));
+    const unique = [...new Set(keys)];
+    for (const row of await this.rowsOf('segment_memory', unique))
+      out.set(row.key, preferred(out.get(row.key), row));
+    if (!this.shared) return out;
+    // A pipeline's own memory first; what it lacks, from the pipelines it shares with.
+    let missing = unique.filter((k) => !out.has(k));
+    for (const schema of missing.length > 0 ? await this.shared() : []) {
+      const found = new Map<string, Recalled>();
+      const rows = await this.rowsOf(`${pg.escapeIdentifier(schema)}.segment_memory`, missing).catch(
+        () => [], // a schema this role may not read shares nothing with it
+      );
+      for (const row of rows) found.set(row.key, preferred(found.get(row.key), row));
+      for (const [k, r] of found) out.set(k, r);
+      missing = missing.filter((k) => !out.has(k));
+      if (missing.length === 0) break;
+    }
     return out;
+  }
+
+  private async rowsOf(
+    table: string,
+    keys: readonly string[],
+  ): Promise<Array<{ key: string; translation: string; origin: SegmentOrigin }>> {
+    const r = await this.pool.query<{ key: string; translation: string; origin: SegmentOrigin }>(
+      `SELECT key, translation, origin FROM ${table} WHERE key = ANY($1::text[])`,
+      [keys],
+    );
+    return r.rows;
   }
 
   async put(rows: readonly SegmentMemoryRow[]): Promise<void> {

@@ -95,7 +95,6 @@ export class PostgresState implements SyncState, StyleStateStore {
     this.jobs = new PgJobLedger(pool, worker, outageMs);
     this.files = new PgFileInventory(pool);
     this.digests = new PgContentDigests(pool);
-    this.segments = new PgSegmentMemory(pool);
     this.memory = new PgTranslationMemory(pool);
     this.qaResults = new PgQaResults(pool);
     this.runs = new PgRunLog(pool, workerId);
@@ -105,6 +104,9 @@ export class PostgresState implements SyncState, StyleStateStore {
     this.acrossPipelines = pipeline?.reuseAcross
       ? new PgReuseAcrossPipelines(pool, pipeline.name)
       : undefined;
+    // The segment memory is shared with the same pipelines as documents are (docs/memory.md).
+    const across = this.acrossPipelines;
+    this.segments = new PgSegmentMemory(pool, across ? () => across.schemas() : undefined);
   }
 
   private sharedWork(workerId: string): SharedWork {
