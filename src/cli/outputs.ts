@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { loadManifest } from '../manifest/load.js';
-import { acceptSegmentConflicts } from '../sync/reviewed-segments.js';
+import { acceptSegmentConflicts, keepSegmentConflicts } from '../sync/segments-written.js';
 import { besidePath, EDITED_TAG, taggedPath } from '../sync/run/edited-output.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 
@@ -14,26 +14,41 @@ interface OutputsOptions {
   config: string;
 }
 
-/** The output and its new translation, both absolute; refused when there is no conflict. */
-async function conflictOf(output: string, opts: OutputsOptions): Promise<{ output: string; beside: string }> {
+/** An output named on the command line: absolute, and relative to the manifest folder (the state's key). */
+async function outputOf(
+  output: string,
+  opts: OutputsOptions,
+): Promise<{ abs: string; rel: string; beside: string; stateFolder: string }> {
   const loaded = await loadManifest(opts.config);
-  const abs = path.resolve(output);
+  const given = path.resolve(output);
   // An output named relative to the manifest folder is found too.
-  const outputAbs = fs.existsSync(abs) ? abs : path.resolve(loaded.dir, output);
-  const beside = besidePath(outputAbs);
-  if (!fs.existsSync(beside))
-    throw new ConfigError(
-      `${output}: no new translation beside it (${path.basename(beside)}): nothing to resolve (\`locsync status\` lists the conflicts)`,
-    );
-  return { output: outputAbs, beside };
+  const abs = fs.existsSync(given) ? given : path.resolve(loaded.dir, output);
+  const rel = path.relative(loaded.dir, abs).split(path.sep).join('/');
+  return { abs, rel, beside: besidePath(abs), stateFolder: path.dirname(loaded.statePath) };
 }
 
-/** `outputs keep`: the person's version wins; the new translation beside it is removed. */
+/** Neither a new translation beside it nor a conflict of its segments: nothing to resolve. */
+function nothingToResolve(output: string, beside: string): ConfigError {
+  return new ConfigError(
+    `${output}: no new translation beside it (${path.basename(beside)}): nothing to resolve (\`locsync status\` lists the conflicts)`,
+  );
+}
+
+/**
+ * `outputs keep`: the person's version wins; the new translation beside it is removed. On the
+ * segment path the person's wording of segments whose source changed stands, reviewed against the
+ * new source (the next delivery writes it again).
+ */
 export async function outputsKeepAction(output: string, opts: OutputsOptions): Promise<void> {
-  const c = await conflictOf(output, opts);
-  await fsp.rm(c.beside);
+  const o = await outputOf(output, opts);
+  const hasBeside = fs.existsSync(o.beside);
+  const segments = await keepSegmentConflicts(o.stateFolder, o.rel);
+  if (!hasBeside && !segments) throw nothingToResolve(output, o.beside);
+  if (hasBeside) await fsp.rm(o.beside);
   process.stdout.write(
-    `kept ${output} as edited; removed the new translation ${path.basename(c.beside)} (a later source change is written beside it again)\n`,
+    segments
+      ? `kept ${output}: the person's wording of its segments whose source changed stands, reviewed against the new source${hasBeside ? `; removed the new translation ${path.basename(o.beside)}` : ''}\n`
+      : `kept ${output} as edited; removed the new translation ${path.basename(o.beside)} (a later source change is written beside it again)\n`,
   );
   process.exitCode = EXIT.ok;
 }
@@ -46,38 +61,24 @@ function freeBackupPath(outputAbs: string): string {
   }
 }
 
-/**
- * The segment path: the conflicts of reviewed segments whose source changed are accepted (the new
- * machine translation, already in the output, stands). False: the output has none.
- */
-async function acceptedSegments(output: string, opts: OutputsOptions): Promise<boolean> {
-  const loaded = await loadManifest(opts.config);
-  const rel = path.relative(
-    loaded.dir,
-    fs.existsSync(output) ? path.resolve(output) : path.resolve(loaded.dir, output),
-  );
-  const accepted = await acceptSegmentConflicts(
-    path.dirname(loaded.statePath),
-    rel.split(path.sep).join('/'),
-  );
-  if (accepted)
+/** `outputs take-new`: the new translation wins; the person's version is kept as a backup file. */
+export async function outputsTakeNewAction(output: string, opts: OutputsOptions): Promise<void> {
+  const o = await outputOf(output, opts);
+  const hasBeside = fs.existsSync(o.beside);
+  const segments = await acceptSegmentConflicts(o.stateFolder, o.rel);
+  if (!hasBeside && !segments) throw nothingToResolve(output, o.beside);
+  if (!hasBeside) {
+    // A record of an older version: the new machine translation is in the output already.
     process.stdout.write(
       `${output}: the new translations of its reviewed segments whose source changed stand; the conflict is resolved\n`,
     );
-  return accepted;
-}
-
-/** `outputs take-new`: the new translation wins; the person's version is kept as a backup file. */
-export async function outputsTakeNewAction(output: string, opts: OutputsOptions): Promise<void> {
-  if (await acceptedSegments(output, opts)) {
     process.exitCode = EXIT.ok;
     return;
   }
-  const c = await conflictOf(output, opts);
-  const backup = freeBackupPath(c.output);
-  if (fs.existsSync(c.output)) await fsp.rename(c.output, backup);
+  const backup = freeBackupPath(o.abs);
+  if (fs.existsSync(o.abs)) await fsp.rename(o.abs, backup);
   // A rename keeps the new translation's mtime: the output is as written again (not edited).
-  await fsp.rename(c.beside, c.output);
+  await fsp.rename(o.beside, o.abs);
   process.stdout.write(
     `${output} is the new translation now; the edited version is kept as ${path.basename(backup)}\n`,
   );

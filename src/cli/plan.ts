@@ -76,9 +76,11 @@ async function plan(opts: PlanOptions): Promise<number> {
       const written = made.plan.actions.flatMap((a) =>
         a.kind === 'translate' || a.kind === 'reuse' || a.kind === 'resume' ? [a.ref.output] : [],
       );
+      const { plannedReviews } = await import('../sync/segments/planned-review.js');
       const edited = withPlanned(
         await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath)),
         new Set(written),
+        await plannedReviews(loaded, state, made.plan.actions),
       );
       const styles = made.styles ?? EMPTY_STYLES;
       const files = await priceFiles(

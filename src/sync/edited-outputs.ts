@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JobLedger, WrittenRecordRow } from '../state/types.js';
-import { segmentConflicts, type SegmentConflict } from './reviewed-segments.js';
+import { segmentConflicts, type SegmentConflict } from './segments-written.js';
+import type { PlannedReview } from './segments/planned-review.js';
 import { TimeSlices } from '../util/time-slices.js';
 import { besidePath, conditionByStat, conditionOfBytes, type OutputCondition } from './run/edited-output.js';
 
@@ -18,6 +19,10 @@ export interface EditedOutput {
   advice: string;
   /** `plan`: a new translation of it is planned (it will be written beside the edit). */
   new_translation_planned?: boolean;
+  /** `plan`, the segment path: a new translation is written over it, the person's wording kept in it. */
+  written_over_planned?: boolean;
+  /** `plan`, the segment path: the reviewed segments whose source changes (their wording stays). */
+  segment_conflicts_planned?: SegmentConflict[];
   /**
    * The segment path (./reviewed-segments.ts): reviewed segments whose source changed; the new
    * machine translation is in the output. A conflict until `locsync outputs take-new` accepts it.
@@ -68,19 +73,58 @@ export async function editedOutputs(
         : 'edited by a person: kept; a new translation of a changed source is written beside it',
     });
   }
-  for (const [output, list] of [...bySegment].sort(([a], [b]) => a.localeCompare(b)))
-    edited.push({
+  // The segment path's conflicts join their output's entry (the output is edited against its record,
+  // which is the file beside it), or make one (a wording an earlier delivery took in).
+  for (const [output, list] of [...bySegment].sort(([a], [b]) => a.localeCompare(b))) {
+    const beside = besidePath(output);
+    const hasBeside = fs.existsSync(path.resolve(base, beside));
+    const entry = edited.find((e) => e.output === output);
+    const n = `${list.length} reviewed segment${list.length === 1 ? '' : 's'}`;
+    const advice = hasBeside
+      ? `conflict: the source of ${n} changed; the output keeps the person's wording, the new machine translation is in ${beside}: \`locsync outputs keep ${output}${cfgArg(config)}\` (the person's wording stands, reviewed against the new source) or \`locsync outputs take-new ${output}${cfgArg(config)}\` (the machine's translation wins, the person's version kept as a backup)`
+      : `conflict: the source of ${n} changed, the new machine translation is in the output; check ${list.length === 1 ? 'it' : 'them'} (edit the output if needed), then \`locsync outputs take-new ${output}${cfgArg(config)}\``;
+    const e: EditedOutput = {
       output,
-      new_translation: null,
+      new_translation: hasBeside ? beside : null,
       segment_conflicts: list,
-      advice: `conflict: the source of ${list.length} reviewed segment${list.length === 1 ? '' : 's'} changed, the new machine translation is in the output; check ${list.length === 1 ? 'it' : 'them'} (edit the output if needed), then \`locsync outputs take-new ${output}${cfgArg(config)}\``,
-    });
+      advice,
+    };
+    if (entry) Object.assign(entry, e);
+    else edited.push(e);
+  }
   return edited;
 }
 
-/** `plan`: marks the edited outputs a new translation is planned for (`outputs`: the planned ones). */
-export function withPlanned(edited: readonly EditedOutput[], outputs: ReadonlySet<string>): EditedOutput[] {
-  return edited.map((e) => ({ ...e, new_translation_planned: outputs.has(e.output) }));
+/**
+ * `plan`: marks the edited outputs a new translation is planned for (`outputs`: the planned ones),
+ * and says what the segment path's deliveries will do with a person's work (`reviews`, by output:
+ * ./segments/planned-review.ts), listing the outputs whose reviewed segments' source changes.
+ */
+export function withPlanned(
+  edited: readonly EditedOutput[],
+  outputs: ReadonlySet<string>,
+  reviews: ReadonlyMap<string, PlannedReview> = new Map(),
+): EditedOutput[] {
+  const out: EditedOutput[] = edited.map((e) => ({ ...e, new_translation_planned: outputs.has(e.output) }));
+  for (const [output, r] of reviews) {
+    let e = out.find((x) => x.output === output);
+    if (!e && !r.beside && !r.conflicts.length) continue;
+    if (!e) {
+      e = {
+        new_translation_planned: r.beside,
+        output,
+        new_translation: null,
+        advice:
+          "holds a person's wording whose source changes: it stays in the output, the new machine translation goes beside it",
+      };
+      out.push(e);
+    }
+    const found: EditedOutput = e;
+    found.new_translation_planned = r.beside;
+    if (!r.beside) found.written_over_planned = true;
+    if (r.conflicts.length) found.segment_conflicts_planned = r.conflicts;
+  }
+  return out;
 }
 
 /** The conflicts among them (status exits 1 while there is one). */
@@ -97,10 +141,21 @@ export function formatEdited(edited: readonly EditedOutput[]): string[] {
   for (const e of edited) {
     const planned = e.new_translation_planned
       ? ` (a new translation is planned: written beside it, as ${besidePath(e.output)})`
-      : '';
+      : e.written_over_planned
+        ? " (a new translation is planned: written over it, the person's wording kept in it)"
+        : '';
     out.push(`  ${e.output}${e.new_translation ? ` <> ${e.new_translation}` : ''}${planned}`);
-    for (const c of e.segment_conflicts ?? [])
+    for (const c of e.segment_conflicts_planned ?? [])
+      out.push(
+        `    ${c.where}: its source changes: "${c.source_before}" → "${c.source ?? ''}"; the person's wording "${c.reviewed}" stays in the output, the new machine translation goes beside it`,
+      );
+    for (const c of e.segment_conflicts ?? []) {
       out.push(`    ${c.where}: reviewed "${c.reviewed}" (source was "${c.source_before}")`);
+      if (c.machine !== undefined || c.source !== undefined)
+        out.push(
+          `      new machine translation${c.machine !== undefined ? ` "${c.machine}"` : ' (bought by the sync)'}${c.source !== undefined ? ` (source now "${c.source}")` : ''}`,
+        );
+    }
     out.push(`    ${e.advice}`);
   }
   return out;

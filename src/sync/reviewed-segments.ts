@@ -1,7 +1,3 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import {
   isBilingual,
   isStringDocument,
@@ -13,20 +9,38 @@ import {
   type Piece,
 } from '../documents/index.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../state/types.js';
+import { commonPairs } from '../util/common-pairs.js';
 import { outputCondition, writtenOf } from './run/edited-output.js';
+import {
+  readRecord,
+  writeRecord,
+  type AddedForm,
+  type Codes,
+  type HeldConflict,
+  type SegmentConflict,
+  type WrittenSegments,
+} from './segments-written.js';
+
+export type { SegmentConflict } from './segments-written.js';
+export { segmentConflicts } from './segments-written.js';
 
 // The segment path (method: segments) and outputs edited by people (docs/review.md): the person's
-// wording is taken into the segment memory as a *reviewed* translation, preferred to the service's.
+// wording is taken into the segment memory as a *reviewed* translation, preferred to the service's,
+// and is never replaced without a person deciding.
 //
-// Each delivery of the segment path records, per output, the source segments it translated (their
-// memory keys and tagged text, in document order) in `<state folder>/segments-written/`. When the
-// source changes and the output differs from what was written, the output's segments are read with
-// the document layer and matched to those recorded by position (the document layer's ids); each
-// segment whose text is not what was written is remembered as reviewed under the old source
-// segment's key. The new output is then written over the edit: unchanged segments keep the reviewed
-// wording (the memory prefers it), changed ones are translated. A reviewed segment whose source
-// changed gets the new machine translation and is listed as a conflict (status, exit 1) until
-// `locsync outputs take-new <output>` accepts it or a person edits it again.
+// Each delivery of the segment path records, per output, the source segments it translated
+// (./segments-written.ts). When the source changes and the output differs from what was written,
+// the output's segments are read with the document layer and matched to those recorded by position
+// (the document layer's ids); each segment whose text is not what was written is remembered as
+// reviewed under the old source segment's key. The new output is then written over the edit:
+// unchanged segments keep the reviewed wording (the memory prefers it), changed ones are translated.
+//
+// A reviewed segment whose source changed (in this run's edit or one an earlier delivery took in) is
+// a conflict: it is paired with the segment its source became (./util/common-pairs.ts over the memory
+// keys), the output keeps the person's wording there, the new machine translation goes into the file
+// beside it (`*.locsync-new.*`), and both are listed until `locsync outputs keep` (the wording stands,
+// reviewed against the new source) or `take-new` (the machine's) decides, or the person edits that
+// segment of the output again. A reviewed segment whose source was removed has nothing to replace it.
 //
 // A string file's target may have plural forms its source has not (Polish `few` of an English
 // `one, other`): each takes the translation of a source segment (its donor), so it has no memory key
@@ -34,104 +48,9 @@ import { outputCondition, writtenOf } from './run/edited-output.js';
 // kept in this record with its donor and written again while the donor's source stays the same (a
 // changed donor: the new machine translation, listed as a conflict).
 //
-// An edit that cannot be matched (another number of segments, an output that does not open) keeps
-// the document path's rule: the output is left alone and the new translation is written beside it.
-
-/** A reviewed segment whose source changed: the new machine translation was used instead. */
-export interface SegmentConflict {
-  /** Where the segment was, for a person ("line 2", "word/document.xml paragraph 4"). */
-  where: string;
-  /** Its source text before the change. */
-  source_before: string;
-  /** The person's wording, which no longer applies. */
-  reviewed: string;
-}
-
-/**
- * The text of a segment's code pieces (placeholders, markup) by piece index: its tagged text has
- * only `<x id="i"/>` for them, and so has a translation of it. Absent when it has none.
- */
-type Codes = Record<string, string>;
-
-/** A plural form a string file's target adds: where it is and the source segment it takes its text from. */
-interface AddedForm {
-  /** Its place in the output ("key photos (few)"). */
-  where: string;
-  /** The donor's memory key and tagged source text. */
-  donor: string;
-  source: string;
-  /** The donor's code pieces (absent in records of older versions). */
-  codes?: Codes;
-}
-
-interface WrittenSegments {
-  output: string;
-  /** The segment job that wrote the output. */
-  job_id: number;
-  /** `codes`: absent when the segment has none, and in records of older versions. */
-  segments: Array<{ key: string; source: string; where: string; codes?: Codes }>;
-  /** Keys of segments whose translation in the output is a person's. */
-  reviewed: string[];
-  /**
-   * The person's wording of reviewed segments as the output had it, placeholders included, by key:
-   * what a conflict shows (their tagged text numbers code pieces as the output's value has them,
-   * not as the source does). Absent in records of older versions.
-   */
-  reviewed_texts?: Record<string, string>;
-  conflicts: SegmentConflict[];
-  /** Added plural forms, with the tagged text written for each (absent in records of older versions). */
-  forms?: Array<AddedForm & { written: string }>;
-  /** Added plural forms a person worded: the value to write (decoded) and as it reads (tagged). */
-  reviewed_forms?: Array<AddedForm & { value: string; tagged: string }>;
-}
-
-const folderOf = (stateFolder: string) => path.join(stateFolder, 'segments-written');
-const fileOf = (stateFolder: string, output: string) =>
-  path.join(folderOf(stateFolder), `${createHash('sha256').update(output).digest('hex').slice(0, 24)}.json`);
-
-function readRecord(stateFolder: string, output: string): WrittenSegments | undefined {
-  try {
-    const r = JSON.parse(fs.readFileSync(fileOf(stateFolder, output), 'utf8')) as WrittenSegments;
-    return r.output === output ? r : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeRecord(stateFolder: string, r: WrittenSegments): Promise<void> {
-  await fsp.mkdir(folderOf(stateFolder), { recursive: true });
-  const file = fileOf(stateFolder, r.output);
-  await fsp.writeFile(`${file}.tmp`, JSON.stringify(r));
-  await fsp.rename(`${file}.tmp`, file);
-}
-
-/** The conflicts of every output of the segment path (status and the pages list them). */
-export function segmentConflicts(stateFolder: string): Map<string, SegmentConflict[]> {
-  const out = new Map<string, SegmentConflict[]>();
-  let names: string[];
-  try {
-    names = fs.readdirSync(folderOf(stateFolder));
-  } catch {
-    return out;
-  }
-  for (const n of names.filter((x) => x.endsWith('.json'))) {
-    try {
-      const r = JSON.parse(fs.readFileSync(path.join(folderOf(stateFolder), n), 'utf8')) as WrittenSegments;
-      if (r.conflicts.length) out.set(r.output, r.conflicts);
-    } catch {
-      // A record being replaced: read again by the next status.
-    }
-  }
-  return out;
-}
-
-/** `locsync outputs take-new`: the machine translations of the conflicting segments stand. */
-export async function acceptSegmentConflicts(stateFolder: string, output: string): Promise<boolean> {
-  const r = readRecord(stateFolder, output);
-  if (!r?.conflicts.length) return false;
-  await writeRecord(stateFolder, { ...r, conflicts: [] });
-  return true;
-}
+// An edit that cannot be matched (another number of segments, an output that does not open), or a
+// wording whose inline codes do not fit its new source, keeps the document path's rule: the output is
+// left alone and the new translation is written beside it.
 
 /** A source segment of the new delivery: its memory key, tagged text and place. */
 export interface SourceSegment {
@@ -160,13 +79,31 @@ const withCodes = (codes: Codes | undefined): { codes?: Codes } => (codes ? { co
 export interface ReviewedTake {
   /**
    * The output as it was when its edit was taken (the rename compares with it): set when the edit is
-   * in the memory and the output may be written over; undefined: the document path's rule applies.
+   * in the memory and the output may be written over; undefined: no edit was taken.
    */
   takenAs: Pick<JobRecord, 'output_sha256' | 'output_size' | 'output_mtime_ms'> | undefined;
+  /**
+   * The document path's rule: the output is left alone and the new translation written beside it
+   * (an edit that cannot be matched, or a wording that does not fit its new source).
+   */
+  beside: boolean;
+  /**
+   * The person's wording of segments whose source changed, by the new segment's memory key (tagged
+   * text): written into the output instead of the memory's translation, which goes beside it.
+   */
+  held: ReadonlyMap<string, string>;
+  /** The conflicts of this delivery (their machine translation is known once it is bought). */
+  conflicts: readonly SegmentConflict[];
   /** A person's wording of added plural forms, by form key: for the writer (StringWriteOptions.forms). */
   forms: ReadonlyMap<string, string>;
-  /** After the delivery is recorded done: what it wrote, for the next delivery. */
-  delivered(jobId: number): Promise<void>;
+}
+
+/** A take, with the memory rows it puts and what it records once delivered. */
+export interface ReviewedAssessment extends ReviewedTake {
+  /** Reviewed rows for the segment memory: the edits taken, the wordings `outputs keep` kept. */
+  rows: SegmentMemoryRow[];
+  /** The record of this delivery; `machine`: the memory's translations by key (tagged). */
+  record(jobId: number, machine: ReadonlyMap<string, string>): WrittenSegments;
 }
 
 export interface TakeReviewed {
@@ -206,17 +143,35 @@ function addedForms(t: TakeReviewed): Map<string, AddedForm> {
 }
 
 /** Takes a person's edit into the memory (when there is one to take) and lists the conflicts. */
-export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
+export async function takeReviewed(
+  t: TakeReviewed,
+): Promise<ReviewedTake & { delivered(jobId: number, machine: ReadonlyMap<string, string>): Promise<void> }> {
+  const a = await assessReviewed(t);
+  await t.memory.put(a.rows);
+  return { ...a, delivered: (jobId, machine) => writeRecord(t.stateFolder, a.record(jobId, machine)) };
+}
+
+/**
+ * What a delivery does with a person's work, without doing it (`plan` says so; takeReviewed does
+ * it): reads the record of the previous delivery, the output and the memory, writes nothing.
+ */
+export async function assessReviewed(t: TakeReviewed): Promise<ReviewedAssessment> {
   const before = readRecord(t.stateFolder, t.outputRel);
   const record = before && t.previous && before.job_id === t.previous.id ? before : undefined;
+  const keep = !t.overwriteEdits;
   const reviewed = new Set(record?.reviewed ?? []);
   const reviewedTexts = new Map(Object.entries(record?.reviewed_texts ?? {}));
+  const rows: SegmentMemoryRow[] = [];
+  for (const k of keep ? (record?.kept ?? []) : []) rows.push(t.row(k.key, k.source, k.translation));
+  // Conflicts still open: their wording is in the output, the machine's beside it.
+  const open = new Map<string, HeldConflict>();
+  for (const c of keep ? (record?.conflicts ?? []) : [])
+    if (c.key !== undefined && c.held !== undefined) open.set(c.key, c);
   const formsBefore = new Map((record?.forms ?? []).map((f) => [f.where, f]));
-  const reviewedForms = new Map(
-    (t.overwriteEdits ? [] : (record?.reviewed_forms ?? [])).map((f) => [f.where, f]),
-  );
+  const reviewedForms = new Map((keep ? (record?.reviewed_forms ?? []) : []).map((f) => [f.where, f]));
+  const condition = keep ? await outputCondition(t.outputAbs, t.previous) : 'unrecorded';
   let takenAs: ReviewedTake['takenAs'];
-  if (record && !t.overwriteEdits && (await outputCondition(t.outputAbs, t.previous)) === 'edited') {
+  if (record && condition === 'edited') {
     // Read as what it is: a .pot source gives a .po output, whose msgstr lines are the translations.
     const edited = await editedSegments(t.outputAbs, t.doc.outputFormats[0] ?? t.format);
     // Added plural forms are matched by place, every other segment by position.
@@ -225,6 +180,9 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
       edited && matched?.length === record.segments.length
         ? await t.memory.lookup(record.segments.map((s) => s.key))
         : undefined;
+    for (const r of rows) current?.set(r.key, r.translation);
+    // What the previous delivery wrote of each segment: an open conflict's wording, else the memory's.
+    const wrote = (key: string) => open.get(key)?.held ?? current?.get(key);
     const strings = isStringDocument(t.doc);
     // Each wording in its source's pieces (undefined: it has no place in them, ../documents:
     // wordingInSourceShape).
@@ -234,20 +192,20 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
       if (!output || !current) return undefined;
       // A string value's pieces are its placeholders (protectPlaceholders), whatever file it is in.
       return pieces && strings
-        ? wordingInSourceShape(output, pieces, current.get(s.key), t.targetLang)
+        ? wordingInSourceShape(output, pieces, wrote(s.key), t.targetLang)
         : output.tagged;
     });
     if (edited && matched && current && wordings.every((w) => w !== undefined)) {
       const written = await writtenOf(t.outputAbs);
-      const rows: SegmentMemoryRow[] = [];
       record.segments.forEach((s, i) => {
         const wording = wordings[i]!;
-        if (wording === current.get(s.key)) return;
+        if (wording === wrote(s.key)) return;
+        // Edited again where a conflict was open: the person decided (their new wording stands).
+        open.delete(s.key);
         rows.push(t.row(s.key, s.source, wording));
         reviewed.add(s.key);
         reviewedTexts.set(s.key, matched[i]!.value);
       });
-      await t.memory.put(rows);
       for (const s of edited) {
         const form = formsBefore.get(s.where);
         if (form && s.tagged !== form.written)
@@ -267,44 +225,75 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
       };
     }
   }
-  // Reviewed segments whose source is gone from the new source: their wording no longer applies.
-  const now = new Set(t.segments.map((s) => s.key));
-  const lost = (record?.segments ?? []).filter((s) => reviewed.has(s.key) && !now.has(s.key));
-  const wording = await t.memory.lookup(lost.map((s) => s.key));
+  // An edit not taken in (no record of what was written, or none that matches) is left alone.
+  let beside = condition === 'edited' && !takenAs;
+  const now = new Map(t.segments.map((s, i) => [s.key, i]));
+  const held = new Map<string, string>();
+  const conflicts: HeldConflict[] = [];
+  // Open conflicts whose source stayed: still open, at the segment's place now.
+  for (const [key, c] of open) {
+    const j = now.get(key);
+    if (j === undefined) continue;
+    held.set(key, c.held!);
+    conflicts.push({ ...c, where: t.segments[j]!.segment.where });
+  }
+  // A person's wording (reviewed, or in an open conflict) whose source changed: paired with what its
+  // source became; the wording stays in the output, the machine's goes beside it.
+  const old = record?.segments ?? [];
+  const lost = old.flatMap((s, i) =>
+    (reviewed.has(s.key) || open.has(s.key)) && !now.has(s.key) ? [i] : [],
+  );
+  const partner = lost.length ? partners(old, t.segments) : new Map<number, number>();
+  const wording = await t.memory.lookup(lost.map((i) => old[i]!.key));
+  for (const r of rows) wording.set(r.key, r.translation);
+  for (const i of lost) {
+    const s = old[i]!;
+    const j = partner.get(i);
+    const next = j === undefined ? undefined : t.segments[j];
+    // Its source was removed, or became a segment a person worded too: nothing replaces it.
+    if (!next || held.has(next.key) || reviewed.has(next.key)) continue;
+    const c = open.get(s.key);
+    const words = c?.held ?? wording.get(s.key);
+    if (words === undefined) continue;
+    // A wording whose inline codes do not fit the new source cannot be written into it.
+    if (tagsOf(words) !== tagsOf(next.tagged)) beside = true;
+    held.set(next.key, words);
+    conflicts.push({
+      where: next.segment.where,
+      source_before: c?.source_before ?? plainOf(s.source, s.codes),
+      reviewed: c?.reviewed ?? reviewedTexts.get(s.key) ?? plainOf(words, s.codes),
+      source: plainOf(next.tagged, codesOf(next.segment)),
+      key: next.key,
+      tagged_source: next.tagged,
+      held: words,
+    });
+  }
   // A worded plural form stays while its donor's source does; otherwise it no longer applies either.
   const forms = addedForms(t);
   const formWording = new Map<string, string>();
   const keptForms: Array<AddedForm & { value: string; tagged: string }> = [];
-  const lostForms: SegmentConflict[] = [];
+  const lostForms: HeldConflict[] = [];
   const formAt = new Map([...forms].map(([key, f]) => [f.where, { key, ...f }]));
   for (const r of reviewedForms.values()) {
     const form = formAt.get(r.where);
     if (form && form.donor === r.donor) {
       formWording.set(form.key, r.value);
       keptForms.push(r);
-    } else
-      lostForms.push({
-        where: r.where,
-        source_before: plainOf(r.source, r.codes),
-        reviewed: r.value,
-      });
+    } else lostForms.push({ where: r.where, source_before: plainOf(r.source, r.codes), reviewed: r.value });
   }
-  const conflicts = [
-    ...(before?.conflicts ?? []),
-    ...lost.map((s) => ({
-      where: s.where,
-      source_before: plainOf(s.source, s.codes),
-      reviewed: reviewedTexts.get(s.key) ?? plainOf(wording.get(s.key) ?? ''),
-    })),
-    ...lostForms,
-  ];
+  // Conflicts of records of older versions (no key): listed until accepted.
+  const listed = keep ? (before?.conflicts ?? []).filter((c) => c.key === undefined) : [];
+  const shownConflicts = [...listed, ...conflicts, ...lostForms];
   return {
     takenAs,
+    beside,
+    held: beside ? new Map() : held,
+    conflicts: shownConflicts,
     forms: formWording,
-    delivered: async (jobId) => {
-      const translations = await t.memory.lookup([...forms.values()].map((f) => f.donor));
+    rows,
+    record: (jobId, machine) => {
       const worded = new Map(keptForms.map((r) => [r.where, r.tagged]));
-      await writeRecord(t.stateFolder, {
+      return {
         output: t.outputRel,
         job_id: jobId,
         segments: t.segments.map((s) => ({
@@ -313,18 +302,41 @@ export async function takeReviewed(t: TakeReviewed): Promise<ReviewedTake> {
           where: s.segment.where,
           ...withCodes(codesOf(s.segment)),
         })),
-        reviewed: [...reviewed].filter((k) => now.has(k)),
+        reviewed: [...reviewed].filter((k) => now.has(k) && !held.has(k)),
         reviewed_texts: Object.fromEntries([...reviewedTexts].filter(([k]) => reviewed.has(k) && now.has(k))),
-        conflicts,
+        conflicts: shownConflicts.map((c) => {
+          const m = c.key === undefined ? undefined : machine.get(c.key);
+          const seg = c.key === undefined ? undefined : t.segments[now.get(c.key) ?? -1];
+          return m === undefined || !seg ? c : { ...c, machine: plainOf(m, codesOf(seg.segment)) };
+        }),
         forms: [...forms.values()].map((f) => ({
           ...f,
-          written: worded.get(f.where) ?? translations.get(f.donor) ?? '',
+          written: worded.get(f.where) ?? machine.get(f.donor) ?? '',
         })),
         reviewed_forms: keptForms,
-      });
+      };
     },
   };
 }
+
+/** Old segment index → the new segment it became: between two unchanged segments, paired in order. */
+function partners(
+  old: ReadonlyArray<{ key: string }>,
+  now: ReadonlyArray<{ key: string }>,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  let i = 0;
+  let j = 0;
+  for (const [pi, pj] of [...commonPairs(old, now, (a, b) => a.key === b.key), [old.length, now.length]]) {
+    while (i < pi! && j < pj!) out.set(i++, j++);
+    i = pi! + 1;
+    j = pj! + 1;
+  }
+  return out;
+}
+
+/** A tagged text's inline tags in order: two texts of one shape can take each other's place. */
+const tagsOf = (tagged: string): string => (tagged.match(/<[^>]*>/g) ?? []).join('');
 
 /**
  * Each segment of an output: its place, its tagged text and its value as written (pieces joined;

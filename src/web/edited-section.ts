@@ -13,15 +13,20 @@ export function editedSection(edited: readonly EditedOutput[] | undefined): stri
   if (!list.length) return `${heading}<p class="muted" id="edited">No output edited by people.</p>`;
   const rows = list.map((e) => {
     const segments = e.segment_conflicts ?? [];
+    const list = segments.length
+      ? `reviewed segments whose source changed<ul>${segments
+          .map(
+            (c) =>
+              `<li>${isolated(c.where)}: reviewed ${isolated(c.reviewed)} (source was ${isolated(c.source_before)})${
+                c.machine !== undefined ? `; new machine translation ${isolated(c.machine)}` : ''
+              }${c.source !== undefined ? ` (source now ${isolated(c.source)})` : ''}</li>`,
+          )
+          .join('')}</ul>`
+      : '';
     const state = e.new_translation
-      ? `<span class="bad">conflict</span>: new translation ${isolated(e.new_translation)}`
+      ? `<span class="bad">conflict</span>: new translation ${isolated(e.new_translation)}${list ? `; ${list}` : ''}`
       : segments.length
-        ? `<span class="bad">conflict</span>: reviewed segments whose source changed<ul>${segments
-            .map(
-              (c) =>
-                `<li>${isolated(c.where)}: reviewed ${isolated(c.reviewed)} (source was ${isolated(c.source_before)})</li>`,
-            )
-            .join('')}</ul>`
+        ? `<span class="bad">conflict</span>: ${list}`
         : '<span class="ok">kept</span>';
     const planned = e.new_translation_planned
       ? ' <span class="warn">(a new translation is planned)</span>'

@@ -332,10 +332,21 @@ describe('a value a person corrected in a target file', () => {
       JSON_SRC.replace('"Photo Library"', '"Photos"').replace('"Delete %s?"', '"Remove %s?"'),
     );
     expect((await fx.sync()).failed).toEqual([]);
-    expect(fx.read(out)).not.toContain('endgültig');
+    // The person's wording stays in the output (taken in by the run before); the machine's is beside it.
+    expect(fx.read(out)).toContain('"delete": "%s endgültig löschen?"');
+    const machine = JSON.parse(fx.read('src/web/de.locsync-new.json')).app.delete;
+    expect(machine).not.toContain('endgültig');
     const stateFolder = path.dirname((await fx.load()).statePath);
     expect(Object.fromEntries(segmentConflicts(stateFolder))).toEqual({
-      [out]: [{ where: 'key app.delete', source_before: 'Delete %s?', reviewed: '%s endgültig löschen?' }],
+      [out]: [
+        {
+          where: 'key app.delete',
+          source_before: 'Delete %s?',
+          reviewed: '%s endgültig löschen?',
+          source: 'Remove %s?',
+          machine,
+        },
+      ],
     });
   });
 });

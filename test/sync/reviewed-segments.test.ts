@@ -63,7 +63,7 @@ describe('segment path: reviewed segments', () => {
     expect(fx.read('out/de/guide.txt').split('\n')[1]).toBe(REVIEWED);
   });
 
-  it("a change of the reviewed paragraph's source: the new machine translation, listed as a conflict until accepted", async () => {
+  it("a change of the reviewed paragraph's source: the wording stays, the machine's beside it, a conflict until decided", async () => {
     const r = await reviewed();
     fx = r.f;
     fx.write(
@@ -72,38 +72,42 @@ describe('segment path: reviewed segments', () => {
     );
     expect((await fx.sync()).failed).toEqual([]);
     const out = fx.read('out/de/guide.txt').split('\n');
-    expect(out[1]).not.toBe(REVIEWED);
-    expect(out[1]).not.toBe(r.lines[1]);
+    expect(out[1]).toBe(REVIEWED);
     expect(out[0]).toBe(r.lines[0]);
+    const machine = fx.read('out/de/guide.locsync-new.txt').split('\n')[1]!;
+    expect(machine).not.toBe(REVIEWED);
+    expect(machine).not.toBe(r.lines[1]);
 
     const status = await runCliOn(fx, 'status');
     expect(status.code).toBe(1);
     expect(status.stdout).toContain(
       `line 2: reviewed "${REVIEWED}" (source was "Second paragraph, reviewed.")`,
     );
-    expect(status.stdout).toContain('locsync outputs take-new out/de/guide.txt');
+    expect(status.stdout).toContain(
+      `new machine translation "${machine}" (source now "Second paragraph, rewritten by the author.")`,
+    );
+    expect(status.stdout).toContain('locsync outputs keep out/de/guide.txt');
     const json = JSON.parse((await runCliOn(fx, 'status', '--json')).stdout);
     expect(json.edited).toEqual([
       expect.objectContaining({
         output: 'out/de/guide.txt',
+        new_translation: 'out/de/guide.locsync-new.txt',
         segment_conflicts: [
-          { where: 'line 2', source_before: 'Second paragraph, reviewed.', reviewed: REVIEWED },
+          {
+            where: 'line 2',
+            source_before: 'Second paragraph, reviewed.',
+            reviewed: REVIEWED,
+            source: 'Second paragraph, rewritten by the author.',
+            machine,
+          },
         ],
       }),
     ]);
 
-    // The review page of that run shows the person's wording replaced by the new machine translation.
-    const review = JSON.parse((await runCliOn(fx, 'review', '--json')).stdout);
-    const [doc] = review.sections[0].documents;
-    expect(doc.output).toBe('out/de/guide.txt');
-    const text = (parts: Array<{ text: string }>) => parts.map((p) => p.text).join('');
-    expect(doc.comparison.rows.map((x: { where: string }) => x.where)).toEqual(['line 2']);
-    expect(text(doc.comparison.rows[0].previous)).toBe(REVIEWED);
-    expect(text(doc.comparison.rows[0].next)).toBe(out[1]);
-
     const accepted = await runCliOn(fx, 'outputs', 'take-new', 'out/de/guide.txt');
     expect(accepted.code).toBe(0);
-    expect(fx.read('out/de/guide.txt').split('\n')[1]).toBe(out[1]);
+    expect(fx.read('out/de/guide.txt').split('\n')[1]).toBe(machine);
+    expect(fx.read('out/de/guide.locsync-edited.txt').split('\n')[1]).toBe(REVIEWED);
     expect((await runCliOn(fx, 'status')).code).toBe(0);
   });
 });

@@ -8,9 +8,10 @@ import { QaFailedError } from '../../qa/gate.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow, SegmentOrigin } from '../../state/types.js';
 import type { SpendGuard } from '../../billing/spend-guard.js';
 import type { FailureKind } from '../events.js';
-import { Placement, writtenOf } from '../run/edited-output.js';
+import { besidePath, Placement, writtenOf } from '../run/edited-output.js';
 import { keepFor } from '../run/replaced-outputs.js';
-import { takeReviewed, type ReviewedTake } from '../reviewed-segments.js';
+import { takeReviewed } from '../reviewed-segments.js';
+import type { PlaceAt } from '../../util/part-file.js';
 import { BilledAttempt, type BilledOutcome } from '../run/billed-call.js';
 import type { JobDriverDeps, JobSource } from '../run/job-driver.js';
 import { JobEnds, type DriveState, type JobOutcome } from '../run/job-ends.js';
@@ -351,41 +352,53 @@ export class SegmentJob {
     read: Awaited<ReturnType<typeof readSegments>>,
     known: Map<string, string>,
     ext: string,
-    out: { outputAbs: string; record: JobRecord | undefined; review: ReviewedTake },
+    out: { outputAbs: string; record: JobRecord | undefined; review: TakenReview },
   ): Promise<JobOutcome> {
     const keyOf = new Map(read.segments.map((s) => [s.segment.id, s]));
     const { outputAbs, review } = out;
     // An edit taken into the memory is written over (the output carries its wording), unless the
-    // output changed again since it was taken.
-    const placement = new Placement(
-      outputAbs,
-      review.takenAs ?? out.record,
-      this.d.overwriteEdits ?? false,
-      keepFor({ base: this.d.base, stateFolder: path.dirname(this.d.spoolDir) }, this.d.runId, {
-        outputRel: this.job.output_path,
-        target: this.job.target_lang,
-        sourceAbs: this.src.absPath,
-      }),
-    );
-    let bytes: number;
+    // output changed again since it was taken; an edit that cannot be is left alone (beside it).
+    const placement = review.beside
+      ? besideOnly(outputAbs)
+      : new Placement(
+          outputAbs,
+          review.takenAs ?? out.record,
+          this.d.overwriteEdits ?? false,
+          keepFor({ base: this.d.base, stateFolder: path.dirname(this.d.spoolDir) }, this.d.runId, {
+            outputRel: this.job.output_path,
+            target: this.job.target_lang,
+            sourceAbs: this.src.absPath,
+          }),
+        );
     let qa: QaResult | undefined;
-    try {
-      bytes = await writeTranslated({
+    const write = (translations: ReadonlyMap<string, string>, placeAt: PlaceAt) =>
+      writeTranslated({
         doc: read.doc,
         translationOf: (s) => {
           const k = keyOf.get(s.id);
-          const t = k && known.get(k.key);
+          const t = k && translations.get(k.key);
           return t === undefined || t === '' ? undefined : fromTaggedText(t, s);
         },
         outputAbs,
         format: ext,
         targetLang: this.job.target_lang,
         forms: review.forms,
-        placeAt: placement.placeAt,
+        placeAt,
         vet: async (partPath) => {
           qa = await this.d.gate.vet(this.job, this.src.absPath, partPath);
         },
       });
+    let bytes: number;
+    // What the job records as written: the file beside the output when a person's wording stays in it.
+    let recorded = placement;
+    try {
+      // A person's wording of a segment whose source changed stays in the output (../reviewed-segments.ts);
+      // the machine's translation of it goes beside it, for a person to decide.
+      bytes = await write(review.held.size ? new Map([...known, ...review.held]) : known, placement.placeAt);
+      if (review.held.size) {
+        recorded = besideOnly(outputAbs);
+        bytes = await write(known, recorded.placeAt);
+      }
     } catch (err) {
       if (err instanceof QaFailedError) {
         this.d.report.qaChecked(this.job, err.result, this.log);
@@ -399,15 +412,15 @@ export class SegmentJob {
         countsAttempt: true,
       });
     }
-    const written = await writtenOf(placement.placed).catch(() => undefined);
+    const written = await writtenOf(recorded.placed).catch(() => undefined);
     const billed = await (this.d.memory as SegmentMemory).billedOf(this.job.id);
     this.job = await this.d.ledger.done(this.job, billed, written);
-    await review.delivered(this.job.id);
+    await review.delivered(this.job.id, known);
     if (qa) {
       await this.d.gate.record(this.job, qa);
       this.d.report.qaChecked(this.job, qa, this.log);
     }
-    if (placement.beside) this.d.report.editedKept(this.job, placement.placed, this.log);
+    if (recorded.beside) this.d.report.editedKept(this.job, recorded.placed, this.log);
     await this.d.guard?.settle(this.job.id, this.sent.characters);
     this.log.info(
       { segments: read.segments.length, requests: this.sent.requests, characters: this.sent.characters },
@@ -460,6 +473,17 @@ function requestFailed(out: Extract<BilledOutcome<unknown>, { failure: unknown }
     { kind: f.kind, error, willRetry: f.willRetry, countsAttempt: f.countsAttempt },
     f.again === true,
   );
+}
+
+type TakenReview = Awaited<ReturnType<typeof takeReviewed>>;
+
+/** Where a translation goes beside the output, whatever the output holds. */
+function besideOnly(outputAbs: string): { placed: string; beside: boolean; placeAt: PlaceAt } {
+  return {
+    placed: besidePath(outputAbs),
+    beside: true,
+    placeAt: (dest) => Promise.resolve(besidePath(dest)),
+  };
 }
 
 function failure(kind: FailureKind, error: string, willRetry: boolean): Failure {
