@@ -64,7 +64,7 @@ function runLine(r: RunRecord, now: number): string {
   return (
     `#${r.id} ${r.command} ${r.started_at} (${ago(r.started_at, now)} ago)${dur}: ${outcome}` +
     (counts ? `; ${counts}` : '') +
-    `; billed ${formatCount(r.billed_characters)} characters`
+    `; billed ${r.status === 'running' ? 'so far ' : ''}${formatCount(r.billed_characters)} characters`
   );
 }
 

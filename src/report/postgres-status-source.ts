@@ -9,6 +9,7 @@ import {
   repeatedUploads,
   type InFlightJob,
 } from './queries.js';
+import { outputsOfRun, outputsOfRunSql, withRunsSoFar, type RunSoFar } from './run-so-far.js';
 import type { StatusSource } from './status-source.js';
 
 // What `status` and the status page read from a PostgreSQL state: the same rows as from state.db,
@@ -18,10 +19,14 @@ export function postgresStatusSource(
   state: Pick<PostgresState, 'pool' | 'location' | 'runs' | 'jobs'>,
 ): StatusSource {
   const { pool } = state;
+  const soFar = async (runId: number): Promise<RunSoFar> => ({
+    billed: (await state.jobs.billedOfRun(runId)).characters,
+    ...outputsOfRun((await pool.query(outputsOfRunSql('$1::bigint'), [runId])).rows[0]),
+  });
   return {
     location: state.location,
-    recentRuns: (limit) => state.runs.recent(limit),
-    lastRanRuns: () => state.runs.lastRan(),
+    recentRuns: async (limit) => withRunsSoFar(await state.runs.recent(limit), soFar),
+    lastRanRuns: async () => withRunsSoFar(await state.runs.lastRan(), soFar),
     jobsInFlight: async () => (await pool.query<InFlightJob>(JOBS_IN_FLIGHT_SQL)).rows,
     failedJobs: async () => (await pool.query<JobRecord>(FAILED_JOBS_SQL)).rows.filter(isReportedFailure),
     billedSince: (since) => state.jobs.billedSince(since),

@@ -1,4 +1,5 @@
 import { pidAlive } from '../state/lock.js';
+import { outputsOfRun, outputsOfRunSql, withRunsSoFar, type RunSoFar } from './run-so-far.js';
 import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
 import {
   billingReport,
@@ -18,7 +19,10 @@ import {
 export interface StatusSource {
   /** Where the state lives (the file, or the URL without password). */
   readonly location: string;
-  /** Most recent runs first; a run left running by a process that is gone shows as crashed. */
+  /**
+   * Most recent runs first; a run left running by a process that is gone shows as crashed, one
+   * still going with what it billed and made so far (./run-so-far.ts).
+   */
   recentRuns(limit: number): Promise<RunRecord[]>;
   /**
    * The runs that ran (a run skipped for the lock did not), most recent first, down to the newest
@@ -54,10 +58,18 @@ function downToFinished(ran: Iterable<RunRecord>): RunRecord[] {
 }
 
 export function sqliteStatusSource(state: StateStore): StatusSource {
+  const soFar = async (runId: number): Promise<RunSoFar> => ({
+    billed: state.billedOfRun(runId).characters,
+    ...outputsOfRun(
+      state.db
+        .prepare<[{ run: number }], Record<string, unknown>>(outputsOfRunSql('@run'))
+        .get({ run: runId }),
+    ),
+  });
   return {
     location: state.location,
-    recentRuns: async (limit) => state.recentRuns(limit).map(withCrashed),
-    lastRanRuns: async () => downToFinished(state.ranRuns()),
+    recentRuns: async (limit) => withRunsSoFar(state.recentRuns(limit).map(withCrashed), soFar),
+    lastRanRuns: async () => withRunsSoFar(downToFinished(state.ranRuns()), soFar),
     jobsInFlight: async () => jobsInFlight(state),
     failedJobs: async () => failedJobs(state),
     billedSince: async (since) => state.billedSince(since),

@@ -170,6 +170,28 @@ describe.skipIf(!HAS_CHROMIUM)('web pages in a browser', () => {
       .poll(async () => rowOf(await progress(), otherLang), { timeout: 30_000 })
       .toEqual([5, 5, 0, 0, 0, 0, 100]);
     expect(rowOf(await progress(), failedLang)).toEqual([5, 4, 0, 0, 0, 1, 80]);
+    // The running watch's row bills what the month billed (the sync before it was refused): the
+    // ledger's figure so far, on the page, in /status.json and in `locsync status --json`.
+    const month = async () => Number((await page.locator('#billed-month').textContent())!.replace(/,/g, ''));
+    const watchRow = page.locator('#runs tbody tr', { hasText: 'watch' }).first();
+    const watchBilled = async () =>
+      Number((await watchRow.locator('td.num').textContent())!.replace(/,/g, ''));
+    await expect.poll(async () => (await watchBilled()) === (await month())).toBe(true);
+    expect(await month()).toBeGreaterThan(0);
+    const cliStatus = JSON.parse((await p.cli(['status', '--json', '--no-scan'])).stdout) as {
+      runs: Array<{
+        command: string;
+        status: string;
+        billed_characters: number;
+        counts: Record<string, number>;
+      }>;
+      spending: { billed_characters: number };
+    };
+    const running = cliStatus.runs.find((r) => r.command === 'watch')!;
+    expect(running.status).toBe('running');
+    expect(running.billed_characters).toBe(cliStatus.spending.billed_characters);
+    expect(running.counts.translated).toBe(9);
+    expect(running.counts.failed).toBe(1);
     expect(await page.locator('#billed-month').textContent()).not.toBe(billedBefore);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'status-page.png'), fullPage: true });
