@@ -59,7 +59,7 @@ function downToFinished(ran: Iterable<RunRecord>): RunRecord[] {
 
 export function sqliteStatusSource(state: StateStore): StatusSource {
   const soFar = async (runId: number): Promise<RunSoFar> => ({
-    billed: state.billedOfRun(runId).characters,
+    billed: state.jobRows.billedOfRun(runId).characters,
     ...outputsOfRun(
       state.db
         .prepare<[{ run: number }], Record<string, unknown>>(outputsOfRunSql('@run'))
