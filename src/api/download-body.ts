@@ -34,7 +34,7 @@ export async function receiveBody(
       hash.update(buf);
       if (!spooled) {
         try {
-          await part.handle.write(buf);
+          await part.write(buf);
           continue;
         } catch (err) {
           if (!isFsError(err) || !spoolTo) throw err;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { writeAll } from './write-all.js';
 
 // The one way a finished file reaches its name: written to a part file beside it (same folder, so
 // the rename is atomic), fsynced, renamed, then the folder fsynced. Nothing ever sees a half-written
@@ -37,6 +38,18 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** The file on disk is not what was written to it (a filesystem that lost or cut bytes). */
+export class WrittenFileMismatchError extends Error {
+  readonly code = 'EIO';
+  readonly syscall = 'write';
+  constructor(
+    readonly file: string,
+    what: string,
+  ) {
+    super(`${file}: the file on disk is not what was written (${what}): nothing was put in place`);
+  }
+}
+
 /** Chooses the name a finished file is renamed to, in its destination's folder. */
 export type PlaceAt = (dest: string) => Promise<string>;
 
@@ -44,6 +57,10 @@ export type PlaceAt = (dest: string) => Promise<string>;
 export class PartFile {
   private committed = false;
   private closed = false;
+  /** What went through write(): checked against the file on disk before the rename. */
+  private written = 0;
+  private readonly hash = createHash('sha256');
+  private wroteThroughHandle = false;
 
   private constructor(
     readonly dest: string,
@@ -60,12 +77,22 @@ export class PartFile {
     return new PartFile(dest, p, await fsp.open(p, opts.exclusive ? 'wx' : 'w'));
   }
 
+  /** Append every byte of `buf`, or fail (./write-all.ts); counted for the check before the rename. */
+  async write(buf: Buffer): Promise<void> {
+    this.wroteThroughHandle = true;
+    await writeAll(this.handle, buf, this.path);
+    this.written += buf.length;
+    this.hash.update(buf);
+  }
+
   /**
-   * fsync, close, rename onto the destination, fsync the folder. `placeAt`: asked for the name right
-   * before the rename (a file beside the destination instead: ../sync/run/edited-output.ts).
+   * fsync, check that the file holds what was written (its size and sha256, read back), close,
+   * rename onto the destination, fsync the folder. `placeAt`: asked for the name right before the
+   * rename (a file beside the destination instead: ../sync/run/edited-output.ts).
    */
   async commit(placeAt?: PlaceAt): Promise<void> {
     await this.handle.sync();
+    if (this.wroteThroughHandle) await verifyWritten(this.path, this.written, this.hash.digest('hex'));
     await this.close();
     const dest = placeAt ? await placeAt(this.dest) : this.dest;
     await fsp.rename(this.path, dest);
@@ -114,7 +141,7 @@ export async function copyFileAtomic(
       const buf = chunk as Buffer;
       bytes += buf.length;
       hash?.update(buf);
-      await part.handle.write(buf);
+      await part.write(buf);
     }
     if (hash && hash.digest('hex') !== expectSha256) throw new CopyMismatchError(from);
     await part.commit(placeAt);
@@ -122,6 +149,15 @@ export async function copyFileAtomic(
   } finally {
     await part.discard();
   }
+}
+
+/** The file at `file` holds `size` bytes whose sha256 is `sha256`, else WrittenFileMismatchError. */
+export async function verifyWritten(file: string, size: number, sha256: string): Promise<void> {
+  const onDisk = (await fsp.stat(file)).size;
+  if (onDisk !== size) throw new WrittenFileMismatchError(file, `${onDisk} bytes of ${size}`);
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  if (hash.digest('hex') !== sha256) throw new WrittenFileMismatchError(file, 'other bytes');
 }
 
 /** Remove part files left beside `dest` by a killed download or copy. Answers their names. */

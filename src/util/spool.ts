@@ -2,6 +2,7 @@ import fs, { createReadStream } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './part-file.js';
+import { writeAll } from './write-all.js';
 
 // The spool: every downloaded translation is received here first, under the state folder, named by
 // its document id (fsynced, then recorded on its job with its sha256), and only then checked and
@@ -58,7 +59,7 @@ export class SpoolFile {
   }
 
   async write(buf: Buffer): Promise<void> {
-    await this.handle.write(buf);
+    await writeAll(this.handle, buf, this.tmp);
     this.bytes += buf.length;
   }
 
