@@ -161,5 +161,8 @@ export async function gateRun(args: {
       ].join('\n'),
       EXIT.budget,
     );
-  return { known: knownEstimates(files), ...(saved ? { actions: saved } : {}) };
+  return {
+    known: knownEstimates(files),
+    ...(saved && checks.savedPlan ? { actions: saved, heldTo: checks.savedPlan } : {}),
+  };
 }

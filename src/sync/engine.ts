@@ -1,5 +1,6 @@
 import { silentLogger, type Logger } from '../log/logger.js';
 import type { TerminologyPlan } from '../styles/terminology.js';
+import { HeldPlan } from './run/held-plan.js';
 import { createSyncEvents, type SyncEvents } from './events.js';
 import type { Plan, PlannedAction } from './plan/types.js';
 import { groupPlan, type SyncPlan } from './plan/view.js';
@@ -22,6 +23,8 @@ export interface CheckedPlan {
    * check found to be the same work as the plan made now.
    */
   actions?: PlannedAction[];
+  /** The saved plan's file: the run is held to those actions while it goes on (./run/held-plan.ts). */
+  heldTo?: string;
 }
 
 export type RunSyncArgs = SyncRunArgs & {
@@ -50,6 +53,7 @@ export async function runSync(args: RunSyncArgs): Promise<SyncSummary> {
     budget && known ? { ...full, options: { ...full.options, budget: { ...budget, known } } } : full,
     { planner, drifted: drifted(styles) },
   );
+  if (checked?.actions && checked.heldTo) run.holdTo(new HeldPlan(checked.heldTo, checked.actions));
   try {
     await run.carryOut({ plan: checked?.actions ? { ...plan, actions: checked.actions } : plan });
     await run.drainWithOtherWorkers();

@@ -21,6 +21,7 @@ export type FailureKind =
   | 'unwritable-name'
   | 'gave-up'
   | 'drift' // its style list was changed on the service (policy fail): not sent until resolved
+  | 'not-planned' // sync --plan: not what the approved plan priced (a source rewritten since)
   | 'stopped'; // the run was stopped before this job finished
 
 export interface FailedItem {

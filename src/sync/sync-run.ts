@@ -17,6 +17,7 @@ import { RunControl } from './run/control.js';
 import type { DecideAgain } from './run/decide-again.js';
 import { stopReasonOf } from './run-outcome.js';
 import { Executor } from './run/executor.js';
+import type { HeldPlan } from './run/held-plan.js';
 import type { DocumentClient } from './run/job-driver.js';
 import { MethodDriver } from './segments/segment-driver.js';
 import { DownloadSlots, WorkerPlaces, type Places, type Slots } from './run/places.js';
@@ -256,6 +257,8 @@ async function runLimits(
 /** A run that carries plans out: one `sync`, or one watch session. */
 export class SyncRun {
   private finished = false;
+  /** `sync --plan`: the approved plan every later plan of this run is held to. */
+  private held: HeldPlan | undefined;
   private drifted = false;
 
   private constructor(
@@ -369,10 +372,21 @@ export class SyncRun {
     else this.report.planned(outcome.plan);
     // The record of what the run carries out, action by action (read back by the tests that hold a
     // run to its approved plan); written only at log level debug.
+    let actions = outcome.plan.actions;
+    if (this.held) {
+      const { kept, refused } = this.held.split(actions);
+      for (const r of refused) this.report.unitFailed(r.ref, 'not-planned', r.message, true);
+      actions = kept;
+    }
     if (this.args.logger.isLevelEnabled('debug'))
-      for (const action of outcome.plan.actions) this.args.logger.debug({ action }, 'action carried out');
-    this.executor.execute(outcome.plan.actions);
+      for (const action of actions) this.args.logger.debug({ action }, 'action carried out');
+    this.executor.execute(actions);
     for (const ref of outcome.deferred ?? []) this.executor.after(ref);
+  }
+
+  /** From now on only what `plan` approved is carried out (`sync --plan`). */
+  holdTo(plan: HeldPlan): void {
+    this.held = plan;
   }
 
   /** Plan every (or the named) mapping and carry the plan out. */

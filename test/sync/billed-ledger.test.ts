@@ -88,6 +88,10 @@ describe('the ledger agrees with the service', () => {
     expect(summary.unconfirmedUploads).toHaveLength(1);
 
     expect(summary.billedCharacters).toBe(counted);
+    // Each billed call counted once, in its own unit: text requests are not uploads.
+    const translated = fx.service.requests().filter((r) => r.path === '/v2/translate' && r.text);
+    expect(summary.textRequests).toBe(translated.length);
+    expect(summary.uploads).toBeLessThanOrEqual(fx.uploads().length);
     const text = formatSummary(summary);
     expect(text).toContain(`Billed: ${counted.toLocaleString('en-US')} characters for `);
     // Units named: the segment path's requests are text requests, not uploads.

@@ -61,12 +61,21 @@ export interface BilledCall<T> {
   /** What the call bills at most; counted as spent once it left, unless surely not taken. */
   characters: number;
   record?: CallRecord;
+  /**
+   * Asked as the call's bytes are about to leave (after the rate limits, its body open): false
+   * withdraws it unsent and unrecorded (the caller's check that it sends what was planned).
+   */
+  sendable?: () => Promise<boolean>;
 }
+
+/** Thrown from beforeSend when the caller withdraws its call (BilledCall.sendable). */
+const WITHDRAWN = new Error('the call was withdrawn before its bytes left');
 
 /**
  * How a billed call ended:
  * - `answered`: the service answered (recorded as sent);
  * - `unsent`: uploads stopped before it left (a stop, the quota, a budget cap, the key refused);
+ * - `withdrawn`: the caller's check refused it as it was about to leave (BilledCall.sendable);
  * - `not-taken`: the service surely did not take it, for now (the next run tries again);
  * - `failed`: the service refused it (the quota, the key, a bad request);
  * - `maybe-taken`: it may have been billed and its answer is lost (`failure.again`: sent again
@@ -77,6 +86,7 @@ export interface BilledCall<T> {
 export type BilledOutcome<T> =
   | { kind: 'answered'; answer: T }
   | { kind: 'unsent' }
+  | { kind: 'withdrawn' }
   | { kind: 'not-taken' | 'failed' | 'maybe-taken'; failure: CallFailure; error: unknown }
   | { kind: 'taken-over'; err: HeldByOtherWorkerError; answer?: T };
 
@@ -136,10 +146,23 @@ export class BilledAttempt {
         refusal = err;
         throw err;
       }));
+    const options = control.sendOptions(leaves);
+    const sendable = c.sendable;
     let answer: T;
     try {
-      answer = await c.send(control.sendOptions(leaves));
+      answer = await c.send(
+        sendable
+          ? {
+              ...options,
+              beforeSend: async () => {
+                if (!leaving && !(await sendable())) throw WITHDRAWN;
+                await options.beforeSend();
+              },
+            }
+          : options,
+      );
     } catch (err) {
+      if (err === WITHDRAWN) return { kind: 'withdrawn' };
       if (leaving && err === refusal) return this.recordRefused<T>(err);
       if (control.endedUnsent(err)) {
         // Cut while it waited for a retry: its earlier tries were surely not taken.

@@ -91,9 +91,13 @@ export class UploadStep<D extends DriveState> {
     const request = src.request;
     const out = await attempt.call({
       send: (o) => this.d.client.uploadDocument(absPath, request, o),
+      // As it leaves its body is open: its bytes must be the job's (the planned sha256), or none leave.
+      sendable: () => sourceHolds(this.d.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, absPath),
       characters: estimate,
     });
     switch (out.kind) {
+      case 'withdrawn':
+        return this.ends.supersede(dr);
       case 'unsent':
         return this.ends.stopped(dr) ?? 'failed';
       case 'taken-over':

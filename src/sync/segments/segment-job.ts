@@ -141,6 +141,9 @@ export class SegmentJob {
       if (!(err instanceof DocumentFormatError)) throw err;
       return this.fail(failure('rejected', `the source cannot be read: ${err.message}`, false));
     }
+    // The texts just read are the ones sent: read from the planned content, or nothing is sent.
+    if (!(await sourceHolds(this.d.files, job.mapping, job.rel_path, job.sha256, src.absPath)))
+      return this.ends.supersede(this.dr);
     // A person's edit of the output is taken into the memory as reviewed (../reviewed-segments.ts).
     const outputAbs = path.resolve(this.d.base, job.output_path);
     const previous = await this.d.jobs.latestDoneOf(job.output_path);
@@ -302,13 +305,13 @@ export class SegmentJob {
       characters,
       record,
     });
-    if (out.kind === 'unsent') throw this.sendingStopped();
+    // This path withdraws none of its calls (its texts were checked as they were read).
+    if (out.kind === 'unsent' || out.kind === 'withdrawn') throw this.sendingStopped();
     if (out.kind === 'taken-over')
       throw new SendingStopped(Promise.resolve(this.ends.takenOver(this.dr, out.err)));
     if (out.kind !== 'answered') throw requestFailed(out);
     this.sent.characters += characters;
     this.sent.requests++;
-    this.d.ledger.count('uploads');
     const rows: SegmentMemoryRow[] = items.map((s, k) =>
       memoryRow(
         request,
