@@ -3,15 +3,16 @@
 // The local service (src/service) stands apart: it uses the foundation and the document layer, and
 // only the CLI (serve, connect) starts it.
 /** Layers from the bottom up: each entry is the folders (or files) under src/ of one layer. */
-const LAYERS = [
+export const LAYERS = [
   ['util', 'log', 'version\\.ts'],
   ['api', 'documents'],
   ['state'],
   ['manifest'],
+  ['qa'],
   ['billing'],
   ['styles'],
   ['sync'],
-  ['report', 'notify'],
+  ['report', 'notify', 'memory'],
   ['web', 'watch', 'review'],
   ['cli'],
 ];

@@ -1,27 +1,13 @@
-// The names of the output checks (docs/qa.md): what the manifest's `qa:` settings, the state's
-// results and every message call them. No imports: the manifest schema takes its names from here.
+// The names of the output checks (docs/qa.md): what the state's results and every message call
+// them. The soft checks a manifest's `qa:` can name, and those that fail an output by default, are
+// the manifest's (src/manifest/sections/qa.ts): the checks sit above the settings they read.
+import { DEFAULT_FAIL_ON, SOFT_CHECKS, type SoftCheck } from '../manifest/sections/qa.js';
+
+export { DEFAULT_FAIL_ON, SOFT_CHECKS, type SoftCheck };
 
 /** Hard checks: an output that fails one is never delivered (./hard-checks.ts). */
 export const HARD_CHECKS = ['empty', 'unreadable', 'lost-segments', 'untranslated'] as const;
 export type HardCheck = (typeof HARD_CHECKS)[number];
-
-/**
- * Soft checks: an output that fails one is delivered and flagged, unless the mapping's
- * `qa.fail_on` names the check (then it is failed like a hard one) or `qa.ignore` does (not run).
- * `untranslated` here is some segments left as the source (all of them is the hard check).
- */
-export const SOFT_CHECKS = [
-  'untranslated',
-  'language',
-  'placeholders',
-  'urls',
-  'emails',
-  'code',
-  'numbers',
-  'glossary',
-  'length',
-] as const;
-export type SoftCheck = (typeof SOFT_CHECKS)[number];
 
 export type QaCheck = HardCheck | SoftCheck;
 
@@ -32,13 +18,6 @@ export interface QaSettings {
   /** Soft checks not run. */
   ignore: readonly SoftCheck[];
 }
-
-/**
- * What a careful team gets without writing `qa:`: a document in the wrong language and a string
- * whose placeholders were lost are not delivered (the first is no translation for its readers, the
- * second breaks the program that fills it in); everything else is delivered and flagged.
- */
-export const DEFAULT_FAIL_ON: readonly SoftCheck[] = ['language', 'placeholders'];
 
 export const DEFAULT_QA_SETTINGS: QaSettings = { failOn: DEFAULT_FAIL_ON, ignore: [] };
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FORMALITIES } from '../../api/types.js';
-import { DEFAULT_FAIL_ON, SOFT_CHECKS } from '../../qa/checks.js';
 import { SOURCE_LANGUAGES, TARGET_LANGUAGES } from './languages.js';
+import { qaSchema } from './qa.js';
 
 // `mappings` of the manifest: a source folder, its targets, where their outputs go and how they
 // are translated and checked.
@@ -44,20 +44,6 @@ export const targetSchema = z.strictObject({
   /** Overrides the mapping's output pattern for this target. */
   output: z.string().optional().describe("Output path pattern for this target (overrides the mapping's)."),
   method: methodSchema.optional().describe("How this target is translated (overrides the mapping's method)."),
-});
-
-/** `qa:` of a mapping: which soft output checks fail an output, which are not run (docs/qa.md). */
-export const qaSchema = z.strictObject({
-  fail_on: z
-    .array(z.enum(SOFT_CHECKS))
-    .optional()
-    .describe(
-      `Soft checks that fail an output (not delivered, kept in the quarantine, like a hard check) instead of flagging it. Default: [${DEFAULT_FAIL_ON.join(', ')}]. Checks: ${SOFT_CHECKS.join(', ')}.`,
-    ),
-  ignore: z
-    .array(z.enum(SOFT_CHECKS))
-    .default([])
-    .describe('Soft checks not run for this mapping (a check in both lists is an error).'),
 });
 
 export const mappingSchema = z.strictObject({
