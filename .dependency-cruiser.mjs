@@ -12,7 +12,7 @@ export const LAYERS = [
   ['billing'],
   ['styles'],
   ['sync'],
-  ['report', 'notify', 'memory'],
+  ['report', 'notify', 'memory', 'delivery'],
   ['web', 'watch', 'review'],
   ['cli'],
 ];
@@ -67,6 +67,21 @@ export default {
       severity: 'error',
       from: { path: '^src/documents/' },
       to: { path: '^src/', pathNot: `^src/(documents|${LAYERS[0].join('|')})(/|$)` },
+    },
+    {
+      name: 'delivery-after-the-run',
+      comment:
+        'git delivery (src/delivery) works from what a run reported (its events) and git: no state, no service, no planner; only the CLI starts it',
+      severity: 'error',
+      from: { path: '^src/delivery/' },
+      to: { path: '^src/(state|api|styles|sync/(plan|run|segments))/' },
+    },
+    {
+      name: 'delivery-from-cli-only',
+      comment: 'a commit is made by the command that ran (sync, watch), never from inside a run',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(cli|delivery)/' },
+      to: { path: '^src/delivery/' },
     },
     {
       name: 'not-to-unresolvable',

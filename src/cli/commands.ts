@@ -264,6 +264,11 @@ export function registerSync(program: Command): void {
       'replace outputs edited by people with the new translation (default: kept, the new one written beside them); without a terminal only with --yes',
     )
     .option('--yes', 'confirm an option that re-bills existing outputs (needed without a terminal)')
+    .option(
+      '--commit',
+      'commit exactly the outputs this run wrote or removed, in one git commit (your staged changes stay staged); git.commit in the manifest does it too',
+    )
+    .option('--push', 'with --commit: push the branch to its upstream (never forced); git.push does it too')
     .option('--json', 'print the summary as JSON on stdout')
     .addOption(DRIFT_OPTION())
     .action(lazyAction(() => import('./sync.js'), 'syncAction'));

@@ -10,7 +10,9 @@ import { openRunState } from './open-state.js';
 import { runSync } from '../sync/engine.js';
 import { serviceApiKey } from './api-key.js';
 import { deferredConnection, needsServiceAtStart, type ClosableConnection } from './deferred-connection.js';
-import { createSyncEvents } from '../sync/events.js';
+import { createSyncEvents, type SyncEvents } from '../sync/events.js';
+import type { GitOutcome } from '../delivery/deliver.js';
+import { gitDeliveryWanted } from '../manifest/sections/git.js';
 import { formatSummary, summaryJson, type SyncSummary } from '../sync/summary.js';
 import { notifyRunEvents } from '../notify/run-notifications.js';
 import { ConfigError, EXIT } from '../util/errors.js';
@@ -36,6 +38,8 @@ interface SyncCliOptions {
   maxBilled?: string;
   yes?: boolean;
   overwriteEdits?: boolean;
+  commit?: boolean;
+  push?: boolean;
 }
 
 type OpenConnection = (
@@ -56,6 +60,45 @@ async function takeAutoBackup(loaded: LoadedManifest, state: StateStore, logger:
     // A backup that cannot be written (disk full) must not stop the translations: said, not thrown.
     logger.warn({ err, state: loaded.statePath }, 'automatic backup of the state failed');
   }
+}
+
+/**
+ * `--commit`/`--push` or `git:` of the manifest: what the run delivers is gathered from its events
+ * and committed after it (src/delivery, loaded only when asked for).
+ */
+async function gitDelivery(
+  loaded: LoadedManifest,
+  flags: { commit?: boolean; push?: boolean },
+  events: SyncEvents,
+): Promise<{ deliver(logger: Logger): Promise<GitOutcome> } | undefined> {
+  const options = gitDeliveryWanted(loaded.manifest.git, flags);
+  if (!options) return undefined;
+  const [{ deliverToGit }, { DeliveryLog }] = await Promise.all([
+    import('../delivery/deliver.js'),
+    import('../delivery/delivered.js'),
+  ]);
+  const log = new DeliveryLog(events, 'sync');
+  return {
+    deliver: (logger) => deliverToGit({ loaded, delivery: log.take(), options, logger }),
+  };
+}
+
+/** The delivery in `--json`: the commit, the push, or why there was none. */
+function gitJson(g: GitOutcome): Record<string, unknown> {
+  return {
+    ...(g.committed
+      ? {
+          commit: g.committed.commit,
+          branch: g.committed.branch,
+          subject: g.committed.subject,
+          files: g.committed.files,
+        }
+      : { commit: null }),
+    ...(g.pushed
+      ? { pushed: { remote: g.pushed.remote, branch: g.pushed.remoteBranch, range: g.pushed.range } }
+      : {}),
+    ...(g.failure ? { failure: g.failure } : {}),
+  };
 }
 
 /** `--max-billed N`: a whole number of characters. */
@@ -124,6 +167,7 @@ async function syncRun(
     stopWaiting: () => stopWaiting.abort(),
   });
   const events = createSyncEvents();
+  const git = opts.dryRun ? undefined : await gitDelivery(loaded, opts, events);
   // The webhook's HTTP client is loaded only when a webhook is configured.
   const notifier = loaded.manifest.notify?.webhook
     ? (await import('../notify/webhook.js')).webhookFromManifest(loaded.manifest.notify, {
@@ -224,10 +268,23 @@ async function syncRun(
     await connection?.close().catch(() => undefined);
     await opened.close();
   }
+  // What the run delivered is committed once it has ended (the files are on disk whatever happens).
+  const delivered = summary && git ? await git.deliver(logger) : undefined;
   if (summary) {
     const rate = loaded.manifest.billing;
-    if (opts.json) process.stdout.write(JSON.stringify(summaryJson(summary, rate), null, 2) + '\n');
-    else writeResult(formatSummary(summary, rate));
+    if (opts.json)
+      process.stdout.write(
+        JSON.stringify(
+          { ...summaryJson(summary, rate), ...(delivered ? { git: gitJson(delivered) } : {}) },
+          null,
+          2,
+        ) + '\n',
+      );
+    else writeResult([formatSummary(summary, rate), ...(delivered?.lines ?? [])].join('\n'));
+  }
+  if (delivered?.failure) {
+    process.stderr.write(`locsync: ${delivered.failure}\n`);
+    if (code === EXIT.ok) code = EXIT.failed;
   }
   return code;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { openConnection, type Connection } from './connect.js';
-import { createLogger } from '../log/logger.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { gitDeliveryWanted } from '../manifest/sections/git.js';
 import { loadManifest } from '../manifest/load.js';
 import { notifyRunEvents } from '../notify/run-notifications.js';
 import { webhookFromManifest } from '../notify/webhook.js';
@@ -44,6 +45,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   });
   let connection: Connection | undefined;
   let view: RunView | undefined;
+  let commits: { close(): Promise<void> } | undefined;
   try {
     try {
       connection = await openConnection(loaded, {
@@ -57,6 +59,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
       throw err;
     }
     runner = createWatchRunner({ loaded, state, status: opened.status, connection, logger });
+    commits = await batchedCommits(runner, logger);
     const notifier = webhookFromManifest(loaded.manifest.notify, { pipeline: loaded.path, logger });
     if (notifier) {
       notifyRunEvents(runner.events, notifier, 'watch');
@@ -84,9 +87,21 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
     }
     return await runner.done;
   } finally {
+    // The batch delivered since the last commit is committed before the watch ends.
+    await commits?.close();
     view?.close();
     signals.dispose();
     await connection?.close().catch(() => undefined);
     await opened.close();
   }
+}
+
+/** git.commit: what the watch delivers is committed in batches (src/delivery, loaded only then). */
+async function batchedCommits(
+  runner: WatchRunner,
+  logger: Logger,
+): Promise<{ close(): Promise<void> } | undefined> {
+  if (!gitDeliveryWanted(runner.manifest.manifest.git)) return undefined;
+  const { BatchedCommits } = await import('../delivery/batched-commits.js');
+  return new BatchedCommits(runner.events, () => runner.manifest, logger);
 }

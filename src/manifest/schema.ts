@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { billingSchema, budgetSchema } from './sections/billing.js';
+import { gitSchema } from './sections/git.js';
 import { glossarySchema } from './sections/glossary.js';
 import { mappingSchema } from './sections/mapping.js';
 import { notifySchema } from './sections/notify.js';
@@ -69,6 +70,9 @@ export const manifestSchema = z.strictObject({
     .describe('Attempts per file and target, across runs, before a failing document is left alone.'),
   watch: watchSchema.default(watchSchema.parse({})).describe('Settings of locsync watch.'),
   notify: notifySchema.optional().describe('Notifications to people or chat channels (optional).'),
+  git: gitSchema
+    .optional()
+    .describe('Deliver as a git commit of exactly the outputs a run wrote or removed (optional).'),
   style_lists: z
     .record(entryKey, styleListEntrySchema)
     .default({})

@@ -1,17 +1,7 @@
-import { execFile } from 'node:child_process';
+import { git } from '../util/git.js';
 
 // The previous versions of `locsync review --since <git ref>`: a file as the commit holds it
 // (`git show <ref>:./<path>`), read in the manifest's folder (any folder of the work tree).
-
-const MAX_BYTES = 512 * 1024 * 1024;
-
-function git(cwd: string, args: string[]): Promise<{ ok: boolean; out: Buffer; err: string }> {
-  return new Promise((resolve) => {
-    execFile('git', args, { cwd, encoding: 'buffer', maxBuffer: MAX_BYTES }, (error, stdout, stderr) =>
-      resolve({ ok: !error, out: stdout, err: stderr.toString('utf8').trim() }),
-    );
-  });
-}
 
 /** The commit `ref` names, or undefined when it names none here (not a repository, unknown ref). */
 export async function resolveCommit(cwd: string, ref: string): Promise<string | undefined> {

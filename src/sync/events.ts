@@ -43,6 +43,11 @@ export interface SyncEventMap {
   'job:downloading': [JobRef & { documentId: string }];
   'job:done': [JobRef & { documentId: string; billedCharacters: number; bytes: number }];
   'job:reused': [JobRef & { fromJobId: number; fromOutput: string }];
+  /**
+   * A person edited the output: this job's translation (its job:done or job:reused follows) was
+   * written beside it, at `beside` (relative to the manifest folder, like `output`).
+   */
+  'job:beside': [JobRef & { beside: string }];
   /** The output checks' verdict on a download (docs/qa.md): flagged (delivered) or failed (not). */
   'job:qa': [JobRef & { outcome: 'pass' | 'flagged' | 'failed'; findings: string[] }];
   'job:stale': [JobRef];

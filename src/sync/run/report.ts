@@ -4,6 +4,7 @@ import type { JobRecord } from '../../state/types.js';
 import type { FailureKind, JobRef, SyncEvents } from '../events.js';
 import type { OutputRef, Plan } from '../plan/types.js';
 import { emptySummary, type SyncSummary } from '../summary.js';
+import { besidePath } from './edited-output.js';
 
 // What a run did, as it happens: the summary's counts and lists, the log lines a user reads, and the
 // events the progress view, watch metrics and tests follow. The executor and the job driver report
@@ -169,6 +170,7 @@ export class RunReport {
       { output: job.output_path, new_translation: besideAbs },
       'the output was edited by a person and is kept; the new translation is beside it: locsync outputs keep|take-new <output> resolves it (locsync status lists it)',
     );
+    this.events.emit('job:beside', { ...refOfJob(job), beside: besidePath(job.output_path) });
   }
 
   /** The output checks' verdict on a download (docs/qa.md): a flagged output is listed by the summary. */
