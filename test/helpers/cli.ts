@@ -60,10 +60,18 @@ export interface CliResult {
  */
 export function runCli(
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+  opts: {
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+    input?: string;
+    timeoutMs?: number;
+    /** Another program that runs the CLI itself (a script of deploy/: `bash`), given `args` alone. */
+    command?: string;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
+    const [cmd, argv] = opts.command ? [opts.command, args] : [process.execPath, [...CLI_ARGS, ...args]];
+    const child = spawn(cmd, argv, {
       cwd: opts.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
