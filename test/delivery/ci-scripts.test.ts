@@ -78,6 +78,7 @@ async function script(f: Fixture, bin: string, name: string, arg?: string, env: 
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
+// Five runs of the CLI through the scripts: on a loaded machine they take more than the default minute.
 describe('deploy/ci scripts', () => {
   it('plan on a pull request, then sync on a branch with a pull request (GitHub) or merge request (GitLab)', async () => {
     fx = await createFixture({ files: { 'a.txt': 'First document.\n' } });
@@ -173,5 +174,5 @@ describe('deploy/ci scripts', () => {
       `merge_request.title=${git(fx.dir, 'log', '-1', '--format=%s', glBranch)}`,
       'merge_request.remove_source_branch',
     ]);
-  });
+  }, 240_000);
 });
