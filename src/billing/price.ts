@@ -1,7 +1,6 @@
 import type { Leverage } from './leverage.js';
-import path from 'node:path';
+import { extensionOf, isMinimumBilled, isUncounted } from '../documents/format-registry.js';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
-import { isMinimumBilled, isUncounted } from '../documents/format-registry.js';
 
 // What one planned upload will bill, as the service bills it: the source's characters, at least
 // MINIMUM_BILLED_CHARACTERS for the formats the registry says (pptx/docx/doc/xlsx/pdf; the minimum
@@ -47,10 +46,6 @@ export function priceSegments(q: SegmentsQuote): UploadPrice {
 /** The price of re-sending every segment of a document of `characters` (no minimum, no memory). */
 export function priceAllSegments(characters: number | null): UploadPrice {
   return { characters, minimumAdded: 0, billed: characters ?? 0 };
-}
-
-function extensionOf(file: string): string {
-  return path.extname(file).slice(1).toLowerCase();
 }
 
 /** Whether this file's format is translated without a character count (images): billed 0. */

@@ -1,9 +1,9 @@
 import { silentLogger } from '../log/logger.js';
 import { printable } from '../log/printable.js';
 import { loadManifest } from '../manifest/load.js';
+import { extensionOf } from '../documents/format-registry.js';
 import { checkOutput } from '../qa/check-output.js';
 import { describeFinding, type QaResult } from '../qa/checks.js';
-import { formatOf } from '../qa/gate.js';
 import { outputContextOf, qaSettingsOf } from '../qa/settings.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 import { deliveredOutputs, outputsAt, type DeliveredOutput } from './check-outputs.js';
@@ -37,8 +37,8 @@ async function checkOne(
     ? outputContextOf(loaded, o.mapping, o.targetLang ?? '')
     : { settings: qaSettingsOf(undefined), sourceLang: undefined, glossary: undefined };
   const r = await checkOutput({
-    source: o.sourceAbs ? { path: o.sourceAbs, format: formatOf(o.sourceAbs) } : undefined,
-    output: { path: o.outputAbs, format: formatOf(o.outputAbs) },
+    source: o.sourceAbs ? { path: o.sourceAbs, format: extensionOf(o.sourceAbs) } : undefined,
+    output: { path: o.outputAbs, format: extensionOf(o.outputAbs) },
     // Without a target language the language check has nothing to compare with: it is left out.
     targetLang: (o.targetLang ?? '').toLowerCase(),
     sourceLang: ctx.sourceLang,

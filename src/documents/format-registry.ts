@@ -228,6 +228,13 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
 
 const BY_EXTENSION: ReadonlyMap<string, DocumentFormat> = new Map(Object.entries(FORMATS));
 
+/** The extension of a file name, lower case, without the dot: what formatOf takes. */
+export function extensionOf(file: string): string {
+  const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
 /** The record of an extension (any case, no dot), or undefined when locsync does not read it. */
 export function formatOf(ext: string): DocumentFormat | undefined {
   // Asked for every file of every scan: the lower-case copy only for a name that is not found as is.

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { extensionOf } from '../documents/format-registry.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { JobRecord, QaResultStore } from '../state/types.js';
 import type { CheckedOutput } from './check-output.js';
@@ -20,11 +20,6 @@ export class QaFailedError extends Error {
     super(`output check failed (${failure.check}): ${failure.reason}; kept in ${quarantined}`);
     this.name = 'QaFailedError';
   }
-}
-
-/** A document's format: its extension, lower case. */
-export function formatOf(file: string): string {
-  return path.extname(file).slice(1).toLowerCase();
 }
 
 /** The job's side of the checks: its output, source, mapping and target. */
@@ -52,8 +47,8 @@ export class OutputGate {
     // that downloads nothing, a no-op, never pays for them.
     const { checkOutput } = await import('./check-output.js');
     const checked: CheckedOutput = await checkOutput({
-      source: sourceAbs !== undefined ? { path: sourceAbs, format: formatOf(sourceAbs) } : undefined,
-      output: { path: candidate, format: formatOf(job.output_path) },
+      source: sourceAbs !== undefined ? { path: sourceAbs, format: extensionOf(sourceAbs) } : undefined,
+      output: { path: candidate, format: extensionOf(job.output_path) },
       targetLang: job.target_lang.toLowerCase(),
       sourceLang: ctx.sourceLang,
       glossary: ctx.glossary,

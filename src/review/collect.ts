@@ -7,7 +7,8 @@ import { keptDeliveries, keptDirOf, keptRuns, type KeptDelivery } from '../sync/
 import { compareVersions, type Comparison, type Provenance } from './compare.js';
 import { changedSince, fileAt } from './git.js';
 import { outputNowBy, wholly } from './provenance.js';
-import { formatOf, readSegments, readSegmentsOf, type SegmentLine } from './read-segments.js';
+import { extensionOf } from '../documents/format-registry.js';
+import { segmentLinesOfBytes, segmentLinesOfFile, type SegmentLine } from './segment-lines.js';
 
 // What `locsync review` shows, per changed document and language: where "previous" comes from is
 // the one difference between its two sources (docs/review.md, "The review page").
@@ -71,8 +72,8 @@ type Side = { file: string } | { bytes: Buffer; format: string } | null;
 
 async function read(side: Side, translation: boolean): Promise<SegmentLine[] | null> {
   if (!side) return null;
-  if ('file' in side) return readSegments(side.file, formatOf(side.file), translation);
-  return readSegmentsOf(side.bytes, side.format, translation);
+  if ('file' in side) return segmentLinesOfFile(side.file, extensionOf(side.file), translation);
+  return segmentLinesOfBytes(side.bytes, side.format, translation);
 }
 
 async function compare(s: Sides): Promise<ReviewDocument> {
@@ -161,8 +162,8 @@ export async function sinceCommit(
         state: conflict ? 'conflict' : oldOutput ? 'changed' : 'new',
         newTranslation: conflict ? beside : rec.output_path,
         newOutput: { file: path.resolve(base, conflict ? beside : rec.output_path) },
-        oldOutput: oldOutput ? { bytes: oldOutput, format: formatOf(rec.output_path) } : null,
-        oldSource: oldSource && source ? { bytes: oldSource, format: formatOf(source) } : null,
+        oldOutput: oldOutput ? { bytes: oldOutput, format: extensionOf(rec.output_path) } : null,
+        oldSource: oldSource && source ? { bytes: oldSource, format: extensionOf(source) } : null,
         newSource: existing(base, source),
         notes,
         previousBy,

@@ -1,5 +1,5 @@
 import { commonPairs, merged, wordDiff, type DiffPart, type DiffPiece } from './diff.js';
-import type { SegmentLine } from './read-segments.js';
+import type { SegmentLine } from './segment-lines.js';
 
 // One document and language compared: which source segment became which, and for those whose
 // source or translation changed, the row a reviewer reads: the source, the previous translation and

@@ -18,11 +18,8 @@ export interface SegmentLine {
   key?: string;
 }
 
-/** The lower-case format of a file name (its extension). */
-export const formatOf = (name: string): string => path.extname(name).slice(1).toLowerCase();
-
-/** Segments of a file; `translation`: it is an output (XLIFF read by its targets). */
-export async function readSegments(
+/** The segment lines of a file; `translation`: it is an output (XLIFF read by its targets). */
+export async function segmentLinesOfFile(
   file: string,
   format: string,
   translation: boolean,
@@ -43,8 +40,8 @@ export async function readSegments(
   return lines;
 }
 
-/** Segments of bytes that are not a file here (a version read from git), through a temporary file. */
-export async function readSegmentsOf(
+/** The segment lines of bytes that are not a file here (a version read from git), through a temporary file. */
+export async function segmentLinesOfBytes(
   bytes: Buffer,
   format: string,
   translation: boolean,
@@ -53,7 +50,7 @@ export async function readSegmentsOf(
   try {
     const file = path.join(dir, `document.${format || 'txt'}`);
     fs.writeFileSync(file, bytes);
-    return await readSegments(file, format, translation);
+    return await segmentLinesOfFile(file, format, translation);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
