@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '../log/logger.js';
 import { loadManifest } from '../manifest/load.js';
+import type { LoadedManifest } from '../manifest/types.js';
 import { makePlan } from '../sync/engine.js';
 import { recordObservations } from '../sync/sync-run.js';
 import { decideAdoption } from '../sync/plan/adoptable.js';
@@ -13,6 +14,32 @@ import { openRunState } from './open-state.js';
 interface StateAdoptOptions {
   config: string;
   json?: boolean;
+}
+
+/** What adopting means for the outputs (docs/review.md): said with every adoption. */
+const ADOPTED_NOTE =
+  "They are taken as people's work, not locsync's (it did not write them): when a source changes, its new translation goes beside the output (*.locsync-new.*), and on the segment path each segment's wording is kept as reviewed, a changed segment listed as a conflict; `locsync status` lists them as edited by people.";
+
+/**
+ * The segment path: the adopted output's source segments recorded as written, so that the next
+ * delivery reads its segments as a person's wording (src/sync/reviewed-segments.ts).
+ */
+async function recordSegments(loaded: LoadedManifest, a: TranslateAction, jobId: number): Promise<void> {
+  const settings = a.settings.request.segments?.settings;
+  if (settings === undefined) return;
+  const { readSegments } = await import('../sync/segments/document-segments.js');
+  const { recordAdopted } = await import('../sync/reviewed-segments.js');
+  let read;
+  try {
+    read = await readSegments(path.join(loaded.dir, a.source.path), a.source.ext, {
+      sourceLang: a.settings.request.source_lang,
+      targetLang: a.settings.request.target_lang,
+      settings,
+    });
+  } catch {
+    return; // unreadable: its output stays a person's whole (the new translation beside it)
+  }
+  await recordAdopted(path.dirname(loaded.statePath), a.ref.output, jobId, read.segments);
 }
 
 function mtimeMs(file: string): number | undefined {
@@ -57,8 +84,8 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
     await recordObservations(state, plan.observations);
     // Through the run's ledger, the one writer of job rows: an adopted transition per output.
     const ledger = new RunLedger({ jobs: state.jobs });
-    for (const a of decision.adopt)
-      await ledger.adopted({
+    for (const a of decision.adopt) {
+      const job = await ledger.adopted({
         mapping: a.ref.mapping,
         rel_path: a.ref.file,
         sha256: a.source.sha256,
@@ -69,6 +96,8 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
         run_id: runId,
         request: JSON.stringify(a.settings.request),
       });
+      await recordSegments(loaded, a, job.id);
+    }
     await state.runs.finish(runId, { status: 'ok' }, { adopted: decision.adopt.length }, 0);
     const ref = (a: TranslateAction) => ({
       mapping: a.ref.mapping,
@@ -79,6 +108,7 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
     if (opts.json) {
       const result = {
         adopted: decision.adopt.map(ref),
+        note: ADOPTED_NOTE,
         not_adopted: decision.notVouched.map((n) => ({ ...ref(n.action), why: n.why })),
       };
       process.stdout.write(JSON.stringify(result, null, 2) + '\n');
@@ -87,6 +117,7 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
     const lines = [
       `Adopted ${decision.adopt.length} outputs: recorded as done for the current settings, nothing billed.`,
     ];
+    if (decision.adopt.length) lines.push(ADOPTED_NOTE);
     if (decision.notVouched.length) {
       lines.push(
         `Not adopted (${decision.notVouched.length}; the next sync translates them, billed — see locsync plan):`,

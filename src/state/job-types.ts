@@ -94,6 +94,17 @@ export interface WrittenOutput {
   mtimeMs: number;
 }
 
+/**
+ * What `state adopt` records as written at an output it adopts: nothing locsync wrote (the output
+ * may hold a person's work, docs/review.md), so it is never found as written: a new translation of
+ * it goes beside it, and on the segment path its segments are taken as a person's wording.
+ */
+export const NOT_WRITTEN_BY_LOCSYNC: WrittenOutput = {
+  sha256: 'not-written-by-locsync',
+  size: -1,
+  mtimeMs: -1,
+};
+
 /** The columns of a done job that the planner keeps in memory. */
 export type DoneIndexRow = Pick<
   JobRecord,

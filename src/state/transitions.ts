@@ -1,4 +1,10 @@
-import type { JobFailure, JobRecord, SpooledDownload, WrittenOutput } from './job-types.js';
+import {
+  NOT_WRITTEN_BY_LOCSYNC,
+  type JobFailure,
+  type JobRecord,
+  type SpooledDownload,
+  type WrittenOutput,
+} from './job-types.js';
 
 // What the backends write, decided once for all of them: the fields each named transition of the
 // job ledger sets (a pure function of the row and the event), and the grouping of verified marks.
@@ -36,7 +42,13 @@ export const transitions = {
     billed_characters: 0,
     finished_at: now(),
   }),
-  adopted: (): JobFields => ({ status: 'done', billed_characters: 0, finished_at: now() }),
+  // An adopted output was not written by locsync: a person's until a translation replaces it.
+  adopted: (): JobFields => ({
+    ...writtenFields(NOT_WRITTEN_BY_LOCSYNC),
+    status: 'done',
+    billed_characters: 0,
+    finished_at: now(),
+  }),
   uploadStarted: (job: JobRecord, runId: number, reupload?: 'lost-download'): JobFields => ({
     status: 'pending',
     attempts: job.attempts + (reupload === 'lost-download' ? 0 : 1),

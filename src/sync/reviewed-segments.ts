@@ -296,12 +296,7 @@ export async function assessReviewed(t: TakeReviewed): Promise<ReviewedAssessmen
       return {
         output: t.outputRel,
         job_id: jobId,
-        segments: t.segments.map((s) => ({
-          key: s.key,
-          source: s.tagged,
-          where: s.segment.where,
-          ...withCodes(codesOf(s.segment)),
-        })),
+        segments: recordedSegments(t.segments),
         reviewed: [...reviewed].filter((k) => now.has(k) && !held.has(k)),
         reviewed_texts: Object.fromEntries([...reviewedTexts].filter(([k]) => reviewed.has(k) && now.has(k))),
         conflicts: shownConflicts.map((c) => {
@@ -317,6 +312,35 @@ export async function assessReviewed(t: TakeReviewed): Promise<ReviewedAssessmen
       };
     },
   };
+}
+
+/** Source segments as the record keeps them. */
+const recordedSegments = (segments: readonly SourceSegment[]): WrittenSegments['segments'] =>
+  segments.map((s) => ({
+    key: s.key,
+    source: s.tagged,
+    where: s.segment.where,
+    ...withCodes(codesOf(s.segment)),
+  }));
+
+/**
+ * `state adopt`: an output adopted for its job, recorded as written from these source segments, none
+ * taken in yet. The output's record says locsync did not write it, so the next delivery reads each of
+ * its segments as a person's wording (reviewed where its source stayed, a conflict where it changed).
+ */
+export async function recordAdopted(
+  stateFolder: string,
+  output: string,
+  jobId: number,
+  segments: readonly SourceSegment[],
+): Promise<void> {
+  await writeRecord(stateFolder, {
+    output,
+    job_id: jobId,
+    segments: recordedSegments(segments),
+    reviewed: [],
+    conflicts: [],
+  });
 }
 
 /** Old segment index → the new segment it became: between two unchanged segments, paired in order. */
