@@ -25,6 +25,7 @@ import type {
   TranslateTextResponse,
   UploadDocumentRequest,
   UploadDocumentResponse,
+  UsageResponse,
 } from './types.js';
 
 export class ServiceClient {
@@ -108,6 +109,12 @@ export class ServiceClient {
 
   deleteCustomInstruction(id: string, iid: string): Promise<void> {
     return styleRules.deleteCustomInstruction(this.transport, id, iid);
+  }
+
+  // ---- Usage (/v2/usage): what the service counted in its billing period ----
+
+  getUsage(): Promise<UsageResponse> {
+    return this.transport.request<UsageResponse>({ method: 'GET', path: '/v2/usage' });
   }
 
   // ---- Text (/v2/translate): ./text-calls.ts ----

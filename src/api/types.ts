@@ -171,3 +171,14 @@ export interface ServiceErrorBody {
 
 /** Authorization scheme word (spec section 5). */
 export const AUTH_SCHEME = 'Service-Auth-Key';
+
+/**
+ * GET /v2/usage: the characters the service counted in the current billing period (the real
+ * service reports `start_time` and `end_time` of the period for a professional account).
+ */
+export interface UsageResponse {
+  character_count?: number;
+  character_limit?: number;
+  start_time?: string;
+  end_time?: string;
+}

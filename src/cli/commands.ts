@@ -339,7 +339,7 @@ export function registerReport(program: Command): void {
   program
     .command('report')
     .description(
-      'billed characters and documents from state.db, by language, mapping or month, with the 50,000-character minimums shown apart (no call to the service)',
+      'billed characters and documents from state.db, by language, mapping or month, with the 50,000-character minimums shown apart (no call to the service, but for --reconcile)',
     )
     .option(...CONFIG_OPTION)
     .option(
@@ -358,11 +358,17 @@ export function registerReport(program: Command): void {
         .default('table'),
     )
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
+    .option(
+      '--reconcile',
+      "compare with the service's usage (GET /v2/usage) for its billing period; exit 1 when the gap is above --threshold",
+    )
+    .option('--threshold <characters>', 'the gap --reconcile accepts (default 1,000)')
     .addHelpText(
       'after',
       `
 Examples:
   $ locsync report                               billed characters per target language
+  $ locsync report --reconcile                   the service's count against locsync's ledger
   $ locsync report --by month --since 2026-01    per month this year
   $ locsync report --by mapping --format csv -o billing.csv
   $ locsync report --json | jq .total.billed_characters

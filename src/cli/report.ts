@@ -22,7 +22,9 @@ import {
 import { openState } from '../state/store.js';
 import type { JobLedger, QaResultStore } from '../state/types.js';
 import { claimOrClose } from './open-state.js';
-import { ConfigError } from '../util/errors.js';
+import { ConfigError, EXIT } from '../util/errors.js';
+import type { UsageResponse } from '../api/types.js';
+import { billingPeriod, formatReconciliation, reconcile, type Reconciliation } from '../report/reconcile.js';
 
 type ReportFormat = 'table' | 'csv' | 'json' | 'html';
 
@@ -34,6 +36,9 @@ interface ReportOptions {
   json?: boolean;
   output?: string;
   count: boolean;
+  /** Compare with the service's usage (GET /v2/usage); exit 1 when the gap is above `threshold`. */
+  reconcile?: boolean;
+  threshold?: string;
 }
 
 const COLUMNS = BILLING_COLUMNS;
@@ -58,6 +63,7 @@ interface PricedReport extends BillingReport {
   /** billed_characters of each row (and the total) in money, by row key. */
   cost?: Record<string, number>;
   possibly_billed_twice: RepeatedUpload[];
+  reconciliation?: Reconciliation;
 }
 
 function priceReport(r: BillingReport, repeated: RepeatedUpload[], rate?: BillingRate): PricedReport {
@@ -105,6 +111,7 @@ function formatTable(r: PricedReport, rate?: BillingRate): string {
   }
   const repeated = formatRepeatedUploads(r.possibly_billed_twice, rate);
   if (repeated.length) lines.push('', ...repeated);
+  if (r.reconciliation) lines.push('', ...formatReconciliation(r.reconciliation));
   return lines.join('\n');
 }
 
@@ -162,9 +169,37 @@ async function openReportRows(
   }
 }
 
+/** A gap up to this many characters is taken as agreement (the service rounds nothing; tags may differ). */
+const DEFAULT_THRESHOLD = 1_000;
+
+/** The service's usage for its billing period (a call to the service, embedded or not). */
+async function serviceUsage(loaded: LoadedManifest): Promise<UsageResponse> {
+  const { openConnection } = await import('./connect.js');
+  const connection = await openConnection(loaded, { stateDir: path.dirname(loaded.statePath) });
+  try {
+    return await connection.client.getUsage();
+  } finally {
+    await connection.close();
+  }
+}
+
+function thresholdOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_THRESHOLD;
+  const n = Number(value.replace(/[,_]/g, ''));
+  if (!Number.isInteger(n) || n < 0)
+    throw new ConfigError(
+      `--threshold: "${value}" is not a number of characters (a whole number, 0 or more)`,
+    );
+  return n;
+}
+
 export async function reportAction(opts: ReportOptions): Promise<void> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
   const loaded = await loadManifest(opts.config);
+  const threshold = thresholdOf(opts.threshold);
+  // Asked first: the embedded service reads the state folder, and an error of the call is the
+  // user's to see before any report is printed.
+  const usage = opts.reconcile ? await serviceUsage(loaded) : undefined;
   const { rows: state, jobs, qa, close } = await openReportRows(loaded, opts.config, since);
   const rate = loaded.manifest.billing;
   let report: PricedReport;
@@ -193,6 +228,19 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
       repeatedUploads(state, since),
       rate,
     );
+    if (usage) {
+      const period = billingPeriod(usage, new Date());
+      const inPeriod = billingReport(state, { by: 'language', since: period.start });
+      report.reconciliation = reconcile({
+        usage,
+        period,
+        ledger: {
+          characters: await jobs.billedSince(period.start),
+          possibly: inPeriod.total.possibly_billed_characters,
+        },
+        threshold,
+      });
+    }
     if (opts.format === 'html' && !opts.json) {
       const [{ renderReportPage }, { editedOutputs }, { qaOutputs }] = await Promise.all([
         import('../web/report-page.js'),
@@ -207,6 +255,7 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
         pipeline: loaded.path,
         grouped: report,
         byMonthLanguage: billingByMonthAndLanguage(state, scope),
+        ...(report.reconciliation ? { reconciliation: formatReconciliation(report.reconciliation) } : {}),
       });
     }
   } finally {
@@ -226,4 +275,5 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
     process.stderr.write(`locsync: wrote the report to ${opts.output}\n`);
   } else if (html !== undefined || format !== 'table') process.stdout.write(text + '\n');
   else writeResult(text);
+  if (report.reconciliation && !report.reconciliation.within_threshold) process.exitCode = EXIT.failed;
 }

@@ -42,6 +42,7 @@ import type { RunningService, ServiceOptions } from './types.js';
 import {
   chargeDocument,
   newAccount,
+  persistedAccount,
   registerUsage,
   UNLIMITED_CHARACTERS,
   type UsageAccount,
@@ -93,7 +94,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   faults.add(...(opts.faults ?? []));
   const log = new RequestLog();
   const sessions = new MockSessions();
-  const serviceAccount = newAccount({ characterLimit: opts.characterLimit ?? UNLIMITED_CHARACTERS });
+  const serviceAccount = persistedAccount(
+    newAccount({ characterLimit: opts.characterLimit ?? UNLIMITED_CHARACTERS }),
+    opts.dataDir ? join(opts.dataDir, 'usage.json') : undefined,
+  );
   const accountOf = (req: FastifyRequest): UsageAccount =>
     getContext(req)?.session?.account ?? serviceAccount;
   // Usage of each document is charged when it is done, to the account of its upload.

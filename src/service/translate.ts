@@ -9,7 +9,7 @@ import { ApiError, badRequest, notFound } from './errors.js';
 import { resolveGlossary } from './glossaries.js';
 import { baseLanguage, parseFormality, parseSourceLang, parseTargetLang } from './languages.js';
 import type { Store } from './store.js';
-import { checkCharacters, type UsageAccount } from './usage.js';
+import { chargeCharacters, checkCharacters, type UsageAccount } from './usage.js';
 import { objectBody, type Obj } from './validate.js';
 
 export const MAX_TEXTS = TEXT_REQUEST_LIMITS.texts;
@@ -155,7 +155,7 @@ export function registerTranslate(app: FastifyInstance, r: TranslateRoutesOption
         item.model_type_used = modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized';
       return item;
     });
-    account.characterCount += characters;
+    chargeCharacters(account, characters);
     const ctx = getContext(req);
     if (ctx)
       ctx.entry.text = {

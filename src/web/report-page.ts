@@ -21,6 +21,8 @@ export interface ReportPageData {
   edited?: EditedOutput[];
   /** Outputs the output checks failed or flagged (./qa-section.ts). */
   qa?: QaOutputs;
+  /** `--reconcile`: the service's usage against the ledger, as lines of text. */
+  reconciliation?: string[];
 }
 
 const COLUMNS = BILLING_COLUMNS;
@@ -87,6 +89,7 @@ ${months.length ? byMonth : '<p class="muted">Nothing billed yet.</p>'}
 <p class="muted">pptx, docx, doc, xlsx and pdf documents are billed at least ${formatCount(MINIMUM_BILLED_CHARACTERS)} characters each.
 ${t.minimum_added_characters !== null ? `The minimum added ${formatCount(t.minimum_added_characters)} characters over their real count.` : ''}</p>
 ${anyMinimum ? minimum : '<p class="muted">No document was billed at the minimum.</p>'}
+${d.reconciliation ? `<h2>Reconciled with the service</h2><pre id="reconciliation">${d.reconciliation.map(escapeHtml).join('\n')}</pre>` : ''}
 <h2>By ${escapeHtml(d.grouped.by)}</h2>
 ${table(d.grouped)}
 ${d.edited ? editedSection(d.edited) : ''}
