@@ -18,6 +18,9 @@ afterEach(async () => {
   fx = undefined;
 });
 
+/** Several CLI processes each (plan, status, outputs): minutes on a loaded machine, not hangs. */
+const SLOW = 180_000;
+
 const REVIEWED = 'Zweiter Absatz, von einer Person geprüft';
 const TEXTS = ['First paragraph', 'Second paragraph', 'Third paragraph'];
 
@@ -105,7 +108,7 @@ interface Entry {
  * `plan --json`, then `sync`, then `status --json`: the plan's word on each output a person worked on
  * is what the sync did (a file beside it or not, the conflicts at those places). Answers the status.
  */
-async function planThenSync(): Promise<{ edited: Entry[]; code: number | null }> {
+async function planThenSync(): Promise<{ planned: Entry[]; edited: Entry[]; code: number | null }> {
   const planned = JSON.parse((await runCliOn(fx!, 'plan', '--json')).stdout).edited as Entry[];
   const before = new Map(planned.map((e) => [e.output, fx!.exists(besideOf(e.output))]));
   expect((await fx!.sync()).failed).toEqual([]);
@@ -121,7 +124,7 @@ async function planThenSync(): Promise<{ edited: Entry[]; code: number | null }>
       `${p.output}: the conflicts planned`,
     ).toEqual((p.segment_conflicts_planned ?? done?.segment_conflicts ?? []).map((c) => c.where));
   }
-  return { edited, code: status.code };
+  return { planned, edited, code: status.code };
 }
 
 describe('a person’s wording whose source changes (segment path)', () => {
@@ -174,47 +177,51 @@ describe('a person’s wording whose source changes (segment path)', () => {
       expect(after[0]).not.toBe(first[0]);
       expect(fx.exists(beside)).toBe(false);
     },
+    SLOW,
   );
 
-  it('an edit an earlier delivery took in is a conflict when its source changes later; plan says so each time', async () => {
-    const f = FORMATS.markdown!;
-    fx = await translated(f);
-    const output = outputOf(f);
-    await review(f, output);
-    // Another paragraph changes: the edit is taken in, the output written over it with the wording.
-    fx.write(`src/${f.file}`, await f.build(['First paragraph, changed', TEXTS[1]!, TEXTS[2]!]));
-    const planned = JSON.parse((await runCliOn(fx, 'plan', '--json')).stdout).edited as Entry[];
-    expect(planned).toEqual([
-      expect.objectContaining({ output, written_over_planned: true, new_translation_planned: false }),
-    ]);
-    const taken = await planThenSync();
-    expect(taken.code).toBe(0);
-    expect((await texts(output))[1]).toBe(REVIEWED);
-    expect(fx.exists(besideOf(output))).toBe(false);
+  it(
+    'an edit an earlier delivery took in is a conflict when its source changes later; plan says so each time',
+    async () => {
+      const f = FORMATS.markdown!;
+      fx = await translated(f);
+      const output = outputOf(f);
+      await review(f, output);
+      // Another paragraph changes: the edit is taken in, the output written over it with the wording.
+      fx.write(`src/${f.file}`, await f.build(['First paragraph, changed', TEXTS[1]!, TEXTS[2]!]));
+      const taken = await planThenSync();
+      expect(taken.planned).toEqual([
+        expect.objectContaining({ output, written_over_planned: true, new_translation_planned: false }),
+      ]);
+      expect(taken.code).toBe(0);
+      expect((await texts(output))[1]).toBe(REVIEWED);
+      expect(fx.exists(besideOf(output))).toBe(false);
 
-    // Later its own source changes: the output as locsync wrote it, but the wording is a person's.
-    fx.write(
-      `src/${f.file}`,
-      await f.build(['First paragraph, changed', 'Second paragraph, rewritten', TEXTS[2]!]),
-    );
-    const conflict = await planThenSync();
-    expect(conflict.code).toBe(1);
-    expect((await texts(output))[1]).toBe(REVIEWED);
-    expect((await texts(besideOf(output)))[1]).not.toBe(REVIEWED);
+      // Later its own source changes: the output as locsync wrote it, but the wording is a person's.
+      fx.write(
+        `src/${f.file}`,
+        await f.build(['First paragraph, changed', 'Second paragraph, rewritten', TEXTS[2]!]),
+      );
+      const conflict = await planThenSync();
+      expect(conflict.code).toBe(1);
+      expect((await texts(output))[1]).toBe(REVIEWED);
+      expect((await texts(besideOf(output)))[1]).not.toBe(REVIEWED);
 
-    // Changed once more before anyone decided: still the person's wording, the conflict moves along.
-    fx.write(
-      `src/${f.file}`,
-      await f.build(['First paragraph, changed', 'Second paragraph, rewritten twice', TEXTS[2]!]),
-    );
-    const again = await planThenSync();
-    expect(again.code).toBe(1);
-    expect((await texts(output))[1]).toBe(REVIEWED);
-    expect(again.edited[0]!.segment_conflicts).toEqual([
-      expect.objectContaining({ reviewed: REVIEWED, source: expect.stringContaining('twice') }),
-    ]);
-    expect(again.edited[0]!.segment_conflicts![0]!.source_before).toBe('Second paragraph.');
-  });
+      // Changed once more before anyone decided: still the person's wording, the conflict moves along.
+      fx.write(
+        `src/${f.file}`,
+        await f.build(['First paragraph, changed', 'Second paragraph, rewritten twice', TEXTS[2]!]),
+      );
+      const again = await planThenSync();
+      expect(again.code).toBe(1);
+      expect((await texts(output))[1]).toBe(REVIEWED);
+      expect(again.edited[0]!.segment_conflicts).toEqual([
+        expect.objectContaining({ reviewed: REVIEWED, source: expect.stringContaining('twice') }),
+      ]);
+      expect(again.edited[0]!.segment_conflicts![0]!.source_before).toBe('Second paragraph.');
+    },
+    SLOW,
+  );
 
   it('an edit that cannot be matched (a paragraph added): the output is left alone, the new translation beside it', async () => {
     const f = FORMATS.markdown!;
