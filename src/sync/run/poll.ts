@@ -17,14 +17,44 @@ export interface PollArgs {
   log: Logger;
 }
 
+/**
+ * Status answers in a row that hold no status this client knows (a 200 of `{}`, a proxy's JSON)
+ * before the polling gives up: polled for ever, such a job would hold its place and the run.
+ */
+export const UNREADABLE_STATUS_LIMIT = 10;
+
+const KNOWN_STATUS = new Set(['queued', 'translating', 'done', 'error']);
+
+/** The service kept answering status checks with nothing this client can read as a status. */
+export class UnreadableStatusError extends Error {
+  constructor(last: unknown) {
+    super(
+      `the service answered ${UNREADABLE_STATUS_LIMIT} status checks in a row without a status this client can read (the last: ${JSON.stringify(last)?.slice(0, 200)})`,
+    );
+    this.name = 'UnreadableStatusError';
+  }
+}
+
 export async function pollUntilFinished(a: PollArgs): Promise<DocumentStatus> {
   let delay = a.timing.initialMs;
   let hinted = false;
   let wait = a.askAtOnce ? 0 : delay;
+  let unreadable = 0;
   for (;;) {
     if (a.signal.aborted) throw Object.assign(new Error('stopped'), { name: 'AbortError' });
     await sleep(wait, undefined, { signal: a.signal });
     const st = await a.getStatus();
+    if (!KNOWN_STATUS.has(st?.status)) {
+      if (++unreadable >= UNREADABLE_STATUS_LIMIT) throw new UnreadableStatusError(st);
+      a.log.warn(
+        { answer: JSON.stringify(st)?.slice(0, 200) },
+        'a status answer without a status: asked again',
+      );
+      delay = nextPollDelay(a.timing, delay, undefined, hinted).delayMs;
+      wait = delay;
+      continue;
+    }
+    unreadable = 0;
     if (st.status === 'done' || st.status === 'error') return st;
     const sr = st.status === 'translating' ? st.seconds_remaining : undefined;
     a.onWaiting(st.status, sr);
