@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../util/errors.js';
 
@@ -17,6 +18,8 @@ export interface PipelineIdentity {
    * so too, and this pipeline's may be copied by them (recorded in its state).
    */
   reuseAcross?: boolean;
+  /** The name is the manifest's folder's (no `pipeline:` in the manifest). */
+  fromFolder?: boolean;
 }
 
 /** What a state records of the pipeline that adopted it. */
@@ -42,7 +45,32 @@ export function pipelineIdentity(
     name: named ?? (path.basename(path.dirname(abs)) || 'pipeline'),
     manifest: abs,
     ...(reuseAcross ? { reuseAcross } : {}),
+    ...(named === undefined ? { fromFolder: true } : {}),
   };
+}
+
+/**
+ * Whether the state recorded as `recorded` may be opened as pipeline `ours`, else the refusal
+ * (`ownState`: how this backend gives a pipeline a state of its own). A name taken from the folder
+ * does not tell two projects apart: a manifest of the same name in another folder of this host is
+ * another project (a worker on another machine mounts the share under its own path, so only this
+ * host's paths are compared), and is refused until its `pipeline:` says which one it is.
+ */
+export function claimRefusal(
+  location: string,
+  recorded: RecordedPipeline,
+  ours: PipelineIdentity,
+  ownState: string,
+): ConfigError | undefined {
+  if (recorded.name !== ours.name) return otherPipelineError(location, recorded, ours, ownState);
+  const otherFolder = path.dirname(path.resolve(recorded.manifest)) !== path.dirname(ours.manifest);
+  if (!ours.fromFolder || recorded.host !== os.hostname() || !otherFolder) return undefined;
+  return new ConfigError(
+    `the state at ${location} holds the work of pipeline "${recorded.name}" of manifest ${recorded.manifest} (on ${recorded.host}, since ${recorded.adopted_at}); ` +
+      `this manifest ${ours.manifest} has no \`pipeline:\` and takes the same name from its folder, so it would take that manifest's work and write its outputs. ` +
+      `If it is another project, name it (\`pipeline: <its own name>\` in ${ours.manifest}) and give it a state of its own (${ownState}); ` +
+      `if it is the same project in a new place, write \`pipeline: ${recorded.name}\` in it.`,
+  );
 }
 
 /**

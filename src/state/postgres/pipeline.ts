@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type pg from 'pg';
-import { otherPipelineError, type PipelineIdentity, type RecordedPipeline } from '../pipeline.js';
+import { claimRefusal, type PipelineIdentity, type RecordedPipeline } from '../pipeline.js';
 import { displayUrl, schemaNameFor, withSchema } from './url.js';
 
 // The pipeline a PostgreSQL state belongs to. A state is one schema of a database (the URL's
@@ -34,13 +34,15 @@ export async function claimPgPipeline(
     // Another manifest may have adopted it at the same moment: what is recorded is what counts.
     recorded = (await read()).rows[0];
   }
-  if (recorded && recorded.name !== ours.name)
-    throw otherPipelineError(
+  const refused =
+    recorded &&
+    claimRefusal(
       displayUrl(url),
       recorded,
       ours,
       `a schema of its own on this database (made on first use), state: ${withSchema(url, schemaNameFor(ours.name))}; or a database of its own`,
     );
+  if (refused) throw refused;
   // A worker records whether its pipeline shares its translations (reuse: across_pipelines): other
   // pipelines read this schema only while it says so (src/state/postgres/reuse-across.ts).
   if (recorded && adopt)

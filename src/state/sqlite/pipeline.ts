@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type Database from 'better-sqlite3';
-import { otherPipelineError, type PipelineIdentity, type RecordedPipeline } from '../pipeline.js';
+import { claimRefusal, type PipelineIdentity, type RecordedPipeline } from '../pipeline.js';
 
 // The pipeline a SQLite state file belongs to (src/state/pipeline.ts): recorded by the first
 // command that drives work on it, checked by every command that opens it.
@@ -19,13 +19,13 @@ export function claimSqlitePipeline(
     .prepare('SELECT name, manifest, host, adopted_at FROM pipeline WHERE only_row = 1')
     .get() as RecordedPipeline | undefined;
   if (recorded) {
-    if (recorded.name !== ours.name)
-      throw otherPipelineError(
-        file,
-        recorded,
-        ours,
-        'state: another file (the default .locsync/state.db is one per folder)',
-      );
+    const refused = claimRefusal(
+      file,
+      recorded,
+      ours,
+      'state: another file (the default .locsync/state.db is one per folder)',
+    );
+    if (refused) throw refused;
     return;
   }
   if (!adopt) return;
