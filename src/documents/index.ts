@@ -56,7 +56,7 @@ export {
 export type { OpenedDocument, ReadOptions, TranslationOf, WriteOptions, WriteTarget } from './document.js';
 export type { Piece, Segment, SegmentRole } from './segment.js';
 export { segmentCharacters, segmentText } from './segment.js';
-export { fromTaggedText, piecesOfTaggedText, taggedText } from './tagged.js';
+export { fromTaggedText, piecesOfTaggedText, taggedStructureProblem, taggedText } from './tagged.js';
 export { DocumentFormatError } from './errors.js';
 export {
   comparePlaceholders,

@@ -67,3 +67,59 @@ export function piecesOfTaggedText(tagged: string): Piece[] | undefined {
   }
   return pieces;
 }
+
+const ANY_TAG = /<g\b[^<>]*>|<\/g\s*>|<x\b[^<>]*\/?>/g;
+const TAG_ID = /\bid="(\d+)"/;
+
+/**
+ * What a tagged translation broke of its segment's inline structure, for a writer that must refuse
+ * it (undefined: nothing): a code piece (a placeholder, a tag, an ICU message's structure) or a text
+ * piece's tag missing or repeated, an id the segment does not have, a <g> left open or closed twice,
+ * or the text between two code pieces (`<b>…</b>`, `%1$d of %2$d`) emptied. The writer puts code
+ * pieces back as the source has them: without this, a translation that lost its tags is written
+ * with the text first and every placeholder after it, "moved out of its text".
+ */
+export function taggedStructureProblem(
+  tagged: string,
+  segment: { pieces: readonly Piece[] },
+): string | undefined {
+  const { pieces } = segment;
+  if (pieces.length === 1 && !pieces[0]?.code) return undefined;
+  const seen = new Map<number, number>();
+  let open: number | undefined;
+  for (const m of tagged.matchAll(ANY_TAG)) {
+    const tag = m[0];
+    if (tag.startsWith('</')) {
+      if (open === undefined) return `an inline tag is closed that was never opened (${tag})`;
+      open = undefined;
+      continue;
+    }
+    const id = Number(TAG_ID.exec(tag)?.[1] ?? NaN);
+    const piece = pieces[id];
+    const isCode = tag.startsWith('<x');
+    if (!piece || !!piece.code !== isCode) return `an inline tag the source does not have (${tag})`;
+    if (open !== undefined) return `inline tags are nested or left open (${tag} inside <g id="${open}">)`;
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+    if (!isCode) open = id;
+  }
+  if (open !== undefined) return `an inline tag is left open (<g id="${open}">)`;
+  const wrong = pieces.flatMap((p, i) => {
+    const n = seen.get(i) ?? 0;
+    return n === 1
+      ? []
+      : [`${p.code ? `"${p.text}"` : `text piece ${i}`} ${n === 0 ? 'missing' : `${n} times`}`];
+  });
+  if (wrong.length > 0) return `placeholders or inline tags ${wrong.join(', ')}`;
+  const texts = fromTaggedText(tagged, segment);
+  const emptied = pieces.findIndex(
+    (p, i) =>
+      !p.code &&
+      /\p{L}/u.test(p.text) &&
+      !!pieces[i - 1]?.code &&
+      !!pieces[i + 1]?.code &&
+      (texts[i] ?? '').trim() === '',
+  );
+  if (emptied !== -1)
+    return `the text between "${pieces[emptied - 1]?.text}" and "${pieces[emptied + 1]?.text}" is emptied`;
+  return undefined;
+}

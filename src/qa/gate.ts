@@ -2,7 +2,7 @@ import { extensionOf } from '../documents/format-registry.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { JobRecord, QaResultStore } from '../state/types.js';
 import type { CheckedOutput } from './check-output.js';
-import type { QaResult } from './checks.js';
+import type { QaFinding, QaResult } from './checks.js';
 import { quarantineFile } from './quarantine.js';
 import { outputContextOf } from './settings.js';
 
@@ -59,6 +59,20 @@ export class OutputGate {
     const quarantined = await quarantineFile(candidate, this.quarantineDir, job.output_path);
     await this.record(job, result);
     throw new QaFailedError(checked.failure, quarantined, result);
+  }
+
+  /**
+   * A written output its writer refuses (the segment path: a translation that broke its segments'
+   * placeholders or inline tags, ../documents/tagged.ts): failed like an output that fails a check,
+   * whatever the mapping's qa settings, since it cannot be written as its translation says.
+   */
+  async refuse(job: CheckedJob, candidate: string, finding: QaFinding): Promise<never> {
+    const result: QaResult = { outcome: 'failed', findings: [finding] };
+    const quarantined = await quarantineFile(candidate, this.quarantineDir, job.output_path);
+    await this.record(job, result);
+    const reason =
+      finding.where.length > 0 ? `${finding.message} (at ${finding.where.join(', ')})` : finding.message;
+    throw new QaFailedError({ check: finding.check, reason }, quarantined, result);
   }
 
   /** Keeps the verdict on `job`'s output in the state (replacing the one before). */

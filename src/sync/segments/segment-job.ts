@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ServiceClient } from '../../api/client.js';
 import type { TranslateTextRequest, UploadDocumentRequest } from '../../api/types.js';
-import { DocumentFormatError, fromTaggedText } from '../../documents/index.js';
+import { DocumentFormatError, fromTaggedText, taggedStructureProblem } from '../../documents/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { QaResult } from '../../qa/checks.js';
 import { QaFailedError } from '../../qa/gate.js';
@@ -22,6 +22,7 @@ import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-
 import type { InFlightSegments, Workers } from './in-flight.js';
 import { knownTranslations } from './recall.js';
 import { textRequestRecord } from './text-request-record.js';
+import { brokenFinding, type BrokenSegment } from './broken-tags.js';
 import { writeTranslated } from './write-output.js';
 
 // One job of the segment path (method: segments, docs/segments.md), from its record to done: read the
@@ -374,13 +375,18 @@ export class SegmentJob {
           }),
         );
     let qa: QaResult | undefined;
-    const write = (translations: ReadonlyMap<string, string>, placeAt: PlaceAt) =>
-      writeTranslated({
+    const write = (translations: ReadonlyMap<string, string>, placeAt: PlaceAt) => {
+      // Translations that broke their segment's placeholders or inline tags: the writer refuses them.
+      const broken: BrokenSegment[] = [];
+      return writeTranslated({
         doc: read.doc,
         translationOf: (s) => {
           const k = keyOf.get(s.id);
           const t = k && translations.get(k.key);
-          return t === undefined || t === '' ? undefined : fromTaggedText(t, s);
+          if (t === undefined || t === '') return undefined;
+          const problem = taggedStructureProblem(t, s);
+          if (problem) broken.push({ where: s.where, problem });
+          return fromTaggedText(t, s);
         },
         outputAbs,
         format: ext,
@@ -388,9 +394,11 @@ export class SegmentJob {
         forms: review.forms,
         placeAt,
         vet: async (partPath) => {
+          if (broken.length > 0) await this.d.gate.refuse(this.job, partPath, brokenFinding(broken));
           qa = await this.d.gate.vet(this.job, this.src.absPath, partPath);
         },
       });
+    };
     let bytes: number;
     // What the job records as written: the file beside the output when a person's wording stays in it.
     let recorded = placement;

@@ -51,8 +51,8 @@ export async function writeTranslated(w: WriteTranslated): Promise<number> {
  */
 async function openPart(outputAbs: string): Promise<{ part: PartFile; takeBack: TakeBack }> {
   for (let attempt = 1; ; attempt++) {
-    const takeBack = await makeFolder(path.dirname(outputAbs));
     try {
+      const takeBack = await makeFolder(path.dirname(outputAbs));
       // A fixed tag per output: a write killed half-way is overwritten by the next one.
       return { part: await PartFile.open(outputAbs, 'segments', { exclusive: false }), takeBack };
     } catch (err) {
