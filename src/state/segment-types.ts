@@ -54,6 +54,11 @@ export interface SegmentMemory {
   recall(keys: readonly string[]): Promise<Map<string, Recalled>>;
   /** Remember translations (a person's reviewed ones, or the service's outside a request). */
   put(rows: readonly SegmentMemoryRow[]): Promise<void>;
+  /**
+   * The service's translations of these keys are forgotten (a person's and imported ones stay): an
+   * output made with them failed the checks, so they are bought again, not written again.
+   */
+  forgetAnswers(keys: readonly string[]): Promise<void>;
   /** A text request of job `jobId` is about to be sent: recorded first (answers its id). */
   textRequestSent(r: NewTextRequest): Promise<number>;
   /** Its answer came: the translations remembered and the request marked answered, together. */

@@ -88,6 +88,13 @@ export class PgSegmentMemory implements SegmentMemory {
     await this.pool.query(PUT_SQL, putValues(distinct(rows)));
   }
 
+  async forgetAnswers(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.pool.query(`DELETE FROM segment_memory WHERE origin = 'service' AND key = ANY($1::text[])`, [
+      [...new Set(keys)],
+    ]);
+  }
+
   async textRequestSent(r: NewTextRequest): Promise<number> {
     const res = await this.pool.query<{ id: string }>(
       `INSERT INTO text_requests (job_id, run_id, texts, characters, state) VALUES ($1, $2, $3, $4, 'sent') RETURNING id`,

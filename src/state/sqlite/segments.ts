@@ -60,6 +60,20 @@ export class SqliteSegmentMemory implements SegmentMemory {
     for (const r of rows) this.putStmt.run({ ...r, document: r.document ?? null, created_at: at });
   }
 
+  async forgetAnswers(keys: readonly string[]): Promise<void> {
+    const unique = [...new Set(keys)];
+    this.db.transaction(() => {
+      for (let i = 0; i < unique.length; i += CHUNK) {
+        const chunk = unique.slice(i, i + CHUNK);
+        this.db
+          .prepare<string[]>(
+            `DELETE FROM segment_memory WHERE origin = 'service' AND key IN (${chunk.map(() => '?').join(',')})`,
+          )
+          .run(...chunk);
+      }
+    })();
+  }
+
   async textRequestSent(r: NewTextRequest): Promise<number> {
     return Number(this.sentStmt.run(r.jobId, r.runId, r.texts, r.characters, now()).lastInsertRowid);
   }

@@ -412,6 +412,9 @@ export class SegmentJob {
       }
     } catch (err) {
       if (err instanceof QaFailedError) {
+        // What failed the checks is not written again: its segments are bought again by a retry
+        // (--retry-failed-qa, --retranslate) or by another file that has them.
+        await this.d.memory?.forgetAnswers(read.segments.map((s) => s.key));
         this.d.report.qaChecked(this.job, err.result, this.log);
         return this.fail(failure('qa-failed', err.message, false));
       }
