@@ -1,6 +1,6 @@
 // Import rules of src/ (npm run lint:imports, part of npm test). The layers, lowest first, are drawn
 // in docs/architecture.md; a module may import its own layer and the layers below, never above.
-// The local service (src/service) stands apart: it uses the foundation and the document layer, and
+// The local service (src/local-service) stands apart: it uses the foundation and the document layer, and
 // only the CLI (serve, connect) starts it.
 /** Layers from the bottom up: each entry is the folders (or files) under src/ of one layer. */
 export const LAYERS = [
@@ -50,16 +50,19 @@ export default {
       name: 'service-apart',
       comment: 'the local service is started by the CLI only; locsync itself talks to it over HTTP',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(service|cli)/' },
-      to: { path: '^src/service/' },
+      from: { path: '^src/', pathNot: '^src/(local-service|cli)/' },
+      to: { path: '^src/local-service/' },
     },
     {
       name: 'service-uses-foundation-only',
       comment:
         'the local service uses the foundation, the API types and the document layer, nothing of the client',
       severity: 'error',
-      from: { path: '^src/service/' },
-      to: { path: '^src/', pathNot: `^src/(service|${LAYERS[0].join('|')}|${LAYERS[1].join('|')})(/|$)` },
+      from: { path: '^src/local-service/' },
+      to: {
+        path: '^src/',
+        pathNot: `^src/(local-service|${LAYERS[0].join('|')}|${LAYERS[1].join('|')})(/|$)`,
+      },
     },
     {
       name: 'documents-stand-alone',

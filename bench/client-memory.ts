@@ -29,7 +29,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 /** Child mode: a local service accepting PNGs of any size, printing its URL. */
 async function serve(): Promise<void> {
-  const { startService } = await import('../src/service/index.js');
+  const { startService } = await import('../src/local-service/index.js');
   const svc = await startService({
     authKey: KEY,
     queueSeconds: 0,

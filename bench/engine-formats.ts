@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import yazl from 'yazl';
-import { createEngine } from '../src/service/engine/index.js';
+import { createEngine } from '../src/local-service/engine/index.js';
 import { benchSize } from './lib/options.js';
 import { peakRssDuring, toMb } from './lib/rss.js';
 import { timed } from './lib/timing.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkOutput } from '../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS } from '../src/qa/checks.js';
-import { createEngine } from '../src/service/engine/index.js';
+import { createEngine } from '../src/local-service/engine/index.js';
 import { benchSize } from './lib/options.js';
 import { timed } from './lib/timing.js';
 import type { BenchResult } from './types.js';

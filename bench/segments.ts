@@ -12,7 +12,7 @@ import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { ServiceClient } from '../src/api/client.js';
 import { silentLogger } from '../src/log/logger.js';
 import { loadManifest } from '../src/manifest/load.js';
-import { startService } from '../src/service/index.js';
+import { startService } from '../src/local-service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
 import type { SyncSummary } from '../src/sync/summary.js';

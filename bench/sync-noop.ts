@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { silentLogger } from '../src/log/logger.js';
 import { loadManifest } from '../src/manifest/load.js';
-import { startService } from '../src/service/index.js';
+import { startService } from '../src/local-service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
 import { bareWalkMs, loadSyncCommandMs } from './lib/node-floor.js';

@@ -8,7 +8,7 @@
 //   npx tsx bench/sync-throughput.ts    (LOCSYNC_BENCH_THROUGHPUT_DOCS overrides the document count)
 import { pathToFileURL } from 'node:url';
 import { silentLogger } from '../src/log/logger.js';
-import { startService } from '../src/service/index.js';
+import { startService } from '../src/local-service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
 import { benchSize, isQuick } from './lib/options.js';

@@ -3,7 +3,7 @@
 // would be refused by the output checks as untranslated, and the seeding would deliver nothing.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createEngine } from '../../src/service/engine/index.js';
+import { createEngine } from '../../src/local-service/engine/index.js';
 import type { DocumentClient } from '../../src/sync/run/job-driver.js';
 import { sha256File } from '../../src/sync/plan/list-sources.js';
 

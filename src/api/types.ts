@@ -1,5 +1,5 @@
 // The service's contract (its style rules and document translation specifications), field for field. Shared by the typed client
-// (src/api), the local service (src/service) and the style reconciler (src/styles).
+// (src/api), the local service (src/local-service) and the style reconciler (src/styles).
 
 /** Style rule list languages (style-rules spec 2.1). */
 export const STYLE_LANGUAGES = ['de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'zh'] as const;

@@ -94,7 +94,7 @@ Examples:
     .action(lazyAction(() => import('./review.js'), 'reviewAction'));
 }
 
-/** `locsync serve`: the local service (src/service) until SIGINT/SIGTERM. */
+/** `locsync serve`: the local service (src/local-service) until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
   program
     .command('serve')

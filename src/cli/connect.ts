@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import { registerSecret } from '../log/secrets.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { Manifest } from '../manifest/schema.js';
-import type { RunningService } from '../service/types.js';
+import type { RunningService } from '../local-service/types.js';
 import { ServiceClient } from '../api/client.js';
 import type { ClientOptions } from '../api/client-settings.js';
 import { serviceApiKey } from './api-key.js';
@@ -80,7 +80,7 @@ export async function openConnection(loaded: ConnectManifest, opts: ConnectOptio
   const local = service.local;
   // Loaded only here: the local service and its engine are heavy (parsers, fonts, fastify), and every
   // command with a service url would otherwise pay for them at start.
-  const { startService } = await import('../service/index.js');
+  const { startService } = await import('../local-service/index.js');
   const embedded = await startService({
     host: '127.0.0.1',
     port: 0,

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { registerSecret } from '../log/secrets.js';
 import { ConfigError } from '../util/errors.js';
-import { parseFaultList } from '../service/faults.js';
-import type { StyleRow } from '../service/store.js';
-import { presetStyleList } from '../service/style-rules.js';
+import { parseFaultList } from '../local-service/faults.js';
+import type { StyleRow } from '../local-service/store.js';
+import { presetStyleList } from '../local-service/style-rules.js';
 import { isSeq, LineCounter, parseDocument } from 'yaml';
-import type { FaultSpec, ServiceOptions } from '../service/types.js';
+import type { FaultSpec, ServiceOptions } from '../local-service/types.js';
 
 interface ServeFlags {
   host: string;
@@ -149,7 +149,7 @@ export async function serveAction(flags: ServeFlags, cmd?: Command): Promise<voi
   const options = serveOptions({ ...flags, ...(logLevel ? { logLevel } : {}) });
   if (flags.authKey !== undefined) process.stderr.write(`${AUTH_KEY_FLAG_WARNING}\n`);
   // Loaded here, not at start-up: the service and its engine are heavy for every other command.
-  const { startService } = await import('../service/index.js');
+  const { startService } = await import('../local-service/index.js');
   const service = await startService(options);
   // The handlers are in place before the URL is announced: whoever starts the service may stop it
   // as soon as it reads the URL.

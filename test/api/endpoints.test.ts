@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/client.js';
 import { NotFoundError, PlanError } from '../../src/api/errors.js';
 import { VERSION } from '../../src/version.js';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { makeClient, requestsTo, startStub, startTestService, tempDir, waitForDocument } from './helpers.js';
 
 let svc: RunningService;

@@ -18,7 +18,7 @@ import {
   UnavailableError,
   UploadMaybeAcceptedError,
 } from '../../src/api/errors.js';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { makeClient, requestsTo, settled, startTestService, tempDir, waitForDocument } from './helpers.js';
 
 let svc: RunningService;

@@ -12,8 +12,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { ServiceClient } from '../../src/api/client.js';
 import type { ClientOptions } from '../../src/api/client-settings.js';
 import type { DocumentStatus, UploadDocumentResponse } from '../../src/api/types.js';
-import { startService } from '../../src/service/index.js';
-import type { RequestLogEntry, RunningService, ServiceOptions } from '../../src/service/types.js';
+import { startService } from '../../src/local-service/index.js';
+import type { RequestLogEntry, RunningService, ServiceOptions } from '../../src/local-service/types.js';
 
 export const KEY = 'test-key-6f1d2c9a0b';
 

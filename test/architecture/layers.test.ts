@@ -9,7 +9,7 @@ import { LAYERS } from '../../.dependency-cruiser.mjs';
 // local service stands apart (its own rules).
 
 const ROOT = path.resolve(__dirname, '../..');
-const APART = ['service'];
+const APART = ['local-service'];
 
 const layered = (LAYERS as string[][]).flat().map((entry) => entry.replace(/\\\./g, '.'));
 const entries = fs

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = path.resolve(__dirname, '../../src');
 
 /**
- * Every TypeScript file under src/, relative to it, with its text; src/service (the local service, a
+ * Every TypeScript file under src/, relative to it, with its text; src/local-service (the local service, a
  * program of its own with its own job store) apart.
  */
 function sources(): Array<{ file: string; text: string }> {
@@ -18,7 +18,7 @@ function sources(): Array<{ file: string; text: string }> {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) {
-        if (abs !== path.join(SRC, 'service')) walk(abs);
+        if (abs !== path.join(SRC, 'local-service')) walk(abs);
       } else if (e.name.endsWith('.ts'))
         out.push({
           file: path.relative(SRC, abs).split(path.sep).join('/'),

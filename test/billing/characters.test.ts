@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countDocumentCharacters, LazyCounter, openCharacterCounter } from '../../src/billing/characters.js';
-import { createEngine } from '../../src/service/engine/index.js';
+import { createEngine } from '../../src/local-service/engine/index.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../samples');
 

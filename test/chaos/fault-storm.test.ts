@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FaultSpec } from '../../src/service/types.js';
+import type { FaultSpec } from '../../src/local-service/types.js';
 import {
   CHAOS_FULL,
   createChaosProject,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../src/service/types.js';
+import type { RequestLogEntry } from '../../src/local-service/types.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
 import { EXIT } from '../../src/util/errors.js';
 import { opsProject, type OpsProject } from './ops-fixture.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAULT_DOCUMENT_MESSAGE } from '../../src/service/faults.js';
+import { FAULT_DOCUMENT_MESSAGE } from '../../src/local-service/faults.js';
 import type { CliResult } from '../helpers/cli.js';
 import { jsonLines, OPS_KEY, opsProject, smallDocx, type OpsProject } from './ops-fixture.js';
 

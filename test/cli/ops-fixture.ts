@@ -4,8 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Document, Packer, Paragraph } from 'docx';
 import { stringify } from 'yaml';
-import { startService } from '../../src/service/index.js';
-import type { RunningService, ServiceOptions } from '../../src/service/types.js';
+import { startService } from '../../src/local-service/index.js';
+import type { RunningService, ServiceOptions } from '../../src/local-service/types.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 
 // A project as an operator has it: a temp folder with a manifest and documents, the local service

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startService } from '../../src/service/index.js';
+import { startService } from '../../src/local-service/index.js';
 import { OPS_KEY, opsProject, type OpsProject } from './ops-fixture.js';
 
 // `locsync report --reconcile`: the service's own count (GET /v2/usage) for its billing period

@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/service/engine/index.js';
-import type { EngineStyle, TranslateOptions } from '../../src/service/engine/types.js';
+import { createEngine } from '../../src/local-service/engine/index.js';
+import type { EngineStyle, TranslateOptions } from '../../src/local-service/engine/types.js';
 import type { ConfiguredRules } from '../../src/api/types.js';
-import { Phrasebook } from '../../src/service/engine/phrasebook.js';
-import { createTranslator } from '../../src/service/engine/translator.js';
+import { Phrasebook } from '../../src/local-service/engine/phrasebook.js';
+import { createTranslator } from '../../src/local-service/engine/translator.js';
 import { ConfigError } from '../../src/util/errors.js';
 
 let dir: string;

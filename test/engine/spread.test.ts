@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spreadOver, wordTokens } from '../../src/service/engine/spread.js';
+import { spreadOver, wordTokens } from '../../src/local-service/engine/spread.js';
 
 describe('spreading a translation over the formatted pieces of its source', () => {
   it('cuts at word boundaries, each part in proportion to its source piece', () => {

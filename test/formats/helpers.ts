@@ -3,11 +3,11 @@ import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
-import { createEngine } from '../../src/service/engine/index.js';
-import type { EngineOptions, EngineStyle } from '../../src/service/engine/types.js';
-import { Phrasebook } from '../../src/service/engine/phrasebook.js';
-import { pseudoTag } from '../../src/service/engine/pseudo.js';
-import type { GlossaryTerms } from '../../src/service/glossary-entries.js';
+import { createEngine } from '../../src/local-service/engine/index.js';
+import type { EngineOptions, EngineStyle } from '../../src/local-service/engine/types.js';
+import { Phrasebook } from '../../src/local-service/engine/phrasebook.js';
+import { pseudoTag } from '../../src/local-service/engine/pseudo.js';
+import type { GlossaryTerms } from '../../src/local-service/glossary-entries.js';
 
 export const SAMPLES = resolve(import.meta.dirname, '../../samples');
 export const PHRASEBOOK = join(SAMPLES, 'phrasebook.yaml');

@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { AUTH, call, start, upload, waitFinished, type UploadParts } from '../service/helpers.js';
 import { defaultOutputExtension } from '../../src/documents/format-registry.js';
 import { PHRASEBOOK, SAMPLES, sampleFiles, workdir, type Workdir } from './helpers.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentFormatError } from '../../src/service/engine/types.js';
+import { DocumentFormatError } from '../../src/local-service/engine/types.js';
 import { SAMPLES, STYLE_24H_CURLY, workdir, type Workdir } from './helpers.js';
 import { verifySrt } from './verify.js';
 

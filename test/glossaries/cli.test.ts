@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/client.js';
 import { GlossaryApi } from '../../src/api/glossaries.js';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { KEY, makeClient, startTestService } from '../api/helpers.js';
 import { runCli } from '../helpers/cli.js';
 import { tempProject } from '../manifest/project.js';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/client.js';
 import { NotFoundError, UploadMaybeAcceptedError } from '../../src/api/errors.js';
 import { GlossaryApi } from '../../src/api/glossaries.js';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { makeClient, requestsTo, startTestService } from '../api/helpers.js';
 
 // The glossary endpoints of the client over real HTTP, and their retry rules: reads, PUT and DELETE

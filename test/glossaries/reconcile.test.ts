@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/client.js';
 import { GlossaryApi } from '../../src/api/glossaries.js';
 import { loadManifest } from '../../src/manifest/load.js';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { openState, type StateStore } from '../../src/state/store.js';
 import { fromTsv } from '../../src/manifest/glossary-entries.js';
 import { GlossaryDriftError } from '../../src/styles/glossary-reconcile.js';

@@ -7,10 +7,15 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { stringify } from 'yaml';
 import { expect } from 'vitest';
-import { createEngine } from '../../src/service/engine/index.js';
+import { createEngine } from '../../src/local-service/engine/index.js';
 import { extractPdf } from '../../src/documents/formats/pdf.js';
-import { startService } from '../../src/service/index.js';
-import type { FaultSpec, RequestLogEntry, RunningService, ServiceOptions } from '../../src/service/types.js';
+import { startService } from '../../src/local-service/index.js';
+import type {
+  FaultSpec,
+  RequestLogEntry,
+  RunningService,
+  ServiceOptions,
+} from '../../src/local-service/types.js';
 import { openState, type JobRecord } from '../../src/state/store.js';
 import { PART_SUFFIX } from '../../src/util/part-file.js';
 import type { SyncSummary } from '../../src/sync/summary.js';

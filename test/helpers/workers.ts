@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { startService, type RunningService } from '../../src/service/index.js';
-import type { RequestLogEntry } from '../../src/service/types.js';
+import { startService, type RunningService } from '../../src/local-service/index.js';
+import type { RequestLogEntry } from '../../src/local-service/types.js';
 import { CLI_ARGS } from './cli.js';
 import { createTestDatabase, type PgServer, type TestDatabase } from './postgres.js';
 

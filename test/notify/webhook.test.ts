@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { WebhookNotifier } from '../../src/notify/webhook.js';
-import { FAULT_DOCUMENT_MESSAGE } from '../../src/service/faults.js';
+import { FAULT_DOCUMENT_MESSAGE } from '../../src/local-service/faults.js';
 import { ServiceClient } from '../../src/api/client.js';
 import { jsonLines, OPS_KEY, opsProject, type OpsProject } from '../cli/ops-fixture.js';
 import { houseStyleManifest } from '../sync/fixture.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../src/service/index.js';
+import { startService, type RunningService } from '../../src/local-service/index.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 import { WORKER_KEY_ENV, writePipeline } from '../helpers/workers.js';

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/service/engine/index.js';
-import { startService, type RunningService } from '../../src/service/index.js';
+import { createEngine } from '../../src/local-service/engine/index.js';
+import { startService, type RunningService } from '../../src/local-service/index.js';
 import {
   createTestDatabase,
   pgForTests,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../src/service/index.js';
+import { startService, type RunningService } from '../../src/local-service/index.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 import { uploads, WORKER_KEY_ENV, writePipeline } from '../helpers/workers.js';

@@ -6,7 +6,7 @@ import { ServiceClient } from '../../src/api/client.js';
 import { openRunState } from '../../src/cli/open-state.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { loadManifest } from '../../src/manifest/load.js';
-import { startService, type RunningService } from '../../src/service/index.js';
+import { startService, type RunningService } from '../../src/local-service/index.js';
 import { createPool } from '../../src/state/postgres/connect.js';
 import { migrate } from '../../src/state/postgres/migrations.js';
 import { PgRunLog } from '../../src/state/postgres/runs.js';

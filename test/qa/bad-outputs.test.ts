@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkOutput } from '../../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
-import { spoilOutput } from '../../src/service/bad-outputs.js';
-import { BAD_OUTPUT_KINDS } from '../../src/service/bad-output-kinds.js';
-import { createEngine } from '../../src/service/engine/index.js';
+import { spoilOutput } from '../../src/local-service/bad-outputs.js';
+import { BAD_OUTPUT_KINDS } from '../../src/local-service/bad-output-kinds.js';
+import { createEngine } from '../../src/local-service/engine/index.js';
 import { SAMPLE_DOCUMENTS, SAMPLES } from '../helpers/samples.js';
 
 // Every sample format, translated by the local service's engine and then spoilt by each of its

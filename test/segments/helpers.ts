@@ -9,7 +9,7 @@ import {
   taggedText,
   type Segment,
 } from '../../src/documents/index.js';
-import type { RequestLogEntry } from '../../src/service/types.js';
+import type { RequestLogEntry } from '../../src/local-service/types.js';
 import { CLI_ARGS, ROOT } from '../helpers/cli.js';
 import { API_KEY, type Fixture } from '../sync/fixture.js';
 

@@ -1,6 +1,6 @@
 // Helpers for the local service's integration tests: real HTTP on 127.0.0.1, port 0.
 import { afterEach } from 'vitest';
-import { startService, type RunningService, type ServiceOptions } from '../../src/service/index.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/local-service/index.js';
 
 export const KEY = 'test-key-123456';
 export const AUTH = { Authorization: `Service-Auth-Key ${KEY}` };

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startService } from '../../src/service/index.js';
+import { startService } from '../../src/local-service/index.js';
 import { KEY, call, download, start, status, translateDocument, upload, waitFinished } from './helpers.js';
 import { stubEngine } from './stub-engine.js';
 

@@ -2,7 +2,7 @@
 // word DeepL-Auth-Key, /v2/usage and its quota, /v2/languages, text translation parameters, the
 // official mock's session headers.
 import { describe, expect, it } from 'vitest';
-import { startService } from '../../src/service/index.js';
+import { startService } from '../../src/local-service/index.js';
 import { AUTH, call, KEY, start, status, translateDocument, upload, waitFinished } from './helpers.js';
 
 type Translation = {

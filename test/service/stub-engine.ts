@@ -1,7 +1,7 @@
 // Engines for tests of the API layer that must not depend on the document formats.
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
-import type { Engine, TranslateOptions } from '../../src/service/engine/types.js';
-import { DocumentFormatError } from '../../src/service/engine/types.js';
+import type { Engine, TranslateOptions } from '../../src/local-service/engine/types.js';
+import { DocumentFormatError } from '../../src/local-service/engine/types.js';
 
 export interface StubEngine extends Engine {
   /** Options of every translateDocument call, in order. */

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDocument, segmentCharacters, taggedText, type Segment } from '../../src/documents/index.js';
-import type { RequestLogEntry } from '../../src/service/types.js';
+import type { RequestLogEntry } from '../../src/local-service/types.js';
 import { scanForStatus } from '../../src/report/status-data.js';
 import { formatStringKeys } from '../../src/report/string-keys.js';
 import { segmentConflicts } from '../../src/sync/reviewed-segments.js';

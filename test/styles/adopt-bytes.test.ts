@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/client.js';
 import { loadManifest } from '../../src/manifest/load.js';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { openState, type StateStore } from '../../src/state/store.js';
 import { reconcileStyles } from '../../src/styles/reconcile.js';
 import { makeClient, startTestService } from '../api/helpers.js';

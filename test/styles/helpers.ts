@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ServiceClient } from '../../src/api/client.js';
 import { loadManifest, type LoadedManifest } from '../../src/manifest/load.js';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { openState, type StateStore } from '../../src/state/store.js';
 import { reconcileStyles, type StylePlan } from '../../src/styles/reconcile.js';
 import { tempProject } from '../manifest/project.js';

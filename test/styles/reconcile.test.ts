@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/client.js';
-import type { RunningService } from '../../src/service/types.js';
+import type { RunningService } from '../../src/local-service/types.js';
 import { DriftError } from '../../src/styles/reconcile.js';
 import { makeClient, startTestService } from '../api/helpers.js';
 import { modifyingRequests, styleProject, type StyleProject } from './helpers.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/service/engine/index.js';
+import { createEngine } from '../../src/local-service/engine/index.js';
 import { listSpooled, spoolDirOf } from '../../src/util/spool.js';
 import { createFixture, type Fixture } from './fixture.js';
 

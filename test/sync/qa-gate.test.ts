@@ -10,7 +10,7 @@ import { createSyncEvents } from '../../src/sync/events.js';
 import { openRunState } from '../../src/cli/open-state.js';
 import { StatusPageCollector } from '../../src/web/status-data.js';
 import { renderStatusFragment } from '../../src/web/status-page.js';
-import type { FaultSpec } from '../../src/service/types.js';
+import type { FaultSpec } from '../../src/local-service/types.js';
 import { sample, SAMPLE_FORMATS } from '../helpers/samples.js';
 import { hookReceiver, type HookReceiver } from '../helpers/webhook-receiver.js';
 import { createFixture, failedUnits, onPostgres, runCliOn, uploadedUnits, type Fixture } from './fixture.js';

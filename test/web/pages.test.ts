@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAULT_DOCUMENT_MESSAGE } from '../../src/service/faults.js';
+import { FAULT_DOCUMENT_MESSAGE } from '../../src/local-service/faults.js';
 import { EXIT } from '../../src/util/errors.js';
 import { openBrowser, HAS_CHROMIUM, SCREENSHOTS, type Browser } from '../helpers/browser.js';
 import { CLI_ARGS } from '../helpers/cli.js';

@@ -2,8 +2,8 @@ import type { ConfiguredRules, CustomInstruction, Formality } from '../../api/ty
 import type { GlossaryTerms } from '../glossary-entries.js';
 import type { ReadLimits } from '../../documents/index.js';
 
-// Contract between the local service's API layer (src/service) and its translation engine
-// (src/service/engine, over the document layer src/documents).
+// Contract between the local service's API layer (src/local-service) and its translation engine
+// (src/local-service/engine, over the document layer src/documents).
 
 /** What a style list contributes to a translation. */
 export interface EngineStyle {

@@ -1,3 +1,3 @@
-/** A bad translation a fault makes the service return (src/service/bad-outputs.ts). */
+/** A bad translation a fault makes the service return (src/local-service/bad-outputs.ts). */
 export const BAD_OUTPUT_KINDS = ['untranslated', 'truncated', 'dropped-segments', 'wrong-language'] as const;
 export type BadOutputKind = (typeof BAD_OUTPUT_KINDS)[number];
