@@ -206,6 +206,9 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
   markdown,
   json,
   arb: json,
+  // JSON with comments and trailing commas, and JSON5: the same reader (docs/strings/json5.md).
+  jsonc: json,
+  json5: json,
   yaml,
   yml: yaml,
   po: stringFile(po, { bilingual: true }),

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDocument, type Segment, type TranslationOf } from '../../src/documents/index.js';
 import { PlaceholderCheckError, type StringDocument } from '../../src/documents/formats/strings/keyed.js';
+import { segmentsOf, shout, writerIn } from './string-file.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-strings-'));
@@ -16,25 +17,7 @@ async function open(name: string, format = path.extname(name).slice(1)): Promise
   return (await openDocument(path.join(FIXTURES, name), { format })) as StringDocument;
 }
 
-async function segmentsOf(doc: StringDocument): Promise<Segment[]> {
-  const out: Segment[] = [];
-  for await (const s of doc.segments()) out.push(s);
-  return out;
-}
-
-/** A visible "translation": each text piece upper-cased and bracketed; code pieces as they are. */
-const shout: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : `«${p.text.toUpperCase()}»`));
-
-let n = 0;
-async function write(
-  doc: StringDocument,
-  lang: string,
-  translationOf: TranslationOf = shout,
-): Promise<string> {
-  const out = path.join(dir, `out-${n++}.${doc.format}`);
-  await doc.write(translationOf, { path: out, format: doc.format }, { targetLang: lang });
-  return fs.readFile(out, 'utf8');
-}
+const write = writerIn(dir);
 
 const source = (name: string) => fs.readFile(path.join(FIXTURES, name), 'utf8');
 

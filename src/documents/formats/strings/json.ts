@@ -2,10 +2,16 @@
 // ARB (JSON whose "@key" entries are metadata and "@@locale" names the language). Every string value
 // is a keyed value ("app.title", "steps[2]"); numbers, booleans and null are left alone.
 //
+// JSONC (VS Code, tsconfig-style: comments, trailing commas) and JSON5 (also unquoted keys,
+// single-quoted strings, hex numbers) are the same files with more syntax: the json5 package checks
+// them and decodes their literals, and the scan below steps over comments and trailing commas, so
+// they stay byte for byte like everything else outside the values.
+//
 // Written by hand: JSON.parse (which checks the file first, for its error message) keeps no
 // positions, and no installed library gives a string's offsets; splicing at offsets is what keeps
 // indentation, key order and escapes of the untouched values byte for byte.
 import { readFile } from 'node:fs/promises';
+import JSON5 from 'json5';
 import { DocumentFormatError } from '../../errors.js';
 import { decodeText } from '../text-encoding.js';
 import type { FormatReader } from '../reader.js';
@@ -20,18 +26,49 @@ interface JsonString {
   top: string;
 }
 
-/** Offsets of every string value of a valid JSON text, with its key path. */
+/**
+ * Offsets of every string value of a valid JSON, JSONC or JSON5 text, with its key path. The text
+ * has been parsed first (JSON.parse or JSON5.parse), so the scan only needs to find its way: comments
+ * are skipped, a trailing comma closes its object or array, a key may be unquoted (JSON5) and a
+ * string single-quoted (JSON5).
+ */
 function stringValues(text: string): JsonString[] {
   const out: JsonString[] = [];
   let i = 0;
   const ws = (): void => {
-    while (i < text.length && ' \t\r\n\uFEFF'.includes(text[i] as string)) i++;
+    for (;;) {
+      while (i < text.length && /[\s\uFEFF]/.test(text[i] as string)) i++;
+      if (text.startsWith('//', i)) {
+        const nl = text.indexOf('\n', i);
+        i = nl < 0 ? text.length : nl + 1;
+      } else if (text.startsWith('/*', i)) i = text.indexOf('*/', i + 2) + 2;
+      else return;
+    }
   };
   const str = (): [number, number] => {
+    const quote = text[i];
     const start = i++;
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    while (text[i] !== quote) i += text[i] === '\\' ? 2 : 1;
     i++;
     return [start, i];
+  };
+  const key = (): string => {
+    if (text[i] === '"' || text[i] === "'") {
+      const [ks, ke] = str();
+      return JSON5.parse(text.slice(ks, ke)) as string;
+    }
+    const ks = i;
+    while (i < text.length && !/[\s:/]/.test(text[i] as string)) i++;
+    return text.slice(ks, i); // a JSON5 identifier
+  };
+  /** After a member or item: true when its object or array ends (a trailing comma allowed). */
+  const closes = (close: string): boolean => {
+    ws();
+    if (text[i++] === close) return true;
+    ws();
+    if (text[i] !== close) return false;
+    i++;
+    return true;
   };
   const value = (path: string, top: string): void => {
     ws();
@@ -43,16 +80,13 @@ function stringValues(text: string): JsonString[] {
         i++;
         return;
       }
-      for (;;) {
+      do {
         ws();
-        const [ks, ke] = str();
-        const key = JSON.parse(text.slice(ks, ke)) as string;
+        const k = key();
         ws();
         i++; // ':'
-        value(path ? `${path}.${key}` : key, top || key);
-        ws();
-        if (text[i++] === '}') return;
-      }
+        value(path ? `${path}.${k}` : k, top || k);
+      } while (!closes('}'));
     } else if (c === '[') {
       i++;
       ws();
@@ -60,16 +94,14 @@ function stringValues(text: string): JsonString[] {
         i++;
         return;
       }
-      for (let n = 0; ; n++) {
-        value(`${path}[${n}]`, top);
-        ws();
-        if (text[i++] === ']') return;
-      }
-    } else if (c === '"') {
+      let n = 0;
+      do value(`${path}[${n++}]`, top);
+      while (!closes(']'));
+    } else if (c === '"' || c === "'") {
       const [start, end] = str();
       out.push({ path, start, end, top });
     } else {
-      while (i < text.length && !',}] \t\r\n'.includes(text[i] as string)) i++;
+      while (i < text.length && !/[\s,}\]/]/.test(text[i] as string)) i++;
     }
   };
   value('', '');
@@ -84,14 +116,29 @@ function jsonString(text: string, asciiOnly: boolean): string {
     : s;
 }
 
-function parseChecked(text: string, what: string): void {
+/** A JSON5 single-quoted literal (the quote style of the value it replaces). */
+function singleQuoted(text: string, asciiOnly: boolean): string {
+  const inner = jsonString(text, asciiOnly).slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'");
+  return `'${inner}'`;
+}
+
+/** JSON5 and JSONC (comments, trailing commas; JSON5 also unquoted keys and single quotes). */
+const RELAXED = new Set(['json5', 'jsonc']);
+
+function parseChecked(text: string, format: string): void {
+  const what = `the .${format} file`;
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    JSON.parse(text.replace(/^\uFEFF/, ''));
+    if (RELAXED.has(format)) JSON5.parse(body);
+    else JSON.parse(body);
   } catch (e) {
     const m = /position (\d+)/.exec((e as Error).message);
-    const line = m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
+    const line =
+      (e as { lineNumber?: number }).lineNumber ??
+      (m ? text.slice(0, Number(m[1])).split('\n').length : undefined);
+    const kind = format === 'json5' ? 'JSON5' : format === 'jsonc' ? 'JSON with comments' : 'JSON';
     throw new DocumentFormatError(
-      `${what} is not valid JSON${line ? ` (line ${line})` : ''}: ${(e as Error).message}`,
+      `${what} is not valid ${kind}${line ? ` (line ${line})` : ''}: ${(e as Error).message}`,
     );
   }
 }
@@ -99,17 +146,20 @@ function parseChecked(text: string, what: string): void {
 export const readJson: FormatReader = async (path, ctx) => {
   const decoded = decodeText(await readFile(path), `the .${ctx.format} file`);
   const text = decoded.text;
-  parseChecked(text, `the .${ctx.format} file`);
+  parseChecked(text, ctx.format);
   const arb = ctx.format === 'arb';
   const asciiOnly = writesUnicodeEscapes(text);
   const encode = (t: string): string => jsonString(t, asciiOnly);
+  const encodeSingle = (t: string): string => singleQuoted(t, asciiOnly);
   const entries: StringEntry[] = [];
   let locale: JsonString | undefined;
   for (const s of stringValues(text)) {
     if (arb && s.top === '@@locale') locale = s;
     if (arb && s.top.startsWith('@')) continue;
-    const value = JSON.parse(text.slice(s.start, s.end)) as string;
-    entries.push({ key: s.path, text: value, span: { start: s.start, end: s.end }, encode });
+    const literal = text.slice(s.start, s.end);
+    const value = (literal.startsWith("'") ? JSON5.parse(literal) : JSON.parse(literal)) as string;
+    const inStyle = literal.startsWith("'") ? encodeSingle : encode;
+    entries.push({ key: s.path, text: value, span: { start: s.start, end: s.end }, encode: inStyle });
   }
   return stringDocument({
     format: ctx.format,
