@@ -538,3 +538,42 @@ See docs/memory.md.`,
     .option('--json', 'print the count as JSON')
     .action(lazyAction(() => import('./memory.js'), 'memoryForgetAction'));
 }
+
+/** `locsync xliff ...`: a translator's round trip through XLIFF (docs/xliff.md; src/cli/xliff.ts). */
+export function registerXliff(program: Command): void {
+  const xliff = program
+    .command('xliff')
+    .description(
+      "a translator's round trip: export the segments as XLIFF 1.2, import their work as reviewed wording",
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ locsync xliff export --lang de -o de.xlf              every segment into German, with its wording now
+  $ locsync xliff export --only unreviewed -o todo.xlf    only segments no person has reviewed
+  $ locsync xliff import de.xlf                           changed targets become reviewed wording
+
+See docs/xliff.md.`,
+    );
+  xliff
+    .command('export')
+    .description('write the segments of the documents (one <file> per document and language) as XLIFF 1.2')
+    .option('-o, --out <file>', 'the file to write')
+    .option('--mapping <name>', 'only this mapping')
+    .option('--lang <lang>', 'only this target language')
+    .option('--only <which>', 'all (default) or unreviewed')
+    .option('--xliff <version>', 'XLIFF version: 1.2', '1.2')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the summary as JSON')
+    .action(lazyAction(() => import('./xliff.js'), 'xliffExportAction'));
+  xliff
+    .command('import')
+    .description(
+      'store the changed targets of XLIFF files as reviewed wording; a unit whose source changed or whose inline tags were dropped is refused by name (exit 1)',
+    )
+    .argument('<files...>', 'the XLIFF files')
+    .option(...CONFIG_OPTION)
+    .option('--json', 'print the summary as JSON')
+    .action(lazyAction(() => import('./xliff.js'), 'xliffImportAction'));
+}

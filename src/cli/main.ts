@@ -8,6 +8,7 @@ import {
   registerCompletion,
   registerInit,
   registerMemory,
+  registerXliff,
   registerOutputs,
   registerPlan,
   registerReport,
@@ -115,6 +116,7 @@ export function buildProgram(): Command {
   registerReport(program);
   registerState(program);
   registerMemory(program);
+  registerXliff(program);
   registerCompletion(program);
   for (const cmd of program.commands) {
     const examples = EXAMPLES[cmd.name()];

@@ -12,7 +12,7 @@ import { openRunState, type OpenedState } from './open-state.js';
 // moved in and out. A command that writes the memory holds the SQLite state's lock (no sync writes
 // meanwhile); on PostgreSQL its import is one transaction beside the workers.
 
-interface MemoryOptions {
+export interface MemoryOptions {
   config: string;
   json?: boolean;
 }
@@ -26,7 +26,8 @@ function originOf(value: string | undefined, allowed: readonly string[], flag: s
   return value;
 }
 
-async function withMemory<T>(
+/** Opens the state (its lock when `writes` on SQLite) and hands over its memory. */
+export async function withMemory<T>(
   opts: MemoryOptions,
   command: string,
   writes: boolean,

@@ -59,7 +59,7 @@ export function firstDifference(source: readonly Segment[], output: readonly Seg
   return undefined;
 }
 
-async function outputSegments(file: string, format: string): Promise<Segment[]> {
+export async function outputSegments(file: string, format: string): Promise<Segment[]> {
   const doc = await openDocument(file, {
     format,
     ...(isBilingual(format) ? { side: 'target' as const } : {}),

@@ -1,0 +1,49 @@
+import { ConfigError, EXIT } from '../util/errors.js';
+import { exportXliff } from '../xliff/export.js';
+import { importXliff, type XliffImportSummary } from '../xliff/import.js';
+import { withMemory, type MemoryOptions } from './memory.js';
+
+// `locsync xliff export | import` (docs/xliff.md): a translator's round trip through a CAT tool.
+
+export async function xliffExportAction(
+  opts: MemoryOptions & { out?: string; mapping?: string; lang?: string; only?: string; xliff?: string },
+): Promise<void> {
+  if (!opts.out) throw new ConfigError('xliff export needs -o <file>');
+  if ((opts.xliff ?? '1.2') !== '1.2') throw new ConfigError(`--xliff must be 1.2 (got "${opts.xliff}")`);
+  const only = opts.only ?? 'all';
+  if (only !== 'all' && only !== 'unreviewed')
+    throw new ConfigError(`--only must be all or unreviewed (got "${only}")`);
+  const out = opts.out;
+  const s = await withMemory(opts, 'xliff export', false, (loaded, memory, opened) =>
+    exportXliff(loaded, opened.state, memory, {
+      out,
+      only,
+      ...(opts.mapping ? { mapping: opts.mapping } : {}),
+      ...(opts.lang ? { lang: opts.lang.toLowerCase() } : {}),
+    }),
+  );
+  process.stdout.write(
+    opts.json
+      ? JSON.stringify(s) + '\n'
+      : `${s.file}: ${s.units} units of ${s.documents} documents (XLIFF 1.2)\n`,
+  );
+}
+
+function importLines(s: XliffImportSummary): string[] {
+  const lines = [
+    `${s.taken.length} units taken as reviewed wording, ${s.refused.length} refused, ${s.unchanged} left alone`,
+  ];
+  for (const t of s.taken) lines.push(`  taken: ${t.file}: ${t.unit} (${t.document})`);
+  for (const r of s.refused) lines.push(`  refused: ${r.file}: unit ${r.unit}: ${r.why}`);
+  if (s.taken.length > 0)
+    lines.push('  the next `locsync sync --retranslate all` writes them (from the memory: nothing sent)');
+  return lines;
+}
+
+export async function xliffImportAction(files: string[], opts: MemoryOptions): Promise<void> {
+  const s = await withMemory(opts, 'xliff import', true, (loaded, memory, opened) =>
+    importXliff(loaded, opened.state, memory, files),
+  );
+  process.stdout.write(opts.json ? JSON.stringify(s, null, 2) + '\n' : importLines(s).join('\n') + '\n');
+  if (s.refused.length > 0) process.exitCode = EXIT.failed;
+}

@@ -1,0 +1,121 @@
+import type { LoadedManifest } from '../manifest/types.js';
+import { inlineOfTagged, taggedSource, taggedTarget, type InlineItem } from '../memory/inline.js';
+import type { BroughtRow, TranslationMemory } from '../state/memory-types.js';
+import type { RunState } from '../sync/engine.js';
+import { anySettingsKey } from '../sync/segments/memory-key.js';
+import { readXliff, type XliffUnit } from './reader.js';
+import { roundTripDocuments, type RoundTripDocument, type RoundTripUnit } from './units.js';
+
+// `locsync xliff import <file>…` (docs/xliff.md): a translator's changed targets stored in the
+// segment memory as reviewed wording (a person's: the same rules as an edit reviewed). A unit is
+// matched to the current source by its id; one whose source changed since the export is refused
+// by name, as is one whose inline tags were dropped; the rest of the file is still taken.
+
+export interface Refused {
+  file: string;
+  unit: string;
+  why: string;
+}
+
+export interface XliffImportSummary {
+  taken: Array<{ file: string; unit: string; document: string }>;
+  refused: Refused[];
+  /** Units whose target is what the output already has (or that have none). */
+  unchanged: number;
+  importId: number | undefined;
+}
+
+const plain = (items: readonly InlineItem[]) =>
+  items
+    .filter((i): i is { t: 'text'; text: string } => i.t === 'text')
+    .map((i) => i.text)
+    .join('');
+
+/** The inline tags of a source the target lacks, in words; undefined when none is missing. */
+function missingTags(source: readonly InlineItem[], target: readonly InlineItem[]): string | undefined {
+  const tags = (items: readonly InlineItem[], kind: 'open' | 'code') =>
+    items.filter((i) => i.t === kind).map((i) => (i as { id: string }).id);
+  const missing: string[] = [];
+  for (const kind of ['open', 'code'] as const) {
+    const have = tags(target, kind);
+    for (const id of tags(source, kind)) {
+      const at = have.indexOf(id);
+      if (at >= 0) have.splice(at, 1);
+      else missing.push(kind === 'open' ? `<g id="${id}">` : `<x id="${id}"/>`);
+    }
+  }
+  return missing.length > 0 ? missing.join(', ') : undefined;
+}
+
+interface Found {
+  doc: RoundTripDocument;
+  unit: RoundTripUnit;
+}
+
+function judge(u: XliffUnit, file: string, byId: Map<string, Found>, docs: RoundTripDocument[]) {
+  const found = byId.get(u.id);
+  if (!found) {
+    const doc = docs.find((d) => d.source === u.file && d.targetLang === u.targetLang.toLowerCase());
+    const index = Number(/#(\d+)$/.exec(u.resname)?.[1]);
+    const now = doc?.units[Number.isInteger(index) ? index - 1 : -1]?.source;
+    return {
+      refused: {
+        file,
+        unit: u.id,
+        why: `the source of ${u.file} changed since the export: then "${plain(u.source)}", now ${now === undefined ? 'gone' : `"${plain(inlineOfTagged(now))}"`}`,
+      },
+    };
+  }
+  if (!u.target || plain(u.target).trim() === '') return { unchanged: true };
+  const sourceItems = inlineOfTagged(found.unit.source);
+  const missing = missingTags(sourceItems, u.target);
+  if (missing)
+    return { refused: { file, unit: u.id, why: `inline tags missing from the target: ${missing}` } };
+  const translation = taggedTarget(taggedSource(sourceItems), u.target);
+  if (translation === found.unit.target) return { unchanged: true };
+  return { translation, found };
+}
+
+export async function importXliff(
+  loaded: LoadedManifest,
+  state: RunState,
+  memory: TranslationMemory,
+  files: readonly string[],
+): Promise<XliffImportSummary> {
+  const docs = await roundTripDocuments(loaded, state, {});
+  const byId = new Map<string, Found>();
+  for (const doc of docs) for (const unit of doc.units) byId.set(unit.id, { doc, unit });
+  const summary: XliffImportSummary = { taken: [], refused: [], unchanged: 0, importId: undefined };
+  const rows: BroughtRow[] = [];
+  const now = new Date().toISOString();
+  for (const file of files)
+    for (const u of readXliff(file)) {
+      const r = judge(u, file, byId, docs);
+      if ('refused' in r && r.refused) summary.refused.push(r.refused);
+      else if ('unchanged' in r) summary.unchanged++;
+      else if ('found' in r && r.found) {
+        const { doc, unit } = r.found;
+        rows.push({
+          key: anySettingsKey(unit.source, doc.sourceLang, doc.targetLang),
+          source: unit.source,
+          source_lang: doc.sourceLang,
+          target_lang: doc.targetLang,
+          translation: r.translation,
+          changed_at: now,
+          document: doc.source,
+        });
+        summary.taken.push({ file, unit: u.id, document: doc.source });
+      }
+    }
+  if (rows.length === 0) return summary;
+  const writer = await memory.beginImport({ file: files.join(', '), origin: 'reviewed' });
+  summary.importId = writer.id;
+  try {
+    await writer.put(rows);
+    await writer.finish(rows.length);
+  } catch (err) {
+    await writer.abandon();
+    throw err;
+  }
+  return summary;
+}

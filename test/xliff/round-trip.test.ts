@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exportXliff } from '../../src/xliff/export.js';
+import { importXliff } from '../../src/xliff/import.js';
+import { charactersSent, segmentsMapping, segmentTexts } from '../segments/helpers.js';
+import { haveToolkit } from '../segments/memory-helpers.js';
+import { createFixture, type Fixture } from '../sync/fixture.js';
+
+// A translator's round trip (docs/xliff.md): the export read and rewritten by translate-toolkit's
+// XLIFF store (as a CAT tool would), two targets rewritten and approved there come back as reviewed
+// wording and reach the outputs with nothing sent; a unit whose source changed since the export and
+// one whose inline tag was dropped are refused by name, the rest of the file still taken.
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+/** Rewrites targets with translate-toolkit's XLIFF store: source → new target, marked approved. */
+function toolkitRewrite(file: string, targets: Record<string, string>): void {
+  const script = `
+import json, sys
+from translate.storage import xliff
+store = xliff.xlifffile.parsefile(sys.argv[1])
+targets = json.loads(sys.argv[2])
+for unit in store.units:
+    if unit.source in targets:
+        unit.target = targets[unit.source]
+        unit.markapproved(True)
+store.save()
+`;
+  execFileSync('/usr/bin/python3', ['-c', script, file, JSON.stringify(targets)]);
+}
+
+async function withState<T>(f: Fixture, work: (o: Awaited<ReturnType<Fixture['open']>>) => Promise<T>) {
+  const opened = await f.open();
+  try {
+    return await work(opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+describe.skipIf(!haveToolkit)('xliff export and import', () => {
+  it('takes the approved targets as reviewed wording, refuses a changed source and a dropped tag', async () => {
+    fx = await createFixture({
+      manifest: { mappings: [segmentsMapping()] },
+      files: {
+        'guide.md': '# Setup\n\nOpen the **lid** first.\n\nThen fill the tank.\n',
+        'other.md': 'First paragraph.\n\nSecond paragraph.\n',
+      },
+    });
+    expect((await fx.sync()).failed).toEqual([]);
+    const f = fx;
+    const xlf = path.join(f.dir, 'de.xlf');
+    const loaded = await f.load();
+    const exported = await withState(f, (o) =>
+      exportXliff(loaded, o.state, o.state.memory!, { out: xlf, only: 'all', lang: 'de' }),
+    );
+    expect(exported).toMatchObject({ documents: 2, units: 5 });
+    expect(f.read('de.xlf')).toContain('<g id="1">lid</g>');
+    expect(f.read('de.xlf')).toContain('state="needs-review-translation"');
+
+    toolkitRewrite(xlf, {
+      Setup: 'Einrichtung',
+      'Then fill the tank.': 'Dann den Tank füllen.',
+      'First paragraph.': 'Erster Absatz.',
+    });
+    // A translator deletes the bold run's tags: refused, with what is missing.
+    const xml = f.read('de.xlf');
+    f.write(
+      'de.xlf',
+      xml.replace(
+        /(resname="src\/guide.md#2"[\s\S]*?<target[^>]*>)[\s\S]*?(<\/target>)/,
+        '$1Zuerst den Deckel öffnen.$2',
+      ),
+    );
+    // The source changes after the export: that unit is refused.
+    f.write('src/other.md', 'First paragraph, edited.\n\nSecond paragraph.\n');
+
+    const imported = await withState(f, (o) => importXliff(loaded, o.state, o.state.memory!, [xlf]));
+    expect(imported.taken.map((t) => t.document)).toEqual(['src/guide.md', 'src/guide.md']);
+    expect(imported.refused.map((r) => r.why)).toEqual([
+      'inline tags missing from the target: <g id="0">, <g id="1">, <g id="2">',
+      'the source of src/other.md changed since the export: then "First paragraph.", now "First paragraph, edited."',
+    ]);
+    expect(imported.unchanged).toBe(1);
+
+    f.write('src/other.md', 'First paragraph.\n\nSecond paragraph.\n');
+    const mark = f.mark();
+    expect((await f.sync({ retranslate: 'all' })).failed).toEqual([]);
+    expect(charactersSent(f, mark)).toBe(0);
+    const texts = await segmentTexts(path.join(f.dir, 'out/de/guide.md'));
+    expect(texts[0]).toBe('Einrichtung');
+    expect(texts[2]).toBe('Dann den Tank füllen.');
+  });
+});
