@@ -108,6 +108,16 @@ async function plan(opts: PlanOptions): Promise<number> {
               : ''),
         );
       }
+      // A name that cannot exist is a planning error: `sync` refuses it before buying anything.
+      const unwritable = made.plan.actions.flatMap((a) =>
+        a.kind === 'skip' && a.reason === 'unwritable-name' ? [a.message] : [],
+      );
+      if (unwritable.length) {
+        process.stderr.write(
+          `Refused (${unwritable.length}):\n${unwritable.map((m) => `  ${printable(m)}\n`).join('')}`,
+        );
+        return EXIT.failed;
+      }
       if (!opts.detailedExitcode) return EXIT.ok;
       return hasChanges(styles, files) ? EXIT.changes : EXIT.ok;
     },

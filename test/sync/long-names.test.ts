@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PART_SUFFIX } from '../../src/util/part-file.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { createFixture, runCliOn, type Fixture } from './fixture.js';
 
 // Any name the filesystem accepts can be delivered: the partial file beside an output must not be
 // longer than the longest name.
@@ -64,5 +64,32 @@ describe('a name the output folder cannot hold', () => {
     }
     expect(f.uploads().map((u) => u.filename)).toEqual(['ok.txt']);
     expect(f.exists('out/de/ok.translated-de.txt')).toBe(true);
+  });
+});
+
+describe('an edited output whose name leaves no room for the files beside it', () => {
+  it('is refused by plan and sync before anything is bought; the unedited target still delivers', async () => {
+    // 251 bytes: a legal output name, but `.locsync-new` beside it would be 263.
+    const name = `${'n'.repeat(247)}.txt`;
+    fx = await createFixture({ files: { [name]: 'Hello.\n' } });
+    const f = fx;
+    expect((await f.sync()).failed).toEqual([]);
+    expect(f.exists(`out/de/${name}`)).toBe(true);
+    f.write(`out/de/${name}`, 'Von einer Person korrigiert.\n');
+    f.write(`src/${name}`, 'Hello again.\n');
+    const mark = f.mark();
+
+    const advice =
+      /was edited by a person, so out\/de\/n+\.locsync-new\.txt goes beside it: .* is 263 bytes, longer than file systems allow \(255\): shorten the source name/;
+    const plan = await runCliOn(f, 'plan');
+    expect(plan.stdout + plan.stderr).toMatch(advice);
+    expect(plan.code).not.toBe(0);
+    const sync = await runCliOn(f, 'sync');
+    expect(sync.code).not.toBe(0);
+    expect(sync.stdout + sync.stderr).toMatch(advice);
+    // Only the French output, which nobody edited, was bought; the person's German text stays.
+    expect(f.uploads(mark).map((u) => [u.filename, u.target_lang])).toEqual([[name, 'FR']]);
+    expect(f.read(`out/de/${name}`)).toBe('Von einer Person korrigiert.\n');
+    expect(fs.readdirSync(path.join(f.dir, 'out', 'de'))).toEqual([name]);
   });
 });

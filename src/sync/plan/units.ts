@@ -11,6 +11,7 @@ import { decide, type Decision, type UnitFacts } from './decide.js';
 import { sameContent } from './digests.js';
 import { sha256File, type FoundFile } from './list-sources.js';
 import { outputCondition } from '../run/edited-output.js';
+import { besideTooLong, nameTooLong } from './name-limits.js';
 import type { DoneEntry } from './output-index.js';
 import type { OutputRef, PlannedSettings, SourceFacts } from './types.js';
 
@@ -255,7 +256,9 @@ async function planUnit(
     return;
   }
   const tooLong =
-    decision.kind === 'translate' || decision.kind === 'reuse' ? nameTooLong(ref.output) : undefined;
+    decision.kind === 'translate' || decision.kind === 'reuse'
+      ? (nameTooLong(ref.output) ?? (await besideTooLong(ctx, ref.output, done?.id)))
+      : undefined;
   if (tooLong) {
     b.add({ kind: 'skip', ref, reason: 'unwritable-name', message: tooLong });
     return;
@@ -387,20 +390,4 @@ function addDecision(
       });
       return;
   }
-}
-
-/** The longest name of a file or folder that common file systems hold (ext4, XFS, NTFS, SMB: 255). */
-const NAME_MAX_BYTES = 255;
-
-/**
- * Why the output path cannot be written anywhere: a part of it longer than NAME_MAX_BYTES. Found
- * before the upload, as the download of a paid document may be fetched only once.
- */
-function nameTooLong(output: string): string | undefined {
-  for (const part of output.split(/[\\/]/)) {
-    const bytes = Buffer.byteLength(part);
-    if (bytes > NAME_MAX_BYTES)
-      return `output ${output}: the name '${part.slice(0, 40)}…' is ${bytes} bytes, longer than file systems allow (${NAME_MAX_BYTES}): shorten the source name or the output pattern; nothing was uploaded`;
-  }
-  return undefined;
 }
