@@ -314,7 +314,6 @@ export class SyncRun {
       control,
       places,
       slots,
-      concurrency: Math.max(1, opts.concurrency ?? svc.concurrency),
       timing: pollTiming(opts.poll),
       logger: args.logger,
       runId,
