@@ -12,7 +12,7 @@ export const LAYERS = [
   ['billing'],
   ['styles'],
   ['sync'],
-  ['report', 'notify', 'memory', 'delivery'],
+  ['report', 'notify', 'memory', 'xliff', 'delivery'],
   ['web', 'watch', 'review'],
   ['cli'],
 ];
