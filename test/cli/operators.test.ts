@@ -180,7 +180,7 @@ describe('sync, status and report as cron sees them', () => {
     expect(status.failures[0]!.advice).toMatch(/check that the file opens/);
     const withScan = await p.cli(['status']);
     expect(withScan.stdout).toMatch(
-      /Progress by language:\n\s+mapping\s+language\s+outputs\s+up to date\s+stale\s+pending\s+failed\s+done\n\s+docs\s+de\s+5\s+/,
+      /Progress by language:\n\s+mapping\s+language\s+outputs\s+up to date\s+flagged\s+stale\s+pending\s+failed\s+done\n\s+docs\s+de\s+5\s+/,
     );
     const text = await p.cli(['status', '--no-scan']);
     expect(text.stdout).toContain(FAULT_DOCUMENT_MESSAGE);
