@@ -32,6 +32,9 @@ export function postgresStatusSource(
     billedSince: (since) => state.jobs.billedSince(since),
     repeatedUploads: async () => repeatedUploads(await postgresReportRows(pool, undefined, ['repeatedJobs'])),
     billing: async (opts) =>
-      billingReport(await postgresReportRows(pool, opts.since, ['doneJobs', 'unfinishedSegments']), opts),
+      billingReport(
+        await postgresReportRows(pool, opts.since, ['doneJobs', 'unfinishedSegments', 'charges']),
+        opts,
+      ),
   };
 }
