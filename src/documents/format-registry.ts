@@ -199,6 +199,8 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
       digester: once(async () => (await import('./digest/plain-text.js')).digestSrt),
     },
   ),
+  // WebVTT subtitles: the service has no document type for them, so the segment path only.
+  vtt: segmentsOnly(once(async () => (await import('./formats/webvtt.js')).readVtt)),
   jpeg: image('jpeg', 'a JPEG image'),
   jpg: image('jpeg', 'a JPEG image'),
   png: image('png', 'a PNG image'),
