@@ -1,7 +1,10 @@
+import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
 import { inlineOfTagged, taggedSource, taggedTarget, type InlineItem } from '../memory/inline.js';
 import type { BroughtRow, TranslationMemory } from '../state/memory-types.js';
 import type { RunState } from '../sync/engine.js';
+import { noteImportedWording, type ImportedWording } from '../sync/imported-wording.js';
+import { OutputIndex } from '../sync/plan/output-index.js';
 import { anySettingsKey } from '../sync/segments/memory-key.js';
 import { readXliff, type XliffUnit } from './reader.js';
 import { roundTripDocuments, type RoundTripDocument, type RoundTripUnit } from './units.js';
@@ -18,7 +21,7 @@ export interface Refused {
 }
 
 export interface XliffImportSummary {
-  taken: Array<{ file: string; unit: string; document: string }>;
+  taken: Array<{ file: string; unit: string; document: string; output: string }>;
   refused: Refused[];
   /** Units whose target is what the output already has (or that have none). */
   unchanged: number;
@@ -104,7 +107,7 @@ export async function importXliff(
           changed_at: now,
           document: doc.source,
         });
-        summary.taken.push({ file, unit: u.id, document: doc.source });
+        summary.taken.push({ file, unit: u.id, document: doc.source, output: doc.output });
       }
     }
   if (rows.length === 0) return summary;
@@ -117,5 +120,27 @@ export async function importXliff(
     await writer.abandon();
     throw err;
   }
+  await noteOutputs(loaded, state, summary.taken, docs);
   return summary;
+}
+
+/** The outputs of the units taken wait for the next sync to write their new wording. */
+async function noteOutputs(
+  loaded: LoadedManifest,
+  state: RunState,
+  taken: XliffImportSummary['taken'],
+  docs: readonly RoundTripDocument[],
+): Promise<void> {
+  const index = await OutputIndex.load(state.jobs);
+  const noted: ImportedWording[] = [];
+  for (const doc of docs) {
+    if (!taken.some((t) => t.document === doc.source && t.output === doc.output)) continue;
+    const done = await index.doneOf(doc.output);
+    if (done) noted.push({ mapping: doc.mapping, output: doc.output, job_id: done.id });
+  }
+  await noteImportedWording(
+    path.dirname(loaded.statePath),
+    noted,
+    async (w) => (await index.doneOf(w.output))?.id === w.job_id,
+  );
 }

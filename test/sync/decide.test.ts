@@ -44,6 +44,19 @@ describe('decide: what a (file, target) needs', () => {
     expect(decide(facts({ done: doneWith(SHA, 'fp-1'), outputExists: true }))).toEqual({ kind: 'unchanged' });
   });
 
+  it('an output up to date is written again when a translator wording was imported since', () => {
+    const up = { done: doneWith(SHA, 'fp-1'), outputExists: true };
+    expect(decide(facts({ ...up, wordingImported: true }))).toEqual({
+      kind: 'translate',
+      reason: 'wording-imported',
+    });
+    // The source changed as well: the change is the reason (the memory still has the wording).
+    expect(decide(facts({ ...up, sha256: OTHER_SHA, wordingImported: true }))).toEqual({
+      kind: 'translate',
+      reason: 'changed',
+    });
+  });
+
   it('a translation of a file never translated (new)', () => {
     expect(decide(facts())).toEqual({ kind: 'translate', reason: 'new' });
   });

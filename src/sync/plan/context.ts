@@ -2,6 +2,7 @@ import type { Logger } from '../../log/logger.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { SyncEvents } from '../events.js';
+import type { ImportedWording } from '../imported-wording.js';
 import type { OutputClaims } from './claims.js';
 import type { ManifestFolders } from './folders.js';
 import type { OutputIndex } from './output-index.js';
@@ -23,6 +24,11 @@ export interface PlanContext {
   readonly retranslate: ReadonlySet<RetranslateScope>;
   /** --retry-failed-qa: outputs that failed a hard check (docs/qa.md) are bought again. */
   readonly retryFailedQa: boolean;
+  /**
+   * Outputs with a person's wording imported since their delivery (src/sync/imported-wording.ts),
+   * by output path: written again from the memory while the job noted is still their latest.
+   */
+  readonly importedWording: ReadonlyMap<string, ImportedWording>;
   /** Whether an output has work in flight (its units are decided after it). */
   busy(output: string): boolean;
   /** Whether no work is in flight at all. */

@@ -50,6 +50,11 @@ export interface UnitFacts {
   retranslate: ReadonlySet<RetranslateScope>;
   /** `sync --retry-failed-qa`: outputs that failed a hard check are bought again (billed). */
   retryFailedQa?: boolean;
+  /**
+   * A person's wording of the output was imported after the done job delivered it (xliff import):
+   * an output up to date is written again, from the memory.
+   */
+  wordingImported?: boolean;
 }
 
 export type Decision =
@@ -78,8 +83,10 @@ export function decide(f: UnitFacts): Decision {
   const { done, open } = f;
   const sameSettings = (fp: string) => fp === f.fingerprint || fp === f.detected?.fingerprint;
   const holdsThis = done !== undefined && done.sha256 === f.sha256 && sameSettings(done.fingerprint);
-  if (holdsThis && f.outputExists)
-    return f.retranslate.has('all') ? { kind: 'translate', reason: 'requested' } : { kind: 'unchanged' };
+  if (holdsThis && f.outputExists) {
+    if (f.retranslate.has('all')) return { kind: 'translate', reason: 'requested' };
+    return f.wordingImported ? { kind: 'translate', reason: 'wording-imported' } : { kind: 'unchanged' };
+  }
   if (open && open.sha256 === f.sha256 && sameSettings(open.fingerprint)) {
     if (open.status === 'uploaded' && open.document_id)
       return outputGivenUp(open, f.maxAttempts)

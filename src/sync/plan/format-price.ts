@@ -16,6 +16,7 @@ const REASON_WORDS: Record<string, string> = {
   'settings-changed': 'settings changed',
   'output-missing': 'output missing',
   'lost-download': 'lost download',
+  'wording-imported': 'wording imported (from memory)',
   style: STALE_ADVICE.style.words,
   settings: STALE_ADVICE.settings.words,
 };

@@ -127,7 +127,8 @@ async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<
   const signature: Signature = (mm, ext) => ctx.settings.signature(mm, ext);
   const listing = listed.problems.length === 0 ? listingDigests(m, listed.files, signature) : undefined;
   const snap = listing !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
-  const everyOutput = ctx.retranslate.has('all');
+  // Imported wording waits for some output of the mapping: its files are looked at one by one.
+  const everyOutput = ctx.retranslate.has('all') || wordingWaitsIn(ctx, m.name);
   // Nothing is in flight that could change an output, and no other mapping can claim one.
   const outputsHeld =
     snap !== undefined &&
@@ -136,6 +137,12 @@ async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<
     !ctx.folders.sharesOutputRoots(m) &&
     outputsDigest(ctx.loaded.dir, snap.outputDirs) === snap.outputsDigest;
   return { listing, snap, everyOutput, outputsHeld };
+}
+
+/** Whether a person's wording imported since (xliff import) waits for an output of the mapping. */
+function wordingWaitsIn(ctx: PlanContext, mapping: string): boolean {
+  for (const w of ctx.importedWording.values()) if (w.mapping === mapping) return true;
+  return false;
 }
 
 /** The listing is the snapshot's: nothing to look at per file unless an output folder changed. */
@@ -545,7 +552,10 @@ export async function planPath(
   const prev =
     known && matchesRecord(st, known.size, known.mtime_ms, known.ino, known.ctime_ms) ? known : undefined;
   const isVerified =
-    prev !== undefined && !ctx.retranslate.has('all') && prev.verified === ctx.settings.signature(m, ext);
+    prev !== undefined &&
+    !ctx.retranslate.has('all') &&
+    !wordingWaitsIn(ctx, m.name) &&
+    prev.verified === ctx.settings.signature(m, ext);
   let sha: string;
   if (prev) sha = prev.sha256;
   else {

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { SyncEvents } from '../events.js';
+import { readImportedWording, type ImportedWording } from '../imported-wording.js';
 import { PlanBuilder } from './builder.js';
 import { outputGivenUp } from './decide.js';
 import { OutputClaims } from './claims.js';
@@ -56,6 +58,17 @@ export interface PlanOutcome {
   deferred: OutputRef[];
 }
 
+/** The outputs whose imported wording is not delivered yet (their noted job is still their latest). */
+async function waitingWording(
+  loaded: LoadedManifest,
+  index: OutputIndex,
+): Promise<Map<string, ImportedWording>> {
+  const out = new Map<string, ImportedWording>();
+  for (const [output, w] of readImportedWording(path.dirname(loaded.statePath)))
+    if ((await index.doneOf(output))?.id === w.job_id) out.set(output, w);
+  return out;
+}
+
 export class Planner {
   private styles: PlanStyles = { styleIds: {}, pendingChanges: [] };
 
@@ -73,13 +86,14 @@ export class Planner {
   }): Promise<Planner> {
     const { loaded, state } = args;
     let settings = await TargetSettings.load(loaded, state, { styleIds: {}, pendingChanges: [] });
+    const index = await OutputIndex.load(state.jobs);
     const ctx: PlanContext = {
       loaded,
       state,
       logger: args.logger,
       events: args.events,
       folders: new ManifestFolders(loaded),
-      index: await OutputIndex.load(state.jobs),
+      index,
       claims: new OutputClaims(() => settings),
       get settings() {
         return settings;
@@ -89,6 +103,7 @@ export class Planner {
       },
       retranslate: parseRetranslate(args.options?.retranslate),
       retryFailedQa: args.options?.retryFailedQa ?? false,
+      importedWording: await waitingWording(loaded, index),
       ...NOTHING_IN_FLIGHT,
       listing: undefined,
     };

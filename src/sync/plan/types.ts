@@ -25,7 +25,8 @@ export type TranslateReason =
   | 'retry' // a recorded job failed (or was interrupted before its upload answered) on an earlier run
   | 'lost-download' // its translation was paid for but the download was lost (crash mid-download): paid again
   | 'output-missing' // the output was made for this content and settings but is gone from disk
-  | 'requested'; // up to date, re-translated because it was asked for (--retranslate all)
+  | 'requested' // up to date, re-translated because it was asked for (--retranslate all)
+  | 'wording-imported'; // up to date, written again with a person's wording imported since (xliff import)
 
 /** Why an output is stale: made with an older version of its style list, or with other settings. */
 export type StaleReason = 'style' | 'settings';

@@ -89,6 +89,8 @@ export async function planFileTargets(
     }
     // The latest done job of the output (a verified file's outputs are its own: not looked up).
     const done = verified ? undefined : await ctx.index.doneOf(output);
+    // A person's wording imported since its delivery (xliff import): decided with the facts.
+    const again = everyOutput || ctx.importedWording.has(output);
     const madeHere = verified || (done?.mapping === m.name && done.rel_path === f.relPath);
     // The source that made the output keeps it while it lives and still renders to it, whatever the
     // order of discovery and whichever mappings run (--only): a newcomer never overwrites it.
@@ -101,7 +103,7 @@ export async function planFileTargets(
       madeHere &&
       !verified &&
       onlyOutput === undefined &&
-      !everyOutput &&
+      !again &&
       !ctx.busy(output) &&
       holdsContent(done, sha, fp, detected?.fp) &&
       outputExists(ctx, output)
@@ -132,11 +134,7 @@ export async function planFileTargets(
     }
     // The common case of a no-op run, decided without gathering facts: a verified file only needs its
     // outputs to exist; otherwise the output's latest done job must hold this content.
-    if (
-      (verified || holdsContent(done, sha, fp, detected?.fp)) &&
-      !everyOutput &&
-      outputExists(ctx, output)
-    ) {
+    if ((verified || holdsContent(done, sha, fp, detected?.fp)) && !again && outputExists(ctx, output)) {
       b.plan.unchanged++;
       if (madeHere) fresh++;
       continue;
@@ -220,6 +218,7 @@ async function planUnit(
     maxAttempts: ctx.loaded.manifest.max_attempts,
     retranslate: ctx.retranslate,
     retryFailedQa: ctx.retryFailedQa,
+    wordingImported: done !== undefined && ctx.importedWording.get(ref.output)?.job_id === done.id,
   });
   const source: SourceFacts = {
     path: path.relative(ctx.loaded.dir, f.absPath).split(path.sep).join('/'),
