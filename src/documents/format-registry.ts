@@ -229,6 +229,7 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
     once(async () => (await import('./formats/strings/stringsdict.js')).readStringsdict),
   ),
   properties: stringFile(once(async () => (await import('./formats/strings/properties.js')).readProperties)),
+  toml: stringFile(once(async () => (await import('./formats/strings/toml.js')).readToml)),
 };
 
 const BY_EXTENSION: ReadonlyMap<string, DocumentFormat> = new Map(Object.entries(FORMATS));
