@@ -339,7 +339,7 @@ export function registerReport(program: Command): void {
   program
     .command('report')
     .description(
-      'billed characters and documents from state.db, by language, mapping or month, with the 50,000-character minimums shown apart (no call to the service, but for --reconcile)',
+      'billed characters and documents from state.db, by language, mapping, month or cost centre, with the 50,000-character minimums shown apart (no call to the service, but for --reconcile)',
     )
     .option(...CONFIG_OPTION)
     .option(
@@ -371,6 +371,7 @@ Examples:
   $ locsync report --reconcile                   the service's count against locsync's ledger
   $ locsync report --by month --since 2026-01    per month this year
   $ locsync report --by mapping --format csv -o billing.csv
+  $ locsync report --by cost-centre --format csv   per team (billing.cost_centre of each mapping)
   $ locsync report --json | jq .total.billed_characters
   $ locsync report --format html -o report.html   charts by month and language, the minimums' share
 

@@ -120,12 +120,25 @@ function csvCell(v: string | number | null): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function formatCsv(r: BillingReport): string {
-  const keys: Array<keyof BillingRow> = ['key', ...COLUMNS.map((c) => c.key), 'minimum_unknown_documents'];
-  const head = [r.by, ...keys.slice(1)];
-  return [head, ...[...r.rows, r.total].map((row) => keys.map((k) => row[k]))]
-    .map((cells) => cells.map(csvCell).join(','))
-    .join('\n');
+/**
+ * One line per row and the total, every column of the JSON rows (figures unformatted, for a
+ * spreadsheet), with the cost in the manifest's currency when it has a rate.
+ */
+function formatCsv(r: PricedReport): string {
+  const keys: Array<keyof BillingRow> = [
+    'key',
+    ...COLUMNS.map((c) => c.key),
+    'minimum_unknown_documents',
+    'unfinished_characters',
+    'possibly_billed_characters',
+  ];
+  const money = r.currency ? [`cost_${r.currency}`] : [];
+  const head = [r.by, ...keys.slice(1), ...money];
+  const body = [...r.rows, r.total].map((row) => [
+    ...keys.map((k) => row[k]),
+    ...(r.currency ? [(r.cost?.[row.key] ?? 0).toFixed(2)] : []),
+  ]);
+  return [head, ...body].map((cells) => cells.map(csvCell).join(',')).join('\n');
 }
 
 /** The rows of the report, from the state on either backend (read only). */
@@ -223,8 +236,11 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
         await counter?.close();
       }
     }
+    const costCentres = new Map(
+      loaded.manifest.mappings.flatMap((m) => (m.billing ? [[m.name, m.billing.cost_centre] as const] : [])),
+    );
     report = priceReport(
-      billingReport(state, { by: opts.by, counts, ...(since ? { since } : {}) }),
+      billingReport(state, { by: opts.by, counts, costCentres, ...(since ? { since } : {}) }),
       repeatedUploads(state, since),
       rate,
     );

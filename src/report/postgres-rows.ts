@@ -7,7 +7,7 @@ import {
   type RepeatedJob,
   type ReportRows,
   type UnfinishedSegments,
-} from './queries.js';
+} from './report-rows.js';
 
 // The report's rows read from a PostgreSQL state, once, for one `since`: the report is then made
 // from them exactly as from state.db.

@@ -1,15 +1,21 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { hasMinimum } from '../billing/price.js';
 import type { JobRecord, StateStore } from '../state/store.js';
+import { rowsOf, type BilledJob, type ReportSource } from './report-rows.js';
+
+export type { ReportSource } from './report-rows.js';
 
 // Read-only questions to the state for `locsync status` and `locsync report`. The report's rows
 // come from either backend (ReportRows); the figures are made from them here, the same for both.
 
-export type ReportBy = 'language' | 'mapping' | 'month';
-export const REPORT_BY: readonly ReportBy[] = ['language', 'mapping', 'month'];
+export type ReportBy = 'language' | 'mapping' | 'month' | 'cost-centre';
+export const REPORT_BY: readonly ReportBy[] = ['language', 'mapping', 'month', 'cost-centre'];
+
+/** The row of mappings with no `billing.cost_centre` (or no longer in the manifest). */
+export const NO_COST_CENTRE = '(no cost centre)';
 
 export interface BillingRow {
-  /** Target language, mapping name or month (YYYY-MM), by the grouping asked for. */
+  /** Target language, mapping name, month (YYYY-MM) or cost centre, by the grouping asked for. */
   key: string;
   /** Documents translated (uploaded, billed, downloaded). */
   documents: number;
@@ -38,27 +44,6 @@ export interface BillingRow {
    * whose answer was lost or hidden by a crash, text requests with no recorded answer.
    */
   possibly_billed_characters: number;
-}
-
-/** One billed (or possibly billed) call from the ledger (src/state/billed.ts), with its job's keys. */
-export interface ChargeRow {
-  mapping: string;
-  target_lang: string;
-  at: string;
-  characters: number;
-  /** 1: billed for sure; 0: possibly. */
-  sure: number;
-}
-
-export interface BilledJob {
-  mapping: string;
-  rel_path: string;
-  sha256: string;
-  target_lang: string;
-  billed_characters: number | null;
-  source_characters: number | null;
-  finished_at: string | null;
-  reused_from: number | null;
 }
 
 function emptyRow(key: string): BillingRow {
@@ -138,17 +123,6 @@ export interface BillingReport {
 }
 
 /**
- * The text requests of one segment job not done (its bill is not recorded yet): what they billed,
- * sent at or after `since`, and when the last was sent.
- */
-export interface UnfinishedSegments {
-  mapping: string;
-  target_lang: string;
-  sent_at: string;
-  characters: number;
-}
-
-/**
  * The done jobs (finished at or after `since`) added up in one row per key, with the text requests of
  * segment jobs not done (sent at or after `since`).
  */
@@ -178,14 +152,27 @@ function groupJobs(
 
 const monthOf = (at: string | null) => (at ?? '').slice(0, 7) || 'unknown';
 
-/** Billed characters and documents of the done jobs (finished at or after `since`), grouped. */
+/**
+ * Billed characters and documents of the done jobs (finished at or after `since`), grouped.
+ * `costCentres`: each mapping's `billing.cost_centre` in the manifest read now (the ledger records
+ * the mapping, so a mapping moved to another cost centre takes its history with it).
+ */
 export function billingReport(
   state: ReportSource,
-  opts: { by: ReportBy; since?: string; counts?: CharacterCounts },
+  opts: {
+    by: ReportBy;
+    since?: string;
+    counts?: CharacterCounts;
+    costCentres?: ReadonlyMap<string, string>;
+  },
 ): BillingReport {
-  const sorted = groupJobs(state, opts, (j) =>
-    opts.by === 'language' ? j.target_lang : opts.by === 'mapping' ? j.mapping : j.month,
-  );
+  const keyOf: Record<ReportBy, (j: { mapping: string; target_lang: string; month: string }) => string> = {
+    language: (j) => j.target_lang,
+    mapping: (j) => j.mapping,
+    month: (j) => j.month,
+    'cost-centre': (j) => opts.costCentres?.get(j.mapping) ?? NO_COST_CENTRE,
+  };
+  const sorted = groupJobs(state, opts, keyOf[opts.by]);
   const total = emptyRow('total');
   for (const r of sorted) mergeRow(total, r);
   return { by: opts.by, since: opts.since ?? null, rows: sorted, total: settleMinimum(total) };
@@ -286,14 +273,6 @@ export interface RepeatedUpload {
   finished_at: string | null;
 }
 
-/** A job uploaded again after a possibly billed upload, with its text requests (method: segments). */
-export type RepeatedJob = JobRecord & {
-  /** Text requests recorded for it (0: a document upload). */
-  text_requests: number;
-  unanswered_requests: number;
-  unanswered_characters: number;
-};
-
 /** Documents whose upload was repeated after a possibly billed one (since `since`, when given). */
 export function repeatedUploads(state: ReportSource, since?: string): RepeatedUpload[] {
   return rowsOf(state)
@@ -317,92 +296,4 @@ export function repeatedUploads(state: ReportSource, since?: string): RepeatedUp
         finished_at: j.finished_at,
       };
     });
-}
-
-/**
- * The rows a report is made from, as one backend answers them (`since`: ISO, finished at or after).
- * SQLite answers from state.db; PostgreSQL's rows are read beforehand (./postgres-rows.ts).
- */
-export interface ReportRows {
-  /** Done jobs, the columns a billing row needs. */
-  doneJobs(since?: string): Iterable<BilledJob>;
-  /** Done jobs billed at exactly the minimum, real count unknown, source unchanged since. */
-  minimumCandidates(since?: string): Array<{ mapping: string; rel_path: string; sha256: string }>;
-  /** Jobs uploaded again after a possibly billed upload, latest first. */
-  repeatedJobs(since?: string): RepeatedJob[];
-  /** Segment jobs not done, with what their text requests billed (sent since `since`). */
-  unfinishedSegments(since?: string): UnfinishedSegments[];
-  /** The ledger's charges and text requests (billed since `since`). */
-  charges(since?: string): Iterable<ChargeRow>;
-}
-
-export type ReportSource = StateStore | ReportRows;
-
-/** The SQL of the report's rows: `p(n)` writes the n-th parameter as the backend spells it. */
-export const REPORT_SQL = {
-  doneJobs: (since: boolean, p: (n: number) => string) =>
-    `SELECT mapping, rel_path, sha256, target_lang, billed_characters, source_characters, finished_at, reused_from
-     FROM jobs WHERE status = 'done'` + (since ? ` AND finished_at >= ${p(1)}` : ''),
-  minimumCandidates: (since: boolean, p: (n: number) => string) =>
-    `SELECT DISTINCT j.mapping, j.rel_path, j.sha256 FROM jobs j
-     JOIN files f ON f.mapping = j.mapping AND f.rel_path = j.rel_path AND f.sha256 = j.sha256
-     WHERE j.status = 'done' AND j.reused_from IS NULL AND j.source_characters IS NULL
-       AND j.billed_characters = ${p(1)}` + (since ? ` AND j.finished_at >= ${p(2)}` : ''),
-  repeatedJobs: (since: boolean, p: (n: number) => string) =>
-    `SELECT j.*,
-       (SELECT COUNT(*) FROM text_requests t WHERE t.job_id = j.id) AS text_requests,
-       (SELECT COUNT(*) FROM text_requests t WHERE t.job_id = j.id AND t.state <> 'answered') AS unanswered_requests,
-       (SELECT CAST(COALESCE(SUM(t.characters), 0) AS BIGINT) FROM text_requests t
-         WHERE t.job_id = j.id AND t.state <> 'answered') AS unanswered_characters
-     FROM jobs j WHERE (j.unconfirmed_uploads > 0 OR j.lost_downloads > 0)` +
-    (since ? ` AND COALESCE(j.finished_at, j.updated_at) >= ${p(1)}` : '') +
-    ' ORDER BY COALESCE(j.finished_at, j.updated_at) DESC',
-  unfinishedSegments: (since: boolean, p: (n: number) => string) =>
-    `SELECT j.mapping, j.target_lang, MAX(t.sent_at) AS sent_at, CAST(SUM(t.characters) AS BIGINT) AS characters
-     FROM text_requests t JOIN jobs j ON j.id = t.job_id
-     WHERE j.billed_characters IS NULL` +
-    (since ? ` AND t.sent_at >= ${p(1)}` : '') +
-    ' GROUP BY j.id, j.mapping, j.target_lang',
-  // `since` is the first parameter of both halves (SQLite's rows pass it twice).
-  charges: (since: boolean, p: (n: number) => string) =>
-    `SELECT j.mapping, j.target_lang, c.at AS at, COALESCE(c.characters, 0) AS characters, c.sure
-     FROM charges c JOIN jobs j ON j.id = c.job_id` +
-    (since ? ` WHERE c.at >= ${p(1)}` : '') +
-    ` UNION ALL
-     SELECT j.mapping, j.target_lang, t.sent_at AS at, t.characters,
-       CASE WHEN t.state = 'answered' THEN 1 ELSE 0 END AS sure
-     FROM text_requests t JOIN jobs j ON j.id = t.job_id` +
-    (since ? ` WHERE t.sent_at >= ${p(1)}` : ''),
-} as const;
-
-const sqliteParam = () => '?';
-
-function rowsOf(state: ReportSource): ReportRows {
-  if (!('db' in state)) return state;
-  const db = state.db;
-  const sinceArgs = (since?: string) => (since ? [since] : []);
-  return {
-    doneJobs: (since) =>
-      db
-        .prepare<unknown[], BilledJob>(REPORT_SQL.doneJobs(!!since, sqliteParam))
-        .iterate(...sinceArgs(since)),
-    minimumCandidates: (since) =>
-      db
-        .prepare<unknown[], { mapping: string; rel_path: string; sha256: string }>(
-          REPORT_SQL.minimumCandidates(!!since, sqliteParam),
-        )
-        .all(MINIMUM_BILLED_CHARACTERS, ...sinceArgs(since)),
-    repeatedJobs: (since) =>
-      db
-        .prepare<unknown[], RepeatedJob>(REPORT_SQL.repeatedJobs(!!since, sqliteParam))
-        .all(...sinceArgs(since)),
-    unfinishedSegments: (since) =>
-      db
-        .prepare<unknown[], UnfinishedSegments>(REPORT_SQL.unfinishedSegments(!!since, sqliteParam))
-        .all(...sinceArgs(since)),
-    charges: (since) =>
-      db
-        .prepare<unknown[], ChargeRow>(REPORT_SQL.charges(!!since, sqliteParam))
-        .all(...sinceArgs(since), ...sinceArgs(since)),
-  };
 }

@@ -33,7 +33,7 @@ _locsync; printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(complete('styles', '')).toEqual(['apply', 'pull']);
     expect(complete('sync', '--dr')).toEqual(['--drift', '--dry-run']);
     expect(complete('sync', '--drift', '')).toEqual(['adopt', 'fail', 'overwrite']);
-    expect(complete('report', '--by', '')).toEqual(['language', 'mapping', 'month']);
+    expect(complete('report', '--by', '')).toEqual(['cost-centre', 'language', 'mapping', 'month']);
     expect(complete('--log-level', 'warn', 'report', '--format', 'c')).toEqual(['csv']);
     // Global flags after the command too; a manifest is a file.
     expect(complete('status', '--log-f')).toEqual(['--log-format']);
@@ -47,7 +47,7 @@ _locsync; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const fish = await runCli(['completion', 'fish']);
     expect(fish.stdout).toContain("complete -c locsync -n '__fish_use_subcommand' -a 'sync'");
     expect(fish.stdout).toContain(
-      "-n '__fish_seen_subcommand_from report' -l by -x -a 'language mapping month'",
+      "-n '__fish_seen_subcommand_from report' -l by -x -a 'language mapping month cost-centre'",
     );
     const bad = await runCli(['completion', 'tcsh']);
     expect(bad.code).toBe(2);

@@ -88,6 +88,18 @@ export const mappingSchema = z.strictObject({
     .describe(
       'Output checks of this mapping (docs/qa.md): fail_on turns soft checks into failures, ignore turns them off.',
     ),
+  billing: z
+    .strictObject({
+      cost_centre: z
+        .string()
+        .trim()
+        .min(1)
+        .describe(
+          'Who pays for this mapping (a team, a budget line): `locsync report --by cost-centre` adds up what its documents and text requests billed under this name.',
+        ),
+    })
+    .optional()
+    .describe('Accounting of this mapping (docs/operations.md, "Per-team cost").'),
   change_detection: z
     .enum(['content', 'bytes'])
     .default('content')
