@@ -36,7 +36,9 @@ function importLines(s: XliffImportSummary): string[] {
   for (const t of s.taken) lines.push(`  taken: ${t.file}: ${t.unit} (${t.document})`);
   for (const r of s.refused) lines.push(`  refused: ${r.file}: unit ${r.unit}: ${r.why}`);
   if (s.taken.length > 0)
-    lines.push('  the next `locsync sync` writes them into the outputs (from the memory: nothing sent)');
+    lines.push(
+      `  the next \`locsync sync\` writes them into ${s.outputs.length} output${s.outputs.length === 1 ? '' : 's'} (from the memory: nothing sent)`,
+    );
   return lines;
 }
 

@@ -21,11 +21,13 @@ export interface Refused {
 }
 
 export interface XliffImportSummary {
-  taken: Array<{ file: string; unit: string; document: string; output: string }>;
+  taken: Array<{ file: string; unit: string; document: string }>;
   refused: Refused[];
   /** Units whose target is what the output already has (or that have none). */
   unchanged: number;
   importId: number | undefined;
+  /** The outputs the next sync writes again with the wording taken (from the memory). */
+  outputs: string[];
 }
 
 const plain = (items: readonly InlineItem[]) =>
@@ -88,7 +90,13 @@ export async function importXliff(
   const docs = await roundTripDocuments(loaded, state, {});
   const byId = new Map<string, Found>();
   for (const doc of docs) for (const unit of doc.units) byId.set(unit.id, { doc, unit });
-  const summary: XliffImportSummary = { taken: [], refused: [], unchanged: 0, importId: undefined };
+  const summary: XliffImportSummary = {
+    taken: [],
+    refused: [],
+    unchanged: 0,
+    importId: undefined,
+    outputs: [],
+  };
   const rows: BroughtRow[] = [];
   const now = new Date().toISOString();
   for (const file of files)
@@ -107,7 +115,7 @@ export async function importXliff(
           changed_at: now,
           document: doc.source,
         });
-        summary.taken.push({ file, unit: u.id, document: doc.source, output: doc.output });
+        summary.taken.push({ file, unit: u.id, document: doc.source });
       }
     }
   if (rows.length === 0) return summary;
@@ -120,21 +128,26 @@ export async function importXliff(
     await writer.abandon();
     throw err;
   }
-  await noteOutputs(loaded, state, summary.taken, docs);
+  summary.outputs = await noteOutputs(loaded, state, rows, docs);
   return summary;
 }
 
-/** The outputs of the units taken wait for the next sync to write their new wording. */
+/**
+ * The outputs that hold a source taken wait for the next sync to write its new wording: those of
+ * the units taken, and of every other document with the same source segment (the memory's wording
+ * is the source's, whatever the document). Answers them.
+ */
 async function noteOutputs(
   loaded: LoadedManifest,
   state: RunState,
-  taken: XliffImportSummary['taken'],
+  rows: readonly BroughtRow[],
   docs: readonly RoundTripDocument[],
-): Promise<void> {
+): Promise<string[]> {
+  const taken = new Set(rows.map((r) => `${r.target_lang}\0${r.source}`));
   const index = await OutputIndex.load(state.jobs);
   const noted: ImportedWording[] = [];
   for (const doc of docs) {
-    if (!taken.some((t) => t.document === doc.source && t.output === doc.output)) continue;
+    if (!doc.units.some((u) => taken.has(`${doc.targetLang}\0${u.source}`))) continue;
     const done = await index.doneOf(doc.output);
     if (done) noted.push({ mapping: doc.mapping, output: doc.output, job_id: done.id });
   }
@@ -143,4 +156,5 @@ async function noteOutputs(
     noted,
     async (w) => (await index.doneOf(w.output))?.id === w.job_id,
   );
+  return noted.map((w) => w.output);
 }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportXliff } from '../../src/xliff/export.js';
@@ -6,6 +5,7 @@ import { importXliff } from '../../src/xliff/import.js';
 import { charactersSent, segmentsMapping, segmentTexts } from '../segments/helpers.js';
 import { haveToolkit } from '../segments/memory-helpers.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
+import { toolkitRewrite, withState } from './helpers.js';
 
 // A translator's round trip (docs/xliff.md): the export read and rewritten by translate-toolkit's
 // XLIFF store (as a CAT tool would), two targets rewritten and approved there come back as reviewed
@@ -17,31 +17,6 @@ afterEach(async () => {
   await fx?.close();
   fx = undefined;
 });
-
-/** Rewrites targets with translate-toolkit's XLIFF store: source → new target, marked approved. */
-function toolkitRewrite(file: string, targets: Record<string, string>): void {
-  const script = `
-import json, sys
-from translate.storage import xliff
-store = xliff.xlifffile.parsefile(sys.argv[1])
-targets = json.loads(sys.argv[2])
-for unit in store.units:
-    if unit.source in targets:
-        unit.target = targets[unit.source]
-        unit.markapproved(True)
-store.save()
-`;
-  execFileSync('/usr/bin/python3', ['-c', script, file, JSON.stringify(targets)]);
-}
-
-async function withState<T>(f: Fixture, work: (o: Awaited<ReturnType<Fixture['open']>>) => Promise<T>) {
-  const opened = await f.open();
-  try {
-    return await work(opened);
-  } finally {
-    await opened.close();
-  }
-}
 
 describe.skipIf(!haveToolkit)('xliff export and import', () => {
   it('takes the approved targets as reviewed wording, refuses a changed source and a dropped tag', async () => {
@@ -100,5 +75,26 @@ describe.skipIf(!haveToolkit)('xliff export and import', () => {
     expect(texts[2]).toBe('Dann den Tank füllen.');
     // Delivered: the next sync has nothing to do.
     expect((await f.sync()).translated).toBe(0);
+  });
+
+  it('writes a sentence worded in one document into every output that has it', async () => {
+    fx = await createFixture({
+      manifest: { mappings: [segmentsMapping()] },
+      files: { 'a.md': 'Shared line.\n\nOnly in a.\n', 'b.md': 'Shared line.\n\nOnly in b.\n' },
+    });
+    expect((await fx.sync()).failed).toEqual([]);
+    const f = fx;
+    const xlf = path.join(f.dir, 'de.xlf');
+    const loaded = await f.load();
+    await withState(f, (o) => exportXliff(loaded, o.state, o.state.memory!, { out: xlf, only: 'all' }));
+    toolkitRewrite(xlf, { 'src/a.md#1': 'Geteilte Zeile.' });
+    const imported = await withState(f, (o) => importXliff(loaded, o.state, o.state.memory!, [xlf]));
+    expect(imported.taken.map((t) => t.document)).toEqual(['src/a.md']);
+    expect(imported.outputs).toEqual(['out/de/a.md', 'out/de/b.md']);
+    const mark = f.mark();
+    expect((await f.sync()).translated).toBe(2);
+    expect(charactersSent(f, mark)).toBe(0);
+    for (const d of ['a.md', 'b.md'])
+      expect((await segmentTexts(path.join(f.dir, 'out/de', d)))[0], d).toBe('Geteilte Zeile.');
   });
 });

@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process';
+import type { Fixture } from '../sync/fixture.js';
+
+// What the XLIFF round-trip tests share: translate-toolkit's XLIFF store rewriting a file as a CAT
+// tool would (its own serialisation, states changed), and a fixture's state opened for a call.
+
+/**
+ * Rewrites targets with translate-toolkit's XLIFF store, marked approved: `targets` maps a unit's
+ * source text or its resname (document#index) to its new target.
+ */
+export function toolkitRewrite(file: string, targets: Record<string, string>): void {
+  const script = `
+import json, sys
+from translate.storage import xliff
+store = xliff.xlifffile.parsefile(sys.argv[1])
+targets = json.loads(sys.argv[2])
+for unit in store.units:
+    key = unit.source if unit.source in targets else unit.xmlelement.get('resname')
+    if key in targets:
+        unit.target = targets[key]
+        unit.markapproved(True)
+store.save()
+`;
+  execFileSync('/usr/bin/python3', ['-c', script, file, JSON.stringify(targets)]);
+}
+
+/** `work` with the fixture's state open (closed after). */
+export async function withState<T>(
+  f: Fixture,
+  work: (o: Awaited<ReturnType<Fixture['open']>>) => Promise<T>,
+): Promise<T> {
+  const opened = await f.open();
+  try {
+    return await work(opened);
+  } finally {
+    await opened.close();
+  }
+}
