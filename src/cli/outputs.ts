@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { loadManifest } from '../manifest/load.js';
 import { acceptSegmentConflicts, keepSegmentConflicts } from '../sync/segments-written.js';
-import { besidePath, EDITED_TAG, taggedPath } from '../sync/run/edited-output.js';
+import { besidePath, freeBackupTag, taggedPath } from '../sync/run/edited-output.js';
 import { ConfigError, EXIT } from '../util/errors.js';
 
 // `locsync outputs keep|take-new <output>`: resolve the conflict between an output a person edited
@@ -53,14 +53,6 @@ export async function outputsKeepAction(output: string, opts: OutputsOptions): P
   process.exitCode = EXIT.ok;
 }
 
-/** A backup name not taken yet: guide.locsync-edited.docx, then guide.locsync-edited-2.docx ... */
-function freeBackupPath(outputAbs: string): string {
-  for (let n = 1; ; n++) {
-    const p = taggedPath(outputAbs, n === 1 ? EDITED_TAG : `${EDITED_TAG}-${n}`);
-    if (!fs.existsSync(p)) return p;
-  }
-}
-
 /** `outputs take-new`: the new translation wins; the person's version is kept as a backup file. */
 export async function outputsTakeNewAction(output: string, opts: OutputsOptions): Promise<void> {
   const o = await outputOf(output, opts);
@@ -75,7 +67,8 @@ export async function outputsTakeNewAction(output: string, opts: OutputsOptions)
     process.exitCode = EXIT.ok;
     return;
   }
-  const backup = freeBackupPath(o.abs);
+  // A backup name not taken yet: guide.locsync-edited.docx, then guide.locsync-edited-2.docx ...
+  const backup = taggedPath(o.abs, freeBackupTag(o.abs));
   if (fs.existsSync(o.abs)) await fsp.rename(o.abs, backup);
   // A rename keeps the new translation's mtime: the output is as written again (not edited).
   await fsp.rename(o.beside, o.abs);

@@ -256,7 +256,15 @@ async function planUnit(
   }
   const tooLong =
     decision.kind === 'translate' || decision.kind === 'reuse'
-      ? (nameTooLong(ref.output) ?? (await besideTooLong(ctx, ref.output, done?.id)))
+      ? (nameTooLong(ref.output) ??
+        (await besideTooLong(
+          ctx,
+          ref.output,
+          done?.id,
+          decision.kind === 'translate' && settings.segments === true
+            ? { ref, source, settings: planned }
+            : undefined,
+        )))
       : undefined;
   if (tooLong) {
     b.add({ kind: 'skip', ref, reason: 'unwritable-name', message: tooLong });

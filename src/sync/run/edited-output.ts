@@ -1,7 +1,7 @@
-import type fs from 'node:fs';
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { NEW_TAG } from '../edited-names.js';
+import { EDITED_TAG, NEW_TAG } from '../edited-names.js';
 import { sha256File } from '../plan/list-sources.js';
 import type { JobRecord, WrittenOutput } from '../../state/types.js';
 import { keepReplaced, type KeepReplaced } from './replaced-outputs.js';
@@ -23,6 +23,17 @@ export function taggedPath(outputPath: string, tag: string): string {
 
 /** Where the new translation of an edited output is put. */
 export const besidePath = (outputPath: string): string => taggedPath(outputPath, NEW_TAG);
+
+/** The tag of the n-th backup of a person's version: `.locsync-edited`, then `.locsync-edited-2` ... */
+export const backupTag = (n: number): string => (n === 1 ? EDITED_TAG : `${EDITED_TAG}-${n}`);
+
+/**
+ * The tag of the backup `locsync outputs take-new` would make of the output now: the first whose
+ * file is not there yet (each take-new of a later conflict sets one more version aside).
+ */
+export function freeBackupTag(outputAbs: string): string {
+  for (let n = 1; ; n++) if (!fs.existsSync(taggedPath(outputAbs, backupTag(n)))) return backupTag(n);
+}
 
 /** What a delivered file is, as recorded. `sha256`: its bytes' digest when known (not read again). */
 export async function writtenOf(fileAbs: string, sha256?: string): Promise<WrittenOutput> {
