@@ -29,6 +29,7 @@ async function conflicted(): Promise<Fixture> {
 }
 
 describe('outputs edited by people', () => {
+  // Several CLI processes and syncs: minutes on a loaded machine, not a hang.
   it('are left alone: no source change uploads nothing; a source change puts the new translation beside the edit', async () => {
     fx = await createFixture({ files: { 'guide.txt': 'Hello world.\n' } });
     expect((await fx.sync()).failed).toEqual([]);
@@ -78,7 +79,7 @@ describe('outputs edited by people', () => {
     await fx.sync();
     expect(fx.uploads(again)).toHaveLength(0);
     expect(fx.read('out/de/guide.txt')).toBe(CORRECTED);
-  });
+  }, 180_000);
 
   it('outputs keep: the edit wins and stays protected; status is well again', async () => {
     fx = await conflicted();
