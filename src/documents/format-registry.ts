@@ -206,6 +206,8 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
   png: image('png', 'a PNG image'),
   md: markdown,
   markdown,
+  // MDX: Markdown with JSX, read by the Markdown reader with remark-mdx (docs/mdx.md).
+  mdx: segmentsOnly(once(async () => (await import('./formats/markdown.js')).readMarkdown)),
   json,
   arb: json,
   // JSON with comments and trailing commas, and JSON5: the same reader (docs/strings/json5.md).

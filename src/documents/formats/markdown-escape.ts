@@ -10,6 +10,8 @@ export interface TextPlace {
   cell?: boolean;
   /** It ends an ATX heading: a trailing run of `#` would be read as the closing sequence. */
   headingEnd?: boolean;
+  /** It is in an MDX file: a `{` would open an expression (a `<`, JSX, is escaped everywhere). */
+  mdx?: boolean;
 }
 
 /** Inline syntax characters, escaped wherever a translation goes. */
@@ -18,6 +20,8 @@ const INLINE_SYNTAX = /[\\`*_[\]<~]/g;
 export const ENTITY_START = /&(?=#?[a-z0-9]+;)/gi;
 /** Block syntax at the start of a line: ATX heading, block quote, list bullet, setext underline. */
 const BLOCK_START = /^(?:#{1,6}(?=[ \t]|$)|[>+\-=])/;
+/** What starts an MDX import or export statement. */
+const MDX_ESM_START = /^(?:import|export)(?=[ \t])/;
 /** An ordered list marker at the start of a line: "2024. " or "3) ". */
 const ORDERED_START = /^(\d{1,9})([.)])(?=[ \t]|$)/;
 
@@ -29,9 +33,12 @@ const ORDERED_START = /^(\d{1,9})([.)])(?=[ \t]|$)/;
 export function escapeMarkdownText(text: string, place: TextPlace = {}): string {
   let out = joinSoftBreaks(text).replace(INLINE_SYNTAX, '\\$&').replace(ENTITY_START, '\\&');
   if (place.cell) out = out.replace(/\|/g, '\\|');
+  if (place.mdx) out = out.replace(/[{}]/g, '\\$&');
   if (place.lineStart) {
     out = out.replace(/^[ \t]+/, '');
     out = BLOCK_START.test(out) ? `\\${out}` : out.replace(ORDERED_START, '$1\\$2');
+    // MDX reads a block starting with `import ` or `export ` as JavaScript: its first letter as a reference.
+    if (place.mdx) out = out.replace(MDX_ESM_START, (m) => `&#${m.charCodeAt(0)};${m.slice(1)}`);
   }
   if (place.headingEnd)
     out = out.replace(/(^|[ \t])(#+)([ \t]*)$/, (_m, a, h: string, b) => `${a}${h.replace(/#/g, '\\#')}${b}`);

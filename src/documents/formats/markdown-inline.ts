@@ -189,8 +189,20 @@ export function readInline(source: string, block: Parent, kind: BlockKind, tick:
         if (node.type === 'image') title(node, 'image', at);
         break;
       }
+      case 'mdxJsxTextElement': {
+        // An MDX element inline (<Badge tone="info">text</Badge>): its tags are code, its text is text.
+        const first = node.children[0]?.position?.start.offset;
+        const last = node.children[node.children.length - 1]?.position?.end.offset;
+        if (first === undefined || last === undefined) code(at.start, at.end);
+        else {
+          code(at.start, first);
+          stack.push(() => code(last, at.end));
+          pushChildren(node.children);
+        }
+        break;
+      }
       default:
-        // inline code, hard breaks, inline HTML, footnote references
+        // inline code, hard breaks, inline HTML, footnote references, MDX {expressions}
         code(at.start, at.end);
     }
   }

@@ -1,9 +1,11 @@
 // Markdown parsed to an mdast tree with source offsets (the unified/remark family: CommonMark, GitHub's
 // tables, strikethrough, task lists, autolinks and footnotes, and YAML/TOML front matter). The reader
-// and the content digest parse the same way, so both see the same document.
+// and the content digest parse the same way, so both see the same document. MDX is the same parse
+// with remark-mdx: JSX elements, `{expressions}` and import/export become nodes of their own.
 import type { Root } from 'mdast';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
+import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { DocumentFormatError } from '../errors.js';
@@ -19,6 +21,7 @@ const processor = unified()
   .use(remarkGfm)
   .use(remarkFrontmatter, ['yaml', 'toml'])
   .freeze();
+const mdxProcessor = processor().use(remarkMdx).freeze();
 
 /**
  * Container nesting (block quotes, list items) a document may have. micromark's time grows with the
@@ -145,7 +148,7 @@ function tooDeepInlineLine(lines: readonly string[]): number {
  * The tree of a Markdown text. `maxBytes` bounds what is parsed at once (micromark holds the whole
  * text and its tokens in memory): a larger file is a DocumentFormatError naming the limit.
  */
-export function parseMarkdown(text: string, what: string, maxBytes: number): Root {
+export function parseMarkdown(text: string, what: string, maxBytes: number, mdx = false): Root {
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes)
     throw new DocumentFormatError(
@@ -164,10 +167,19 @@ export function parseMarkdown(text: string, what: string, maxBytes: number): Roo
       `${what} nests emphasis, strikethrough or links more than ${MAX_INLINE_NESTING} levels deep (line ${deepInline})`,
     );
   try {
-    return processor.parse(text);
+    return (mdx ? mdxProcessor : processor).parse(text);
   } catch (err) {
     if (err instanceof RangeError)
       throw new DocumentFormatError(`${what} nests its content too deeply to be read (${err.message})`);
+    // remark-mdx's messages (an unclosed tag, an expression acorn cannot parse) are vfile messages:
+    // their line is a property, or only in their text ("Expected a closing tag for `<a>` (5:1-5:10)").
+    if (mdx && err instanceof Error && 'reason' in err && 'ruleId' in err) {
+      const { line, reason } = err as { line?: number; reason?: string };
+      const at = line ?? Number(/\((\d+):\d+(?:-\d+:\d+)?\)/.exec(err.message)?.[1] ?? NaN);
+      throw new DocumentFormatError(
+        `${what} is not valid MDX${Number.isNaN(at) ? '' : ` (line ${at})`}: ${reason ?? err.message}`,
+      );
+    }
     throw err;
   }
 }

@@ -5,6 +5,9 @@
 // (docs/markdown.md). The writer puts each translated text into the source at its parsed offsets
 // instead of printing the tree again, so every other byte (indentation, list markers, table
 // alignment, hard breaks, line endings) stays.
+//
+// MDX (.mdx) is read the same way with remark-mdx: the Markdown inside and between JSX elements is
+// translated; JSX tags and attributes, `{expressions}` and import/export never (docs/mdx.md).
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Nodes, Parent } from 'mdast';
 import { checkAborted } from '../limits.js';
@@ -49,6 +52,8 @@ const CONTAINERS = new Set<Nodes['type']>([
   'footnoteDefinition',
   'table',
   'tableRow',
+  // MDX: a JSX element on lines of its own holds Markdown blocks (its tags and attributes stay).
+  'mdxJsxFlowElement',
 ]);
 
 function roleOf(kind: BlockKind, inFootnote: boolean): SegmentRole {
@@ -61,7 +66,8 @@ export const readMarkdown: FormatReader = async (path, ctx) => {
   const what = `the .${ctx.format} file`;
   const decoded = decodeText(await readFile(path), what);
   const source = decoded.text;
-  const tree = parseMarkdown(source, what, ctx.limits.maxPartBytes);
+  const mdx = ctx.format === 'mdx';
+  const tree = parseMarkdown(source, what, ctx.limits.maxPartBytes, mdx);
   const found = new SegmentList();
   const blocks: BlockSlot[] = [];
   const wholes: WholeSlot[] = [];
@@ -77,7 +83,7 @@ export const readMarkdown: FormatReader = async (path, ctx) => {
         segment,
         start: alt.start,
         end: alt.end,
-        write: (t) => escapeMarkdownText(t),
+        write: (t) => escapeMarkdownText(t, { mdx }),
         ...(alt.keep ? { keep: alt.keep } : {}),
       });
   };
@@ -142,7 +148,7 @@ export const readMarkdown: FormatReader = async (path, ctx) => {
             splices.push({
               start: slot.start,
               end: slot.end,
-              text: escapeMarkdownText(texts[i] as string, slot.place),
+              text: escapeMarkdownText(texts[i] as string, mdx ? { ...slot.place, mdx } : slot.place),
             });
         });
         for (const keep of run.labels)
