@@ -232,6 +232,7 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
   ),
   properties: stringFile(once(async () => (await import('./formats/strings/properties.js')).readProperties)),
   toml: stringFile(once(async () => (await import('./formats/strings/toml.js')).readToml)),
+  resx: stringFile(once(async () => (await import('./formats/strings/resx.js')).readResx)),
 };
 
 const BY_EXTENSION: ReadonlyMap<string, DocumentFormat> = new Map(Object.entries(FORMATS));
