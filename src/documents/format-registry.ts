@@ -232,6 +232,8 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
   ),
   properties: stringFile(once(async () => (await import('./formats/strings/properties.js')).readProperties)),
   toml: stringFile(once(async () => (await import('./formats/strings/toml.js')).readToml)),
+  // Laravel's lang/en/*.php arrays (docs/strings/laravel.md); lang/en.json is read as JSON.
+  php: stringFile(once(async () => (await import('./formats/strings/laravel.js')).readLaravel)),
   resx: stringFile(once(async () => (await import('./formats/strings/resx.js')).readResx)),
 };
 

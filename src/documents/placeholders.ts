@@ -6,7 +6,7 @@
 //
 // Recognised: ICU messages ({count, plural, one {# file} other {# files}}: the branch texts are
 // translated, the structure is code; parsed with @formatjs/icu-messageformat-parser), simple ICU /
-// MessageFormat / i18next arguments ({name}, {0}, {0,number}, {{name}}, $t(key)), printf and its
+// MessageFormat / i18next arguments ({name}, {0}, {0,number}, {{name}}, $t(key)), Laravel's :name, printf and its
 // relatives (%s, %1$d, %@, %lld, %.2f, %%, Python's %(name)s, Ruby's %{name} and %<name>s,
 // stringsdict's %#@files@), HTML/XML tags (<b>, </a>, <br/>) and character references (&amp;).
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
@@ -25,6 +25,7 @@ const TOKEN = new RegExp(
     /%(?:\d+\$)?[-+0#']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[A-Za-z@]/.source, // printf, strftime (%Y)
     /%%/.source,
     /\$t\([^()]*\)/.source, // i18next nesting
+    /(?<![\w:/\\]):[A-Za-z_]\w*(?![\w:])/.source, // :name (Laravel, Rails named parameters)
     /\{[^{}\s][^{}]*\}/.source, // {name}, {0}, {0,number,integer}
   ].join('|'),
   'g',

@@ -12,8 +12,10 @@ import { createFixture, type Fixture } from '../sync/fixture.js';
 export const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
 
 export interface SyncedFile {
-  /** The source file's name in FIXTURES, synced from src/ui/<name>. */
+  /** The source file's name, synced from src/ui/<name>. */
   name: string;
+  /** Its path in FIXTURES, when not `name`. */
+  from?: string;
   /** The output path (under the fixture folder) of the German translation. */
   output: string;
   /** The committed golden German output, in FIXTURES. */
@@ -39,7 +41,7 @@ export function textsSent(fx: Fixture, mark: number): number {
  * sends only the changed values. Closes its fixture.
  */
 export async function syncGoldenThenEdit(file: SyncedFile): Promise<void> {
-  const src = await fs.readFile(path.join(FIXTURES, file.name), 'utf8');
+  const src = await fs.readFile(path.join(FIXTURES, file.from ?? file.name), 'utf8');
   const fx = await createFixture({
     manifest: {
       mappings: [
@@ -59,7 +61,7 @@ export async function syncGoldenThenEdit(file: SyncedFile): Promise<void> {
   });
   try {
     expect((await fx.sync()).failed).toEqual([]);
-    const out = fx.read(file.output.replace('{lang_bcp47}', 'de'));
+    const out = fx.read(file.output.replace(/\{lang(?:_bcp47)?\}/, 'de'));
     // UPDATE_GOLDEN=1 writes the golden file anew (to be read before it is committed).
     if (process.env.UPDATE_GOLDEN) await fs.writeFile(path.join(FIXTURES, file.golden), out);
     expect(out).toBe(await fs.readFile(path.join(FIXTURES, file.golden), 'utf8'));

@@ -1,0 +1,164 @@
+// Laravel language files (docs/strings/laravel.md): lang/en/*.php arrays (nested keys, :name
+// placeholders, pipes for plurals) and lang/en.json, every byte outside the values kept; hostile
+// translations stay PHP data; plurals per target; a sync of an edit sends only the changed value.
+// The fixtures are written by hand in the layout `php artisan lang:publish` gives (Debian's
+// php-cli is not on this machine); php-parser reads them.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDocument, protectPlaceholders, type TranslationOf } from '../../src/documents/index.js';
+import { PlaceholderCheckError, type StringDocument } from '../../src/documents/formats/strings/keyed.js';
+import { segmentsOf, writerIn } from './string-file.js';
+import { checkAgainst, findingsAbout, FIXTURES, syncGoldenThenEdit } from './format-sync.js';
+
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-laravel-'));
+afterAll(async () => fs.rm(dir, { recursive: true, force: true }));
+
+const MESSAGES = 'laravel/lang/en/messages.php';
+const open = async (file = path.join(FIXTURES, MESSAGES), format = 'php') =>
+  (await openDocument(file, { format })) as StringDocument;
+const write = writerIn(dir);
+const source = (name = MESSAGES) => fs.readFile(path.join(FIXTURES, name), 'utf8');
+/** The value of one key of a written file, read back. */
+const apples = async (lang: string) => {
+  const out = path.join(dir, `apples-${lang}.php`);
+  await fs.writeFile(out, await write(await open(), lang));
+  return [...(await open(out)).values()].filter(([k]) => k.startsWith('apples')).map(([, v]) => v);
+};
+
+describe('Laravel language files', () => {
+  it('nested keys and :name placeholders; identity is byte-identical; the golden shout', async () => {
+    const doc = await open();
+    const segments = await segmentsOf(doc);
+    expect(segments.map((s) => s.where)).toEqual([
+      'key welcome',
+      'key title',
+      'key apples [0]',
+      'key apples [1]',
+      'key photos [0]',
+      'key photos [1]',
+      'key photos [2]',
+      'key breadcrumb',
+      'key auth.failed',
+      'key auth.throttle',
+      'key steps[0]',
+      'key steps[1]',
+    ]);
+    expect(segments[0]?.pieces).toEqual([
+      { text: 'Welcome, ' },
+      { text: ':name', code: true },
+      { text: '!' },
+    ]);
+    const src = await source();
+    expect(await write(doc, 'de', () => undefined)).toBe(src);
+    expect(await write(doc, 'de')).toBe(
+      src
+        .replace("'Welcome, :name!'", "'«WELCOME, »:name«!»'")
+        .replace('"Photo \\"Library\\""', '"«PHOTO \\"LIBRARY\\"»"')
+        .replace(
+          "'There is one apple|There are :count apples'",
+          "'«THERE IS ONE APPLE»|«THERE ARE »:count« APPLES»'",
+        )
+        .replace(
+          "'{0} No photos|{1} One photo|[2,*] :count photos'",
+          "'{0} «NO PHOTOS»|{1} «ONE PHOTO»|[2,*] :count« PHOTOS»'",
+        )
+        .replace("'Home | Settings'", "'«HOME | SETTINGS»'")
+        .replace(
+          "'These credentials do not match our records.'",
+          "'«THESE CREDENTIALS DO NOT MATCH OUR RECORDS.»'",
+        )
+        .replace(
+          "'Too many login attempts. Please try again in :seconds seconds.'",
+          "'«TOO MANY LOGIN ATTEMPTS. PLEASE TRY AGAIN IN »:seconds« SECONDS.»'",
+        )
+        .replace("'Choose a photo'", "'«CHOOSE A PHOTO»'")
+        .replace("'Send it'", "'«SEND IT»'"),
+    );
+  });
+
+  it(':name is a placeholder only where Laravel reads one (not 10:30, https://, :smile:, a:b)', () => {
+    expect(protectPlaceholders('At 10:30 see https://x.io :smile: a:b').some((p) => p.code)).toBe(false);
+    expect(
+      protectPlaceholders('Hi :Name, (:count) :NAME')
+        .filter((p) => p.code)
+        .map((p) => p.text),
+    ).toEqual([':Name', ':count', ':NAME']);
+  });
+
+  it('lang/en.json: :name protected, identity byte-identical', async () => {
+    const doc = await open(path.join(FIXTURES, 'laravel/lang/en.json'), 'json');
+    const segments = await segmentsOf(doc);
+    expect(segments[0]?.pieces).toEqual([{ text: 'Welcome back, ' }, { text: ':name', code: true }]);
+    expect(await write(doc, 'de', () => undefined)).toBe(await source('laravel/lang/en.json'));
+  });
+
+  it('pipes: ja one form, ru three, ar six; interval forms keep their intervals', async () => {
+    expect(await apples('ja')).toEqual(['«THERE ARE »:count« APPLES»']);
+    expect(await apples('ru')).toEqual([
+      '«THERE IS ONE APPLE»',
+      '«THERE ARE »:count« APPLES»',
+      '«THERE ARE »:count« APPLES»',
+    ]);
+    const ar = await apples('ar');
+    expect(ar).toHaveLength(6);
+    expect(ar[1]).toBe('«THERE IS ONE APPLE»'); // Arabic's index for n = 1
+    expect(ar[0]).toBe('«THERE ARE »:count« APPLES»');
+    for (const lang of ['ja', 'ru', 'ar'])
+      expect(await write(await open(), lang)).toContain(
+        "'{0} «NO PHOTOS»|{1} «ONE PHOTO»|[2,*] :count« PHOTOS»'",
+      );
+    expect((await open()).addedForms('ru').map((f) => f.key)).toEqual(['apples [2]']);
+  });
+
+  it('hostile translations (PHP quotes, $, backslashes, ?>, newlines, RTL) stay data', async () => {
+    const hostile = `"q" it's "q" \\' \\\\ $x \\$y ?> <?php exit; ]; //\nnext \u202Eمرحبا`;
+    const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
+    const out = path.join(dir, 'hostile.php');
+    await (await open()).write(evil, { path: out, format: 'php' }, { targetLang: 'ar' });
+    const back = await open(out);
+    expect(back.values().get('welcome')).toBe(`${hostile}:name${hostile}`);
+    expect(back.values().get('title')).toBe(hostile); // was "double-quoted"
+    expect(back.values().get('auth.failed')).toBe(hostile);
+    expect(back.values().get('photos [0]')).toBe(hostile);
+  });
+
+  it('the output checks pass on good output and catch a dropped :name', async () => {
+    // the local service's German (a shout reads as English to the language check)
+    const good = path.join(FIXTURES, 'laravel/lang/de/messages.php');
+    const passed = await checkAgainst(MESSAGES, good, 'php');
+    expect(passed.outcome).not.toBe('failed');
+    expect(findingsAbout(passed, ':name')).toEqual([]);
+    const bad = path.join(dir, 'bad.php');
+    await fs.writeFile(bad, (await fs.readFile(good, 'utf8')).replace(':name!', '!'));
+    expect(findingsAbout(await checkAgainst(MESSAGES, bad, 'php'), ':name')).toHaveLength(1);
+    const dropped: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : `${p.text} :extra`));
+    const out = path.join(dir, 'made-up.php');
+    await expect(
+      (await open()).write(dropped, { path: out, format: 'php' }, { targetLang: 'de' }),
+    ).rejects.toThrow(PlaceholderCheckError);
+  });
+
+  it('a broken file, or PHP that returns no array, is refused naming its format and line', async () => {
+    const broken = path.join(dir, 'broken.php');
+    await fs.writeFile(broken, "<?php\nreturn [\n  'a' => 'b'\n  'c' => 'd',\n];\n");
+    await expect(open(broken)).rejects.toThrow(/the \.php file is not valid PHP \(line 4\)/);
+    const code = path.join(dir, 'code.php');
+    await fs.writeFile(code, '<?php\necho "hi";\n');
+    await expect(open(code)).rejects.toThrow(/not a Laravel language file: it does not return an array/);
+  });
+});
+
+describe('a Laravel language file on the segment path', () => {
+  it('the local service’s German is the golden file; an edit sends only the changed value', async () => {
+    await syncGoldenThenEdit({
+      name: 'messages.php',
+      from: MESSAGES,
+      output: 'lang/{lang}/messages.php',
+      golden: 'laravel/lang/de/messages.php',
+      edit: (src) => src.replace("'Send it'", "'Send it now'"),
+      edited: 1,
+    });
+  });
+});
