@@ -545,7 +545,7 @@ export function registerXliff(program: Command): void {
   const xliff = program
     .command('xliff')
     .description(
-      "a translator's round trip: export the segments as XLIFF 1.2, import their work as reviewed wording",
+      "a translator's round trip: export the segments as XLIFF (1.2 or 2.1), import their work as reviewed wording",
     )
     .addHelpText(
       'after',
@@ -553,18 +553,22 @@ export function registerXliff(program: Command): void {
 Examples:
   $ locsync xliff export --lang de -o de.xlf              every segment into German, with its wording now
   $ locsync xliff export --only unreviewed -o todo.xlf    only segments no person has reviewed
+  $ locsync xliff export --xliff 2.1 -o xliff/            XLIFF 2.1, a file per language (xliff/de.xlf, …)
   $ locsync xliff import de.xlf                           changed targets become reviewed wording
 
 See docs/xliff.md.`,
     );
   xliff
     .command('export')
-    .description('write the segments of the documents (one <file> per document and language) as XLIFF 1.2')
-    .option('-o, --out <file>', 'the file to write')
+    .description('write the segments of the documents (one <file> per document and language) as XLIFF')
+    .option(
+      '-o, --out <file or folder>',
+      'the file to write, or a folder (existing, or ending in /): <lang>.xlf each',
+    )
     .option('--mapping <name>', 'only this mapping')
     .option('--lang <lang>', 'only this target language')
     .option('--only <which>', 'all (default) or unreviewed')
-    .option('--xliff <version>', 'XLIFF version: 1.2', '1.2')
+    .option('--xliff <version>', 'XLIFF version: 1.2 or 2.1 (one target language per file)', '1.2')
     .option(...CONFIG_OPTION)
     .option('--json', 'print the summary as JSON')
     .action(lazyAction(() => import('./xliff.js'), 'xliffExportAction'));

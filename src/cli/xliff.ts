@@ -8,8 +8,10 @@ import { withMemory, type MemoryOptions } from './memory.js';
 export async function xliffExportAction(
   opts: MemoryOptions & { out?: string; mapping?: string; lang?: string; only?: string; xliff?: string },
 ): Promise<void> {
-  if (!opts.out) throw new ConfigError('xliff export needs -o <file>');
-  if ((opts.xliff ?? '1.2') !== '1.2') throw new ConfigError(`--xliff must be 1.2 (got "${opts.xliff}")`);
+  if (!opts.out) throw new ConfigError('xliff export needs -o <file or folder>');
+  const version = opts.xliff ?? '1.2';
+  if (version !== '1.2' && version !== '2.1')
+    throw new ConfigError(`--xliff must be 1.2 or 2.1 (got "${opts.xliff}")`);
   const only = opts.only ?? 'all';
   if (only !== 'all' && only !== 'unreviewed')
     throw new ConfigError(`--only must be all or unreviewed (got "${only}")`);
@@ -18,6 +20,7 @@ export async function xliffExportAction(
     exportXliff(loaded, opened.state, memory, {
       out,
       only,
+      xliff: version,
       ...(opts.mapping ? { mapping: opts.mapping } : {}),
       ...(opts.lang ? { lang: opts.lang.toLowerCase() } : {}),
     }),
@@ -25,7 +28,7 @@ export async function xliffExportAction(
   process.stdout.write(
     opts.json
       ? JSON.stringify(s) + '\n'
-      : `${s.file}: ${s.units} units of ${s.documents} documents (XLIFF 1.2)\n`,
+      : `${s.files.join(', ')}: ${s.units} units of ${s.documents} documents (XLIFF ${version})\n`,
   );
 }
 

@@ -1,25 +1,57 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { SegmentOrigin, TranslationMemory } from '../state/memory-types.js';
 import type { RunState } from '../sync/engine.js';
+import { ConfigError } from '../util/errors.js';
 import { PartFile } from '../util/part-file.js';
-import { roundTripDocuments, type UnitFilter } from './units.js';
-import { xliffFile, type Origin } from './writer.js';
+import { roundTripDocuments, type RoundTripDocument, type RoundTripUnit, type UnitFilter } from './units.js';
+import { xliff21File, xliffFile, type Origin, type XliffVersion } from './writer.js';
 
-// `locsync xliff export -o <file>` (docs/xliff.md): the segments of the pipeline's documents with
-// their current wording, for a translator's CAT tool. Each unit's state says whose wording it is
-// (the memory's origin of that source and translation). Written through a part file.
+// `locsync xliff export -o <file or folder>` (docs/xliff.md): the segments of the pipeline's
+// documents with their current wording, for a translator's CAT tool. Each unit's state says whose
+// wording it is (the memory's origin of that source and translation). `-o` a folder (one that
+// exists, or a name ending in /): a file per target language, <lang>.xlf. XLIFF 2.1 holds one
+// target language per file, so it needs --lang or a folder when the plan has several. Each file is
+// written through a part file.
 
 export interface XliffExportOptions extends UnitFilter {
   out: string;
   /** all (default) or unreviewed: units without a person's wording. */
   only: 'all' | 'unreviewed';
+  /** 1.2 (default) or 2.1. */
+  xliff?: XliffVersion;
 }
 
 export interface XliffExportSummary {
-  file: string;
+  /** The files written, in target-language order. */
+  files: string[];
   documents: number;
   units: number;
+}
+
+/** Where each target language's documents go: one file, or a file per language in a folder. */
+function filesFor(out: string, langs: readonly string[], version: XliffVersion): Map<string, string[]> {
+  const folder =
+    out.endsWith('/') || out.endsWith(path.sep) || fs.statSync(out, { throwIfNoEntry: false })?.isDirectory();
+  if (folder) return new Map(langs.map((l) => [path.join(out, `${l}.xlf`), [l]]));
+  if (version === '2.1' && langs.length > 1)
+    throw new ConfigError(
+      `XLIFF 2.1 holds one target language per file, and the export has ${langs.join(', ')}: name one with --lang, or give -o a folder (a file per language)`,
+    );
+  return new Map([[out, [...langs]]]);
+}
+
+async function writeFile(file: string, text: string): Promise<void> {
+  await fs.promises.mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  const part = await PartFile.open(path.resolve(file), String(process.pid), { exclusive: false });
+  try {
+    await part.handle.write(text);
+    await part.commit();
+  } catch (err) {
+    await part.discard();
+    throw err;
+  }
 }
 
 export async function exportXliff(
@@ -28,6 +60,7 @@ export async function exportXliff(
   memory: TranslationMemory,
   opts: XliffExportOptions,
 ): Promise<XliffExportSummary> {
+  const version = opts.xliff ?? '1.2';
   const docs = await roundTripDocuments(loaded, state, opts);
   const origins = new Map<string, SegmentOrigin>();
   for await (const r of memory.rows(opts.lang ? { targetLang: opts.lang } : {})) {
@@ -35,22 +68,22 @@ export async function exportXliff(
     // A person's wording wins over the service's for the same words.
     if (origins.get(k) !== 'reviewed') origins.set(k, r.origin);
   }
-  const originOf = (d: (typeof docs)[number], u: (typeof docs)[number]['units'][number]): Origin =>
+  const originOf = (d: RoundTripDocument, u: RoundTripUnit): Origin =>
     u.target === undefined ? undefined : origins.get(`${d.targetLang}\0${u.source}\0${u.target}`);
   let units = 0;
-  const keep = (d: (typeof docs)[number], u: (typeof docs)[number]['units'][number]) => {
+  const keep = (d: RoundTripDocument, u: RoundTripUnit) => {
     const k = opts.only === 'all' || originOf(d, u) !== 'reviewed';
     if (k) units++;
     return k;
   };
-  const text = xliffFile(docs, originOf, keep);
-  const part = await PartFile.open(path.resolve(opts.out), String(process.pid), { exclusive: false });
-  try {
-    await part.handle.write(text);
-    await part.commit();
-  } catch (err) {
-    await part.discard();
-    throw err;
+  const langs = [...new Set(docs.map((d) => d.targetLang))].sort();
+  const files = filesFor(opts.out, langs.length > 0 ? langs : [opts.lang ?? 'none'], version);
+  for (const [file, of] of files) {
+    const these = docs.filter((d) => of.includes(d.targetLang));
+    await writeFile(
+      file,
+      version === '2.1' ? xliff21File(these, originOf, keep) : xliffFile(these, originOf, keep),
+    );
   }
-  return { file: opts.out, documents: docs.length, units };
+  return { files: [...files.keys()], documents: docs.length, units };
 }

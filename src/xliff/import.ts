@@ -7,6 +7,7 @@ import { noteImportedWording, type ImportedWording } from '../sync/imported-word
 import { OutputIndex } from '../sync/plan/output-index.js';
 import { anySettingsKey } from '../sync/segments/memory-key.js';
 import { readXliff, type XliffUnit } from './reader.js';
+import { inlineTag, type XliffVersion } from './writer.js';
 import { roundTripDocuments, type RoundTripDocument, type RoundTripUnit } from './units.js';
 
 // `locsync xliff import <file>…` (docs/xliff.md): a translator's changed targets stored in the
@@ -37,7 +38,11 @@ const plain = (items: readonly InlineItem[]) =>
     .join('');
 
 /** The inline tags of a source the target lacks, in words; undefined when none is missing. */
-function missingTags(source: readonly InlineItem[], target: readonly InlineItem[]): string | undefined {
+function missingTags(
+  source: readonly InlineItem[],
+  target: readonly InlineItem[],
+  version: XliffVersion,
+): string | undefined {
   const tags = (items: readonly InlineItem[], kind: 'open' | 'code') =>
     items.filter((i) => i.t === kind).map((i) => (i as { id: string }).id);
   const missing: string[] = [];
@@ -46,7 +51,7 @@ function missingTags(source: readonly InlineItem[], target: readonly InlineItem[
     for (const id of tags(source, kind)) {
       const at = have.indexOf(id);
       if (at >= 0) have.splice(at, 1);
-      else missing.push(kind === 'open' ? `<g id="${id}">` : `<x id="${id}"/>`);
+      else missing.push(inlineTag(kind, id, version));
     }
   }
   return missing.length > 0 ? missing.join(', ') : undefined;
@@ -73,7 +78,7 @@ function judge(u: XliffUnit, file: string, byId: Map<string, Found>, docs: Round
   }
   if (!u.target || plain(u.target).trim() === '') return { unchanged: true };
   const sourceItems = inlineOfTagged(found.unit.source);
-  const missing = missingTags(sourceItems, u.target);
+  const missing = missingTags(sourceItems, u.target, u.version);
   if (missing)
     return { refused: { file, unit: u.id, why: `inline tags missing from the target: ${missing}` } };
   const translation = taggedTarget(taggedSource(sourceItems), u.target);

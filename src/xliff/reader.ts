@@ -3,10 +3,13 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { InlineItem } from '../memory/inline.js';
 import { ConfigError } from '../util/errors.js';
 
-// An XLIFF 1.2 file read for its units: per <file> its original and target-language, per
-// <trans-unit> its id, and the inline content of its own <source> and <target> (not those of an
-// <alt-trans> another tool added). Other tools' attributes, namespaces, notes and states are left
-// aside; <g>/<bx>/<ex> are spans, <x>/<ph>/<bpt>/<ept>/<it> codes (their native content skipped).
+// An XLIFF file read for its units, 1.2 or 2.x (docs/xliff.md). 1.2: per <file> its original and
+// target-language, per <trans-unit> its id, resname and the inline content of its own <source> and
+// <target> (not those of an <alt-trans> another tool added). 2.x: the root's trgLang, per <file> its
+// original, per <unit> its id and name, its <segment>s' and <ignorable>s' sources and targets joined
+// (a tool may split a unit). Other tools' attributes, namespaces, notes and states are left aside;
+// <g>/<bx>/<ex>, <pc>/<sc>/<ec> are spans, <x>/<ph>/<bpt>/<ept>/<it> codes (native content skipped),
+// <mrk> only marks its text.
 
 export interface XliffUnit {
   file: string;
@@ -17,6 +20,8 @@ export interface XliffUnit {
   line: number;
   source: InlineItem[];
   target: InlineItem[] | undefined;
+  /** The version the file says it is: its inline tags are named so in messages. */
+  version: '1.2' | '2.1';
 }
 
 const CODES = new Set(['x', 'ph', 'bpt', 'ept', 'it']);
@@ -32,6 +37,7 @@ export function readXliff(file: string): XliffUnit[] {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const units: XliffUnit[] = [];
   const stack: string[] = [];
+  let version: XliffUnit['version'] = '1.2';
   let original = '';
   let targetLang = '';
   let unit: XliffUnit | undefined;
@@ -40,35 +46,43 @@ export function readXliff(file: string): XliffUnit[] {
   let inCode = 0;
   const spans: string[] = [];
   const local = (name: string) => name.slice(name.indexOf(':') + 1);
+  /** The elements whose <source> and <target> are the unit's own. */
+  const holders = new Set(['trans-unit', 'segment', 'ignorable']);
   parser.on('opentag', (tag: SaxesTagPlain) => {
     const name = local(tag.name);
     const parent = stack.at(-1);
     stack.push(name);
     const a = tag.attributes as Record<string, string>;
-    if (name === 'file') {
+    if (name === 'xliff') {
+      if ((a.version ?? '').startsWith('2')) version = '2.1';
+      targetLang = a.trgLang ?? '';
+    } else if (name === 'file') {
       original = a.original ?? '';
-      targetLang = a['target-language'] ?? '';
-    } else if (name === 'trans-unit')
+      if (version === '1.2') targetLang = a['target-language'] ?? '';
+    } else if (name === 'trans-unit' || (name === 'unit' && version === '2.1'))
       unit = {
         file: original,
         targetLang,
         id: a.id ?? '',
-        resname: a.resname ?? '',
+        resname: a.resname ?? a.name ?? '',
         line: parser.line,
         source: [],
         target: undefined,
+        version,
       };
-    else if (unit && parent === 'trans-unit' && (name === 'source' || name === 'target')) {
-      content = [];
-      if (name === 'source') unit.source = content;
-      else unit.target = content;
+    else if (unit && holders.has(parent ?? '') && (name === 'source' || name === 'target')) {
+      // A 2.x unit's segments are joined: each adds to the unit's source and target.
+      if (name === 'source') content = unit.source;
+      else content = unit.target ??= [];
     } else if (content) {
       if (inCode > 0) inCode++;
-      else if (name === 'g') {
+      else if (name === 'g' || name === 'pc') {
         spans.push(a.id ?? '');
         content.push({ t: 'open', id: a.id ?? '', keep: true });
-      } else if (name === 'bx') content.push({ t: 'open', id: a.rid ?? a.id ?? '', keep: true });
-      else if (name === 'ex') content.push({ t: 'close', id: a.rid ?? a.id ?? '' });
+      } else if (name === 'bx' || name === 'sc')
+        content.push({ t: 'open', id: a.rid ?? a.id ?? '', keep: true });
+      else if (name === 'ex' || name === 'ec')
+        content.push({ t: 'close', id: a.rid ?? a.startRef ?? a.id ?? '' });
       else if (CODES.has(name)) {
         content.push({ t: 'code', id: a.id ?? '' });
         inCode = 1;
@@ -79,10 +93,10 @@ export function readXliff(file: string): XliffUnit[] {
     const name = local(tag.name);
     stack.pop();
     if (inCode > 0) inCode--;
-    else if (content && name === 'g') content.push({ t: 'close', id: spans.pop() ?? '' });
+    else if (content && (name === 'g' || name === 'pc')) content.push({ t: 'close', id: spans.pop() ?? '' });
     if (name === 'source' || name === 'target') {
-      if (stack.at(-1) === 'trans-unit') content = undefined;
-    } else if (name === 'trans-unit' && unit) {
+      if (holders.has(stack.at(-1) ?? '')) content = undefined;
+    } else if ((name === 'trans-unit' || name === 'unit') && unit) {
       units.push(unit);
       unit = undefined;
     }
