@@ -4,7 +4,8 @@ import { HeldPlan } from './run/held-plan.js';
 import { createSyncEvents, type SyncEvents } from './events.js';
 import type { Plan, PlannedAction } from './plan/types.js';
 import { groupPlan, type SyncPlan } from './plan/view.js';
-import { SyncRun, drifted, openPlanner, reconcileForPlan, type SyncRunArgs } from './sync-run.js';
+import { drifted, reconcileForPlan } from './run-terminology.js';
+import { SyncRun, openPlanner, type SyncRunArgs } from './sync-run.js';
 import type { SyncSummary } from './summary.js';
 
 export type { SyncConnection, SyncOptions, ReconcileFn, RunState } from './sync-run.js';

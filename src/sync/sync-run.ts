@@ -1,38 +1,22 @@
-import type { ServiceClient } from '../api/client.js';
-import type { Logger } from '../log/logger.js';
-import type { LoadedManifest } from '../manifest/types.js';
-import type { DriftPolicy } from '../manifest/types.js';
-import type { GlossaryStateStore, StyleStateStore, SyncState, RunStopReason } from '../state/types.js';
-import {
-  hasTerminology,
-  reconcileTerminology,
-  type TerminologyArgs,
-  type TerminologyPlan,
-} from '../styles/terminology.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LazyCounter } from '../billing/characters.js';
+import type { RunStopReason, SyncState } from '../state/types.js';
+import type { TerminologyPlan } from '../styles/terminology.js';
 import { createSyncEvents, type SyncEvents } from './events.js';
 import { Planner, type PlanOutcome } from './plan/planner.js';
-import type { PlanStyles } from './plan/settings.js';
 import type { Observations, Plan } from './plan/types.js';
-import { RunControl } from './run/control.js';
-import type { DecideAgain } from './run/decide-again.js';
+import type { SyncRunArgs } from './run-args.js';
 import { stopReasonOf } from './run-outcome.js';
-import { Executor } from './run/executor.js';
+import { buildRunParts } from './run-parts.js';
+import { drifted, reconcileForPlan } from './run-terminology.js';
+import type { RunControl } from './run/control.js';
+import type { DecideAgain } from './run/decide-again.js';
+import type { Executor } from './run/executor.js';
 import type { HeldPlan } from './run/held-plan.js';
-import type { DocumentClient } from './run/job-driver.js';
-import { MethodDriver } from './segments/segment-driver.js';
-import { DownloadSlots, WorkerPlaces, type Places, type Slots } from './run/places.js';
-import { AccountPlaces, AccountSlots } from './run/account-places.js';
-import { RunReport } from './run/report.js';
-import { RunLedger } from './run/run-ledger.js';
+import type { RunReport } from './run/report.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
-import { pollTiming, type PollTiming } from './timing.js';
-import { spoolDirOf, sweepSpool } from '../util/spool.js';
-import { OutputGate } from '../qa/gate.js';
-import { quarantineDirOf } from '../qa/quarantine.js';
-import type { BudgetCaps } from '../billing/budget.js';
-import { SpendGuard } from '../billing/spend-guard.js';
-import { LazyCounter } from '../billing/characters.js';
-import { setTimeout as sleep } from 'node:timers/promises';
+
+export type { ReconcileFn, RunState, SyncConnection, SyncOptions, SyncRunArgs } from './run-args.js';
 
 /**
  * How often one (file, target) may be planned again within a run before it is left for the next
@@ -45,146 +29,8 @@ const unitKey = (mapping: string, file: string, target: string) => `${mapping}\0
 
 // The run sequence shared by `sync`, `plan` and `watch`: style lists reconciled, a plan made (recorded
 // uploads resumed first, every mapping scanned, deletions last), the plan carried out, the run
-// recorded. `plan` stops after planning; `watch` keeps one run open and feeds it file events.
-
-export interface SyncConnection {
-  client: ServiceClient | DocumentClient;
-  /** The service account (a fingerprint of its key, never the key): whose limits the run shares. */
-  account?: string;
-}
-
-export type ReconcileFn = (args: TerminologyArgs) => Promise<TerminologyPlan>;
-
-/**
- * The state a run works with: the state interface, and the applied style lists and glossaries the
- * reconcilers keep.
- */
-export type RunState = SyncState & StyleStateStore & { glossaries: GlossaryStateStore };
-
-export interface SyncOptions {
-  /** Mapping names to work on (default: all). */
-  only?: string[];
-  /** `--retranslate`: stale (style list, glossary or settings changed), style, settings or all (billed). */
-  retranslate?: string;
-  /** `--retry-failed-qa`: outputs that failed a hard check (docs/qa.md) are bought again. */
-  retryFailedQa?: boolean;
-  /** A one-off drift policy for the style lists and glossaries of this run. */
-  drift?: DriftPolicy;
-  /** `--overwrite-edits`: outputs edited by people are replaced (src/sync/run/edited-output.ts). */
-  overwriteEdits?: boolean;
-  signal?: AbortSignal;
-  /** Poll timing overrides (tests); LOCSYNC_POLL_* env vars apply too. */
-  poll?: Partial<PollTiming>;
-  /** Override the manifest's service.concurrency. */
-  concurrency?: number;
-  /** Override the manifest's service.max_undownloaded. */
-  maxUndownloaded?: number;
-  /** Command recorded in the runs table (default 'sync'). */
-  command?: string;
-  /** When `signal` aborts: how long jobs in flight may still finish, ms (default 30 s). */
-  stopDeadlineMs?: number;
-  /** Aborted on a second stop signal: the grace ends at once (see Executor.stopWaiting). */
-  stopWaiting?: AbortSignal;
-  /**
-   * Budget caps held while the run goes on (the plan was checked against them before): an upload
-   * that would exceed one is not made, and uploads stop for the rest of the run.
-   */
-  budget?: { caps: BudgetCaps; billedThisMonth: number; known?: ReadonlyMap<string, number> };
-}
-
-export interface SyncRunArgs {
-  loaded: LoadedManifest;
-  state: RunState;
-  logger: Logger;
-  events?: SyncEvents;
-  /** Needed to reconcile style lists and to carry a plan out. */
-  connection?: SyncConnection;
-  options?: SyncOptions;
-  /** The style list and glossary reconciler (default: reconcileTerminology of src/styles/terminology.ts). */
-  reconcile?: ReconcileFn;
-}
-
-/**
- * Reconcile the manifest's style lists and glossaries with the service (applied, or only compared)
- * and hand the planner what it needs: their ids, and the lists and glossary pairs whose change is
- * still pending.
- */
-export async function reconcileForPlan(
-  args: SyncRunArgs,
-  planner: Planner,
-  apply: boolean,
-): Promise<TerminologyPlan | undefined> {
-  const client = args.connection?.client as ServiceClient | undefined;
-  if (!client) return undefined;
-  // A run with no style lists or glossaries in the manifest leaves the service alone; deleting ones
-  // removed from the manifest is left to `styles apply`, while a plan shows that too.
-  const inManifest =
-    Object.keys(args.loaded.styleLists).length + Object.keys(args.loaded.glossaries ?? {}).length > 0;
-  if (apply ? !inManifest : !hasTerminology(args.loaded, args.state)) return undefined;
-  const reconcile = () =>
-    (args.reconcile ?? reconcileTerminology)({
-      loaded: args.loaded,
-      client,
-      state: args.state,
-      apply,
-      // A run goes on without the targets of a drifted list; `plan` only shows the drift.
-      blockDrifted: apply,
-      logger: args.logger,
-      ...(args.options?.drift ? { drift: args.options.drift } : {}),
-    });
-  // Workers sharing a state apply one at a time; the others then find nothing left to change.
-  const shared = args.state.shared;
-  const styles = apply && shared ? await shared.terminologyExclusive(reconcile) : await reconcile();
-  await planner.useStyles({
-    ...blockedByDrift(styles, args),
-    styleIds: styles.styleIds,
-    pendingChanges: apply ? [] : styles.changedKeys,
-    glossaryIds: styles.glossaries.glossaryIds,
-    pendingGlossaryPairs: apply
-      ? []
-      : Object.entries(styles.glossaries.changedPairs).flatMap(([k, pairs]) => pairs.map((p) => `${k}/${p}`)),
-  });
-  return styles;
-}
-
-/**
- * Style lists and glossaries that drifted under policy fail, each with why its targets get no
- * translation: logged and announced (notifications) once per run.
- */
-function blockedByDrift(
-  styles: TerminologyPlan,
-  args: SyncRunArgs,
-): Pick<PlanStyles, 'blocked' | 'blockedGlossaries'> {
-  const what = [
-    ...(styles.blocked ?? []).map((d) => ({
-      kind: 'style list',
-      key: d.key,
-      detail: `version ${d.appliedVersion} → ${d.remoteVersion}, `,
-    })),
-    ...(styles.glossaries.blocked ?? []).map((d) => ({ kind: 'glossary', key: d.key, detail: '' })),
-  ];
-  if (!what.length) return {};
-  const out: Pick<PlanStyles, 'blocked' | 'blockedGlossaries'> = {};
-  for (const w of what) {
-    const message = `${w.kind} ${w.key} was changed on the service since locsync applied it (${w.detail}drift policy fail): its targets are not translated; \`locsync plan\` shows the change, then sync with --drift overwrite or --drift adopt`;
-    const map = w.kind === 'glossary' ? (out.blockedGlossaries ??= {}) : (out.blocked ??= {});
-    map[w.key] = message;
-    args.logger.error({ [w.kind === 'glossary' ? 'glossary' : 'style_list']: w.key }, message);
-  }
-  args.events?.emit('styles:drift', {
-    lists: what.map((w) => w.key),
-    messages: [...Object.values(out.blocked ?? {}), ...Object.values(out.blockedGlossaries ?? {})],
-  });
-  return out;
-}
-
-/**
- * Whether a style list or glossary drifted under policy fail: someone must decide about it, so the
- * run ends failed for drift even when no target that uses it had anything to translate.
- */
-export function drifted(styles: TerminologyPlan | undefined): boolean {
-  return !!(styles?.blocked?.length || styles?.glossaries.blocked?.length);
-}
+// recorded. `plan` stops after planning; `watch` keeps one run open and feeds it file events. The
+// parts a run is made of are built in ./run-parts.ts; its style lists are ./run-terminology.ts's.
 
 /** Open a planner for a run's manifest, state and options. */
 export function openPlanner(args: SyncRunArgs, events: SyncEvents): Promise<Planner> {
@@ -228,32 +74,6 @@ export async function recordObservations(state: SyncState, o: Observations): Pro
     );
 }
 
-/**
- * The run's limits on documents in flight: this process's own, or, when several workers share the
- * state, places of the account's limits that hold for all of them together (and the client takes
- * the account's request tokens and honours a slow-down seen by any worker).
- */
-async function runLimits(
-  args: SyncRunArgs,
-  client: ServiceClient | DocumentClient,
-): Promise<{ places: Places; slots: Slots }> {
-  const svc = args.loaded.manifest.service;
-  const opts = args.options ?? {};
-  const concurrency = Math.max(1, opts.concurrency ?? svc.concurrency);
-  const maxUndownloaded = Math.max(1, opts.maxUndownloaded ?? svc.max_undownloaded);
-  const shared = args.state.shared;
-  if (!shared) return { places: new WorkerPlaces(concurrency), slots: new DownloadSlots(maxUndownloaded) };
-  const limits = shared.accountLimits({
-    concurrency,
-    maxUndownloaded,
-    requestsPerSecond: svc.requests_per_second,
-    ...(args.connection?.account ? { account: args.connection.account } : {}),
-  });
-  await limits.prepare();
-  if ('shareAccountLimits' in client) client.shareAccountLimits(limits);
-  return { places: new AccountPlaces(limits), slots: new AccountSlots(limits) };
-}
-
 /** A run that carries plans out: one `sync`, or one watch session. */
 export class SyncRun {
   private finished = false;
@@ -281,65 +101,8 @@ export class SyncRun {
     if (!client) throw new Error('a run that carries out a plan needs a connection');
     const events = args.events ?? createSyncEvents();
     const opts = args.options ?? {};
-    const svc = args.loaded.manifest.service;
     const planner = prepared?.planner ?? (await openPlanner(args, events));
-    const runId = await args.state.runs.start(opts.command ?? 'sync');
-    const report = new RunReport(runId, events, args.logger);
-    const control = new RunControl(report, svc.key_env);
-    const { places, slots } = await runLimits(args, client);
-    const counter = new LazyCounter();
-    const guard =
-      opts.budget && Object.keys(opts.budget.caps).length > 0
-        ? new SpendGuard({
-            ...opts.budget,
-            count: (abs) => counter.count(abs),
-            ...(args.state.shared ? { shared: args.state.shared.budget } : {}),
-          })
-        : undefined;
-    // Spool files of outputs already recorded (a worker stopped right before removing them).
-    const spoolDir = spoolDirOf(args.loaded.statePath);
-    const swept = await sweepSpool(spoolDir, (ids) => args.state.jobs.doneDocuments(ids));
-    if (swept.length)
-      args.logger.info({ documents: swept.length }, 'spool files of outputs already written removed');
-    // The one writer of job rows, of the output index the planner reads and of the run's counts.
-    const ledger = new RunLedger({ jobs: args.state.jobs, index: planner.index, report });
-    // Jobs of method: segments go the segment path (src/sync/segments), the others the document path.
-    const driver = new MethodDriver({
-      memory: args.state.segments,
-      client,
-      ledger,
-      jobs: args.state.jobs,
-      files: args.state.files,
-      report,
-      control,
-      places,
-      slots,
-      timing: pollTiming(opts.poll),
-      logger: args.logger,
-      runId,
-      maxAttempts: args.loaded.manifest.max_attempts,
-      retryUnanswered: svc.retry_unanswered_uploads,
-      base: args.loaded.dir,
-      spoolDir,
-      gate: new OutputGate(args.loaded, quarantineDirOf(args.loaded.statePath), args.state.qaResults),
-      ...(guard ? { guard } : {}),
-      ...(args.state.shared ? { shared: args.state.shared } : {}),
-      ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
-    });
-    const executor = new Executor({
-      loaded: args.loaded,
-      state: args.state,
-      index: planner.index,
-      ledger,
-      driver,
-      report,
-      control,
-      places,
-      slots,
-      logger: args.logger,
-      runId,
-      ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
-    });
+    const { runId, report, control, executor, counter } = await buildRunParts(args, client, planner, events);
     const run = new SyncRun(args, events, runId, planner, report, control, executor, counter);
     if (prepared?.drifted) run.drifted = true;
     void run.decideAgainLoop();
