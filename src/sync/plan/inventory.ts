@@ -1,34 +1,31 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { usesSegments, type Mapping } from '../../manifest/sections/mapping.js';
+import { sourceMissingMessage } from '../../manifest/source-missing.js';
+import type { ListedFile } from '../../state/types.js';
 import type { PlanBuilder } from './builder.js';
 import type { PlanContext } from './context.js';
+import { digestContents } from './digests.js';
 import { matchesRecord } from './file-stamp.js';
 import { extOf } from './fingerprint.js';
-import {
-  isSupportedExtension,
-  linkOutsideProblem,
-  listSourceFiles,
-  sha256File,
-  type FoundFile,
-  type ScanProblem,
-} from './list-sources.js';
-import { unsupportedMessage } from './source-rules.js';
+import { listSourceFiles, type FoundFile } from './list-sources.js';
 import { OutputListing, listingDigests, outputsDigest, type ListingFolders } from './output-listing.js';
-import { preflight, PREFLIGHT_HEAD_BYTES } from './preflight.js';
+import {
+  NEEDS_HASH,
+  NEEDS_NOTHING,
+  NEEDS_RECORDED,
+  digestCandidates,
+  outputsToLookUp,
+  readContents,
+  skippedBeforeUpload,
+  type ContentsRead,
+} from './source-reading.js';
 import { planFileTargets } from './units.js';
-import { digestContents, type DigestCandidate } from './digests.js';
-import { mapLimit } from '../../util/map-limit.js';
-import type { ListedFile } from '../../state/types.js';
-import { sourceMissingMessage } from '../../manifest/source-missing.js';
 
 // Taking stock of a mapping's sources: list, skip what cannot be translated, hash what is new or
 // changed (size, mtime, inode and ctime as recorded: file-stamp.ts; else sha256 decides), and take
 // the no-op fast paths (a listing equal to the mapping's snapshot, a file's verified mark) before any
-// per-output look. What was observed
-// (hashes, marks, snapshots) goes into the plan for `sync` to record.
+// per-output look. What was observed (hashes, marks, snapshots) goes into the plan for `sync` to
+// record. Reading the files is ./source-reading.ts's; one file by path is ./plan-path.ts's.
 
 /**
  * The source folder is not there, or is empty where the state knows files (what an unmounted share
@@ -59,13 +56,6 @@ interface FastPaths {
   /** The output folders list the same names as when the snapshot was taken. */
   outputsHeld: boolean;
 }
-
-/** What a listed file needs before its targets are planned (ByRecord.need). */
-const NEEDS_NOTHING = 0;
-/** New, or not as recorded: its content is hashed. */
-const NEEDS_HASH = 1;
-/** As recorded but not marked verified: its recorded content is read. */
-const NEEDS_RECORDED = 2;
 
 /** The listed files sorted by what their records say (index i: listed.files[i]). */
 interface ByRecord {
@@ -140,7 +130,7 @@ async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<
 }
 
 /** Whether a person's wording imported since (xliff import) waits for an output of the mapping. */
-function wordingWaitsIn(ctx: PlanContext, mapping: string): boolean {
+export function wordingWaitsIn(ctx: PlanContext, mapping: string): boolean {
   for (const w of ctx.importedWording.values()) if (w.mapping === mapping) return true;
   return false;
 }
@@ -260,114 +250,6 @@ function indexOfPath(files: readonly FoundFile[], relPath: string): number {
     else hi = mid - 1;
   }
   return -1;
-}
-
-/** Counts of the contents read while planning a mapping. */
-interface ContentsRead {
-  hashed: number;
-  bytesHashed: number;
-  /** Files hashed or failed (progress). */
-  done: number;
-}
-
-/**
- * The contents of files[from, to) that need them: recorded ones read in one call, the others hashed
- * (a few at once). Answers them by file index.
- */
-async function readContents(
-  ctx: PlanContext,
-  b: PlanBuilder,
-  m: Mapping,
-  files: FoundFile[],
-  r: ByRecord,
-  part: { from: number; to: number },
-  read: ContentsRead,
-): Promise<Map<number, string>> {
-  const hashes = new Map<number, string>();
-  const toHash: number[] = [];
-  const recorded: number[] = [];
-  for (let i = part.from; i < part.to; i++)
-    if (r.need[i] === NEEDS_HASH) toHash.push(i);
-    else if (r.need[i] === NEEDS_RECORDED) recorded.push(i);
-  if (recorded.length) {
-    const rels = recorded.map((i) => (files[i] as FoundFile).relPath);
-    const shas = await ctx.state.files.contentsOf(m.name, rels);
-    recorded.forEach((i, k) => {
-      const sha = shas.get(rels[k] as string);
-      if (sha !== undefined) hashes.set(i, sha);
-    });
-  }
-  // Planning stays in path order (planListedFiles).
-  await mapLimit(toHash, 8, async (i) => {
-    const f = files[i] as FoundFile;
-    try {
-      const sha = await hashOf(f);
-      read.hashed++;
-      read.bytesHashed += f.size;
-      b.plan.observations.hashed.push({
-        mapping: m.name,
-        file: f.relPath,
-        size: f.size,
-        mtimeMs: f.mtimeMs,
-        ino: f.ino,
-        ctimeMs: f.ctimeMs,
-        sha256: sha,
-      });
-      hashes.set(i, sha);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      b.skipped({
-        mapping: m.name,
-        file: f.relPath,
-        reason: 'unreadable',
-        message: `cannot be read: ${code}`,
-      });
-    } finally {
-      if (++read.done % 500 === 0)
-        ctx.events.emit('scan:progress', { mapping: m.name, files: read.done, hashed: read.hashed });
-    }
-  });
-  return hashes;
-}
-
-/** Content digests of what was read, and of recorded contents without one (see digests.ts). */
-function digestCandidates(files: FoundFile[], hashes: Map<number, string>): DigestCandidate[] {
-  const candidates: DigestCandidate[] = [];
-  for (const [i, sha] of hashes) {
-    const f = files[i] as FoundFile;
-    candidates.push({
-      relPath: f.relPath,
-      absPath: f.absPath,
-      size: f.size,
-      mtimeMs: f.mtimeMs,
-      sha256: sha,
-    });
-  }
-  return candidates;
-}
-
-/** The outputs of files[from, to) that are looked up in the done index (those of files not verified). */
-function outputsToLookUp(
-  ctx: PlanContext,
-  m: Mapping,
-  files: FoundFile[],
-  r: ByRecord,
-  part: { from: number; to: number },
-): string[] {
-  const outputs: string[] = [];
-  for (let i = part.from; i < part.to; i++) {
-    if (r.need[i] === NEEDS_NOTHING) continue;
-    const rel = (files[i] as FoundFile).relPath;
-    const ext = extOf(rel);
-    for (let ti = 0; ti < m.targets.length; ti++) {
-      try {
-        outputs.push(ctx.settings.outputOf(m, ti, rel, ext));
-      } catch {
-        /* renders nowhere valid: planning says so */
-      }
-    }
-  }
-  return outputs;
 }
 
 /**
@@ -511,147 +393,4 @@ function compareFolders(
 /** A listing's folder digests as the snapshot keeps them. */
 function pairsOf(f: ListingFolders): Array<[string, string]> {
   return f.names.map((name, k) => [name, f.digests[k] as string]);
-}
-
-/**
- * Plan one source file by path (watch events, a re-plan): stat, hash unless size, mtime, inode and
- * ctime match its record, and plan every target or only the one rendering to `onlyOutput`. 'gone'
- * when it does not exist.
- */
-export async function planPath(
-  ctx: PlanContext,
-  b: PlanBuilder,
-  m: Mapping,
-  relPath: string,
-  onlyOutput?: string,
-): Promise<'gone' | undefined> {
-  const abs = path.join(ctx.folders.sourceOf(m), relPath);
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(abs);
-  } catch {
-    return 'gone';
-  }
-  if (!st.isFile()) return undefined;
-  const outside = realPathOutside(ctx.folders.sourceOf(m), abs, relPath, m);
-  if (outside) {
-    b.skipped({ mapping: m.name, file: relPath, reason: outside.reason, message: outside.message });
-    return undefined;
-  }
-  const ext = extOf(relPath);
-  if (!isSupportedExtension(ext, usesSegments(m))) {
-    b.unsupported({
-      mapping: m.name,
-      file: relPath,
-      reason: 'unsupported',
-      message: unsupportedMessage(ext),
-    });
-    return undefined;
-  }
-  const known = await ctx.state.files.get(m.name, relPath);
-  const prev =
-    known && matchesRecord(st, known.size, known.mtime_ms, known.ino, known.ctime_ms) ? known : undefined;
-  const isVerified =
-    prev !== undefined &&
-    !ctx.retranslate.has('all') &&
-    !wordingWaitsIn(ctx, m.name) &&
-    prev.verified === ctx.settings.signature(m, ext);
-  let sha: string;
-  if (prev) sha = prev.sha256;
-  else {
-    try {
-      sha = await sha256File(abs);
-    } catch (err) {
-      b.skipped({
-        mapping: m.name,
-        file: relPath,
-        reason: 'unreadable',
-        message: `cannot be read: ${(err as Error).message}`,
-      });
-      return undefined;
-    }
-    b.plan.hashed++;
-    b.plan.observations.hashed.push({
-      mapping: m.name,
-      file: relPath,
-      size: st.size,
-      mtimeMs: st.mtimeMs,
-      ino: st.ino,
-      ctimeMs: st.ctimeMs,
-      sha256: sha,
-    });
-  }
-  b.plan.files++;
-  const f = { relPath, absPath: abs, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs };
-  if (!isVerified) await digestContents(ctx, b, m, [{ ...f, sha256: sha }]);
-  if (!isVerified && skippedBeforeUpload(b, m, f)) return undefined;
-  if (
-    (await planFileTargets(ctx, b, m, { file: f, sha256: sha, verified: isVerified }, onlyOutput)) &&
-    !isVerified
-  )
-    b.plan.observations.verified.push({
-      mapping: m.name,
-      sig: ctx.settings.signature(m, ext),
-      files: [relPath],
-    });
-  return undefined;
-}
-
-/**
- * Pre-flight of a file that may be uploaded (not verified up to date): an empty file, or one whose
- * first bytes contradict its extension, is skipped with the reason and never uploaded (each upload
- * may be billed, and the service would fail it once per target and run). True when skipped.
- */
-function skippedBeforeUpload(
-  b: PlanBuilder,
-  m: Mapping,
-  f: { relPath: string; absPath: string; size: number },
-): boolean {
-  let head: Buffer;
-  try {
-    const fd = fs.openSync(f.absPath, 'r');
-    try {
-      head = Buffer.alloc(Math.min(f.size, PREFLIGHT_HEAD_BYTES));
-      head = head.subarray(0, fs.readSync(fd, head, 0, head.length, 0));
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false; // unreadable now: the upload reports it
-  }
-  const verdict = preflight(extOf(f.relPath), f.size, head);
-  if (verdict.ok) return false;
-  b.skipped({ mapping: m.name, file: f.relPath, reason: 'broken-content', message: verdict.reason });
-  return true;
-}
-
-/** Files up to this size are hashed from one read (a stream costs more than the file: 1 MiB buffers). */
-const READ_WHOLE_BYTES = 256 * 1024;
-
-/** sha256 of a listed file: from one read when small (most sources), streamed otherwise. */
-async function hashOf(f: FoundFile): Promise<string> {
-  if (f.size > READ_WHOLE_BYTES) return sha256File(f.absPath);
-  const fh = await fsp.open(f.absPath, 'r');
-  try {
-    // One byte more than listed: a file that grew meanwhile is streamed, so memory stays bounded.
-    const buf = Buffer.allocUnsafe(f.size + 1);
-    let n = 0;
-    for (let got = 1; got > 0 && n < buf.length; n += got)
-      got = (await fh.read(buf, n, buf.length - n, n)).bytesRead;
-    if (n > f.size) return await sha256File(f.absPath);
-    return createHash('sha256').update(buf.subarray(0, n)).digest('hex');
-  } finally {
-    await fh.close();
-  }
-}
-
-/** A file event's path that resolves (links followed) outside its source folder, as a scan problem. */
-function realPathOutside(root: string, abs: string, relPath: string, m: Mapping): ScanProblem | undefined {
-  try {
-    return linkOutsideProblem(relPath, fs.realpathSync(abs), fs.realpathSync(root), {
-      followLinksOutside: m.links_outside_source === 'follow',
-    });
-  } catch {
-    return undefined; // gone meanwhile: the hash below reports it
-  }
 }
