@@ -72,6 +72,9 @@ export interface JobRecord {
   spool_holder: string | null;
 }
 
+/** Another run's job of an output, written since this worker planned it (JobLedger.sincePlan). */
+export type JobSincePlan = Pick<JobRecord, 'id' | 'status' | 'error_kind' | 'run_id' | 'updated_at'>;
+
 /** A download received in full and kept in the spool, as recorded on its job (JobRecord.spool_path ...). */
 export interface SpooledDownload {
   path: string;
@@ -206,6 +209,16 @@ export interface JobLedger {
   changeToken(): Promise<string>;
   /** Of these document ids, those of done jobs (a spool file left after its output was recorded). */
   doneDocuments(documentIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * The ledger's clock now (ISO), as it stamps job writes (updated_at): a plan read from then on
+   * knows what was written before it (sincePlan allows for stamps that precede their commit).
+   */
+  horizon(): Promise<string>;
+  /**
+   * Another run's job of `job`'s output and unit written since `since` (a horizon): the output was
+   * failed, delivered or taken by another worker since this one planned it (./since-plan.ts).
+   */
+  sincePlan(job: JobRecord, runId: number, since: string): Promise<JobSincePlan | undefined>;
 
   /** A new job (status pending), recorded before anything is sent. */
   created(job: NewJob): Promise<JobRecord>;

@@ -112,10 +112,13 @@ export const transitions = {
   }),
   /** undefined: the row never led to an upload and is removed. */
   superseded: (job: JobRecord, error: string): JobFields | undefined =>
-    job.attempts === 0 && !job.upload_started_at && !job.document_id
-      ? undefined
-      : { status: 'failed', document_key: null, error, error_kind: 'superseded' },
+    neverSent(job) ? undefined : { status: 'failed', document_key: null, error, error_kind: 'superseded' },
 };
+
+/** The row never led to a billed call (no attempt, no upload started, no document). */
+export function neverSent(job: JobRecord): boolean {
+  return job.attempts === 0 && !job.upload_started_at && !job.document_id;
+}
 
 /**
  * Verified marks written per statement: the first scan after a run with much work marks 100,000s

@@ -78,12 +78,15 @@ export interface SyncSummary {
    * twice): a crash between the upload and the record of its answer, or (`cause: 'lost-answer'`) an
    * answer lost in this run.
    */
-  /** `taken-over`: this worker's answer came after another worker took the job over (and uploads it again). */
+  /**
+   * `taken-over`: this worker's answer came after another worker took the job over (and uploads it
+   * again); `raced`: another worker sent the same output at the same moment.
+   */
   unconfirmedUploads: Array<{
     mapping: string;
     file: string;
     target: string;
-    cause?: 'lost-answer' | 'taken-over';
+    cause?: 'lost-answer' | 'taken-over' | 'raced';
     documentId?: string;
   }>;
   /**
@@ -118,6 +121,11 @@ export interface SyncSummary {
    * (left to it; a sync waits for them before it ends). Absent when there were none.
    */
   elsewhere?: number;
+  /**
+   * Outputs another worker failed or took since this run planned them: nothing sent for them here
+   * (the next run decides them). Absent when there were none.
+   */
+  notSent?: Array<{ mapping: string; file: string; target: string; why: string }>;
   durationMs: number;
 }
 
@@ -176,6 +184,7 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
     ...(s.textRequests ? { text_requests: s.textRequests } : {}),
     left: s.left,
     ...(s.elsewhere ? { elsewhere: s.elsewhere } : {}),
+    ...(s.notSent?.length ? { not_sent: s.notSent.length } : {}),
   };
 }
 
@@ -253,8 +262,11 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
         ? `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: the answer to its upload was lost (the service may have accepted it); uploaded again: possibly billed twice`
         : u.cause === 'taken-over'
           ? `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target} (document ${u.documentId ?? ''}): answered after another worker took the job over (this worker stalled past its lease); that worker uploads it again: possibly billed twice`
-          : `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: a crash hid whether the earlier upload arrived; uploaded again`,
+          : u.cause === 'raced'
+            ? `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: another worker sent it at the same moment: possibly billed twice`
+            : `  unconfirmed upload: ${u.mapping}/${u.file} -> ${u.target}: a crash hid whether the earlier upload arrived; uploaded again`,
     );
+  for (const x of s.notSent ?? []) lines.push(`  not sent: ${x.mapping}/${x.file} -> ${x.target}: ${x.why}`);
   for (const u of s.unsupported) lines.push(`  unsupported: ${u.mapping}/${u.file} (${u.message})`);
   for (const k of s.skipped) lines.push(`  skipped: ${k.mapping}/${k.file}: ${k.message}`);
   for (const d of s.deletedOutputs) lines.push(`  deleted output: ${d}`);

@@ -6,6 +6,7 @@ import type {
   JobFailure,
   JobLedger,
   JobRecord,
+  JobSincePlan,
   RunBill,
   NewJob,
   SpooledDownload,
@@ -17,6 +18,7 @@ import { noticeDeadWorkers } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
 import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
 import { inTransaction } from './tx.js';
+import { sincePlanStatement } from '../since-plan.js';
 import {
   billedOfRunSql,
   billedSinceSql,
@@ -54,6 +56,8 @@ const COLUMNS = new Set([
 ]); // prettier-ignore
 
 const DONE_COLUMNS = 'id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path';
+/** How long before its commit a write may be stamped, at most (PgJobLedger.sincePlan). */
+const STAMP_BEFORE_COMMIT_MS = 5000;
 /** Rows of the done index read per round trip (keyset pages, so no cursor stays open). */
 const PAGE = 20_000;
 
@@ -98,6 +102,20 @@ export class PgJobLedger implements JobLedger {
       [documentIds],
     );
     return new Set(r.rows.map((x) => x.document_id));
+  }
+
+  async horizon(): Promise<string> {
+    const r = await this.pool.query<{ at: string }>('SELECT clock_timestamp() AS at');
+    return (r.rows[0] as { at: string }).at;
+  }
+
+  /**
+   * A write's updated_at is its transaction's start (now()), which precedes its commit: the margin
+   * is longer than any transaction of the ledger, so that what commits after the horizon is found.
+   */
+  async sincePlan(job: JobRecord, runId: number, since: string): Promise<JobSincePlan | undefined> {
+    const { sql, values } = pgStatement(sincePlanStatement(job, runId, since, STAMP_BEFORE_COMMIT_MS));
+    return (await this.pool.query<JobSincePlan>(sql, values)).rows[0];
   }
 
   private reveal<T extends JobRecord | undefined>(job: T): T {

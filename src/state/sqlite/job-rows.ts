@@ -9,7 +9,15 @@ import {
   type Charge,
 } from '../billed.js';
 import { latestPerOutput, WRITTEN_RECORDS_SQL } from '../transitions.js';
-import type { DoneIndexRow, JobRecord, NewJob, RunBill, WrittenRecordRow } from '../job-types.js';
+import { sincePlanStatement } from '../since-plan.js';
+import type {
+  DoneIndexRow,
+  JobRecord,
+  JobSincePlan,
+  NewJob,
+  RunBill,
+  WrittenRecordRow,
+} from '../job-types.js';
 import type { SqliteFileRows } from './file-rows.js';
 import type { JobRowWrites, JobRows } from './ledger.js';
 
@@ -157,6 +165,11 @@ export class SqliteJobRows implements JobRows {
       .prepare('SELECT COUNT(*) AS n, MAX(id) AS id, MAX(updated_at) AS at FROM jobs')
       .get() as { n: number; id: number | null; at: string | null };
     return `${r.n}|${r.id ?? 0}|${r.at ?? ''}`;
+  }
+  sincePlan(job: JobRecord, runId: number, since: string): JobSincePlan | undefined {
+    // A row is stamped as it is written, synchronously: no margin.
+    const { sql, params } = sqliteStatement(sincePlanStatement(job, runId, since, 0));
+    return this.db.prepare<[typeof params], JobSincePlan>(sql).get(params);
   }
   /** Jobs not done: pending, uploaded (id+key kept: resume), failed (retried up to max_attempts). */
   openJobs(): JobRecord[] {

@@ -5,6 +5,7 @@ import type {
   JobFailure,
   JobLedger,
   JobRecord,
+  JobSincePlan,
   NewJob,
   RunBill,
   SpooledDownload,
@@ -39,6 +40,8 @@ export interface JobRows {
   billedSince(since: string): number;
   billedOfRun(runId: number): RunBill;
   jobsToken(): string;
+  /** Another run's job of `job`'s output and unit written since `since` (../since-plan.ts). */
+  sincePlan(job: JobRecord, runId: number, since: string): JobSincePlan | undefined;
   doneDocuments(documentIds: readonly string[]): string[];
   transaction<T>(fn: () => T): T;
 }
@@ -86,6 +89,13 @@ export class SqliteJobLedger implements JobLedger {
   }
   async changeToken(): Promise<string> {
     return this.rows.jobsToken();
+  }
+  /** Rows are stamped by this process's clock as they are written (synchronously): now. */
+  async horizon(): Promise<string> {
+    return new Date().toISOString();
+  }
+  async sincePlan(job: JobRecord, runId: number, since: string): Promise<JobSincePlan | undefined> {
+    return this.rows.sincePlan(job, runId, since);
   }
   async doneDocuments(documentIds: readonly string[]): Promise<Set<string>> {
     return new Set(documentIds.length ? this.rows.doneDocuments(documentIds) : []);

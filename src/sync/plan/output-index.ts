@@ -38,10 +38,18 @@ export class OutputIndex {
   /** Outputs read ahead (prefetch) and their latest done jobs (undefined: none). */
   private ahead = new Map<string, DoneEntry | undefined>();
 
-  private constructor(private readonly ledger: JobLedger) {}
+  private constructor(
+    private readonly ledger: JobLedger,
+    /**
+     * When this view of the ledger was read (JobLedger.horizon): what another worker wrote since, a
+     * plan made from it does not know (a billed call checks for it before it leaves). Not moved by
+     * takeOverOpen, which adds only outputs the view did not hold.
+     */
+    readonly since: string,
+  ) {}
 
   static async load(ledger: JobLedger): Promise<OutputIndex> {
-    const index = new OutputIndex(ledger);
+    const index = new OutputIndex(ledger, await ledger.horizon());
     for (const job of await ledger.open()) index.openByOutput.set(job.output_path, job);
     return index;
   }

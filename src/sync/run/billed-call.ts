@@ -3,7 +3,7 @@ import type { CallOptions } from '../../api/transport.js';
 import type { SpendGuard } from '../../billing/spend-guard.js';
 import type { Logger } from '../../log/logger.js';
 import { HeldByOtherWorkerError } from '../../state/held.js';
-import type { JobRecord, SharedWork } from '../../state/types.js';
+import type { JobRecord, JobSincePlan, SharedWork } from '../../state/types.js';
 import { callFailure, type CallFailure } from './call-failure.js';
 import type { RunControl } from './control.js';
 import { refOfJob, type RunReport } from './report.js';
@@ -20,6 +20,10 @@ import type { RunLedger } from './run-ledger.js';
 //      call counts the attempt on the job row;
 //   5. a failure is read by one rule (./call-failure.ts): what is not known to be refused may have
 //      been billed; its record is removed (surely not taken) or kept (maybe taken).
+// Before the attempt's first call leaves (after the rate limits, as its bytes are about to go), the
+// state is asked whether another worker failed, delivered or took the output since this run planned
+// it (JobLedger.sincePlan): then nothing is sent (`ended-elsewhere`). One that finds it only after
+// its call left (two workers that raced past the check) lists the call as possibly billed twice.
 
 /** Why a job is uploaded again: a lost download, a crash after the upload left, a lost answer. */
 export type Reupload = 'lost-download' | 'unconfirmed-upload' | 'lost-answer';
@@ -70,12 +74,16 @@ export interface BilledCall<T> {
 
 /** Thrown from beforeSend when the caller withdraws its call (BilledCall.sendable). */
 const WITHDRAWN = new Error('the call was withdrawn before its bytes left');
+/** Thrown from beforeSend when another worker ended the output since the plan (JobLedger.sincePlan). */
+const ENDED_ELSEWHERE = new Error('another worker ended this output since it was planned');
 
 /**
  * How a billed call ended:
  * - `answered`: the service answered (recorded as sent);
  * - `unsent`: uploads stopped before it left (a stop, the quota, a budget cap, the key refused);
  * - `withdrawn`: the caller's check refused it as it was about to leave (BilledCall.sendable);
+ * - `ended-elsewhere`: another worker failed, delivered or took the output since this run planned
+ *   it (`found`: its job); nothing was sent;
  * - `not-taken`: the service surely did not take it, for now (the next run tries again);
  * - `failed`: the service refused it (the quota, the key, a bad request);
  * - `maybe-taken`: it may have been billed and its answer is lost (`failure.again`: sent again
@@ -87,6 +95,7 @@ export type BilledOutcome<T> =
   | { kind: 'answered'; answer: T }
   | { kind: 'unsent' }
   | { kind: 'withdrawn' }
+  | { kind: 'ended-elsewhere'; found: JobSincePlan }
   | { kind: 'not-taken' | 'failed' | 'maybe-taken'; failure: CallFailure; error: unknown }
   | { kind: 'taken-over'; err: HeldByOtherWorkerError; answer?: T };
 
@@ -102,6 +111,7 @@ export class BilledAttempt {
   private startedFlag = false;
   private starting: Promise<void> | undefined;
   private spentFlag = 0;
+  private raceChecked = false;
 
   constructor(
     private readonly d: BilledCallDeps,
@@ -148,21 +158,24 @@ export class BilledAttempt {
       }));
     const options = control.sendOptions(leaves);
     const sendable = c.sendable;
+    let endedBy: JobSincePlan | undefined;
     let answer: T;
     try {
-      answer = await c.send(
-        sendable
-          ? {
-              ...options,
-              beforeSend: async () => {
-                if (!leaving && !(await sendable())) throw WITHDRAWN;
-                await options.beforeSend();
-              },
-            }
-          : options,
-      );
+      answer = await c.send({
+        ...options,
+        beforeSend: async () => {
+          // A retry of a call that left is the same call: checked once, before the first try.
+          if (!leaving && !this.starting) {
+            endedBy = await this.d.ledger.sincePlan(this.on.job, this.d.runId);
+            if (endedBy) throw ENDED_ELSEWHERE;
+          }
+          if (!leaving && sendable && !(await sendable())) throw WITHDRAWN;
+          await options.beforeSend();
+        },
+      });
     } catch (err) {
       if (err === WITHDRAWN) return { kind: 'withdrawn' };
+      if (err === ENDED_ELSEWHERE && endedBy) return { kind: 'ended-elsewhere', found: endedBy };
       if (leaving && err === refusal) return this.recordRefused<T>(err);
       if (control.endedUnsent(err)) {
         // Cut while it waited for a retry: its earlier tries were surely not taken.
@@ -175,14 +188,29 @@ export class BilledAttempt {
       } catch (refused) {
         return this.recordRefused<T>(refused);
       }
-      return this.failed(c, err);
+      const outcome = await this.failed(c, err);
+      if (outcome.kind === 'maybe-taken') await this.racedAfterSending();
+      return outcome;
     }
     try {
       await leaves();
     } catch (refused) {
       return this.recordRefused(refused, answer);
     }
+    await this.racedAfterSending();
     return { kind: 'answered', answer };
+  }
+
+  /**
+   * The attempt's first call left and may have been billed: another worker that came to the same
+   * output at the same moment passed the check before it too (nothing orders two workers' checks
+   * on a state without claims). Asked once an attempt: such a repeat is listed as possibly billed twice.
+   */
+  private async racedAfterSending(): Promise<void> {
+    if (this.raceChecked || !this.startedFlag) return;
+    this.raceChecked = true;
+    const found = await this.d.ledger.sincePlan(this.on.job, this.d.runId);
+    if (found) this.d.report.unconfirmedUpload(refOfJob(this.on.job), 'raced');
   }
 
   private async failed<T>(c: BilledCall<T>, err: unknown): Promise<BilledOutcome<T>> {

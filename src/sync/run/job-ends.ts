@@ -1,7 +1,8 @@
 import type { SpendGuard } from '../../billing/spend-guard.js';
 import type { Logger } from '../../log/logger.js';
 import type { HeldByOtherWorkerError } from '../../state/held.js';
-import type { JobFailure, JobRecord } from '../../state/types.js';
+import { neverSent } from '../../state/transitions.js';
+import type { JobFailure, JobRecord, JobSincePlan, SharedWork } from '../../state/types.js';
 import type { FailureKind } from '../events.js';
 import type { BilledAttempt, BilledJob } from './billed-call.js';
 import type { RunControl } from './control.js';
@@ -52,6 +53,8 @@ export type SpendOnFailure = (guard: SpendGuard, dr: DriveState, kind: FailureKi
 
 export interface JobEndsDeps {
   ledger: RunLedger;
+  /** Several workers share the state (an output another one ended gives its unit back). */
+  shared?: SharedWork;
   report: RunReport;
   control: RunControl;
   slots: Slots;
@@ -132,6 +135,26 @@ export class JobEnds<D extends DriveState = DriveState> {
   }
 
   /**
+   * Another worker failed, delivered or took this output since this run planned it (the check of
+   * ./billed-call.ts before the call left): nothing was sent, and this run leaves the output to what
+   * that worker recorded (the next run decides it). This job's row goes if it never led to a call;
+   * one with earlier attempts stays as it was recorded, its unit given back.
+   */
+  async endedElsewhere(dr: D, found: JobSincePlan): Promise<'left'> {
+    this.d.guard?.release(dr.job.id);
+    this.releaseSlot(dr);
+    const job = dr.job;
+    const why = endedWords(found);
+    if (neverSent(job)) await this.d.ledger.superseded(job, why);
+    else await this.d.shared?.letGo(job);
+    const ref = refOfJob(job);
+    if (found.status === 'done') this.d.report.heldElsewhere(ref, 'done', this.log(job));
+    else this.d.report.notSent(ref, why, this.log(job));
+    this.releaseWorker(dr);
+    return 'left';
+  }
+
+  /**
    * The source was replaced before anything was sent: the job ends unsent (a row that never led to
    * a call is removed); the executor has the file decided again with its new content.
    */
@@ -196,4 +219,13 @@ export class JobEnds<D extends DriveState = DriveState> {
       countsAttempt: false,
     });
   }
+}
+
+/** What another worker's job did to the output since this run planned it (JobEnds.endedElsewhere). */
+function endedWords(found: JobSincePlan): string {
+  if (found.status === 'done')
+    return `delivered by another worker since this run planned it (job ${found.id})`;
+  if (found.status === 'failed')
+    return `another worker's job ${found.id} failed it since this run planned it (${found.error_kind ?? 'failed'}): not bought again here; the next run decides it`;
+  return `another worker took it since this run planned it (job ${found.id}): left to it`;
 }

@@ -21,6 +21,20 @@ export function refOfJob(job: JobRecord): JobRef {
   };
 }
 
+/** One (file, target) of a mapping, as the summary's lists name it. */
+const unitOf = (r: { mapping: string; file: string; target: string }): string =>
+  `${r.mapping}\0${r.file}\0${r.target}`;
+
+/** What the log says of a document uploaded again although an earlier upload may have been billed. */
+const UNCONFIRMED_WORDS = {
+  crash:
+    'an earlier run was stopped between uploading this document and recording the answer: it may have been uploaded (and billed) already; uploading again',
+  'lost-answer':
+    'the answer to an earlier upload of this document was lost (the service may have accepted and billed it): uploading again, possibly billed twice',
+  raced:
+    'another worker sent this output at the same moment (both passed the check before sending): possibly billed twice',
+};
+
 /** The counts of a run's work that its ledger keeps (./run-ledger.ts). */
 export type Counted = 'uploads' | 'translated' | 'resumed' | 'stale-retranslated';
 
@@ -29,6 +43,8 @@ export class RunReport {
   private readonly started = Date.now();
   /** Outputs left to other workers sharing the state. */
   private readonly elsewhere = new Set<string>();
+  /** Units another worker failed or took since this run planned them (RunReport.notSent). */
+  private readonly notSentOutputs = new Set<string>();
 
   constructor(
     runId: number,
@@ -115,21 +131,30 @@ export class RunReport {
   /** A (file, target) that got no job: a conflict, an output that could not be copied, given up. */
   unitFailed(ref: OutputRef, kind: FailureKind, error: string, willRetry: boolean): void {
     const { mapping, file, target } = ref;
-    this.sum.failed.push({ mapping, file, target, kind, error, willRetry });
+    if (this.firstFailure(ref)) this.sum.failed.push({ mapping, file, target, kind, error, willRetry });
     this.logger.error({ mapping, file, target, kind }, `failed: ${error}`);
     this.events.emit('job:failed', { jobId: 0, ...ref, kind, error, willRetry });
   }
 
+  /**
+   * Units the summary lists as failed: each once, whatever looks at it again in the run (a plan
+   * made again while other workers finish, a job its stop failed and the second look finds failed),
+   * and not also as not sent.
+   */
+  private readonly failedOutputs = new Set<string>();
+
+  private firstFailure(ref: OutputRef): boolean {
+    // Two sources of one output (a collision) are two failures.
+    const key = unitOf(ref);
+    if (this.failedOutputs.has(key)) return false;
+    this.failedOutputs.add(key);
+    if (this.notSentOutputs.delete(key))
+      this.sum.notSent = this.sum.notSent?.filter((x) => unitOf(x) !== key);
+    return true;
+  }
+
   jobFailed(job: JobRecord, kind: FailureKind, error: string, willRetry: boolean): void {
-    this.sum.failed.push({
-      mapping: job.mapping,
-      file: job.rel_path,
-      target: job.target_lang,
-      kind,
-      error,
-      ...(job.document_id ? { documentId: job.document_id } : {}),
-      willRetry,
-    });
+    if (this.firstFailure(refOfJob(job))) this.pushFailed(job, kind, error, willRetry);
     this.logger.error(
       {
         mapping: job.mapping,
@@ -142,6 +167,18 @@ export class RunReport {
       `failed: ${error}`,
     );
     this.events.emit('job:failed', { ...refOfJob(job), kind, error, willRetry });
+  }
+
+  private pushFailed(job: JobRecord, kind: FailureKind, error: string, willRetry: boolean): void {
+    this.sum.failed.push({
+      mapping: job.mapping,
+      file: job.rel_path,
+      target: job.target_lang,
+      kind,
+      error,
+      ...(job.document_id ? { documentId: job.document_id } : {}),
+      willRetry,
+    });
   }
 
   /** Another worker sharing the state holds this unit: left to it (not a failure, not billed here). */
@@ -259,20 +296,30 @@ export class RunReport {
    * A document uploaded again although the service may have accepted an earlier upload: a crash hid
    * its answer (`crash`), or the answer was lost in this run (`lost-answer`). Possibly billed twice.
    */
-  unconfirmedUpload(ref: OutputRef, cause: 'crash' | 'lost-answer' = 'crash'): void {
+  unconfirmedUpload(ref: OutputRef, cause: 'crash' | 'lost-answer' | 'raced' = 'crash'): void {
     const { mapping, file, target } = ref;
     this.sum.unconfirmedUploads.push({
       mapping,
       file,
       target,
-      ...(cause === 'lost-answer' ? { cause } : {}),
+      ...(cause !== 'crash' ? { cause } : {}),
     });
-    this.logger.warn(
-      { mapping, file, target },
-      cause === 'crash'
-        ? 'an earlier run was stopped between uploading this document and recording the answer: it may have been uploaded (and billed) already; uploading again'
-        : 'the answer to an earlier upload of this document was lost (the service may have accepted and billed it): uploading again, possibly billed twice',
-    );
+    this.logger.warn({ mapping, file, target }, UNCONFIRMED_WORDS[cause]);
+  }
+
+  /**
+   * Another worker failed this output or took it since this run planned it: nothing was sent for
+   * it here (./billed-call.ts), said once in the summary; the next run decides it with what that
+   * worker recorded.
+   */
+  notSent(ref: OutputRef, why: string, log: Logger): void {
+    const key = unitOf(ref);
+    if (this.notSentOutputs.has(key) || this.failedOutputs.has(key)) return;
+    this.notSentOutputs.add(key);
+    const { mapping, file, target } = ref;
+    (this.sum.notSent ??= []).push({ mapping, file, target, why });
+    log.warn(`not sent: ${why}`);
+    this.events.emit('job:left', { jobId: 0, ...ref, uploaded: false });
   }
 
   uploadsStopped(reason: string, kind: FailureKind): void {

@@ -1,5 +1,11 @@
 import type { JobLedger, JobRecord, NewJob } from '../../state/types.js';
-import type { DoneIndexRow, JobFailure, SpooledDownload, WrittenOutput } from '../../state/types.js';
+import type {
+  DoneIndexRow,
+  JobFailure,
+  JobSincePlan,
+  SpooledDownload,
+  WrittenOutput,
+} from '../../state/types.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import type { Counted, RunReport } from './report.js';
 
@@ -102,6 +108,15 @@ export class RunLedger {
   /** Another worker finished the output's unit meanwhile (its row is that worker's): known done. */
   doneElsewhere(done: DoneIndexRow): void {
     this.d.index?.jobDone(done);
+  }
+
+  /**
+   * Another run's job of this job's output and unit, written since the planner read the ledger
+   * (the output failed, delivered or taken by another worker meanwhile); none without a planner.
+   */
+  async sincePlan(job: JobRecord, runId: number): Promise<JobSincePlan | undefined> {
+    const since = this.d.index?.since;
+    return since === undefined ? undefined : this.d.jobs.sincePlan(job, runId, since);
   }
 
   /** A piece of work of this run counted (a translation collected, a resumed one, a stale one retaken). */

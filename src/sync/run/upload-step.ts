@@ -98,6 +98,8 @@ export class UploadStep<D extends DriveState> {
     switch (out.kind) {
       case 'withdrawn':
         return this.ends.supersede(dr);
+      case 'ended-elsewhere':
+        return this.ends.endedElsewhere(dr, out.found);
       case 'unsent':
         return this.ends.stopped(dr) ?? 'failed';
       case 'taken-over':

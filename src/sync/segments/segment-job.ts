@@ -310,6 +310,8 @@ export class SegmentJob {
     if (out.kind === 'unsent' || out.kind === 'withdrawn') throw this.sendingStopped();
     if (out.kind === 'taken-over')
       throw new SendingStopped(Promise.resolve(this.ends.takenOver(this.dr, out.err)));
+    if (out.kind === 'ended-elsewhere')
+      throw new SendingStopped(this.ends.endedElsewhere(this.dr, out.found));
     if (out.kind !== 'answered') throw requestFailed(out);
     this.sent.characters += characters;
     this.sent.requests++;
