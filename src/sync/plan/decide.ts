@@ -93,8 +93,14 @@ export function decide(f: UnitFacts): Decision {
         ? { kind: 'gave-up', jobId: open.id }
         : { kind: 'resume', jobId: open.id };
     // The service answered this content with a bad output (docs/qa.md): it would likely answer the
-    // same again, and bill it; bought again only on request.
-    if (open.status === 'failed' && open.error_kind === 'qa-failed' && !f.retryFailedQa)
+    // same again, and bill it; bought again only on request (--retry-failed-qa, or --retranslate
+    // all: every output bought again, failed ones included).
+    if (
+      open.status === 'failed' &&
+      open.error_kind === 'qa-failed' &&
+      !f.retryFailedQa &&
+      !f.retranslate.has('all')
+    )
       return { kind: 'qa-failed', jobId: open.id };
     if (open.status === 'failed' && open.attempts >= f.maxAttempts && open.error_kind !== 'qa-failed')
       return { kind: 'gave-up', jobId: open.id };

@@ -21,7 +21,7 @@ export const RETRANSLATE_WORDS: Record<RetranslateChoice, string> = {
   style: 'outputs made with an older version of their style list or glossary (an entry or rule edited)',
   settings:
     'outputs made with other settings (source_lang changed, formality, output format, a style list or glossary added or removed)',
-  all: 'every output, up to date or not',
+  all: 'every output, up to date or not, those that failed the output checks included',
 };
 
 /** A stale reason of the plan: in words, and the `--retranslate` word that re-translates it. */
