@@ -35,20 +35,48 @@ export interface KeyOptions {
   settings: string;
 }
 
+/** A segment of a document with its text, keys and characters. */
+function keyed(segment: Segment, k: KeyOptions): KeyedSegment {
+  const tagged = taggedText(segment);
+  return {
+    segment,
+    tagged,
+    plain: segmentText(segment),
+    key: segmentKey(tagged, k.sourceLang, k.targetLang, k.settings),
+    anyKey: anySettingsKey(tagged, k.sourceLang, k.targetLang),
+    characters: segmentCharacters(segment),
+  };
+}
+
 /** Read a document's segments with their keys (throws DocumentFormatError for a broken file). */
 export async function readSegments(absPath: string, ext: string, k: KeyOptions): Promise<SegmentedDocument> {
   const doc = await openDocument(absPath, { format: ext });
   const segments: KeyedSegment[] = [];
-  for await (const segment of doc.segments()) {
-    const tagged = taggedText(segment);
-    segments.push({
-      segment,
-      tagged,
-      plain: segmentText(segment),
-      key: segmentKey(tagged, k.sourceLang, k.targetLang, k.settings),
-      anyKey: anySettingsKey(tagged, k.sourceLang, k.targetLang),
-      characters: segmentCharacters(segment),
-    });
-  }
+  for await (const segment of doc.segments()) segments.push(keyed(segment, k));
   return { doc, segments };
+}
+
+/** Segments handed on at a time by eachSegmentBatch: one memory look-up's worth. */
+const BATCH = 2000;
+
+/**
+ * A document's keyed segments, `BATCH` at a time, none kept after its batch (throws
+ * DocumentFormatError for a broken file): what needs only to count and look up (a plan's price)
+ * holds one batch of a 500,000-value string file, not all of it.
+ */
+export async function eachSegmentBatch(
+  absPath: string,
+  ext: string,
+  k: KeyOptions,
+  take: (batch: readonly KeyedSegment[]) => Promise<void>,
+): Promise<void> {
+  const doc = await openDocument(absPath, { format: ext });
+  let batch: KeyedSegment[] = [];
+  for await (const segment of doc.segments()) {
+    batch.push(keyed(segment, k));
+    if (batch.length < BATCH) continue;
+    await take(batch);
+    batch = [];
+  }
+  if (batch.length) await take(batch);
 }

@@ -34,24 +34,9 @@ export async function quoteSegments(
     const settings = a.kind === 'translate' ? a.settings.request.segments?.settings : undefined;
     if (a.kind !== 'translate' || settings === undefined || segmentPathRefusal(a.source.ext)) continue;
     reader ??= await import('./document-segments.js');
-    let read;
-    try {
-      read = await reader.readSegments(path.resolve(loaded.dir, a.source.path), a.source.ext, {
-        sourceLang: a.settings.request.source_lang,
-        targetLang: a.settings.request.target_lang,
-        settings,
-      });
-    } catch (err) {
-      // Unreadable: priced as the document path would (the run fails it with the reason).
-      if (err instanceof DocumentFormatError) continue;
-      throw err;
-    }
-    const known = state.segments
-      ? await recallSegments(state.segments, read.segments)
-      : new Map<string, Recalled>();
     const leverage = emptyLeverage();
     const q: SegmentsQuote = {
-      segments: read.segments.length,
+      segments: 0,
       fromMemory: 0,
       sent: 0,
       characters: 0,
@@ -59,17 +44,39 @@ export async function quoteSegments(
       leverage,
     };
     let text = 0;
-    for (const s of read.segments) {
-      text += s.characters;
-      const kind = leverageOf(known.get(s.key), planned.has(s.key));
-      countSegment(leverage, kind, s.characters);
-      if (kind !== 'new') {
-        q.fromMemory++;
-        continue;
-      }
-      planned.add(s.key);
-      q.sent++;
-      q.characters += s.characters;
+    try {
+      // A batch at a time: a string file of 500,000 values is priced holding one batch of them.
+      await reader.eachSegmentBatch(
+        path.resolve(loaded.dir, a.source.path),
+        a.source.ext,
+        {
+          sourceLang: a.settings.request.source_lang,
+          targetLang: a.settings.request.target_lang,
+          settings,
+        },
+        async (batch) => {
+          const known = state.segments
+            ? await recallSegments(state.segments, batch)
+            : new Map<string, Recalled>();
+          q.segments += batch.length;
+          for (const s of batch) {
+            text += s.characters;
+            const kind = leverageOf(known.get(s.key), planned.has(s.key));
+            countSegment(leverage, kind, s.characters);
+            if (kind !== 'new') {
+              q.fromMemory++;
+              continue;
+            }
+            planned.add(s.key);
+            q.sent++;
+            q.characters += s.characters;
+          }
+        },
+      );
+    } catch (err) {
+      // Unreadable: priced as the document path would (the run fails it with the reason).
+      if (err instanceof DocumentFormatError) continue;
+      throw err;
     }
     q.documentPath = priceUpload(a.ref.file, text).billed;
     quotes.set(a.ref.output, q);

@@ -17,6 +17,7 @@ import { decodeText } from '../text-encoding.js';
 import type { FormatReader } from '../reader.js';
 import { stringDocument, writesUnicodeEscapes, type StringEntry } from './keyed.js';
 import { languageInStyle } from '../../language-tag.js';
+import { NotStrictJson, scanStrictJson } from './json-strict.js';
 
 interface JsonString {
   path: string;
@@ -146,20 +147,38 @@ function parseChecked(text: string, format: string): void {
 export const readJson: FormatReader = async (path, ctx) => {
   const decoded = decodeText(await readFile(path), `the .${ctx.format} file`);
   const text = decoded.text;
-  parseChecked(text, ctx.format);
   const arb = ctx.format === 'arb';
   const asciiOnly = writesUnicodeEscapes(text);
   const encode = (t: string): string => jsonString(t, asciiOnly);
   const encodeSingle = (t: string): string => singleQuoted(t, asciiOnly);
-  const entries: StringEntry[] = [];
   let locale: JsonString | undefined;
-  for (const s of stringValues(text)) {
-    if (arb && s.top === '@@locale') locale = s;
-    if (arb && s.top.startsWith('@')) continue;
-    const literal = text.slice(s.start, s.end);
-    const value = (literal.startsWith("'") ? JSON5.parse(literal) : JSON.parse(literal)) as string;
-    const inStyle = literal.startsWith("'") ? encodeSingle : encode;
-    entries.push({ key: s.path, text: value, span: { start: s.start, end: s.end }, encode: inStyle });
+  const entryOf = (s: JsonString, value: string, inStyle: (t: string) => string): StringEntry[] =>
+    arb && s.top.startsWith('@')
+      ? []
+      : [{ key: s.path, text: value, span: { start: s.start, end: s.end }, encode: inStyle }];
+  let entries: readonly StringEntry[] | (() => Iterable<StringEntry>);
+  try {
+    // Strict JSON (.json, .arb) is checked while its values are found, without building its objects,
+    // and its entries are found again by each walk (a 50 MB file's are not kept: a plan's price
+    // walks them once).
+    if (RELAXED.has(ctx.format)) throw new NotStrictJson();
+    for (const s of scanStrictJson(text)) if (arb && s.top === '@@locale') locale = s;
+    entries = function* () {
+      for (const s of scanStrictJson(text)) yield* entryOf(s, s.value, encode);
+    };
+  } catch (err) {
+    if (!(err instanceof NotStrictJson)) throw err;
+    // Not taken by the scan: the parser says what is wrong (with the line), or reads what it takes.
+    parseChecked(text, ctx.format);
+    const found: StringEntry[] = [];
+    for (const s of stringValues(text)) {
+      if (arb && s.top === '@@locale') locale = s;
+      const literal = text.slice(s.start, s.end);
+      const single = literal.startsWith("'");
+      const value = (single ? JSON5.parse(literal) : JSON.parse(literal)) as string;
+      found.push(...entryOf(s, value, single ? encodeSingle : encode));
+    }
+    entries = found;
   }
   return stringDocument({
     format: ctx.format,

@@ -11,7 +11,7 @@ import { comparePlaceholders, describePlaceholderProblems, protectPlaceholders }
 import type { Piece, Segment } from '../../segment.js';
 import { encodeTranslated, type DecodedText } from '../text-encoding.js';
 import { applySplices, type Splice } from '../xml.js';
-import { openedDocument, SegmentList, textsOut } from '../reader.js';
+import { textsOut } from '../reader.js';
 import { icuPluralsFor } from './plurals.js';
 
 /** One keyed value of a string file. */
@@ -46,7 +46,8 @@ export interface AddedForm {
 export interface StringFileParts {
   format: string;
   decoded: DecodedText;
-  entries: readonly StringEntry[];
+  /** The entries, or how to find them again for each walk (a file too large to keep them of: JSON). */
+  entries: readonly StringEntry[] | (() => Iterable<StringEntry>);
   languageSplices?: LanguageSplices;
   /** Values are ICU messages: their plural branches become the target language's (plurals.ts). */
   icuPlurals?: boolean;
@@ -105,29 +106,46 @@ export function writesUnicodeEscapes(text: string): boolean {
   return /\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])/.test(text) && !/[\u0080-\uffff]/.test(text);
 }
 
-export function stringDocument(parts: StringFileParts): StringDocument {
-  const { format, decoded, entries, languageSplices, icuPlurals, addedForms } = parts;
-  const found = new SegmentList();
-  const slots: Array<{ entry: StringEntry; pieces: Piece[]; segment: Segment | undefined }> = [];
+/** An entry of a string file with its pieces and its segment (undefined: no words to translate). */
+interface Slot {
+  entry: StringEntry;
+  pieces: Piece[];
+  segment: Segment | undefined;
+}
+
+/**
+ * The entries' slots, made as they are walked: a file's segments are not kept by the document (a
+ * plan's price walks a 500,000-value file once, keeping none), but made again, with the same ids,
+ * by each walk.
+ */
+function* slotsOf(entries: Iterable<StringEntry>): Generator<Slot> {
+  let id = 0;
   for (const entry of entries) {
     const pieces = protectPlaceholders(entry.text);
     // A value with no word between its placeholders ("%Y-%m-%d", "{count}") has nothing to translate.
     const words = pieces.some((p) => !p.code && /\p{L}/u.test(p.text));
-    slots.push({
-      entry,
-      pieces,
-      segment: words ? found.add('string', KEY_PREFIX + entry.key, pieces) : undefined,
-    });
+    const segment: Segment | undefined = words
+      ? { id: id++, role: 'string', where: KEY_PREFIX + entry.key, pieces }
+      : undefined;
+    yield { entry, pieces, segment };
   }
-  const doc = openedDocument({
+}
+
+export function stringDocument(parts: StringFileParts): StringDocument {
+  const { format, decoded, languageSplices, icuPlurals, addedForms } = parts;
+  const listed = parts.entries;
+  const each = (): Iterable<StringEntry> => (typeof listed === 'function' ? listed() : listed);
+  const doc: OpenedDocument = {
     format,
     keepsLayout: true,
     outputFormats: [format === 'pot' ? 'po' : format],
-    segments: found.segments,
+    async *segments() {
+      for (const { segment } of slotsOf(each())) if (segment) yield segment;
+    },
     async write(translationOf, out, opts: StringWriteOptions) {
       const written = new Map<StringEntry, string>();
       const problems: Array<{ key: string; problem: string }> = [];
-      for (const { entry, pieces, segment } of slots) {
+      for (const { entry, pieces, segment } of slotsOf(each())) {
         const kept = opts.keep?.get(entry.key);
         const value = kept ?? textsOut(segment, pieces, translationOf).join('');
         const problem =
@@ -145,15 +163,20 @@ export function stringDocument(parts: StringFileParts): StringDocument {
           splices.push({ ...entry.span, text: entry.encode(value) });
       await writeFile(out.path, encodeTranslated(applySplices(decoded.text, splices), decoded));
     },
-  });
+  };
   return {
     ...doc,
-    values: () => new Map(entries.map((e) => [e.key, e.text])),
+    values: () => new Map([...each()].map((e) => [e.key, e.text])),
     keyOf: (segment) => segment.where.slice(KEY_PREFIX.length),
-    addedForms: (lang) =>
-      (addedForms?.(lang) ?? []).flatMap(({ key, donor }) => {
-        const segment = slots.find((s) => s.entry === donor)?.segment;
+    addedForms: (lang) => {
+      const forms = addedForms?.(lang) ?? [];
+      if (!forms.length) return [];
+      const segmentOf = new Map<StringEntry, Segment | undefined>();
+      for (const { entry, segment } of slotsOf(each())) segmentOf.set(entry, segment);
+      return forms.flatMap(({ key, donor }) => {
+        const segment = segmentOf.get(donor);
         return segment ? [{ key, where: KEY_PREFIX + key, donor: segment }] : [];
-      }),
+      });
+    },
   };
 }
