@@ -567,7 +567,11 @@ See docs/xliff.md.`,
     )
     .option('--mapping <name>', 'only this mapping')
     .option('--lang <lang>', 'only this target language')
-    .option('--only <which>', 'all (default) or unreviewed')
+    .option('--only <which>', 'all (default), unreviewed, or changed (since --since)')
+    .option(
+      '--since <run or ref>',
+      'only what changed since a run id (its later deliveries) or a git ref (new source segments)',
+    )
     .option('--xliff <version>', 'XLIFF version: 1.2 or 2.1 (one target language per file)', '1.2')
     .option(...CONFIG_OPTION)
     .option('--json', 'print the summary as JSON')

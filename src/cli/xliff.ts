@@ -6,21 +6,29 @@ import { withMemory, type MemoryOptions } from './memory.js';
 // `locsync xliff export | import` (docs/xliff.md): a translator's round trip through a CAT tool.
 
 export async function xliffExportAction(
-  opts: MemoryOptions & { out?: string; mapping?: string; lang?: string; only?: string; xliff?: string },
+  opts: MemoryOptions & {
+    out?: string;
+    mapping?: string;
+    lang?: string;
+    only?: string;
+    xliff?: string;
+    since?: string;
+  },
 ): Promise<void> {
   if (!opts.out) throw new ConfigError('xliff export needs -o <file or folder>');
   const version = opts.xliff ?? '1.2';
   if (version !== '1.2' && version !== '2.1')
     throw new ConfigError(`--xliff must be 1.2 or 2.1 (got "${opts.xliff}")`);
   const only = opts.only ?? 'all';
-  if (only !== 'all' && only !== 'unreviewed')
-    throw new ConfigError(`--only must be all or unreviewed (got "${only}")`);
+  if (only !== 'all' && only !== 'unreviewed' && only !== 'changed')
+    throw new ConfigError(`--only must be all, unreviewed or changed (got "${only}")`);
   const out = opts.out;
   const s = await withMemory(opts, 'xliff export', false, (loaded, memory, opened) =>
     exportXliff(loaded, opened.state, memory, {
       out,
       only,
       xliff: version,
+      ...(opts.since !== undefined ? { since: opts.since } : {}),
       ...(opts.mapping ? { mapping: opts.mapping } : {}),
       ...(opts.lang ? { lang: opts.lang.toLowerCase() } : {}),
     }),

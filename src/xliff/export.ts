@@ -5,6 +5,7 @@ import type { SegmentOrigin, TranslationMemory } from '../state/memory-types.js'
 import type { RunState } from '../sync/engine.js';
 import { ConfigError } from '../util/errors.js';
 import { PartFile } from '../util/part-file.js';
+import { changedSince } from './since.js';
 import { roundTripDocuments, type RoundTripDocument, type RoundTripUnit, type UnitFilter } from './units.js';
 import { xliff21File, xliffFile, type Origin, type XliffVersion } from './writer.js';
 
@@ -17,8 +18,13 @@ import { xliff21File, xliffFile, type Origin, type XliffVersion } from './writer
 
 export interface XliffExportOptions extends UnitFilter {
   out: string;
-  /** all (default) or unreviewed: units without a person's wording. */
-  only: 'all' | 'unreviewed';
+  /**
+   * all (default), unreviewed: units without a person's wording, changed: units changed since
+   * `since` (which --since alone asks for).
+   */
+  only: 'all' | 'unreviewed' | 'changed';
+  /** A run id or a git ref (since.ts). */
+  since?: string;
   /** 1.2 (default) or 2.1. */
   xliff?: XliffVersion;
 }
@@ -70,9 +76,14 @@ export async function exportXliff(
   }
   const originOf = (d: RoundTripDocument, u: RoundTripUnit): Origin =>
     u.target === undefined ? undefined : origins.get(`${d.targetLang}\0${u.source}\0${u.target}`);
+  if (opts.only === 'changed' && opts.since === undefined)
+    throw new ConfigError('--only changed needs --since RUN|REF: changed since when');
+  const changed = opts.since === undefined ? undefined : await changedSince(loaded, state, opts.since, docs);
   let units = 0;
   const keep = (d: RoundTripDocument, u: RoundTripUnit) => {
-    const k = opts.only === 'all' || originOf(d, u) !== 'reviewed';
+    const k =
+      (changed === undefined || changed(d, u)) &&
+      (opts.only !== 'unreviewed' || originOf(d, u) !== 'reviewed');
     if (k) units++;
     return k;
   };
