@@ -5,7 +5,7 @@ import {
   type StyleAction,
   type StyleActionKind,
   type StylePlan,
-} from './reconcile.js';
+} from './style-plan.js';
 
 /** Under a drift listed with policy fail. */
 export const DRIFT_FAIL_HINT =

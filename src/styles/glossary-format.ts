@@ -6,7 +6,7 @@ import {
   type GlossaryAction,
   type GlossaryActionKind,
   type GlossaryPlan,
-} from './glossary-reconcile.js';
+} from './glossary-plan.js';
 
 // Glossary plans for people, next to the style lists: + create, ~ dictionaries replaced (with the
 // counts of entries added, removed and changed), - delete, < adopt; drift on its own.

@@ -1,180 +1,31 @@
-import type { ServiceClient } from '../api/client.js';
 import { NotFoundError, UploadMaybeAcceptedError } from '../api/errors.js';
 import { GlossaryApi, type MultilingualGlossary } from '../api/glossaries.js';
 import { silentLogger, type Logger } from '../log/logger.js';
-import type { LoadedManifest, ResolvedGlossary } from '../manifest/types.js';
-import type { DriftPolicy } from '../manifest/types.js';
-import type { AppliedGlossary, GlossaryStateStore } from '../state/types.js';
+import type { ResolvedGlossary } from '../manifest/types.js';
 import { ConfigError } from '../util/errors.js';
 import {
   desiredGlossaryContent,
-  diffGlossary,
   glossaryHashes,
   sameHashes,
-  type DictionaryChange,
   type GlossaryContent,
 } from './glossary-content.js';
-import { diffCounts, fromTsv, toTsv } from '../manifest/glossary-entries.js';
+import { toTsv } from '../manifest/glossary-entries.js';
 import { adoptGlossaryIntoFiles } from './glossary-write.js';
-import { applyDecisions, Reconciler, type Decision, type ReconcileKind } from './reconciler.js';
+import { applyDecisions, Reconciler } from './reconciler.js';
+import { changedPairs, glossaryKind } from './glossary-kind.js';
+import {
+  GlossaryDriftError,
+  type GlossaryDecision,
+  type GlossaryPlan,
+  type GlossaryReconcileArgs,
+} from './glossary-plan.js';
 
 // The glossary reconciler: desired (the YAML and its CSV/TSV files) vs remote (the service's v3
 // glossaries) vs last applied (state: glossary_id and a hash per language pair), on the generic
-// reconciler (reconciler.ts). The service keeps no version of a glossary, so a remote hash that
-// differs from the applied one is drift.
+// reconciler (reconciler.ts; glossary-kind.ts decides what each glossary needs). The service keeps no
+// version of a glossary, so a remote hash that differs from the applied one is drift.
 
-export type GlossaryActionKind = 'create' | 'update' | 'delete' | 'adopt';
-
-export interface GlossaryAction {
-  kind: GlossaryActionKind;
-  key: string;
-  name: string;
-  /** The existing glossary on the service (update, delete, adopt). */
-  glossary_id?: string;
-  /** From the service's content to the YAML's (adopt: from the YAML's to the service's). */
-  changes: DictionaryChange[];
-  /** A new name (update). */
-  rename?: { from: string; to: string };
-  notes: string[];
-}
-
-export interface GlossaryDrift {
-  key: string;
-  glossary_id: string;
-  policy: DriftPolicy;
-  /** What the service has that the YAML has not (from the YAML's content to the service's). */
-  changes: DictionaryChange[];
-  /** The YAML changed too since the last apply. */
-  yamlChanged: boolean;
-}
-
-export interface GlossaryPlan {
-  actions: GlossaryAction[];
-  drift: GlossaryDrift[];
-  /** Glossary key → glossary_id to send with uploads (glossaries still to be created: absent). */
-  glossaryIds: Record<string, string>;
-  /** Glossary key → the pairs whose entries change (or would change) in this run: their outputs are stale. */
-  changedPairs: Record<string, string[]>;
-  /** Applied with `blockDrifted`: glossaries drifted under policy fail, left alone (their targets wait). */
-  blocked?: GlossaryDrift[];
-}
-
-export const GLOSSARY_SYMBOLS: Record<GlossaryActionKind, string> = {
-  create: '+',
-  update: '~',
-  delete: '-',
-  adopt: '<',
-};
-
-export interface GlossaryReconcileArgs {
-  loaded: LoadedManifest;
-  client: ServiceClient;
-  state: GlossaryStateStore;
-  apply: boolean;
-  /** Only these glossary keys. */
-  only?: string[];
-  /** A one-off drift policy for this run, instead of each glossary's own. */
-  drift?: DriftPolicy;
-  logger?: Logger;
-}
-
-type GlossaryDecision = Decision<
-  ResolvedGlossary,
-  AppliedGlossary,
-  MultilingualGlossary,
-  GlossaryContent,
-  GlossaryAction,
-  GlossaryDrift
->;
-
-/** Glossaries for the generic reconciler: the service's calls, their entries and their comparison. */
-function glossaryKind(
-  args: GlossaryReconcileArgs,
-  api: GlossaryApi,
-): ReconcileKind<
-  ResolvedGlossary,
-  AppliedGlossary,
-  MultilingualGlossary,
-  GlossaryContent,
-  DictionaryChange,
-  GlossaryAction,
-  GlossaryDrift
-> {
-  const { state } = args;
-  return {
-    noun: 'glossary',
-    desired: () => args.loaded.glossaries ?? {},
-    appliedAll: () => state.allGlossaries(),
-    appliedKey: (a) => a.key,
-    appliedId: (a) => a.glossary_id,
-    getApplied: (key) => state.getGlossary(key),
-    fetch: (id) => api.get(id),
-    listAll: () => api.list(),
-    remoteId: (g) => g.glossary_id,
-    sameName: (g, desired) => g.name === desired.name,
-    fromListing: (g) => Promise.resolve(g),
-    desiredContent: desiredGlossaryContent,
-    async remoteContent(g) {
-      const out: GlossaryContent = new Map();
-      for (const d of g.dictionaries ?? []) {
-        const [s, t] = [d.source_lang.toLowerCase(), d.target_lang.toLowerCase()];
-        out.set(`${s}-${t}`, fromTsv(await api.entries(g.glossary_id, s, t)));
-      }
-      return out;
-    },
-    diff: diffGlossary,
-    changedSinceApplied: (applied, _remote, have) => !sameHashes(glossaryHashes(have), applied.hashes),
-    desiredChangedSinceApplied: (applied, want) => !sameHashes(glossaryHashes(want), applied.hashes),
-    policyOf: (desired) => desired.drift,
-    goneNote: (applied) =>
-      `glossary_id ${applied.glossary_id} was deleted on the service; creating the glossary again`,
-    takeoverNote: (g) => `taking over the service's glossary with this name (glossary_id ${g.glossary_id})`,
-    deleteAction: (key, applied, notes) => ({
-      kind: 'delete',
-      key,
-      name: applied.name,
-      glossary_id: applied.glossary_id,
-      changes: [],
-      notes,
-    }),
-    createAction: (key, desired, want, notes) => ({
-      kind: 'create',
-      key,
-      name: desired.name,
-      changes: diffGlossary(new Map(), want),
-      notes,
-    }),
-    driftOf: (key, _applied, remote, policy, changes, yamlChanged) => ({
-      key,
-      glossary_id: remote.glossary_id,
-      policy,
-      changes,
-      yamlChanged,
-    }),
-    adoptAction: (key, desired, remote, drift, notes) => ({
-      kind: 'adopt',
-      key,
-      name: desired.name,
-      glossary_id: remote.glossary_id,
-      changes: drift.changes,
-      notes: [...notes, "writing the service's entries into the glossary's files"],
-    }),
-    overwriteNote: () => 'overwriting entries changed on the service',
-    changeAction: (key, desired, remote, _have, _want, changes, notes) => {
-      const rename = remote.name !== desired.name ? { from: remote.name, to: desired.name } : undefined;
-      if (changes.length === 0 && !rename) return undefined;
-      return {
-        kind: 'update',
-        key,
-        name: desired.name,
-        glossary_id: remote.glossary_id,
-        changes,
-        ...(rename ? { rename } : {}),
-        notes,
-      };
-    },
-  };
-}
+export { GlossaryDriftError, type GlossaryPlan } from './glossary-plan.js';
 
 class GlossaryReconciler {
   private readonly api: GlossaryApi;
@@ -348,62 +199,6 @@ function ignoreNotFound(err: unknown): void {
 function splitPair(pair: string): { source_lang: string; target_lang: string } {
   const [source_lang, target_lang] = pair.split('-') as [string, string];
   return { source_lang, target_lang };
-}
-
-/** Pairs whose entries differ after this run from what was last applied (their outputs are stale). */
-function changedPairs(d: GlossaryDecision): string[] {
-  if (!d.desired || !d.applied) return [];
-  let after: GlossaryContent | undefined;
-  if (d.action?.kind === 'adopt') after = d.have;
-  else if (d.action) after = desiredGlossaryContent(d.desired);
-  else if (!d.drift) after = d.have;
-  if (!after) return [];
-  const hashes = glossaryHashes(after);
-  return Object.keys(hashes).filter(
-    (p) => d.applied!.hashes[p] !== undefined && d.applied!.hashes[p] !== hashes[p],
-  );
-}
-
-/** Drift under policy `fail`: someone changed glossaries on the service; nothing was modified. */
-export class GlossaryDriftError extends Error {
-  constructor(readonly drift: GlossaryDrift[]) {
-    super(
-      [
-        `glossar${drift.length > 1 ? 'ies' : 'y'} changed on the service since locsync last applied ${drift.length > 1 ? 'them' : 'it'} (drift policy: fail); nothing was changed:`,
-        ...drift.flatMap((d) => [
-          `  ${glossaryDriftHeadline(d)}`,
-          ...d.changes.flatMap((c) => dictionaryChangeLines(c, '      ')),
-        ]),
-        "Run again with --drift overwrite (make the service match the YAML) or --drift adopt (write the service's entries into the files), set the glossary's drift policy, or edit the files to match.",
-      ].join('\n'),
-    );
-    this.name = 'GlossaryDriftError';
-  }
-}
-
-export function glossaryDriftHeadline(d: GlossaryDrift): string {
-  const side = d.yamlChanged ? ' (the YAML changed too: service vs YAML)' : '';
-  return `${d.key}: entries changed on the service (glossary_id ${d.glossary_id}, policy ${d.policy})${side}`;
-}
-
-/** At most this many entries of a dictionary change are listed (the counts are always shown). */
-const MAX_ENTRY_LINES = 10;
-
-/** "~ en-de: 2 added, 1 changed" and the entries themselves, for people. */
-export function dictionaryChangeLines(c: DictionaryChange, indent: string): string[] {
-  const sym = c.op === 'add' ? '+' : c.op === 'remove' ? '-' : '~';
-  const what =
-    c.op === 'add' ? 'dictionary added' : c.op === 'remove' ? 'dictionary removed' : 'dictionary replaced';
-  const lines = [`${indent}${sym} ${c.pair}: ${what} (${diffCounts(c.diff)})`];
-  const entries = [
-    ...c.diff.added.map(([s, t]) => `+ ${s} → ${t}`),
-    ...c.diff.changed.map(([s, f, t]) => `~ ${s}: ${f} → ${t}`),
-    ...c.diff.removed.map(([s, t]) => `- ${s} → ${t}`),
-  ];
-  for (const e of entries.slice(0, MAX_ENTRY_LINES)) lines.push(`${indent}    ${e}`);
-  if (entries.length > MAX_ENTRY_LINES)
-    lines.push(`${indent}    ... and ${entries.length - MAX_ENTRY_LINES} more`);
-  return lines;
 }
 
 /** Decide what the glossaries need; `apply()` then makes the service match. Nothing is modified before it. */

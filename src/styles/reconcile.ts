@@ -2,9 +2,6 @@ import type { ServiceClient } from '../api/client.js';
 import { NotFoundError, ServiceError } from '../api/errors.js';
 import type { ConfiguredRules, CustomInstruction, StyleRuleList } from '../api/types.js';
 import { silentLogger, type Logger } from '../log/logger.js';
-import type { LoadedManifest, ResolvedStyleList } from '../manifest/load.js';
-import type { DriftPolicy } from '../manifest/types.js';
-import type { AppliedStyle, StyleStateStore } from '../state/types.js';
 import {
   contentHash,
   describeChange,
@@ -12,217 +9,19 @@ import {
   diffContent,
   remoteContent,
   sameInstruction,
-  type StyleChange,
   type StyleContent,
 } from './content.js';
 import { adoptIntoYaml } from './yaml-write.js';
-import { applyDecisions, Reconciler, type Decision, type ReconcileKind } from './reconciler.js';
+import { applyDecisions, Reconciler } from './reconciler.js';
+import { contentAfter, styleKind } from './style-kind.js';
+import { DriftError, type ListDecision, type ReconcileArgs, type StylePlan } from './style-plan.js';
 
 // The style list reconciler: desired (the YAML) vs remote (the service) vs last applied (state:
-// style_id, version, hash), on the generic reconciler (reconciler.ts). It plans, and when asked
-// applies, the requests that make the service's lists match the YAML, and notices lists changed
-// elsewhere by their version (drift).
+// style_id, version, hash), on the generic reconciler (reconciler.ts). It plans (style-kind.ts
+// decides what each list needs), and when asked applies, the requests that make the service's lists
+// match the YAML, and notices lists changed elsewhere by their version (drift).
 
-export type StyleActionKind = 'create' | 'update' | 'replace' | 'delete' | 'adopt';
-
-export interface StyleAction {
-  kind: StyleActionKind;
-  key: string;
-  name: string;
-  language: string;
-  /** The existing list on the service (update, replace, delete, adopt). */
-  style_id?: string;
-  /** From the service's content to the YAML's (adopt: from the YAML's to the service's). */
-  changes: StyleChange[];
-  /** Why and how, for people ("rule removed: PUT configured_rules", "deleted on the service"). */
-  notes: string[];
-}
-
-export interface StyleDrift {
-  key: string;
-  style_id: string;
-  policy: DriftPolicy;
-  appliedVersion: number;
-  remoteVersion: number;
-  /** What the service has that the YAML has not (from the YAML's content to the service's). */
-  changes: StyleChange[];
-  /** The YAML changed too since the last apply: the changes mix both sides. */
-  yamlChanged: boolean;
-}
-
-export interface StylePlan {
-  actions: StyleAction[];
-  drift: StyleDrift[];
-  /** List key → style_id to send with uploads (lists still to be created in a plan: absent). */
-  styleIds: Record<string, string>;
-  /** Lists whose content changed (or would change) in this run: outputs made with them are stale. */
-  changedKeys: string[];
-  /**
-   * With `blockDrifted`: lists that drifted under policy fail, left as they are on the service; the
-   * targets that use them get no translation this run (the rest go on).
-   */
-  blocked?: StyleDrift[];
-}
-
-export const ACTION_SYMBOLS: Record<StyleActionKind, string> = {
-  create: '+',
-  update: '~',
-  replace: '-/+',
-  delete: '-',
-  adopt: '<',
-};
-
-/** Drift under policy `fail`: someone changed lists on the service; nothing was modified. */
-export class DriftError extends Error {
-  constructor(readonly drift: StyleDrift[]) {
-    super(
-      [
-        `style list${drift.length > 1 ? 's' : ''} changed on the service since locsync last applied ${drift.length > 1 ? 'them' : 'it'} (drift policy: fail); nothing was changed:`,
-        ...drift.flatMap((d) => [
-          `  ${driftHeadline(d)}`,
-          ...d.changes.map((c) => `      ${describeChange(c)}`),
-        ]),
-        "Run again with --drift overwrite (make the service match the YAML) or --drift adopt (write the service's state into the YAML), set the list's drift policy, or edit the YAML to match.",
-      ].join('\n'),
-    );
-    this.name = 'DriftError';
-  }
-}
-
-export function driftHeadline(d: StyleDrift): string {
-  const side = d.yamlChanged ? ' (the YAML changed too: service vs YAML)' : '';
-  return `${d.key}: version ${d.appliedVersion} → ${d.remoteVersion} on the service (style_id ${d.style_id}, policy ${d.policy})${side}`;
-}
-
-export interface ReconcileArgs {
-  loaded: LoadedManifest;
-  client: ServiceClient;
-  state: StyleStateStore;
-  apply: boolean;
-  /** Only these list keys. */
-  only?: string[];
-  /** A one-off drift policy for this run, instead of each list's own. */
-  drift?: DriftPolicy;
-  /**
-   * Lists drifted under policy fail are left alone (listed in `blocked`) instead of stopping the
-   * whole apply (DriftError): a sync translates what does not use them.
-   */
-  blockDrifted?: boolean;
-  logger?: Logger;
-}
-
-/** What one list needs, decided before anything is modified. */
-type ListDecision = Decision<
-  ResolvedStyleList,
-  AppliedStyle,
-  StyleRuleList,
-  StyleContent,
-  StyleAction,
-  StyleDrift
->;
-
-/** Style lists for the generic reconciler: the service's calls, their content and its comparison. */
-function styleKind(
-  args: ReconcileArgs,
-): ReconcileKind<
-  ResolvedStyleList,
-  AppliedStyle,
-  StyleRuleList,
-  StyleContent,
-  StyleChange,
-  StyleAction,
-  StyleDrift
-> {
-  const { client, state } = args;
-  return {
-    noun: 'style list',
-    desired: () => args.loaded.styleLists,
-    appliedAll: () => state.allStyles(),
-    appliedKey: (a) => a.key,
-    appliedId: (a) => a.style_id,
-    getApplied: (key) => state.getStyle(key),
-    fetch: (id) => client.getStyleRules(id),
-    listAll: async () => (await client.listAllStyleRules()) as StyleRuleList[],
-    remoteId: (r) => r.style_id,
-    sameName: (r, list) => r.name === list.name && r.language === list.language,
-    fromListing: async (r) => {
-      try {
-        return await client.getStyleRules(r.style_id);
-      } catch (err) {
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      }
-    },
-    desiredContent,
-    remoteContent,
-    diff: diffContent,
-    changedSinceApplied: (applied, remote) => remote.version !== applied.version,
-    desiredChangedSinceApplied: (applied, want) => contentHash(want) !== applied.hash,
-    policyOf: (list) => list.drift,
-    goneNote: (applied) => `style_id ${applied.style_id} was deleted on the service; creating the list again`,
-    takeoverNote: (r) => `taking over the service's list with this name (style_id ${r.style_id})`,
-    deleteAction: (key, applied, notes) => ({
-      kind: 'delete',
-      key,
-      name: applied.name,
-      language: applied.language,
-      style_id: applied.style_id,
-      changes: [],
-      notes,
-    }),
-    createAction: (key, _list, want, notes) => ({
-      kind: 'create',
-      key,
-      name: want.name,
-      language: want.language,
-      changes: diffContent({ ...want, configured_rules: {}, custom_instructions: [] }, want).filter(
-        (c) => c.what !== 'name' && c.what !== 'language',
-      ),
-      notes,
-    }),
-    driftOf: (key, applied, remote, policy, changes, yamlChanged) => ({
-      key,
-      style_id: remote.style_id,
-      policy,
-      appliedVersion: applied.version,
-      remoteVersion: remote.version,
-      changes,
-      yamlChanged,
-    }),
-    adoptAction: (key, list, remote, drift, notes) => ({
-      kind: 'adopt',
-      key,
-      name: remote.name,
-      language: remote.language,
-      style_id: remote.style_id,
-      changes: drift.changes,
-      notes: [...notes, `writing the service's version ${remote.version} into ${list.file}`],
-    }),
-    overwriteNote: (applied, remote) =>
-      `overwriting changes made on the service (version ${applied.version} → ${remote.version})`,
-    changeAction: (key, _list, remote, have, want, changes, notes) => {
-      if (changes.length === 0) return undefined;
-      const replace = changes.some((c) => c.what === 'language');
-      if (replace)
-        notes.push(
-          `the language changes (${have.language} → ${want.language}): a new list replaces the old one`,
-        );
-      else if (changes.some((c) => c.what === 'rule' && c.op === 'remove'))
-        notes.push(
-          'a rule was removed: all rules are replaced with PUT configured_rules (PATCH only merges)',
-        );
-      return {
-        kind: replace ? 'replace' : 'update',
-        key,
-        name: want.name,
-        language: want.language,
-        style_id: remote.style_id,
-        changes,
-        notes,
-      };
-    },
-  };
-}
+export { DriftError, type ReconcileArgs, type StylePlan } from './style-plan.js';
 
 /** Status codes of a service without PUT /v3/style_rules/{id}/configured_rules. */
 const UNSUPPORTED = new Set([404, 405, 501]);
@@ -421,18 +220,6 @@ class StyleReconciler {
     log.info({ version: after.version, changes: d.action!.changes.length }, 'updated style list');
     return id;
   }
-}
-
-/**
- * The content a list has on the service once this run is done (undefined: deleted, or left alone
- * because of drift under policy fail).
- */
-function contentAfter(d: ListDecision): StyleContent | undefined {
-  if (!d.desired) return undefined;
-  if (d.action?.kind === 'adopt') return remoteContent(d.remote!);
-  if (d.action) return desiredContent(d.desired);
-  if (d.drift) return undefined;
-  return d.remote ? remoteContent(d.remote) : undefined;
 }
 
 /** The rules to PATCH (added or changed) when none was removed; undefined when there are none. */
