@@ -21,6 +21,11 @@ export interface ReadOptions {
    * one text and ignore it. Default 'source'.
    */
   side?: 'source' | 'target';
+  /**
+   * With side 'target': the language to read of a file that holds several (an Apple String
+   * Catalog: its localizations in that language). Other formats ignore it.
+   */
+  lang?: string;
 }
 
 export interface WriteTarget {

@@ -230,6 +230,8 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
   stringsdict: stringFile(
     once(async () => (await import('./formats/strings/stringsdict.js')).readStringsdict),
   ),
+  // Apple String Catalogs: every language of a table in one file (docs/strings/xcstrings.md).
+  xcstrings: stringFile(once(async () => (await import('./formats/strings/xcstrings.js')).readXcstrings)),
   properties: stringFile(once(async () => (await import('./formats/strings/properties.js')).readProperties)),
   toml: stringFile(once(async () => (await import('./formats/strings/toml.js')).readToml)),
   // Laravel's lang/en/*.php arrays (docs/strings/laravel.md); lang/en.json is read as JSON.

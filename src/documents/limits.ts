@@ -27,6 +27,8 @@ export interface ReadContext {
   signal?: AbortSignal;
   /** Which text of a bilingual format to read (ReadOptions.side). */
   side?: 'source' | 'target';
+  /** The language to read of a file that holds several (ReadOptions.lang). */
+  lang?: string;
 }
 
 /** Throws the signal's reason when the work was cancelled. */

@@ -8,7 +8,7 @@
 // translated, the structure is code; parsed with @formatjs/icu-messageformat-parser), simple ICU /
 // MessageFormat / i18next arguments ({name}, {0}, {0,number}, {{name}}, $t(key)), Laravel's :name, printf and its
 // relatives (%s, %1$d, %@, %lld, %.2f, %%, Python's %(name)s, Ruby's %{name} and %<name>s,
-// stringsdict's %#@files@), HTML/XML tags (<b>, </a>, <br/>) and character references (&amp;).
+// stringsdict's %#@files@, a String Catalog's %arg), HTML/XML tags (<b>, </a>, <br/>) and character references (&amp;).
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { Piece } from './segment.js';
 
@@ -22,6 +22,7 @@ const TOKEN = new RegExp(
     /%<\w+>[-+0# ]*\d*(?:\.\d+)?[a-zA-Z]/.source, // %<name>s (Ruby)
     /%\(\w+\)[-+0# ]*\d*(?:\.\d+)?[a-zA-Z]/.source, // %(name)s (Python)
     /%#@\w+@/.source, // %#@files@ (stringsdict)
+    /%arg\b/.source, // %arg (a String Catalog substitution's own number)
     /%(?:\d+\$)?[-+0#']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[A-Za-z@]/.source, // printf, strftime (%Y)
     /%%/.source,
     /\$t\([^()]*\)/.source, // i18next nesting

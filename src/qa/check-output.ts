@@ -24,7 +24,7 @@ export interface CheckedOutput extends QaResult {
 }
 
 export async function checkOutput(c: OutputToCheck): Promise<CheckedOutput> {
-  const out = await readOutput(c.output);
+  const out = await readOutput(c.output, c.targetLang);
   const hard = (failure: { check: QaFinding['check']; reason: string }): CheckedOutput => ({
     outcome: 'failed',
     findings: [{ check: failure.check, message: failure.reason, where: [] }],

@@ -34,14 +34,20 @@ export interface DocumentRef {
   format: string;
 }
 
-/** The output read for the checks, or the hard check it already fails (empty, unreadable). */
-export async function readOutput(output: DocumentRef): Promise<ReadDocument | { failure: HardCheckFailure }> {
+/**
+ * The output read for the checks (its text in `targetLang` where a file holds several languages),
+ * or the hard check it already fails (empty, unreadable).
+ */
+export async function readOutput(
+  output: DocumentRef,
+  targetLang = '',
+): Promise<ReadDocument | { failure: HardCheckFailure }> {
   const { size } = await fs.stat(output.path);
   if (size === 0) return { failure: { check: 'empty', reason: 'the output is empty (0 bytes)' } };
   const cut = await imageCutShort(output.path, output.format);
   if (cut) return { failure: { check: 'unreadable', reason: `the output does not open: ${cut}` } };
   try {
-    return await readForChecks(output.path, output.format, 'target');
+    return await readForChecks(output.path, output.format, 'target', targetLang);
   } catch (err) {
     return {
       failure: {
@@ -118,7 +124,7 @@ export async function runHardChecks(
   output: DocumentRef,
   targetLang = '',
 ): Promise<HardCheckFailure | undefined> {
-  const out = await readOutput(output);
+  const out = await readOutput(output, targetLang);
   if ('failure' in out) return out.failure;
   const src = source ? await readSource(source, output, targetLang) : undefined;
   return source && src ? compareWithSource(source, src, out) : undefined;

@@ -21,14 +21,16 @@ export interface ReadDocument {
 
 /**
  * Reads the segments of the document at `path` as `format`; `side: 'target'` reads a bilingual
- * document's translation (XLIFF targets). Throws what the document layer throws.
+ * document's translation (XLIFF targets), in `lang` where a file holds several languages (an Apple
+ * String Catalog). Throws what the document layer throws.
  */
 export async function readForChecks(
   path: string,
   format: string,
   side: 'source' | 'target' = 'source',
+  lang?: string,
 ): Promise<ReadDocument> {
-  return segmentsForChecks(await openDocument(path, { format, side }));
+  return segmentsForChecks(await openDocument(path, { format, side, ...(lang ? { lang } : {}) }));
 }
 
 /** The segments of an opened document as the checks see them. */

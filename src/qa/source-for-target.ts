@@ -37,7 +37,7 @@ export async function readSourceForTarget(
     const laidOut = path.join(dir, `source.${format}`);
     await doc.write(() => undefined, { path: laidOut, format }, { targetLang });
     // Read as a translation: a gettext catalogue's forms are then its msgstr[n], as the output's are.
-    return await readForChecks(laidOut, format, 'target');
+    return await readForChecks(laidOut, format, 'target', targetLang);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

@@ -21,5 +21,6 @@ export async function openDocument(path: string, opts: ReadOptions): Promise<Ope
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.side ? { side: opts.side } : {}),
+    ...(opts.lang ? { lang: opts.lang } : {}),
   });
 }

@@ -1,0 +1,236 @@
+// Apple String Catalogs (docs/strings/xcstrings.md): the source language's units are segments; the
+// writer sets the target's localizations and keeps every other language, comment, extractionState
+// and shouldTranslate: false string; Xcode's layout kept byte for byte; plurals per target.
+// Fixture Localizable.xcstrings written by hand in the layout Xcode 15 writes (Debian has no Xcode):
+// the structure of Apple's String Catalog documentation (stringUnit, plural and device variations,
+// substitutions), keys sorted, 2-space indent, " : " separators, an empty string entry as Xcode
+// prints it, `\/` for a slash.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openDocument, type TranslationOf } from '../../src/documents/index.js';
+import { PlaceholderCheckError, type StringDocument } from '../../src/documents/formats/strings/keyed.js';
+import { checkOutput } from '../../src/qa/check-output.js';
+import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
+import { segmentsOf, writerIn } from './string-file.js';
+import { createFixture, type Fixture } from '../sync/fixture.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
+const CATALOG = path.join(FIXTURES, 'Localizable.xcstrings');
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-xcstrings-'));
+afterAll(async () => fs.rm(dir, { recursive: true, force: true }));
+
+const open = async (file = CATALOG, lang?: string) =>
+  (await openDocument(file, {
+    format: 'xcstrings',
+    ...(lang ? { side: 'target' as const, lang } : {}),
+  })) as StringDocument;
+const write = writerIn(dir);
+const source = () => fs.readFile(CATALOG, 'utf8');
+
+interface Unit {
+  stringUnit?: { state: string; value: string };
+  variations?: Record<string, Record<string, Unit>>;
+  substitutions?: Record<
+    string,
+    { argNum: number; formatSpecifier: string; variations: Record<string, Record<string, Unit>> }
+  >;
+}
+interface Catalog {
+  sourceLanguage: string;
+  version: string;
+  strings: Record<
+    string,
+    {
+      comment?: string;
+      extractionState?: string;
+      shouldTranslate?: boolean;
+      localizations?: Record<string, Unit>;
+    }
+  >;
+}
+const parse = (text: string) => JSON.parse(text) as Catalog;
+
+describe('Apple String Catalogs', () => {
+  it('the source language units are segments; shouldTranslate: false and other languages are not', async () => {
+    expect((await segmentsOf(await open())).map((s) => s.where)).toEqual([
+      'key %lld photos (one)',
+      'key %lld photos (other)',
+      'key album_summary',
+      'key album_summary {photos} (one)',
+      'key album_summary {photos} (other)',
+      'key Open',
+      'key Tap to share [iphone]',
+      'key Tap to share [mac]',
+      'key Welcome, %@!',
+    ]);
+    // read as the German side: the catalog's own German where it has it
+    const de = (await open(CATALOG, 'de')).values();
+    expect(de.get('Open')).toBe('Öffnen');
+    expect(de.get('%lld photos (one)')).toBe('%lld Foto');
+    expect(de.get('Welcome, %@!')).toBe('Welcome, %@!');
+  });
+
+  it('writes the target into the catalog, keeps the rest; Xcode layout; a rewrite is byte-identical', async () => {
+    const src = await source();
+    const out = await write(await open(), 'de');
+    const before = parse(src);
+    const after = parse(out);
+    // every other language, comment, extractionState and the shouldTranslate: false string as they were
+    expect(after.strings['Open']?.localizations?.['fr']).toEqual(
+      before.strings['Open']?.localizations?.['fr'],
+    );
+    expect(after.strings['%lld photos']?.localizations?.['en']).toEqual(
+      before.strings['%lld photos']?.localizations?.['en'],
+    );
+    expect(after.strings['Photos/Videos']).toEqual({ shouldTranslate: false });
+    expect(after.strings['%lld photos']?.comment).toBe('The number of photos in the library');
+    expect(after.strings['%lld photos']?.extractionState).toBe('manual');
+    expect(Object.keys(after.strings)).toEqual(Object.keys(before.strings));
+    expect(after.strings['Open']?.localizations?.['de']).toEqual({
+      stringUnit: { state: 'translated', value: '«OPEN»' },
+    });
+    expect(after.strings['Welcome, %@!']?.localizations).toEqual({
+      de: { stringUnit: { state: 'translated', value: '«WELCOME, »%@«!»' } },
+    });
+    expect(after.strings['Tap to share']?.localizations?.['de']?.variations?.['device']?.['mac']).toEqual({
+      stringUnit: { state: 'translated', value: '«CLICK TO SHARE»' },
+    });
+    expect(after.strings['album_summary']?.localizations?.['de']?.substitutions?.['photos']?.argNum).toBe(1);
+    // only the German entries changed: everything else is the source's bytes (Xcode's layout)
+    expect(out).toContain('    "Photos\\/Videos" : {\n      "shouldTranslate" : false\n    },\n');
+    expect(out).toContain('"fr" : {\n          "stringUnit" : {\n            "state" : "needs_review",');
+    expect(out.endsWith('  "version" : "1.0"\n}\n')).toBe(true);
+    // the same translation written into its own output again: byte for byte the same
+    const again = path.join(dir, 'again.xcstrings');
+    await fs.writeFile(again, out);
+    expect(await write(await open(again), 'de')).toBe(out);
+    // and the German side reads back what was written
+    expect((await open(again, 'de')).values().get('Open')).toBe('«OPEN»');
+  });
+
+  it('hostile translations (JSON syntax, quotes, newlines, RTL) stay data', async () => {
+    const hostile = `"}, "x" : { \\ \n\t\\u0041 \u202Eمرحبا`;
+    const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
+    const out = path.join(dir, 'hostile.xcstrings');
+    await (await open()).write(evil, { path: out, format: 'xcstrings' }, { targetLang: 'ar' });
+    const back = parse(await fs.readFile(out, 'utf8'));
+    expect(back.strings['Open']?.localizations?.['ar']?.stringUnit?.value).toBe(hostile);
+    expect(Object.keys(back.strings)).toEqual(Object.keys(parse(await source()).strings));
+    expect((await open(out, 'ar')).values().get('Open')).toBe(hostile);
+  });
+
+  it('plural variations become the target’s: ja other, ru one few many other, ar six forms', async () => {
+    const forms = async (lang: string) => {
+      const c = parse(await write(await open(), lang));
+      const unit = c.strings['%lld photos']?.localizations?.[lang];
+      const sub = c.strings['album_summary']?.localizations?.[lang]?.substitutions?.['photos'];
+      return {
+        photos: Object.entries(unit?.variations?.['plural'] ?? {}).map(
+          ([k, v]) => `${k}: ${v.stringUnit?.value}`,
+        ),
+        summary: Object.keys(sub?.variations['plural'] ?? {}),
+      };
+    };
+    expect(await forms('ja')).toEqual({ photos: ['other: %lld« PHOTOS»'], summary: ['other'] });
+    expect(await forms('ru')).toEqual({
+      photos: ['few: %lld« PHOTOS»', 'many: %lld« PHOTOS»', 'one: %lld« PHOTO»', 'other: %lld« PHOTOS»'],
+      summary: ['few', 'many', 'one', 'other'],
+    });
+    expect((await forms('ar')).summary).toEqual(['few', 'many', 'one', 'other', 'two', 'zero']);
+    expect((await open()).addedForms('ru').map((f) => f.key)).toEqual([
+      '%lld photos (few)',
+      '%lld photos (many)',
+      'album_summary {photos} (few)',
+      'album_summary {photos} (many)',
+    ]);
+  });
+
+  it('the output checks pass on good output and catch a dropped %@ and %lld', async () => {
+    const check = (out: string) =>
+      checkOutput({
+        source: { path: CATALOG, format: 'xcstrings' },
+        output: { path: out, format: 'xcstrings' },
+        targetLang: 'ru',
+        sourceLang: 'en',
+        settings: { ...DEFAULT_QA_SETTINGS, ignore: ['language'] },
+      });
+    const good = path.join(dir, 'good.xcstrings');
+    await fs.writeFile(good, await write(await open(), 'ru'));
+    const passed = await check(good);
+    expect(passed.findings).toEqual([]);
+    expect(passed.outcome).toBe('pass');
+    const bad = path.join(dir, 'bad.xcstrings');
+    const text = await fs.readFile(good, 'utf8');
+    await fs.writeFile(
+      bad,
+      text.replace('"«WELCOME, »%@«!»"', '"«WELCOME!»"').replace('"%lld« PHOTO»"', '"« ONE PHOTO»"'),
+    );
+    // placeholders are the values' code pieces: the inline-code check names them
+    const findings = (await check(bad)).findings;
+    expect(findings.map((f) => f.message)).toEqual([
+      'the 2 inline codes of the source "%lld", "%@" missing from the output'.replace('the 2', '2'),
+    ]);
+    // the writer refuses a translation that lost one
+    const dropped: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : `${p.text} %d`));
+    await expect(
+      (await open()).write(
+        dropped,
+        { path: path.join(dir, 'no.xcstrings'), format: 'xcstrings' },
+        { targetLang: 'de' },
+      ),
+    ).rejects.toThrow(PlaceholderCheckError);
+  });
+
+  it('a file that is not a catalog is refused naming the line', async () => {
+    const bad = path.join(dir, 'broken.xcstrings');
+    await fs.writeFile(bad, '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {\n  }\n');
+    await expect(openDocument(bad, { format: 'xcstrings' })).rejects.toThrow(
+      /the \.xcstrings file is not valid JSON/,
+    );
+    await fs.writeFile(bad, '{\n  "version" : "1.0"\n}\n');
+    await expect(openDocument(bad, { format: 'xcstrings' })).rejects.toThrow(/is not a String Catalog/);
+  });
+});
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+describe('a String Catalog on the segment path', () => {
+  it('golden output from the local service; an edit sends only the changed value', async () => {
+    const src = await source();
+    fx = await createFixture({
+      manifest: {
+        mappings: [
+          {
+            name: 'app',
+            source: 'src/App',
+            include: ['Localizable.xcstrings'],
+            output: 'out/{lang_bcp47}/Localizable.xcstrings',
+            method: 'segments',
+            source_lang: 'en',
+            targets: [{ lang: 'de' }],
+          },
+        ],
+      },
+      files: { 'App/Localizable.xcstrings': src },
+    });
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(fx.read('out/de/Localizable.xcstrings')).toBe(
+      await fs.readFile(path.join(FIXTURES, 'Localizable.de.xcstrings'), 'utf8'),
+    );
+    const mark = fx.mark();
+    fx.write('src/App/Localizable.xcstrings', src.replace('"Click to share"', '"Click here to share"'));
+    expect((await fx.sync()).failed).toEqual([]);
+    const sent = fx.service
+      .requests()
+      .slice(mark)
+      .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
+      .map((r) => [r.text!.texts, r.text!.characters]);
+    expect(sent).toEqual([[1, 'Click here to share'.length]]);
+  });
+});
