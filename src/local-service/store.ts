@@ -171,6 +171,20 @@ const JOB_COLUMNS = [
   'downloaded',
 ] as const;
 
+/** A job's columns stored as they are, NULL where the job has none (read back: left out). */
+const OPTIONAL_JOB_COLUMNS = [
+  'source_lang',
+  'formality',
+  'translate_ms',
+  'started_at',
+  'translate_until',
+  'billed_characters',
+  'message',
+  'fail_message',
+  'bad_output',
+] as const;
+type OptionalJobColumn = (typeof OPTIONAL_JOB_COLUMNS)[number];
+
 function styleFromDb(r: StyleDbRow): StyleRow {
   return {
     style_id: r.style_id,
@@ -200,17 +214,10 @@ function jobFromDb(r: JobDbRow): JobRow {
     absurd_eta: r.absurd_eta === 1,
     downloaded: r.downloaded === 1,
   };
-  if (r.source_lang !== null) job.source_lang = r.source_lang;
-  if (r.formality !== null) job.formality = r.formality as Formality;
+  const optional = job as unknown as Record<OptionalJobColumn, string | number>;
+  for (const c of OPTIONAL_JOB_COLUMNS) if (r[c] !== null) optional[c] = r[c];
   if (r.style !== null) job.style = JSON.parse(r.style) as EngineStyle;
   if (r.glossary !== null) job.glossary = JSON.parse(r.glossary) as GlossaryTerms;
-  if (r.translate_ms !== null) job.translate_ms = r.translate_ms;
-  if (r.started_at !== null) job.started_at = r.started_at;
-  if (r.translate_until !== null) job.translate_until = r.translate_until;
-  if (r.billed_characters !== null) job.billed_characters = r.billed_characters;
-  if (r.message !== null) job.message = r.message;
-  if (r.fail_message !== null) job.fail_message = r.fail_message;
-  if (r.bad_output !== null) job.bad_output = r.bad_output as BadOutputKind;
   return job;
 }
 
@@ -223,21 +230,16 @@ function jobToDb(j: JobRow): Record<(typeof JOB_COLUMNS)[number], string | numbe
     ext: j.ext,
     out_ext: j.out_ext,
     target_lang: j.target_lang,
-    source_lang: j.source_lang ?? null,
-    formality: j.formality ?? null,
+    ...(Object.fromEntries(OPTIONAL_JOB_COLUMNS.map((c) => [c, j[c] ?? null])) as Record<
+      OptionalJobColumn,
+      string | number | null
+    >),
     style: j.style ? JSON.stringify(j.style) : null,
     glossary: j.glossary ? JSON.stringify(j.glossary) : null,
-    translate_ms: j.translate_ms ?? null,
     bytes: j.bytes,
     sha256: j.sha256,
     created_at: j.created_at,
     queued_until: j.queued_until,
-    started_at: j.started_at ?? null,
-    translate_until: j.translate_until ?? null,
-    billed_characters: j.billed_characters ?? null,
-    message: j.message ?? null,
-    fail_message: j.fail_message ?? null,
-    bad_output: j.bad_output ?? null,
     absurd_eta: j.absurd_eta ? 1 : 0,
     downloaded: j.downloaded ? 1 : 0,
   };
