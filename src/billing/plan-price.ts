@@ -34,8 +34,15 @@ export type CountCharacters = (
 ) => Promise<number | undefined>;
 
 export interface PriceTotals {
-  /** Uploads (documents x targets). */
+  /** Documents translated (files x targets): the uploads and those sent as text requests. */
   documents: number;
+  /** Of those, documents uploaded whole (each one billed call). */
+  uploads: number;
+  /**
+   * Text requests the others send (method: segments), cut to the service's limits; a document
+   * whose segments were not looked up counts as one.
+   */
+  text_requests: number;
   /** Characters counted in their text (documents that could not be counted add none). */
   characters: number;
   /** Characters the 50,000 minimum of docx/pptx/doc/xlsx/pdf adds over their text. */
@@ -72,11 +79,21 @@ export interface PlanPrice {
 const COUNT_CONCURRENCY = 16;
 
 function emptyTotals(): PriceTotals {
-  return { documents: 0, characters: 0, minimum_added: 0, billed: 0, uncounted: 0 };
+  return {
+    documents: 0,
+    uploads: 0,
+    text_requests: 0,
+    characters: 0,
+    minimum_added: 0,
+    billed: 0,
+    uncounted: 0,
+  };
 }
 
 function add(t: PriceTotals, p: UploadPrice): void {
   t.documents++;
+  if (p.textRequests === undefined) t.uploads++;
+  else t.text_requests += p.textRequests;
   t.characters += p.characters ?? 0;
   t.minimum_added += p.minimumAdded;
   t.billed += p.billed;

@@ -19,6 +19,8 @@ export interface UploadPrice {
   billed: number;
   /** A target translated segment by segment (method: segments): what the plan sends and keeps. */
   segments?: SegmentsQuote;
+  /** Text requests it sends (method: segments); absent for an upload. */
+  textRequests?: number;
 }
 
 /**
@@ -34,18 +36,30 @@ export interface SegmentsQuote {
   characters: number;
   /** What uploading the whole document would bill (its characters, at least the minimum). */
   documentPath: number;
+  /**
+   * Text requests that send them, cut to the service's limits as the run cuts them (the run may
+   * send fewer: a segment another document sends first is waited for).
+   */
+  requests: number;
   /** Its segments by where their translation comes from (./leverage.ts). */
   leverage?: Leverage;
 }
 
 /** The price of a document translated through the segment path: the characters sent, no minimum. */
 export function priceSegments(q: SegmentsQuote): UploadPrice {
-  return { characters: q.characters, minimumAdded: 0, billed: q.characters, segments: q };
+  return {
+    characters: q.characters,
+    minimumAdded: 0,
+    billed: q.characters,
+    segments: q,
+    textRequests: q.requests,
+  };
 }
 
 /** The price of re-sending every segment of a document of `characters` (no minimum, no memory). */
 export function priceAllSegments(characters: number | null): UploadPrice {
-  return { characters, minimumAdded: 0, billed: characters ?? 0 };
+  // How its segments fall into requests is not known here: at least one.
+  return { characters, minimumAdded: 0, billed: characters ?? 0, textRequests: 1 };
 }
 
 /** Whether this file's format is translated without a character count (images): billed 0. */

@@ -1,5 +1,6 @@
 import { printable } from '../log/printable.js';
 import { formatCount, formatDuration } from '../util/format.js';
+import { formatBilledCalls } from '../billing/billed-calls.js';
 import { costOf, formatBill, type BillingRate } from '../billing/money.js';
 import { staleAdvice } from './plan/retranslate.js';
 
@@ -193,13 +194,12 @@ export function summaryCounts(s: SyncSummary): Record<string, number> {
  * a resumed run collected were uploaded (and are billed) by an earlier run's upload.
  */
 function billedFor(s: SyncSummary): string {
-  const n = formatCount;
-  const parts = [
-    ...(s.uploads || (!s.resumed && !s.textRequests) ? [`${n(s.uploads)} uploads`] : []),
-    ...(s.resumed ? [`${n(s.resumed)} documents uploaded by an earlier run`] : []),
-    ...(s.textRequests ? [`${n(s.textRequests)} text requests`] : []),
-  ];
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+  return formatBilledCalls({
+    documents: s.translated,
+    uploads: s.uploads,
+    textRequests: s.textRequests,
+    earlier: s.resumed,
+  });
 }
 
 /** The summary as `--json` prints it: with `billing:` set, what the run billed in money too. */

@@ -35,9 +35,17 @@ function everyAdvice(): string[] {
   } catch (err) {
     out.push((err as Error).message);
   }
-  const totals = { documents: 2, billed: 100, characters: 100, minimum_added: 0, uncounted: 0 };
+  const totals = {
+    documents: 2,
+    uploads: 2,
+    text_requests: 0,
+    billed: 100,
+    characters: 100,
+    minimum_added: 0,
+    uncounted: 0,
+  };
   const price = {
-    total: { ...totals, documents: 0, billed: 0 },
+    total: { ...totals, documents: 0, uploads: 0, billed: 0 },
     by_target: {},
     by_mapping: {},
     by_reason: {},

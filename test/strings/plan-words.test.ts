@@ -6,7 +6,7 @@ import { formatUploadPrice } from '../../src/sync/plan/format-price.js';
 
 describe('the plan of a string file', () => {
   it('says how many keys are missing or changed', () => {
-    const quote = { segments: 42, fromMemory: 40, sent: 2, characters: 31, documentPath: 600 };
+    const quote = { segments: 42, fromMemory: 40, sent: 2, characters: 31, documentPath: 600, requests: 1 };
     expect(formatUploadPrice('locales/en.json', priceSegments(quote))).toBe(
       '2 keys missing or changed, 40 from memory: 31 characters',
     );

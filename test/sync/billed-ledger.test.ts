@@ -95,7 +95,7 @@ describe('the ledger agrees with the service', () => {
     const text = formatSummary(summary);
     expect(text).toContain(`Billed: ${counted.toLocaleString('en-US')} characters for `);
     // Units named: the segment path's requests are text requests, not uploads.
-    expect(text).toMatch(/for \d+ uploads and \d+ text requests/);
+    expect(text).toMatch(/for \d+ documents: \d+ uploads and \d+ text requests/);
     expect(text).toMatch(/lost download: .*billed twice/);
 
     for (const by of ['language', 'mapping', 'month']) {

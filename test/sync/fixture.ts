@@ -246,3 +246,19 @@ export function setHouseStyle(f: Fixture, timeFormat: string): void {
     stringify({ ...defaultManifest(f.service.url), ...houseStyleManifest(timeFormat) }),
   );
 }
+
+/** A mapping `name` of the folder src/<name> into out/<name>/{lang}/{path}, from English. */
+export function folderMapping(
+  name: string,
+  targets: string[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name,
+    source: `src/${name}`,
+    source_lang: 'en',
+    output: `out/${name}/{lang}/{path}`,
+    targets: targets.map((lang) => ({ lang })),
+    ...extra,
+  };
+}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { charactersSent } from '../segments/helpers.js';
-import { createFixture, runCliOn, type Fixture } from './fixture.js';
+import { createFixture, folderMapping, runCliOn, type Fixture } from './fixture.js';
 
 // Per-team cost: each mapping names its cost centre (billing.cost_centre), `report --by cost-centre`
 // adds up what the ledger's charges and text requests of its mappings billed, and `--format csv`
@@ -13,14 +13,7 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const mapping = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  source: `src/${name}`,
-  source_lang: 'en',
-  output: `out/${name}/{lang}/{path}`,
-  targets: [{ lang: 'de' }],
-  ...extra,
-});
+const mapping = (name: string, extra: Record<string, unknown> = {}) => folderMapping(name, ['de'], extra);
 
 interface ReportJson {
   by: string;

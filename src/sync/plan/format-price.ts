@@ -1,4 +1,5 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../../api/types.js';
+import { formatBilledCalls } from '../../billing/billed-calls.js';
 import { formatBill, formatCharacters, type BillingRate } from '../../billing/money.js';
 import type { Leverage, LeverageCount } from '../../billing/leverage.js';
 import type { PlanPrice, PriceTotals } from '../../billing/plan-price.js';
@@ -51,7 +52,12 @@ function formatSegmentsPrice(file: string, q: SegmentsQuote, bill: string, rate?
 }
 
 function totalsLine(t: PriceTotals, rate?: BillingRate): string {
-  const parts = [`${t.documents} upload${t.documents === 1 ? '' : 's'}, ${formatBill(t.billed, rate)}`];
+  const calls = formatBilledCalls({
+    documents: t.documents,
+    uploads: t.uploads,
+    textRequests: t.text_requests,
+  });
+  const parts = [`${calls}, ${formatBill(t.billed, rate)}`];
   if (t.minimum_added > 0)
     parts.push(
       `${formatCharacters(t.minimum_added)} of them added by the ${formatCharacters(MINIMUM_BILLED_CHARACTERS)}-character minimum`,

@@ -9,6 +9,7 @@ import type { PlannedAction } from '../plan/types.js';
 import type * as DocumentSegmentsModule from './document-segments.js';
 import { segmentPathRefusal } from './method-refusal.js';
 import { recallSegments } from './recall.js';
+import { batchTexts } from './batches.js';
 
 // What a plan's segment-path translations will send, for its price ("3 new segments, 412 from
 // memory: 240 characters"): each document's segments looked up in the segment memory, a segment
@@ -41,6 +42,7 @@ export async function quoteSegments(
       sent: 0,
       characters: 0,
       documentPath: 0,
+      requests: 0,
       leverage,
     };
     let text = 0;
@@ -59,7 +61,8 @@ export async function quoteSegments(
             ? await recallSegments(state.segments, batch)
             : new Map<string, Recalled>();
           q.segments += batch.length;
-          for (const s of batch) {
+          const send: number[] = [];
+          for (const [i, s] of batch.entries()) {
             text += s.characters;
             const kind = leverageOf(known.get(s.key), planned.has(s.key));
             countSegment(leverage, kind, s.characters);
@@ -68,9 +71,12 @@ export async function quoteSegments(
               continue;
             }
             planned.add(s.key);
+            send.push(i);
             q.sent++;
             q.characters += s.characters;
           }
+          // Cut as the run cuts them; a run of neighbours across two batches counts as two.
+          q.requests += batchTexts(batch, send).length;
         },
       );
     } catch (err) {

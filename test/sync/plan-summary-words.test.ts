@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { textRequests } from '../segments/helpers.js';
+import { createFixture, folderMapping, runCliOn, type Fixture } from './fixture.js';
+
+// The plan and the sync's summary count the same things with the same words: documents, uploads
+// (a whole document sent) and text requests (segments sent, method: segments). What the plan says
+// it will bill is what the summary says was billed, for a document mapping, a segments mapping and
+// a pipeline with both; the local service's request log counts the calls.
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+const mapping = (name: string, extra: Record<string, unknown> = {}) =>
+  folderMapping(name, ['de', 'fr'], extra);
+
+const FILES = {
+  'guide/intro.txt': 'Open the lid.\nPress the green button.\n',
+  'guide/care.txt': 'Clean the filter every week.\n',
+  'site/home.md': '# Welcome\n\nOur shop ships everywhere.\n',
+};
+
+/** "Billed by this plan: <calls>, <bill>" → [calls, bill]. */
+function planned(stdout: string): [string, string] {
+  const m = /^Billed by this plan: (.+), ([\d,]+ characters)$/m.exec(stdout);
+  expect(m, stdout).not.toBeNull();
+  return [m![1]!, m![2]!];
+}
+
+/** "Billed: <bill> for <calls>, in 3s" → [calls, bill]. */
+function billed(stdout: string): [string, string] {
+  const m = /^Billed: ([\d,]+ characters) for (.+), in \S+$/m.exec(stdout);
+  expect(m, stdout).not.toBeNull();
+  return [m![2]!, m![1]!];
+}
+
+async function planThenSync(mappings: unknown[]): Promise<{ plan: [string, string]; run: [string, string] }> {
+  fx = await createFixture({ manifest: { mappings }, files: FILES });
+  const plan = await runCliOn(fx, 'plan', '--no-progress');
+  expect(plan.code, plan.stderr).toBe(0);
+  const sync = await runCliOn(fx, 'sync', '--no-progress');
+  expect(sync.code, sync.stderr).toBe(0);
+  return { plan: planned(plan.stdout), run: billed(sync.stdout) };
+}
+
+describe('plan and summary name the billed calls alike', () => {
+  it('a document mapping: uploads', async () => {
+    const { plan, run } = await planThenSync([mapping('guide')]);
+    expect(plan).toEqual(['4 uploads', run[1]]);
+    expect(run).toEqual(plan);
+    expect(fx!.uploads()).toHaveLength(4);
+  }, 180_000);
+
+  it('a segments mapping: documents sent as text requests, never "uploads"', async () => {
+    const { plan, run } = await planThenSync([mapping('site', { method: 'segments' })]);
+    expect(textRequests(fx!)).toHaveLength(2);
+    expect(fx!.uploads()).toHaveLength(0);
+    expect(plan).toEqual(['2 documents: 2 text requests', run[1]]);
+    expect(run).toEqual(plan);
+  }, 180_000);
+
+  it('both: the documents, then the uploads and the text requests apart', async () => {
+    const { plan, run } = await planThenSync([mapping('guide'), mapping('site', { method: 'segments' })]);
+    expect(fx!.uploads()).toHaveLength(4);
+    expect(textRequests(fx!)).toHaveLength(2);
+    expect(plan).toEqual(['6 documents: 4 uploads and 2 text requests', run[1]]);
+    expect(run).toEqual(plan);
+  }, 180_000);
+});
