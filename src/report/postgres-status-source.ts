@@ -9,7 +9,15 @@ import {
   repeatedUploads,
   type InFlightJob,
 } from './queries.js';
-import { outputsOfRun, outputsOfRunSql, withRunsSoFar, type RunSoFar } from './run-so-far.js';
+import {
+  ledgerOfRunSql,
+  ledgerRows,
+  outputsOfRun,
+  outputsOfRunSql,
+  soFarOfBill,
+  withRunsSoFar,
+  type RunSoFar,
+} from './run-so-far.js';
 import type { StatusSource } from './status-source.js';
 
 // What `status` and the status page read from a PostgreSQL state: the same rows as from state.db,
@@ -20,7 +28,7 @@ export function postgresStatusSource(
 ): StatusSource {
   const { pool } = state;
   const soFar = async (runId: number): Promise<RunSoFar> => ({
-    billed: (await state.jobs.billedOfRun(runId)).characters,
+    ...soFarOfBill(await state.jobs.billedOfRun(runId)),
     ...outputsOfRun((await pool.query(outputsOfRunSql('$1::bigint'), [runId])).rows[0]),
   });
   return {
@@ -36,5 +44,6 @@ export function postgresStatusSource(
         await postgresReportRows(pool, opts.since, ['doneJobs', 'unfinishedSegments', 'charges']),
         opts,
       ),
+    ledgerOfRun: async (runId) => ledgerRows((await pool.query(ledgerOfRunSql('$1::bigint'), [runId])).rows),
   };
 }

@@ -1,5 +1,14 @@
 import { pidAlive } from '../state/lock.js';
-import { outputsOfRun, outputsOfRunSql, withRunsSoFar, type RunSoFar } from './run-so-far.js';
+import {
+  ledgerOfRunSql,
+  ledgerRows,
+  outputsOfRun,
+  outputsOfRunSql,
+  soFarOfBill,
+  withRunsSoFar,
+  type LedgerRow,
+  type RunSoFar,
+} from './run-so-far.js';
 import type { JobRecord, RunRecord, StateStore } from '../state/store.js';
 import {
   billingReport,
@@ -39,6 +48,8 @@ export interface StatusSource {
   repeatedUploads(): Promise<RepeatedUpload[]>;
   /** Billed characters of the done jobs finished since `since`, grouped. */
   billing(opts: { by: ReportBy; since: string }): Promise<BillingReport>;
+  /** What one run billed, uploaded and sent, by mapping and target language (the ledger's). */
+  ledgerOfRun(runId: number): Promise<LedgerRow[]>;
 }
 
 /** A run left 'running' by a process that is gone crashed (the next run records it so too). */
@@ -59,7 +70,7 @@ function downToFinished(ran: Iterable<RunRecord>): RunRecord[] {
 
 export function sqliteStatusSource(state: StateStore): StatusSource {
   const soFar = async (runId: number): Promise<RunSoFar> => ({
-    billed: state.jobRows.billedOfRun(runId).characters,
+    ...soFarOfBill(state.jobRows.billedOfRun(runId)),
     ...outputsOfRun(
       state.db
         .prepare<[{ run: number }], Record<string, unknown>>(outputsOfRunSql('@run'))
@@ -75,5 +86,11 @@ export function sqliteStatusSource(state: StateStore): StatusSource {
     billedSince: async (since) => state.billedSince(since),
     repeatedUploads: async () => repeatedUploads(state),
     billing: async (opts) => billingReport(state, opts),
+    ledgerOfRun: async (runId) =>
+      ledgerRows(
+        state.db
+          .prepare<[{ run: number }], Record<string, unknown>>(ledgerOfRunSql('@run'))
+          .all({ run: runId }),
+      ),
   };
 }

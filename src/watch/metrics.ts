@@ -6,6 +6,7 @@ import { registerEventLoopLag } from './event-loop-lag.js';
 /** How often the event loop lag is sampled (prom-client's default of every 10 ms alone costs ~0.75% of a core). */
 const LAG_RESOLUTION_MS = 1000;
 import type { SyncEvents } from '../sync/events.js';
+import type { LedgerRow } from '../report/run-so-far.js';
 
 // Prometheus metrics of a watch process, in a registry of its own (several can live in one
 // process: tests), fed by the sync events; and the optional HTTP port serving /healthz and /metrics.
@@ -17,6 +18,11 @@ export interface HealthSource {
   watches(): number;
   /** How the last finished run ended, and what to do (read from the state's runs). */
   lastOutcome?(): LastOutcome | null;
+  /**
+   * What this process's runs billed, uploaded and sent, from the state's ledger (the rows `status`
+   * and `report` add up): the billed characters, uploads and text requests of /metrics.
+   */
+  ledger?(runIds: readonly number[]): Promise<LedgerRow[]>;
 }
 
 /** The last finished run as /healthz and the metrics give it (see RunOutcomeView in src/report). */
@@ -52,11 +58,11 @@ export class WatchMetrics {
   lastPollMs: number | undefined;
   private readonly filesSeen: Counter;
   private readonly jobs: Counter<'status'>;
-  private readonly uploads: Counter;
   private readonly retries: Counter<'method'>;
   private readonly errors: Counter<'kind'>;
-  private readonly billed: Counter<'mapping' | 'lang'>;
   private readonly inFlight = new Set<number>();
+  /** The runs this process started (a watch session, and one after each manifest reload). */
+  private readonly runIds: number[] = [];
   /** Why uploads are stopped in the current run (quota used up, key refused), if they are. */
   private uploadsStopped: string | undefined;
   /** The first error of the last manifest edit, while it is rejected (the previous one runs). */
@@ -93,7 +99,6 @@ export class WatchMetrics {
       labelNames: ['status'],
       registers,
     });
-    this.uploads = new Counter({ name: 'locsync_uploads_total', help: 'Documents uploaded', registers });
     this.retries = new Counter({
       name: 'locsync_retries_total',
       help: 'Requests to the service retried by the client',
@@ -106,12 +111,41 @@ export class WatchMetrics {
       labelNames: ['kind'],
       registers,
     });
-    this.billed = new Counter({
-      name: 'locsync_billed_characters_total',
-      help: 'Characters billed by the service for downloaded documents, by mapping and target language',
-      labelNames: ['mapping', 'lang'],
-      registers,
-    });
+    // Read from the ledger at each scrape (one query per run of this process): what the service
+    // billed, documents quarantined, possibly billed uploads and text requests included, the same
+    // figures as `status` and `report`.
+    const ledger = async () => (this.runIds.length ? ((await this.health.ledger?.(this.runIds)) ?? []) : []);
+    const fromLedger = (name: string, help: string, value: (r: LedgerRow) => number, labelled: boolean) =>
+      new Counter({
+        name,
+        help,
+        labelNames: labelled ? ['mapping', 'lang'] : [],
+        registers,
+        async collect() {
+          const rows = await ledger();
+          this.reset();
+          if (!labelled) this.inc(rows.reduce((n, r) => n + value(r), 0));
+          else for (const r of rows) this.inc({ mapping: r.mapping, lang: r.target_lang }, value(r));
+        },
+      });
+    fromLedger(
+      'locsync_billed_characters_total',
+      "Characters the service billed for this process's runs (documents, possibly billed uploads, text requests), by mapping and target language, from the state's ledger",
+      (r) => r.billed,
+      true,
+    );
+    fromLedger(
+      'locsync_uploads_total',
+      'Documents uploaded and billed or possibly billed (an answer lost), from the ledger',
+      (r) => r.uploads,
+      false,
+    );
+    fromLedger(
+      'locsync_text_requests_total',
+      'Text requests sent (method: segments), each billed, from the ledger',
+      (r) => r.text_requests,
+      false,
+    );
     const queueDepth = () => this.health.queueDepth();
     const lastPoll = () => (this.lastPollMs ? this.lastPollMs / 1000 : 0);
     new Gauge({
@@ -199,10 +233,7 @@ export class WatchMetrics {
       this.jobs.inc({ status: 'queued' });
       if (e.jobId) this.inFlight.add(e.jobId);
     });
-    events.on('job:uploaded', () => {
-      this.jobs.inc({ status: 'uploaded' });
-      this.uploads.inc();
-    });
+    events.on('job:uploaded', () => this.jobs.inc({ status: 'uploaded' }));
     events.on('job:translating', polled);
     events.on('job:downloading', polled);
     events.on('job:done', (e) => {
@@ -222,8 +253,10 @@ export class WatchMetrics {
     events.on('file:skipped', (e) => {
       if (e.reason !== 'unsupported') this.errors.inc({ kind: e.reason });
     });
-    events.on('billed', (e) => this.billed.inc({ mapping: e.mapping, lang: e.target }, e.characters));
-    events.on('run:start', () => (this.uploadsStopped = undefined));
+    events.on('run:start', (e) => {
+      this.uploadsStopped = undefined;
+      if (!this.runIds.includes(e.runId)) this.runIds.push(e.runId);
+    });
     events.on('uploads:stopped', (e) => (this.uploadsStopped = e.reason));
   }
 

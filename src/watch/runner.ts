@@ -8,6 +8,7 @@ import type { StatusSource } from '../report/status-source.js';
 import type { PollTiming } from '../sync/timing.js';
 import { manifestFiles, watchManifestFiles, type ManifestWatcher } from './manifest-watch.js';
 import { lastOutcome } from '../report/advice.js';
+import { ledgerOfRuns } from '../report/run-so-far.js';
 import { WatchMetrics, type MetricsServer } from './metrics.js';
 import { watchedSources, type WatchedSource } from './sources.js';
 import { recordedFiles } from './recorded.js';
@@ -117,6 +118,7 @@ export class WatchRunner extends EventEmitter<WatchEventMap> {
         queueDepth: () => this.queueDepth(),
         watches: () => this.sourceWatcher?.watches() ?? 0,
         lastOutcome: () => lastOutcome(this.lastRuns.runs, this.loaded, this.loaded.path),
+        ledger: (runIds) => ledgerOfRuns(this.status, runIds),
       },
       { processMetrics: this.loaded.manifest.watch.metrics !== undefined },
     );
