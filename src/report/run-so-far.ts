@@ -7,8 +7,6 @@ import type { RunBill, RunRecord } from '../state/types.js';
 /** What a running run has done so far. */
 export interface RunSoFar {
   billed: number;
-  /** Uploads the ledger holds for it: documents billed, and possibly billed (an answer lost). */
-  uploads: number;
   textRequests: number;
   translated: number;
   reused: number;
@@ -67,8 +65,8 @@ export async function ledgerOfRuns(
 }
 
 /** A run's bill (src/state/billed.ts) as the figures of RunSoFar. */
-export function soFarOfBill(b: RunBill): Pick<RunSoFar, 'billed' | 'uploads' | 'textRequests'> {
-  return { billed: b.characters, uploads: b.documents + b.possibly, textRequests: b.textRequests };
+export function soFarOfBill(b: RunBill): Pick<RunSoFar, 'billed' | 'textRequests'> {
+  return { billed: b.characters, textRequests: b.textRequests };
 }
 
 /** SQL answering one row `{ translated, reused, failed }` for a run; `p` its id as the backend spells it. */
@@ -82,7 +80,7 @@ export const outputsOfRunSql = (p: string): string =>
 /** The row's figures as numbers (both drivers may answer BIGINT as a string). */
 export function outputsOfRun(
   row: Record<string, unknown> | undefined,
-): Omit<RunSoFar, 'billed' | 'uploads' | 'textRequests'> {
+): Omit<RunSoFar, 'billed' | 'textRequests'> {
   return {
     translated: Number(row?.translated ?? 0),
     reused: Number(row?.reused ?? 0),
@@ -104,7 +102,6 @@ export async function withRunsSoFar(
           translated: s.translated,
           reused: s.reused,
           failed: s.failed,
-          uploads: s.uploads,
           text_requests: s.textRequests,
         }).filter(([, n]) => n > 0),
       );

@@ -58,6 +58,7 @@ export class WatchMetrics {
   lastPollMs: number | undefined;
   private readonly filesSeen: Counter;
   private readonly jobs: Counter<'status'>;
+  private readonly uploads: Counter;
   private readonly retries: Counter<'method'>;
   private readonly errors: Counter<'kind'>;
   private readonly inFlight = new Set<number>();
@@ -99,6 +100,9 @@ export class WatchMetrics {
       labelNames: ['status'],
       registers,
     });
+    // Uploads answered, counted as they are (an upload in flight is not in the ledger until billed),
+    // as the run's summary counts them.
+    this.uploads = new Counter({ name: 'locsync_uploads_total', help: 'Documents uploaded', registers });
     this.retries = new Counter({
       name: 'locsync_retries_total',
       help: 'Requests to the service retried by the client',
@@ -133,12 +137,6 @@ export class WatchMetrics {
       "Characters the service billed for this process's runs (documents, possibly billed uploads, text requests), by mapping and target language, from the state's ledger",
       (r) => r.billed,
       true,
-    );
-    fromLedger(
-      'locsync_uploads_total',
-      'Documents uploaded and billed or possibly billed (an answer lost), from the ledger',
-      (r) => r.uploads,
-      false,
     );
     fromLedger(
       'locsync_text_requests_total',
@@ -233,7 +231,10 @@ export class WatchMetrics {
       this.jobs.inc({ status: 'queued' });
       if (e.jobId) this.inFlight.add(e.jobId);
     });
-    events.on('job:uploaded', () => this.jobs.inc({ status: 'uploaded' }));
+    events.on('job:uploaded', () => {
+      this.jobs.inc({ status: 'uploaded' });
+      this.uploads.inc();
+    });
     events.on('job:translating', polled);
     events.on('job:downloading', polled);
     events.on('job:done', (e) => {
