@@ -33,6 +33,8 @@ export function notifyRunEvents(events: SyncEvents, notifier: WebhookNotifier, c
   );
   events.on('run:summary', (s) => {
     if (s.dryRun) return;
+    // SIGTERM is how a watch ends: only one that leaves work unfinished is worth a message.
+    if (s.interrupted && command === 'watch' && s.left === 0) return;
     if (s.interrupted) {
       notifier.send(
         'run-interrupted',

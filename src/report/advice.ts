@@ -83,6 +83,14 @@ export function outcomeAdvice(
   }
 }
 
+/**
+ * A watch stopped by a signal with nothing left unfinished: the normal end of a watch (README),
+ * nothing to do about it. One that left documents at the service says how they are collected.
+ */
+export function isQuietStop(r: Pick<RunRecord, 'status' | 'counts'>): boolean {
+  return r.status === 'stopped' && !r.counts?.left;
+}
+
 /** The last finished run of `runs` (newest first; one still running says nothing yet) as status shows it. */
 export function lastOutcome(runs: RunRecord[], m: LoadedManifest, cfg: string): RunOutcomeView | null {
   const r = runs.find((x) => x.status !== 'running' && x.status !== 'skipped');
@@ -92,6 +100,6 @@ export function lastOutcome(runs: RunRecord[], m: LoadedManifest, cfg: string): 
     command: r.command,
     status: r.status,
     reason: r.reason ?? null,
-    advice: outcomeAdvice(r.status, r.reason ?? null, m, cfg),
+    advice: isQuietStop(r) ? null : outcomeAdvice(r.status, r.reason ?? null, m, cfg),
   };
 }
