@@ -6,7 +6,6 @@ import type {
   JobFailure,
   JobLedger,
   JobRecord,
-  JobSincePlan,
   RunBill,
   NewJob,
   SpooledDownload,
@@ -18,16 +17,8 @@ import { noticeDeadWorkers } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
 import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
 import { inTransaction } from './tx.js';
-import { sincePlanStatement } from '../since-plan.js';
-import {
-  billedOfRunSql,
-  billedSinceSql,
-  chargeOf,
-  chargeStatements,
-  pgStatement,
-  runBillOf,
-  type Charge,
-} from '../billed.js';
+import { pgBilledOfRun, pgBilledSince, pgHorizon, pgSincePlan } from './ledger-reads.js';
+import { chargeOf, chargeStatements, pgStatement, type Charge } from '../billed.js';
 
 // The job ledger on PostgreSQL, shared by every worker of the pipeline: the only writer of job rows.
 // A worker (opened with a worker id) holds the unit of every job it works on, from when it starts
@@ -56,8 +47,6 @@ const COLUMNS = new Set([
 ]); // prettier-ignore
 
 const DONE_COLUMNS = 'id, output_path, sha256, fingerprint, base_fingerprint, mapping, rel_path';
-/** How long before its commit a write may be stamped, at most (PgJobLedger.sincePlan). */
-const STAMP_BEFORE_COMMIT_MS = 5000;
 /** Rows of the done index read per round trip (keyset pages, so no cursor stays open). */
 const PAGE = 20_000;
 
@@ -77,15 +66,8 @@ export class PgJobLedger implements JobLedger {
     return r.rows.length > 0;
   }
 
-  async billedSince(since: string): Promise<number> {
-    const r = await this.pool.query<{ billed: number | null }>(billedSinceSql('$1::timestamptz'), [since]);
-    return r.rows[0]?.billed ?? 0;
-  }
-
-  async billedOfRun(runId: number): Promise<RunBill> {
-    const r = await this.pool.query<Record<string, number | null>>(billedOfRunSql('$1::bigint'), [runId]);
-    return runBillOf(r.rows[0]);
-  }
+  billedSince = (since: string): Promise<number> => pgBilledSince(this.pool, since);
+  billedOfRun = (runId: number): Promise<RunBill> => pgBilledOfRun(this.pool, runId);
 
   async changeToken(): Promise<string> {
     const r = await this.pool.query<{ n: number; id: number | null; at: string | null }>(
@@ -104,19 +86,8 @@ export class PgJobLedger implements JobLedger {
     return new Set(r.rows.map((x) => x.document_id));
   }
 
-  async horizon(): Promise<string> {
-    const r = await this.pool.query<{ at: string }>('SELECT clock_timestamp() AS at');
-    return (r.rows[0] as { at: string }).at;
-  }
-
-  /**
-   * A write's updated_at is its transaction's start (now()), which precedes its commit: the margin
-   * is longer than any transaction of the ledger, so that what commits after the horizon is found.
-   */
-  async sincePlan(job: JobRecord, runId: number, since: string): Promise<JobSincePlan | undefined> {
-    const { sql, values } = pgStatement(sincePlanStatement(job, runId, since, STAMP_BEFORE_COMMIT_MS));
-    return (await this.pool.query<JobSincePlan>(sql, values)).rows[0];
-  }
+  horizon = (): Promise<string> => pgHorizon(this.pool);
+  sincePlan = (job: JobRecord, runId: number, since: string) => pgSincePlan(this.pool, job, runId, since);
 
   private reveal<T extends JobRecord | undefined>(job: T): T {
     if (job?.document_key) registerSecret(job.document_key);
