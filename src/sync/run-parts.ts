@@ -11,7 +11,7 @@ import { AccountPlaces, AccountSlots } from './run/account-places.js';
 import { RunControl } from './run/control.js';
 import { Executor } from './run/executor.js';
 import type { DocumentClient } from './run/job-driver.js';
-import { DownloadSlots, WorkerPlaces, type Places, type Slots } from './run/places.js';
+import { DownloadSlots, WorkerPlaces, type WorkerPlacePool, type DownloadSlotPool } from './run/places.js';
 import { RunReport } from './run/report.js';
 import { RunLedger } from './run/run-ledger.js';
 import { MethodDriver } from './segments/segment-driver.js';
@@ -108,7 +108,7 @@ export async function buildRunParts(
 async function runLimits(
   args: SyncRunArgs,
   client: ServiceClient | DocumentClient,
-): Promise<{ places: Places; slots: Slots }> {
+): Promise<{ places: WorkerPlacePool; slots: DownloadSlotPool }> {
   const svc = args.loaded.manifest.service;
   const opts = args.options ?? {};
   const concurrency = Math.max(1, opts.concurrency ?? svc.concurrency);

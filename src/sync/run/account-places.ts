@@ -1,11 +1,11 @@
 import type { AccountLimits, AccountPlace } from '../../state/types.js';
-import type { Places, Slots } from './places.js';
+import type { DownloadSlotPool, WorkerPlacePool } from './places.js';
 
 // The run's places and download slots when several workers share one account: each is a numbered
 // place of the account's limits in the shared state (taken and given back there), so that the
 // manifest's concurrency and max_undownloaded hold for all workers together, not per process.
 
-export class AccountPlaces implements Places {
+export class AccountPlaces implements WorkerPlacePool {
   constructor(private readonly limits: AccountLimits) {}
 
   async take(): Promise<() => void> {
@@ -19,7 +19,7 @@ export class AccountPlaces implements Places {
   }
 }
 
-export class AccountSlots implements Slots {
+export class AccountSlots implements DownloadSlotPool {
   private readonly held: AccountPlace[] = [];
   /** Slots given back before the place they stand for arrived (hold() takes it in the background). */
   private owed = 0;

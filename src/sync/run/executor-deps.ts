@@ -4,7 +4,7 @@ import type { SyncState } from '../../state/types.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import type { RunControl } from './control.js';
 import type { JobDriver } from './job-driver.js';
-import type { Places, Slots } from './places.js';
+import type { DownloadSlotPool, WorkerPlacePool } from './places.js';
 import type { RunReport } from './report.js';
 import type { RunLedger } from './run-ledger.js';
 
@@ -18,8 +18,8 @@ export interface ExecutorDeps {
   driver: JobDriver;
   report: RunReport;
   control: RunControl;
-  places: Places;
-  slots: Slots;
+  places: WorkerPlacePool;
+  slots: DownloadSlotPool;
   logger: Logger;
   runId: number;
   /** sync --overwrite-edits: outputs edited by people are replaced (./edited-output.ts). */

@@ -10,7 +10,7 @@ import {
   type TranslateAction,
   unitOf,
 } from '../plan/types.js';
-import { answerHidden } from './answer-hidden.js';
+import { sentWithoutAnswer } from './sent-without-answer.js';
 import { Claims } from './claims.js';
 import { DecideAgainQueue, type DecideAgainBecause } from './decide-again.js';
 import type { ExecutorDeps } from './executor-deps.js';
@@ -196,7 +196,7 @@ export class Executor {
       let { job } = claim;
       const src = { absPath: abs, request: a.settings.request };
       const unconfirmed =
-        !!recorded && (await answerHidden(recorded, a.settings.request, this.deps.state.segments));
+        !!recorded && (await sentWithoutAnswer(recorded, a.settings.request, this.deps.state.segments));
       if (unconfirmed) {
         job = await this.deps.ledger.unconfirmedUpload(job);
         this.deps.report.unconfirmedUpload(a.ref);

@@ -69,9 +69,9 @@ export class JobDriver {
   private readonly uploads: UploadStep<Drive>;
   private readonly ends: JobEnds<Drive>;
 
-  constructor(private readonly d: JobDriverDeps) {
-    this.ends = new JobEnds<Drive>(d, WORDS, spendOnFailure);
-    this.uploads = new UploadStep(d, this.ends);
+  constructor(private readonly deps: JobDriverDeps) {
+    this.ends = new JobEnds<Drive>(deps, WORDS, spendOnFailure);
+    this.uploads = new UploadStep(deps, this.ends);
   }
 
   /**
@@ -87,10 +87,10 @@ export class JobDriver {
     const dr: Drive = {
       job,
       holdsSlot: flags.holdsSlot,
-      worker: worker ?? (await this.d.places.take()),
+      worker: worker ?? (await this.deps.places.take()),
       reupload: flags.lostAnswer ? 'lost-answer' : flags.unconfirmed ? 'unconfirmed-upload' : undefined,
       resumed: flags.resumed,
-      outputAbs: path.resolve(this.d.base, job.output_path),
+      outputAbs: path.resolve(this.deps.base, job.output_path),
       sourceAbs: src.absPath,
     };
     try {
@@ -98,7 +98,7 @@ export class JobDriver {
       // beside the output.
       if (job.download_started_ms !== null) {
         await removePartFiles(dr.outputAbs);
-        if (job.document_id) await removePartFiles(spooledPath(this.d.spoolDir, job.document_id));
+        if (job.document_id) await removePartFiles(spooledPath(this.deps.spoolDir, job.document_id));
       }
       for (;;) {
         const step =
@@ -138,7 +138,7 @@ export class JobDriver {
   /** Poll an uploaded document until it is finished, then download it. */
   private async collect(dr: Drive): Promise<Step> {
     if (!dr.holdsSlot) {
-      this.d.slots.hold();
+      this.deps.slots.hold();
       dr.holdsSlot = true;
     }
     const job = dr.job;
@@ -147,7 +147,7 @@ export class JobDriver {
     const log = this.log(job);
     // Downloaded by an earlier run but not written: delivered from the spool, not asked again.
     if (dr.resumed || job.spool_path) {
-      const spooled = await findSpooled(job, this.d.spoolDir, this.d.shared);
+      const spooled = await findSpooled(job, this.deps.spoolDir, this.deps.shared);
       if (spooled.kind === 'here') return this.deliverSpooled(dr, spooled, log);
       if (spooled.kind === 'held') return this.leaveToSpool(dr, spooled.holder);
       if (spooled.kind === 'lost') {
@@ -161,12 +161,12 @@ export class JobDriver {
       status = await pollUntilFinished({
         // The same signal ends a poll still waiting in the rate limiter (the shutdown grace is over).
         getStatus: () =>
-          this.d.client.getDocumentStatus(documentId, key, { signal: this.d.control.pollAbort.signal }),
-        timing: this.d.timing,
-        signal: this.d.control.pollAbort.signal,
+          this.deps.client.getDocumentStatus(documentId, key, { signal: this.deps.control.pollAbort.signal }),
+        timing: this.deps.timing,
+        signal: this.deps.control.pollAbort.signal,
         askAtOnce: dr.resumed,
         onWaiting: (st, secondsRemaining) =>
-          this.d.report.events.emit('job:translating', {
+          this.deps.report.events.emit('job:translating', {
             ...refOfJob(job),
             documentId,
             status: st,
@@ -180,10 +180,10 @@ export class JobDriver {
         if (recovered) return this.finish(dr, recovered.billed, recovered.bytes, log);
         return this.lose(dr, err.message);
       }
-      if (err instanceof AuthError) this.d.control.stopForAuth(err);
+      if (err instanceof AuthError) this.deps.control.stopForAuth(err);
       const keep = { willRetry: true, keepDocument: true, countsAttempt: true };
       // The shutdown grace is over: its id and key stay recorded for the next run.
-      if (isAbort(err) && this.d.control.stopping) return this.leave(dr);
+      if (isAbort(err) && this.deps.control.stopping) return this.leave(dr);
       if (isAbort(err))
         return this.fail(
           dr,
@@ -201,14 +201,14 @@ export class JobDriver {
     if (status.status === 'error') {
       log.warn({ message: status.message }, 'the service could not translate the document');
       return this.fail(dr, 'job-error', status.message, {
-        willRetry: job.attempts < this.d.maxAttempts,
+        willRetry: job.attempts < this.deps.maxAttempts,
         keepDocument: false,
         countsAttempt: true,
       });
     }
     if (status.status !== 'done') return 'again';
     // Past the shutdown grace no download starts: the next run collects the document.
-    if (this.d.control.stopping && this.d.control.pollAbort.signal.aborted) return this.leave(dr);
+    if (this.deps.control.stopping && this.deps.control.pollAbort.signal.aborted) return this.leave(dr);
     return this.download(dr, status.billed_characters, log);
   }
 
@@ -218,25 +218,25 @@ export class JobDriver {
    */
   private async download(dr: Drive, billed: number, log: Logger): Promise<Step> {
     this.releaseWorker(dr);
-    dr.job = await this.d.ledger.downloading(dr.job, billed, Date.now());
+    dr.job = await this.deps.ledger.downloading(dr.job, billed, Date.now());
     // After the bill is recorded: a reservation shared with other workers is given back only then.
-    const beyond = (await this.d.guard?.settle(dr.job.id, billed)) ?? 0;
+    const beyond = (await this.deps.guard?.settle(dr.job.id, billed)) ?? 0;
     if (beyond > 0)
       log.warn(
         { billed, beyond_estimate: beyond },
         'the service billed more than the budget reserved for this document: the caps can be exceeded by that difference',
       );
     const documentId = dr.job.document_id as string;
-    this.d.report.events.emit('job:downloading', { ...refOfJob(dr.job), documentId });
-    const spoolAt = spooledPath(this.d.spoolDir, documentId);
+    this.deps.report.events.emit('job:downloading', { ...refOfJob(dr.job), documentId });
+    const spoolAt = spooledPath(this.deps.spoolDir, documentId);
     let received: { bytes: number; sha256: string };
     try {
-      fs.mkdirSync(this.d.spoolDir, { recursive: true, mode: 0o700 });
+      fs.mkdirSync(this.deps.spoolDir, { recursive: true, mode: 0o700 });
       // Streamed to a part file in the spool, fsynced, renamed: a spool file is always whole.
-      received = await this.d.client.downloadDocument(documentId, dr.job.document_key as string, spoolAt);
+      received = await this.deps.client.downloadDocument(documentId, dr.job.document_key as string, spoolAt);
     } catch (err) {
       if (err instanceof NotFoundError) return this.lose(dr, err.message);
-      if (err instanceof AuthError) this.d.control.stopForAuth(err);
+      if (err instanceof AuthError) this.deps.control.stopForAuth(err);
       return this.fail(dr, 'output', `download failed: ${(err as Error).message}; ${writeAdvice(err)}`, {
         willRetry: true,
         keepDocument: true,
@@ -246,20 +246,20 @@ export class JobDriver {
     }
     const spool = { path: spoolAt, sha256: received.sha256, size: received.bytes };
     // Recorded before anything else is done with it: whoever resumes the job delivers it from here.
-    dr.job = await this.d.ledger.spooled(dr.job, { ...spool, holder: this.d.shared?.workerId ?? null });
+    dr.job = await this.deps.ledger.spooled(dr.job, { ...spool, holder: this.deps.shared?.workerId ?? null });
     return this.deliverSpooled(dr, spool, log, { fresh: true });
   }
 
   /** Where this job's delivery goes: over its output, or beside it when a person edited it. */
   private async placement(dr: Drive): Promise<Placement> {
-    const previous = await this.d.jobs.latestDoneOf(dr.job.output_path);
-    const record = previous && previous.id !== dr.job.id ? await this.d.jobs.get(previous.id) : undefined;
+    const previous = await this.deps.jobs.latestDoneOf(dr.job.output_path);
+    const record = previous && previous.id !== dr.job.id ? await this.deps.jobs.get(previous.id) : undefined;
     return new Placement(
       dr.outputAbs,
       record,
-      this.d.overwriteEdits ?? false,
+      this.deps.overwriteEdits ?? false,
       // The spool is in the state folder (../../util/spool.ts): what is kept goes beside it.
-      keepFor({ base: this.d.base, stateFolder: path.dirname(this.d.spoolDir) }, this.d.runId, {
+      keepFor({ base: this.deps.base, stateFolder: path.dirname(this.deps.spoolDir) }, this.deps.runId, {
         outputRel: dr.job.output_path,
         target: dr.job.target_lang,
         sourceAbs: dr.sourceAbs,
@@ -331,9 +331,9 @@ export class JobDriver {
    */
   private async leaveToSpool(dr: Drive, holder: string): Promise<'left'> {
     this.releaseSlot(dr);
-    await this.d.shared?.letGo(dr.job);
+    await this.deps.shared?.letGo(dr.job);
     this.log(dr.job).info({ worker: holder }, "the translation waits in another worker's spool: left to it");
-    this.d.report.heldElsewhere(refOfJob(dr.job), holder, this.log(dr.job));
+    this.deps.report.heldElsewhere(refOfJob(dr.job), holder, this.log(dr.job));
     return 'left';
   }
 
@@ -347,24 +347,24 @@ export class JobDriver {
     sha256?: string,
   ): Promise<'done'> {
     const written = await writtenOf(placement?.placed ?? dr.outputAbs, sha256).catch(() => undefined);
-    dr.job = await this.d.ledger.done(dr.job, billed, written);
+    dr.job = await this.deps.ledger.done(dr.job, billed, written);
     if (dr.qa) await this.recordQa(dr, dr.qa, log);
-    if (placement?.beside) this.d.report.editedKept(dr.job, placement.placed, log);
-    await this.d.guard?.settle(dr.job.id, billed);
+    if (placement?.beside) this.deps.report.editedKept(dr.job, placement.placed, log);
+    await this.deps.guard?.settle(dr.job.id, billed);
     this.releaseSlot(dr);
-    this.d.report.jobDone(dr.job, billed, bytes, log);
+    this.deps.report.jobDone(dr.job, billed, bytes, log);
     return 'done';
   }
 
   /** The output checks (../../qa/gate.ts) of a downloaded file before it is put in place. */
   private async gate(dr: Drive, candidate: string): Promise<void> {
-    dr.qa = await this.d.gate.vet(dr.job, dr.sourceAbs, candidate);
+    dr.qa = await this.deps.gate.vet(dr.job, dr.sourceAbs, candidate);
   }
 
   /** The checks' verdict kept in the state and reported (a flagged output is listed by the summary). */
   private async recordQa(dr: Drive, result: QaResult, log: Logger): Promise<void> {
-    await this.d.gate.record(dr.job, result);
-    this.d.report.qaChecked(dr.job, result, log);
+    await this.deps.gate.record(dr.job, result);
+    this.deps.report.qaChecked(dr.job, result, log);
   }
 
   /**
@@ -373,7 +373,7 @@ export class JobDriver {
    * bill it): only `sync --retry-failed-qa` buys it again.
    */
   private qaFailed(dr: Drive, err: QaFailedError): Promise<'failed'> {
-    this.d.report.qaChecked(dr.job, err.result, this.d.logger);
+    this.deps.report.qaChecked(dr.job, err.result, this.deps.logger);
     return this.fail(dr, 'qa-failed', err.message, {
       willRetry: false,
       keepDocument: false,
@@ -384,8 +384,8 @@ export class JobDriver {
   /** The document is gone (404) before it was downloaded: recorded and reported; uploaded again. */
   private async lose(dr: Drive, message: string): Promise<'again'> {
     this.releaseSlot(dr);
-    this.d.report.lostDownload(dr.job, message);
-    dr.job = await this.d.ledger.lostDownload(dr.job);
+    this.deps.report.lostDownload(dr.job, message);
+    dr.job = await this.deps.ledger.lostDownload(dr.job);
     dr.reupload = 'lost-download';
     return 'again';
   }

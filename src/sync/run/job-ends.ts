@@ -6,7 +6,7 @@ import type { JobFailure, JobRecord, JobSincePlan, SharedWork } from '../../stat
 import type { FailureKind } from '../events.js';
 import type { BilledAttempt, BilledJob } from './billed-call.js';
 import type { RunControl } from './control.js';
-import type { Slots } from './places.js';
+import type { DownloadSlotPool } from './places.js';
 import { refOfJob, type RunReport } from './report.js';
 import type { RunLedger } from './run-ledger.js';
 
@@ -57,7 +57,7 @@ export interface JobEndsDeps {
   shared?: SharedWork;
   report: RunReport;
   control: RunControl;
-  slots: Slots;
+  slots: DownloadSlotPool;
   logger: Logger;
   maxAttempts: number;
   guard?: SpendGuard;

@@ -5,13 +5,13 @@ import PQueue from 'p-queue';
 // download, so the service never holds more finished documents than that for us.
 
 /** Places for jobs uploading or waiting for their translation (service.concurrency). */
-export interface Places {
+export interface WorkerPlacePool {
   /** A place: resolves with the function that gives it back (calling it twice is harmless). */
   take(): Promise<() => void>;
 }
 
 /** Slots for documents between their upload and their download (service.max_undownloaded). */
-export interface Slots {
+export interface DownloadSlotPool {
   /** Wait for a slot (woken early by wakeAll: the caller checks why). */
   acquire(): Promise<void>;
   /** Take a slot without waiting (a document already waiting on the service needs one). */
@@ -21,7 +21,7 @@ export interface Slots {
   wakeAll(): void;
 }
 
-export class WorkerPlaces implements Places {
+export class WorkerPlaces implements WorkerPlacePool {
   private readonly queue: PQueue;
 
   constructor(concurrency: number) {
@@ -36,7 +36,7 @@ export class WorkerPlaces implements Places {
   }
 }
 
-export class DownloadSlots implements Slots {
+export class DownloadSlots implements DownloadSlotPool {
   private held = 0;
   private waiters: Array<() => void> = [];
 

@@ -6,7 +6,7 @@ import type { FileInventory } from '../../state/types.js';
 import { sha256File } from '../plan/list-sources.js';
 import { BilledAttempt, type BilledCallDeps } from './billed-call.js';
 import type { DriveState, JobEnds, JobEndsDeps } from './job-ends.js';
-import type { Places } from './places.js';
+import type { WorkerPlacePool } from './places.js';
 import { refOfJob } from './report.js';
 import { sourceHolds } from './source-check.js';
 
@@ -27,7 +27,7 @@ export interface JobSource {
 export interface UploadStepDeps extends BilledCallDeps, JobEndsDeps {
   client: Pick<ServiceClient, 'uploadDocument'>;
   files: FileInventory;
-  places: Places;
+  places: WorkerPlacePool;
 }
 
 /**
@@ -44,7 +44,7 @@ const WORDS = {
 
 export class UploadStep<D extends DriveState> {
   constructor(
-    private readonly d: UploadStepDeps,
+    private readonly deps: UploadStepDeps,
     private readonly ends: JobEnds<D>,
   ) {}
 
@@ -71,28 +71,28 @@ export class UploadStep<D extends DriveState> {
           { willRetry: false, keepDocument: false, countsAttempt: true },
         );
     }
-    dr.worker ??= await this.d.places.take();
+    dr.worker ??= await this.deps.places.take();
     if (!dr.holdsSlot) {
-      await this.d.slots.acquire();
+      await this.deps.slots.acquire();
       dr.holdsSlot = true;
     }
     // Right before the upload: the file must still hold the content this job records.
-    if (!(await sourceHolds(this.d.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, src.absPath)))
+    if (!(await sourceHolds(this.deps.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, src.absPath)))
       return this.ends.supersede(dr);
-    const estimate = this.d.guard ? await this.d.guard.estimate(dr.job, src.absPath) : 0;
+    const estimate = this.deps.guard ? await this.deps.guard.estimate(dr.job, src.absPath) : 0;
     // Uploads may have stopped while this job waited for a place: none starts after that.
     const stoppedSince = this.ends.stopped(dr);
     if (stoppedSince) return stoppedSince;
-    const attempt = new BilledAttempt(this.d, dr, WORDS, () => this.ends.log(dr.job));
+    const attempt = new BilledAttempt(this.deps, dr, WORDS, () => this.ends.log(dr.job));
     dr.attempt = attempt;
     // The cap refuses this upload itself (a repeat too): failed as the budget's.
     if (!(await attempt.reserve(estimate))) return this.ends.stopped(dr, true) ?? 'failed';
     const absPath = src.absPath;
     const request = src.request;
     const out = await attempt.call({
-      send: (o) => this.d.client.uploadDocument(absPath, request, o),
+      send: (o) => this.deps.client.uploadDocument(absPath, request, o),
       // As it leaves its body is open: its bytes must be the job's (the planned sha256), or none leave.
-      sendable: () => sourceHolds(this.d.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, absPath),
+      sendable: () => sourceHolds(this.deps.files, dr.job.mapping, dr.job.rel_path, dr.job.sha256, absPath),
       characters: estimate,
     });
     switch (out.kind) {
@@ -133,13 +133,13 @@ export class UploadStep<D extends DriveState> {
     // Record id+key the moment the upload answers.
     registerSecret(res.document_key);
     try {
-      dr.job = await this.d.ledger.uploaded(dr.job, res.document_id, res.document_key);
+      dr.job = await this.deps.ledger.uploaded(dr.job, res.document_id, res.document_key);
     } catch (err) {
       if (!(err instanceof HeldByOtherWorkerError)) throw err;
-      this.d.guard?.possiblyBilled(dr.job.id);
+      this.deps.guard?.possiblyBilled(dr.job.id);
       return this.answerTakenOver(dr, res.document_id, err);
     }
-    this.d.report.events.emit('job:uploaded', { ...refOfJob(dr.job), documentId: res.document_id });
+    this.deps.report.events.emit('job:uploaded', { ...refOfJob(dr.job), documentId: res.document_id });
     this.ends.log(dr.job).info('uploaded');
     dr.reupload = undefined;
     return 'again';
@@ -151,7 +151,7 @@ export class UploadStep<D extends DriveState> {
    * uploads it again). Its document was billed (the budget counts it so): listed with its id.
    */
   private answerTakenOver(dr: D, documentId: string, err: HeldByOtherWorkerError): 'left' {
-    this.d.report.answerTakenOver(refOfJob(dr.job), documentId, err.holder);
+    this.deps.report.answerTakenOver(refOfJob(dr.job), documentId, err.holder);
     return this.ends.takenOver(dr, err);
   }
 }

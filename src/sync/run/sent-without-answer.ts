@@ -7,7 +7,7 @@ import type { JobRecord, SegmentMemory } from '../../state/types.js';
  * segment job's row cannot tell a crash between two requests (nothing owed) from one during a
  * request: its text requests can; only one recorded as sent with no recorded answer may be owed.
  */
-export async function answerHidden(
+export async function sentWithoutAnswer(
   recorded: JobRecord,
   request: UploadDocumentRequest | undefined,
   memory: SegmentMemory | undefined,
