@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
 import micromatch from 'micromatch';
 import { formatOf, isServiceFormat } from '../../documents/format-registry.js';
 import { PART_SUFFIX } from '../../util/part-file.js';
 import { BESIDE_IGNORES, isBesideName } from '../edited-names.js';
 import { extOf } from './fingerprint.js';
+import { isDynamicPattern } from '../../util/glob-pattern.js';
 
 // Which entries of a source folder are source files: default ignores, include/exclude patterns,
 // symbolic links (followed inside the source, reported when they leave it or loop), unreadable
@@ -133,7 +133,7 @@ function prunePatterns(patterns: string[]): string[] {
     .flatMap((p) => micromatch.braces(p, { expand: true, nodupes: true, keepEscaping: true }))
     .filter((p) => p !== '')
     .map((p) => p.replace(/(?!^)\/{2,}/g, '/'))
-    .filter((p) => p.endsWith('/**') || !fg.isDynamicPattern(path.posix.basename(p)));
+    .filter((p) => p.endsWith('/**') || !isDynamicPattern(path.posix.basename(p)));
 }
 
 /**
