@@ -99,8 +99,11 @@ describe.skipIf(!server)('the monthly budget with several workers', () => {
       const out = w.output();
       expect(out).toContain('budget reached during the run');
       expect(out).toContain('budget.per_month');
-      // The work it left is listed by file.
+      // The work it left is listed by file, each once, and counted once ("12 failed" for 4 before).
       expect(out).toMatch(/ {2}failed: m\d\/doc\d\.txt -> de: /);
+      const listed = out.split('\n').filter((l) => l.startsWith('  failed: '));
+      expect(new Set(listed).size, out).toBe(listed.length);
+      expect(out).toContain(`, ${listed.length} failed`);
     }
   }, 180_000);
 });
