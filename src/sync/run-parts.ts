@@ -71,6 +71,7 @@ export async function buildRunParts(
     control,
     places,
     slots,
+    concurrency: Math.max(1, opts.concurrency ?? svc.concurrency),
     timing: pollTiming(opts.poll),
     logger: args.logger,
     runId,

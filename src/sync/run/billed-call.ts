@@ -213,6 +213,19 @@ export class BilledAttempt {
     if (found) this.d.report.unconfirmedUpload(refOfJob(this.on.job), 'raced');
   }
 
+  /**
+   * This attempt's share of a call another job's attempt makes (texts of several jobs in one
+   * request, ../segments/batch-pool.ts) leaves with it: the attempt starts, its record is written.
+   */
+  async joined(characters: number, record: CallRecord): Promise<void> {
+    await this.leaves({ characters, record, send: () => Promise.reject(new Error('not sent here')) });
+  }
+
+  /** That shared call surely did not reach the service: this attempt's share of it goes. */
+  async joinedNotTaken(characters: number, record: CallRecord): Promise<void> {
+    await this.notTaken({ characters, record, send: () => Promise.reject(new Error('not sent here')) });
+  }
+
   private async failed<T>(c: BilledCall<T>, err: unknown): Promise<BilledOutcome<T>> {
     const failure = callFailure(err, this.on.job.attempts < this.d.maxAttempts, this.d.retryUnanswered);
     this.d.control.stopOnRefusal(failure.stopUploads, err as Error, this.words.afterQuota);

@@ -1,5 +1,6 @@
 import type { JobRecord, SegmentMemory } from '../../state/types.js';
 import { JobDriver, type JobDriverDeps, type JobOutcome, type JobSource } from '../run/job-driver.js';
+import { BatchPool } from './batch-pool.js';
 import { InFlightSegments } from './in-flight.js';
 
 // The job driver of a run with both methods: a job whose request says `segments` (method: segments)
@@ -10,15 +11,20 @@ import { InFlightSegments } from './in-flight.js';
 export interface SegmentDriverDeps extends JobDriverDeps {
   /** The state's segment memory (absent: segment jobs fail with a clear message). */
   memory: SegmentMemory | undefined;
+  /** service.concurrency: text requests in flight at once. */
+  concurrency: number;
 }
 
 export class MethodDriver extends JobDriver {
   /** Segments being bought in this run, shared by its jobs (each is sent once). */
   private readonly inFlight: InFlightSegments;
+  /** The run's text requests, packed across documents of the same languages and settings. */
+  private readonly pool: BatchPool;
 
   constructor(private readonly sd: SegmentDriverDeps) {
     super(sd);
     this.inFlight = new InFlightSegments(sd.timing.segmentStallMs);
+    this.pool = new BatchPool(sd.concurrency);
   }
 
   override async drive(
@@ -33,13 +39,20 @@ export class MethodDriver extends JobDriver {
     // A text request holds a worker place while it is sent (the account's concurrency), never a
     // download slot (nothing waits at the service to be downloaded).
     const place = worker ?? (await this.sd.places.take());
+    const doneReading = this.pool.reading();
     if (flags.holdsSlot) this.sd.slots.release();
     try {
-      return await new SegmentJob({ ...this.sd, inFlight: this.inFlight }, job, src, {
-        ...(flags.unconfirmed ? { unconfirmed: true } : {}),
-        ...(flags.lostAnswer ? { lostAnswer: true } : {}),
-      }).run();
+      return await new SegmentJob(
+        { ...this.sd, inFlight: this.inFlight, pool: this.pool, givePlaceBack: place, doneReading },
+        job,
+        src,
+        {
+          ...(flags.unconfirmed ? { unconfirmed: true } : {}),
+          ...(flags.lostAnswer ? { lostAnswer: true } : {}),
+        },
+      ).run();
     } finally {
+      doneReading();
       place();
     }
   }

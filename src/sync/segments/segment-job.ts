@@ -17,7 +17,8 @@ import type { JobDriverDeps, JobSource } from '../run/job-driver.js';
 import { JobEnds, type DriveState, type JobOutcome } from '../run/job-ends.js';
 import { sourceHolds } from '../run/source-check.js';
 import { writeAdvice } from '../run/written-output.js';
-import { batchTexts, type TextBatch } from './batches.js';
+import { batchTexts, DEFAULT_BATCH_LIMITS } from './batches.js';
+import type { BatchPool, PartAnswer, Send } from './batch-pool.js';
 import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-segments.js';
 import type { InFlightSegments, Workers } from './in-flight.js';
 import { knownTranslations } from './recall.js';
@@ -41,6 +42,12 @@ export interface SegmentJobDeps extends JobDriverDeps {
   memory: SegmentMemory | undefined;
   /** Segments other jobs of this run are buying. */
   inFlight: InFlightSegments;
+  /** The run's text requests, packed across its documents. */
+  pool: BatchPool;
+  /** Gives the job's worker place back (its texts wait in the pool). */
+  givePlaceBack?: () => void;
+  /** Tells the pool this job read its document (a part-filled request need not wait for it). */
+  doneReading?: () => void;
 }
 
 export interface SegmentJobFlags {
@@ -83,6 +90,21 @@ class RequestFailed extends Error {
 }
 
 const MAX_PASSES = 3;
+
+/** A job's segments go to the pool as whole runs of neighbours: the pool cuts the requests. */
+const RUN_LIMITS = { ...DEFAULT_BATCH_LIMITS, texts: Infinity, bytes: Infinity };
+
+/** The requests one job's texts can share: same languages, same settings. */
+function poolKey(request: UploadDocumentRequest): string {
+  return JSON.stringify([
+    request.source_lang ?? '',
+    request.target_lang,
+    request.formality ?? '',
+    request.glossary_id ?? '',
+    request.style_id ?? '',
+    request.segments?.settings ?? '',
+  ]);
+}
 
 export class SegmentJob {
   /** The drive: the job as last recorded, and its attempt (the text requests it sends). */
@@ -199,6 +221,7 @@ export class SegmentJob {
         else send.push(i);
       });
       if (send.length === 0 && waits.length === 0) return known;
+      if (send.length === 0) this.d.doneReading?.();
       // Claimed in the same tick they were chosen: a job choosing next waits for these.
       const workers = this.workersOf(memory);
       const claim = await this.d.inFlight.claim(
@@ -215,6 +238,7 @@ export class SegmentJob {
       } finally {
         await claim.release();
       }
+      this.d.doneReading?.();
       if (workers && claim.elsewhere.size > 0)
         await this.awaitOtherWorker([...claim.elsewhere.keys()], workers);
       if (waits.length > 0 || claim.elsewhere.size > 0) {
@@ -266,7 +290,11 @@ export class SegmentJob {
       );
   }
 
-  /** Send the segments at `send` (positions in `segments`), batched, each request recorded first. */
+  /**
+   * Send the segments at `send` (positions in `segments`) through the run's pool (./batch-pool.ts):
+   * packed with other documents' segments of the same languages and settings, each job's share of a
+   * request recorded before it leaves, each answer remembered as it returns.
+   */
   private async sendAll(
     segments: readonly KeyedSegment[],
     send: readonly number[],
@@ -278,34 +306,67 @@ export class SegmentJob {
     // The budget's reservation of what this pass sends (refused: nothing is sent).
     const characters = send.reduce((n, i) => n + (segments[i] as KeyedSegment).characters, 0);
     if (!(await this.attempt.reserve(characters))) throw this.sendingStopped(true);
-    for (const batch of batchTexts(segments, send)) {
-      const stopped = this.ends.stopped(this.dr);
-      if (stopped) throw new SendingStopped(stopped);
-      await this.sendBatch(segments, batch, known, memory, client, request);
-    }
+    const stopped = this.ends.stopped(this.dr);
+    if (stopped) throw new SendingStopped(stopped);
+    const pool = this.d.pool;
+    // While its texts wait for a request, the job gives its place back (the pool's requests hold
+    // the account's places), unless the pool already holds plenty to send.
+    if (pool.backlog < pool.roomForWaiting) this.d.givePlaceBack?.();
+    // One run of neighbours per part: its context is the neighbours that are not sent with it.
+    const runs = batchTexts(segments, send, RUN_LIMITS);
+    const document = path
+      .relative(this.d.base, this.src.absPath ?? '')
+      .split(path.sep)
+      .join('/');
+    const sendText: Send = (texts, context, o) =>
+      client.translateText(
+        textRequest(
+          request,
+          texts.map((tagged) => ({ tagged })),
+          context,
+        ),
+        o,
+      );
+    const submitted = Promise.all(
+      runs.map((run) => {
+        const items = run.members.map((i) => segments[i] as KeyedSegment);
+        return pool.submit(
+          poolKey(request),
+          sendText,
+          {
+            texts: items.map((s) => s.tagged),
+            context: run.context,
+            characters: items.reduce((n, s) => n + s.characters, 0),
+            charactersOf: (k) => (items[k] as KeyedSegment).characters,
+            attempt: this.attempt,
+            record: (texts, chars) =>
+              textRequestRecord(memory, {
+                jobId: this.job.id,
+                runId: this.d.runId,
+                texts,
+                characters: chars,
+              }),
+          },
+          (a) => this.answered(a, items, known, memory, request, document),
+        );
+      }),
+    );
+    this.d.doneReading?.();
+    await submitted;
   }
 
-  private async sendBatch(
-    segments: readonly KeyedSegment[],
-    batch: TextBatch,
+  /** One request's outcome for this job's texts in it: remembered when answered, else the job ends. */
+  private async answered(
+    a: PartAnswer,
+    items: readonly KeyedSegment[],
     known: Map<string, string>,
     memory: SegmentMemory,
-    client: TextClient,
     request: UploadDocumentRequest,
+    document: string,
   ): Promise<void> {
-    const items = batch.members.map((i) => segments[i] as KeyedSegment);
-    const characters = items.reduce((n, s) => n + s.characters, 0);
-    const record = textRequestRecord(memory, {
-      jobId: this.job.id,
-      runId: this.d.runId,
-      texts: items.length,
-      characters,
-    });
-    const out = await this.attempt.call({
-      send: (o) => client.translateText(textRequest(request, items, batch.context), o),
-      characters,
-      record,
-    });
+    const out = a.outcome;
+    if (out.kind === 'dropped') return;
+    if (out.kind === 'thrown') throw out.error;
     // This path withdraws none of its calls (its texts were checked as they were read).
     if (out.kind === 'unsent' || out.kind === 'withdrawn') throw this.sendingStopped();
     if (out.kind === 'taken-over')
@@ -313,9 +374,10 @@ export class SegmentJob {
     if (out.kind === 'ended-elsewhere')
       throw new SendingStopped(this.ends.endedElsewhere(this.dr, out.found));
     if (out.kind !== 'answered') throw requestFailed(out);
-    this.sent.characters += characters;
+    const mine = a.indexes.map((k) => items[k] as KeyedSegment);
+    this.sent.characters += mine.reduce((n, s) => n + s.characters, 0);
     this.sent.requests++;
-    const rows: SegmentMemoryRow[] = items.map((s, k) =>
+    const rows: SegmentMemoryRow[] = mine.map((s, k) =>
       memoryRow(
         request,
         this.d.runId,
@@ -324,16 +386,13 @@ export class SegmentJob {
           source: s.tagged,
           translation: out.answer.translations[k]?.text ?? '',
           // The source it was translated in, for an export (docs/memory.md).
-          document: path
-            .relative(this.d.base, this.src.absPath ?? '')
-            .split(path.sep)
-            .join('/'),
+          document,
         },
         'service',
       ),
     );
-    // Remembered as each batch returns: a crash after this never sends these segments again.
-    await memory.textRequestAnswered(record.id as number, rows);
+    // Remembered as each request returns: a crash after this never sends these segments again.
+    await memory.textRequestAnswered(a.recordId as number, rows);
     for (const r of rows) known.set(r.key, r.translation);
   }
 

@@ -1,0 +1,294 @@
+import PQueue from 'p-queue';
+import type { CallOptions } from '../../api/transport.js';
+import type { TranslateTextResponse } from '../../api/types.js';
+import type { BilledAttempt, BilledOutcome, CallRecord } from '../run/billed-call.js';
+import { DEFAULT_BATCH_LIMITS, jsonBytes, type BatchLimits } from './batches.js';
+
+// The run's text requests, packed across documents (issue 51): the segments that jobs of one target
+// language and one set of settings (the request's `settings` key) need are gathered here and sent
+// in requests of up to 50 texts and 128 KiB, whichever documents they come from. Each job keeps its
+// own record of what it put in a request (text_requests, beside its row): every part is recorded as
+// sent before the bytes leave, and is answered, removed or kept as lost with the call, so a crash,
+// a lost answer and the bill stay per job as they were. Requests leave in the order their texts
+// came, and each answer is handed back (and remembered by its jobs) as it returns.
+
+/** One job's texts for the pool, with how its attempt records and makes the call. */
+export interface PoolPart {
+  texts: readonly string[];
+  /** The job's neighbouring text for these texts (empty: none needed). */
+  context: string;
+  characters: number;
+  attempt: BilledAttempt;
+  /** The job's record of its share of a request, made for each request its texts go in. */
+  record: (texts: number, characters: number) => CallRecord & { readonly id: number | undefined };
+  charactersOf: (index: number) => number;
+}
+
+/** What a part's texts came back with: one outcome per request they went in. */
+export interface PartAnswer {
+  /** The texts (indexes in the part) this request held. */
+  indexes: number[];
+  /** `dropped`: never sent, the job's earlier request failed (it sends nothing more this drive). */
+  outcome: BilledOutcome<TranslateTextResponse> | { kind: 'thrown'; error: unknown } | { kind: 'dropped' };
+  /** The job's record of its share of this request. */
+  recordId: number | undefined;
+}
+
+interface Waiting {
+  part: PoolPart;
+  index: number;
+  bytes: number;
+  answer: (a: PartAnswer) => void;
+}
+
+/** Characters of `context` one request carries at most (issue 51: bounded per request). */
+export const CONTEXT_BOUND = 2 * DEFAULT_BATCH_LIMITS.contextChars;
+
+/** How long a part-filled request waits for more texts once nothing new arrives (ms). */
+const GATHER_MS = 20;
+
+/** Sends one request of the queue's languages and settings. */
+export type Send = (
+  texts: string[],
+  context: string,
+  options: Required<CallOptions>,
+) => Promise<TranslateTextResponse>;
+
+/** The pool of one run: one queue of texts per settings key. */
+export class BatchPool {
+  private readonly queues = new Map<string, TextQueue>();
+  private readonly sending: PQueue;
+  /** Jobs of the run still reading their documents (their texts may join a part-filled request). */
+  private readers = 0;
+
+  constructor(
+    concurrency: number,
+    private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS,
+  ) {
+    this.sending = new PQueue({ concurrency: Math.max(1, concurrency) });
+  }
+
+  /** A job starts reading its document: answers the call that says it is done (harmless twice). */
+  reading(): () => void {
+    this.readers++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.readers--;
+    };
+  }
+
+  /** Texts waiting below which a job gives its place back while its own wait (backpressure). */
+  get roomForWaiting(): number {
+    return this.limits.texts * this.sending.concurrency * 4;
+  }
+
+  /** Texts waiting for their request. */
+  get backlog(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.waiting.length;
+    return n;
+  }
+
+  /**
+   * Put a job's texts in the requests of `key` (the languages and settings they are sent with);
+   * `onAnswer` gets each request's outcome for them as it returns. Resolves when every text of the
+   * part has its outcome.
+   */
+  async submit(
+    key: string,
+    send: Send,
+    part: PoolPart,
+    onAnswer: (a: PartAnswer) => Promise<void>,
+  ): Promise<void> {
+    let q = this.queues.get(key);
+    if (!q)
+      this.queues.set(key, (q = new TextQueue(send, this.limits, this.sending, () => this.readers > 0)));
+    const handled: Array<Promise<void>> = [];
+    let failed: { err: unknown } | undefined;
+    const left = new Set(part.texts.map((_, i) => i));
+    await new Promise<void>((resolve) => {
+      const answer = (a: PartAnswer) => {
+        // The first failure is the job's; every share still gets its outcome (answers remembered).
+        handled.push(
+          onAnswer(a).catch((err: unknown) => {
+            failed ??= { err };
+            q.drop(part.attempt);
+          }),
+        );
+        for (const i of a.indexes) left.delete(i);
+        if (left.size === 0) resolve();
+      };
+      if (left.size === 0) resolve();
+      q.add(part.texts.map((t, index) => ({ part, index, bytes: jsonBytes(t) + 1, answer })));
+    });
+    await Promise.all(handled);
+    if (failed) throw failed.err;
+  }
+}
+
+class TextQueue {
+  readonly waiting: Waiting[] = [];
+  /** Jobs (their attempts) with a request in flight: one at a time each, so a crash loses little. */
+  private readonly busy = new Set<BilledAttempt>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly send: Send,
+    private readonly limits: BatchLimits,
+    private readonly sending: PQueue,
+    private readonly gathering: () => boolean,
+  ) {}
+
+  add(items: Waiting[]): void {
+    this.waiting.push(...items);
+    this.pump();
+  }
+
+  /**
+   * Send what is ready: a full request at once; a part-filled one once no job of the run is still
+   * reading its document and nothing new came for GATHER_MS.
+   */
+  pump(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (;;) {
+      const next = this.cut();
+      if (!next.full) break;
+      this.flush(next.items);
+    }
+    if (this.waiting.some((w) => !this.busy.has(w.part.attempt)))
+      this.timer = setTimeout(() => {
+        if (this.gathering()) return this.pump();
+        this.flush(this.cut().items);
+        this.pump();
+      }, GATHER_MS);
+  }
+
+  /** The next request's texts, in the order they came (none of a job with a request in flight). */
+  private cut(): { items: Waiting[]; full: boolean } {
+    const items: Waiting[] = [];
+    let bytes = contextBytes();
+    let full = false;
+    for (const w of this.waiting) {
+      if (this.busy.has(w.part.attempt)) continue;
+      if (items.length >= this.limits.texts || (items.length > 0 && bytes + w.bytes > this.limits.bytes)) {
+        full = true;
+        break;
+      }
+      items.push(w);
+      bytes += w.bytes;
+    }
+    return { items, full: full || items.length >= this.limits.texts };
+  }
+
+  /** A job whose request failed sends nothing more: its waiting texts leave the queue unsent. */
+  drop(job: BilledAttempt): void {
+    const mine = this.waiting.filter((w) => w.part.attempt === job);
+    this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((w) => w.part.attempt !== job));
+    const byPart = new Map<Waiting['answer'], number[]>();
+    for (const w of mine) byPart.set(w.answer, [...(byPart.get(w.answer) ?? []), w.index]);
+    for (const [answer, indexes] of byPart)
+      answer({ indexes, outcome: { kind: 'dropped' }, recordId: undefined });
+  }
+
+  /** Send `items`: out of the queue, their jobs busy until the answer. */
+  private flush(items: Waiting[]): void {
+    if (items.length === 0) return;
+    const taken = new Set(items);
+    for (let i = this.waiting.length - 1; i >= 0; i--)
+      if (taken.has(this.waiting[i] as Waiting)) this.waiting.splice(i, 1);
+    for (const w of items) this.busy.add(w.part.attempt);
+    void this.sending.add(async () => {
+      try {
+        await this.request(items);
+      } finally {
+        for (const w of items) this.busy.delete(w.part.attempt);
+        this.pump();
+      }
+    });
+  }
+
+  /** One request: every part's share recorded as sent through the first part's billed call. */
+  private async request(items: Waiting[]): Promise<void> {
+    const parts = new Map<PoolPart, { indexes: number[]; characters: number; answer: Waiting['answer'] }>();
+    for (const w of items) {
+      const p = parts.get(w.part) ?? { indexes: [], characters: 0, answer: w.answer };
+      p.indexes.push(w.index);
+      p.characters += w.part.charactersOf(w.index);
+      parts.set(w.part, p);
+    }
+    const shares = [...parts].map(([part, p]) => ({
+      part,
+      ...p,
+      record: part.record(p.indexes.length, p.characters),
+    }));
+    const [lead, ...others] = shares as [(typeof shares)[number], ...typeof shares];
+    const record: CallRecord = {
+      sent: async () => {
+        await lead.record.sent();
+        for (const s of others) await s.part.attempt.joined(s.characters, s.record);
+      },
+      notTaken: async () => {
+        await lead.record.notTaken();
+        for (const s of others) await s.part.attempt.joinedNotTaken(s.characters, s.record);
+      },
+      lost: async () => {
+        for (const s of shares) await s.record.lost();
+      },
+    };
+    const context = contextOf(shares.map((s) => s.part.context));
+    let outcome: PartAnswer['outcome'];
+    try {
+      outcome = await lead.part.attempt.call({
+        send: (o) =>
+          this.send(
+            items.map((w) => w.part.texts[w.index] as string),
+            context,
+            o,
+          ),
+        characters: lead.characters,
+        record,
+      });
+    } catch (err) {
+      // The state's own failure (not the call's): each job's drive ends with it.
+      outcome = { kind: 'thrown', error: err };
+    }
+    for (const s of shares) {
+      const mine = items.map((w, k) => [w, k] as const).filter(([w]) => w.part === s.part);
+      const all = outcome;
+      const sliced: PartAnswer['outcome'] =
+        all.kind === 'answered'
+          ? {
+              kind: 'answered',
+              answer: { translations: mine.map(([, k]) => all.answer.translations[k] ?? NONE) },
+            }
+          : all;
+      s.answer({ indexes: s.indexes, outcome: sliced, recordId: s.record.id });
+    }
+  }
+}
+
+/** The bytes a request's context may take (its characters bounded, 6 bytes each at most in JSON). */
+function contextBytes(): number {
+  return CONTEXT_BOUND * 6 + 16;
+}
+
+/** The request's context: its parts' distinct contexts, within CONTEXT_BOUND characters. */
+export function contextOf(contexts: readonly string[]): string {
+  const out: string[] = [];
+  let n = 0;
+  for (const c of new Set(contexts)) {
+    if (!c) continue;
+    const room = CONTEXT_BOUND - n - (out.length > 0 ? 1 : 0);
+    if (room <= 0) break;
+    const piece = c.length > room ? c.slice(0, room) : c;
+    out.push(piece);
+    n += piece.length + (out.length > 1 ? 1 : 0);
+  }
+  return out.join('\n');
+}
+
+/** A text the answer left out: written as missing (the output's checks refuse it). */
+const NONE = { detected_source_language: '', text: '' };
