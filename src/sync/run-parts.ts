@@ -92,7 +92,7 @@ export async function buildRunParts(
     driver,
     report,
     control,
-    places,
+    places: driver.places,
     slots,
     logger: args.logger,
     runId,

@@ -17,11 +17,12 @@ import {
 } from './limiter-fixture.js';
 import { opsProject, type OpsProject } from './ops-fixture.js';
 
-// The segment path (method: segments) sends a document's segments as text requests, each billed like
-// an upload. One still waiting in the client's rate limiter (or for its retry) when uploads stop
-// (Ctrl-C, the quota used up) has sent nothing and must not leave after it, billed: it ends unsent,
-// its job left or failed for the next run, which sends each segment once. Over real HTTP (the local
-// service on port 0), a real state file and the CLI as a child process.
+// The segment path (method: segments) sends the run's segments as text requests, each billed like
+// an upload and packed across documents by the service's limits (50 texts a request). One still
+// waiting in the client's rate limiter (or for its retry) when uploads stop (Ctrl-C, the quota used
+// up) has sent nothing and must not leave after it, billed: its texts stay unsent, their jobs left or
+// failed for the next run, which sends each segment once. Over real HTTP (the local service on
+// port 0), a real state file and the CLI as a child process.
 
 let p: OpsProject | undefined;
 afterEach(async () => {
@@ -29,8 +30,15 @@ afterEach(async () => {
   p = undefined;
 });
 
-/** One segment each (one line), none shared: a job sends one text request. */
+/** Three documents of a full request each (50 lines, none shared): the run sends three requests. */
 const FILES = ['a.txt', 'b.txt', 'c.txt'];
+
+/** Texts in one text request at most (the service's limit): the lines of each of FILES. */
+const PER_REQUEST = 50;
+
+/** `lines` lines of their own for `file`. */
+const linesOf = (file: string, lines = PER_REQUEST) =>
+  Array.from({ length: lines }, (_, i) => `Line ${i + 1} of ${file}.\n`).join('');
 
 /** Documents translated into German segment by segment. */
 const SEGMENTS = { mappings: [segmentsMapping()] };
@@ -65,6 +73,7 @@ function textRequestStates(project: OpsProject): Record<string, number> {
 /** Resolves once the state recorded the first text request's answer. */
 async function firstAnswered(project: OpsProject, run: SyncChild): Promise<void> {
   for (let i = 0; i < 600 && !textRequestStates(project).answered; i++) await sleep(50);
+  // One document's share of one request: the first request holds one document's lines alone.
   expect(textRequestStates(project).answered, run.stderr()).toBe(1);
 }
 
@@ -73,9 +82,14 @@ async function firstAnswered(project: OpsProject, run: SyncChild): Promise<void>
  * report either, no text request is left recorded as sent without its answer, and over both runs the
  * service translated each segment once.
  */
-async function nextSyncSendsEachSegmentOnce(project: OpsProject, files: readonly string[]): Promise<void> {
+async function nextSyncSendsEachSegmentOnce(
+  project: OpsProject,
+  files: readonly string[],
+  lines = PER_REQUEST,
+): Promise<void> {
   await nextSyncEndsWell(project, files);
-  expect(translated(project)).toEqual({ requests: files.length, texts: files.length });
+  // Each document a full request (or its one line): as many requests as documents, packed full.
+  expect(translated(project)).toEqual({ requests: files.length, texts: files.length * lines });
   const states = textRequestStates(project);
   expect(states.answered).toBe(files.length);
   expect(states.sent).toBeUndefined();
@@ -91,12 +105,12 @@ describe('Ctrl-C while a text request waits in the rate limiter (method: segment
     'at %s requests per second: it is not sent, the run exits 130 at once; the next run sends each segment once',
     async (rps) => {
       p = await opsProject({ manifest: SEGMENTS });
-      for (const f of FILES) p.write(f, `The text of ${f}.\n`);
-      // The first job's request leaves at once, the second job's waits in the limiter (two worker places).
+      for (const f of FILES) p.write(f, linesOf(f));
+      // The first request (one document's lines) leaves at once, the second waits in the limiter.
       setRate(p, rps);
       const run = syncChild(p, ['--json', '--no-progress'], GUARD_MS);
       await firstAnswered(p, run);
-      expect(translated(p), run.stderr()).toEqual({ requests: 1, texts: 1 });
+      expect(translated(p), run.stderr()).toEqual({ requests: 1, texts: PER_REQUEST });
       run.signal('SIGINT');
       await interrupted(run);
       // The service saw the one request that had left before the signal, nothing more; the state
@@ -113,7 +127,7 @@ describe('Ctrl-C while a text request waits in the rate limiter (method: segment
 describe('the quota used up (456) while a text request waits in the rate limiter (method: segments)', () => {
   it("the waiting request is not sent: failed as the quota's; the next run sends each segment once", async () => {
     p = await opsProject({ manifest: SEGMENTS });
-    for (const f of FILES) p.write(f, `The text of ${f}.\n`);
+    for (const f of FILES) p.write(f, linesOf(f));
     // The first request leaves at once and is refused (456); the second waits 4 s in the limiter.
     p.service.addFaults({ match: { method: 'POST', path: '/v2/translate' }, status: 456, count: 1 });
     setRate(p, 0.25);
@@ -144,7 +158,7 @@ describe('Ctrl-C while a text request waits to be retried (method: segments)', (
     expect(p.service.requests().filter(isText)).toHaveLength(1);
     expect(textRequestStates(p)).toEqual({});
 
-    await nextSyncSendsEachSegmentOnce(p, ['a.txt']);
+    await nextSyncSendsEachSegmentOnce(p, ['a.txt'], 1);
   }, 120_000);
 });
 
@@ -185,8 +199,9 @@ describe('Ctrl-C while a resend after a lost answer waits in the rate limiter (m
 describe('a sync killed while the first text request of a job waits in the rate limiter (method: segments)', () => {
   it('shows no job in flight (nothing was sent for it); the next run sends each segment once', async () => {
     p = await opsProject({ manifest: SEGMENTS });
-    for (const f of FILES) p.write(f, `The text of ${f}.\n`);
-    // The first job's request leaves at once and its job is done; the second job's waits in the limiter.
+    for (const f of FILES) p.write(f, linesOf(f));
+    // The first request (one document's lines) leaves at once and its job is done; the second waits
+    // in the limiter.
     setRate(p, 0.001);
     const run = syncChild(p, ['--json', '--no-progress'], GUARD_MS);
     const written = () => FILES.filter((f) => fs.existsSync(path.join(p!.dir, 'out/de', f)));

@@ -3,6 +3,7 @@ import type { CallOptions } from '../../api/transport.js';
 import type { TranslateTextResponse } from '../../api/types.js';
 import type { BilledAttempt, BilledOutcome, CallRecord } from '../run/billed-call.js';
 import { DEFAULT_BATCH_LIMITS, jsonBytes, type BatchLimits } from './batches.js';
+import type { Coming } from './places-watch.js';
 
 // The run's text requests, packed across documents (issue 51): the segments that jobs of one target
 // language and one set of settings (the request's `settings` key) need are gathered here and sent
@@ -38,6 +39,8 @@ interface Waiting {
   part: PoolPart;
   index: number;
   bytes: number;
+  /** When it came (ms): a part-filled request waits GATHER_MAX_MS at most. */
+  since: number;
   answer: (a: PartAnswer) => void;
 }
 
@@ -46,6 +49,13 @@ export const CONTEXT_BOUND = 2 * DEFAULT_BATCH_LIMITS.contextChars;
 
 /** How long a part-filled request waits for more texts once nothing new arrives (ms). */
 const GATHER_MS = 20;
+
+/**
+ * How long a part-filled request waits at most for jobs still waiting for a place (ms): the places
+ * may be held by jobs whose texts wait in the pool, by a document path job waiting for its
+ * translation, or by another worker.
+ */
+const GATHER_MAX_MS = 1_000;
 
 /** Sends one request of the queue's languages and settings. */
 export type Send = (
@@ -64,6 +74,8 @@ export class BatchPool {
   constructor(
     concurrency: number,
     private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS,
+    /** Whether a job is still on its way to the pool (being prepared, or waiting for its place). */
+    private readonly coming: () => Coming = () => 'no',
   ) {
     this.sending = new PQueue({ concurrency: Math.max(1, concurrency) });
   }
@@ -104,7 +116,12 @@ export class BatchPool {
   ): Promise<void> {
     let q = this.queues.get(key);
     if (!q)
-      this.queues.set(key, (q = new TextQueue(send, this.limits, this.sending, () => this.readers > 0)));
+      this.queues.set(
+        key,
+        (q = new TextQueue(send, this.limits, this.sending, () =>
+          this.readers > 0 ? 'surely' : this.coming(),
+        )),
+      );
     const handled: Array<Promise<void>> = [];
     let failed: { err: unknown } | undefined;
     const left = new Set(part.texts.map((_, i) => i));
@@ -121,7 +138,8 @@ export class BatchPool {
         if (left.size === 0) resolve();
       };
       if (left.size === 0) resolve();
-      q.add(part.texts.map((t, index) => ({ part, index, bytes: jsonBytes(t) + 1, answer })));
+      const since = Date.now();
+      q.add(part.texts.map((t, index) => ({ part, index, bytes: jsonBytes(t) + 1, since, answer })));
     });
     await Promise.all(handled);
     if (failed) throw failed.err;
@@ -138,7 +156,8 @@ class TextQueue {
     private readonly send: Send,
     private readonly limits: BatchLimits,
     private readonly sending: PQueue,
-    private readonly gathering: () => boolean,
+    /** Whether more texts are on their way (a job reading its document, or coming to read it). */
+    private readonly gathering: () => Coming,
   ) {}
 
   add(items: Waiting[]): void {
@@ -148,7 +167,8 @@ class TextQueue {
 
   /**
    * Send what is ready: a full request at once; a part-filled one once no job of the run is still
-   * reading its document and nothing new came for GATHER_MS.
+   * reading its document or on its way to the pool (GATHER_MAX_MS at most) and nothing new came for
+   * GATHER_MS.
    */
   pump(): void {
     clearTimeout(this.timer);
@@ -158,9 +178,12 @@ class TextQueue {
       if (!next.full) break;
       this.flush(next.items);
     }
-    if (this.waiting.some((w) => !this.busy.has(w.part.attempt)))
+    const ready = this.waiting.filter((w) => !this.busy.has(w.part.attempt));
+    if (ready.length > 0)
       this.timer = setTimeout(() => {
-        if (this.gathering()) return this.pump();
+        const coming = this.gathering();
+        const waited = Date.now() - Math.min(...ready.map((w) => w.since));
+        if (coming === 'surely' || (coming === 'maybe' && waited < GATHER_MAX_MS)) return this.pump();
         this.flush(this.cut().items);
         this.pump();
       }, GATHER_MS);
