@@ -33,7 +33,7 @@ export interface ClientOptions {
 }
 
 export const DEFAULT_TIMEOUTS = { connectMs: 10_000, responseMs: 60_000, idleMs: 120_000 } as const;
-export const DEFAULT_RATE_LIMIT = { requestsPerSecond: 10, concurrency: 4 } as const;
+export const DEFAULT_RATE_LIMIT = { requestsPerSecond: 50, concurrency: 4 } as const;
 
 export interface ClientSettings {
   /** Without a trailing slash: paths are appended to it. */
