@@ -1,0 +1,207 @@
+// Benchmark (issue 51): a string project's first sync and no-op, locsync against DeepL's own CLI
+// (`deepl sync`), both at their default settings, against one local service that answers at once.
+// The project: FILES JSON files of KEYS short UI strings each (a tenth of them the same in every
+// file: "Save", "Cancel" ...) into de, fr and ja. Figures: time, text requests, characters billed
+// and characters of `context` uploaded, and locsync's requests per 1,000 segments (target <= 25,
+// i.e. >= 40 texts a request on average).
+//
+// The peer runs only when DEEPL_CLI_DIR names a built checkout of DeepLcom/deepl-cli (its
+// dist/cli/index.js); without one the bench says so and prints locsync's figures alone.
+//
+//   npx tsx bench/strings-race.ts   (--quick: 5 files of 200 keys; LOCSYNC_BENCH_RACE_FILES/_KEYS)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ServiceClient } from '../src/api/client.js';
+import { clientSettings } from '../src/cli/connect.js';
+import { silentLogger } from '../src/log/logger.js';
+import { loadManifest } from '../src/manifest/load.js';
+import { startService, type RunningService } from '../src/local-service/index.js';
+import { openState } from '../src/state/store.js';
+import { runSync } from '../src/sync/engine.js';
+import { benchSize } from './lib/options.js';
+import { timed } from './lib/timing.js';
+import { withTempDir } from './lib/tree.js';
+import type { BenchResult } from './types.js';
+
+const FILES = benchSize(50, 5, 'LOCSYNC_BENCH_RACE_FILES');
+const KEYS = benchSize(500, 200, 'LOCSYNC_BENCH_RACE_KEYS');
+const LANGS = ['de', 'fr', 'ja'];
+const KEY = 'bench-strings-race-key';
+const COMMON = [
+  'Save',
+  'Cancel',
+  'Delete',
+  'Edit',
+  'Close',
+  'Back',
+  'Next',
+  'Search',
+  'Settings',
+  'Sign out',
+];
+
+/** One screen's strings: mostly its own labels and sentences, a tenth of them the common ones. */
+function screen(f: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let k = 0; k < KEYS; k++) {
+    if (k % 10 === 0) out[`common_${k}`] = COMMON[(k / 10) % COMMON.length] as string;
+    else if (k % 3 === 0) out[`hint_${k}`] = `Choose how screen ${f} shows item ${k} before you save it.`;
+    else out[`label_${k}`] = `Item ${k} of screen ${f}`;
+  }
+  return out;
+}
+
+function writeProject(dir: string): number {
+  let segments = 0;
+  for (let f = 0; f < FILES; f++) {
+    const strings = screen(f);
+    segments += Object.keys(strings).length;
+    const file = path.join(dir, 'locales/en', `screen-${String(f).padStart(3, '0')}.json`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify(strings, null, 2)}\n`);
+  }
+  return segments;
+}
+
+interface Sent {
+  requests: number;
+  texts: number;
+  characters: number;
+  context: number;
+}
+
+/** Text requests the service answered since log position `since`. */
+function sentSince(service: RunningService, since: number): Sent {
+  const out: Sent = { requests: 0, texts: 0, characters: 0, context: 0 };
+  for (const r of service.requests().slice(since)) {
+    if (r.path !== '/v2/translate' || r.status !== 200 || !r.text) continue;
+    out.requests++;
+    out.texts += r.text.texts;
+    out.characters += r.text.characters;
+    out.context += r.text.context_characters;
+  }
+  return out;
+}
+
+/** One locsync sync of the project at the manifest's defaults (concurrency, requests per second). */
+async function locsyncSync(manifestPath: string, url: string): Promise<{ ms: number; failed: number }> {
+  const loaded = await loadManifest(manifestPath);
+  const state = openState(loaded.statePath);
+  const client = new ServiceClient({
+    ...clientSettings(loaded.manifest.service),
+    baseUrl: url,
+    apiKey: KEY,
+  });
+  try {
+    const r = await timed(() =>
+      runSync({ loaded, connection: { client }, state, logger: silentLogger(), options: {} }),
+    );
+    return { ms: r.ms, failed: r.value.failed.length };
+  } finally {
+    client.close();
+    state.close();
+  }
+}
+
+/** `deepl sync` of the same project (a copy), when DEEPL_CLI_DIR names a built checkout. */
+function peerSync(dir: string, url: string): { ms: number; ok: boolean; error?: string } {
+  const cli = path.join(process.env.DEEPL_CLI_DIR as string, 'dist/cli/index.js');
+  const env = { ...process.env, DEEPL_API_KEY: KEY, DEEPL_CONFIG_DIR: path.join(dir, '.deepl-config') };
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [cli, ...args], { cwd: dir, env, encoding: 'utf8' });
+  const setUrl = run(['config', 'set', 'api.baseUrl', url]);
+  if (setUrl.status !== 0) return { ms: 0, ok: false, error: setUrl.stderr.trim().split('\n')[0] };
+  const start = process.hrtime.bigint();
+  const r = run(['sync']);
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  return r.status === 0 ? { ms, ok: true } : { ms, ok: false, error: r.stderr.trim().split('\n')[0] };
+}
+
+export async function run(): Promise<BenchResult[]> {
+  return withTempDir('strings-race', async (dir) => {
+    const service = await startService({ queueSeconds: 0, translateSeconds: 0, authKey: KEY });
+    try {
+      process.env.LOCSYNC_BENCH_RACE_KEY = KEY;
+      const ours = path.join(dir, 'locsync');
+      const segments = writeProject(ours);
+      const manifestPath = path.join(ours, 'pipeline.yaml');
+      fs.writeFileSync(
+        manifestPath,
+        `version: 1\nservice: { url: '${service.url}', key_env: LOCSYNC_BENCH_RACE_KEY }\nmappings:\n` +
+          `  - { name: web, source: locales/en, source_lang: en, method: segments, output: 'locales/{lang}/{path}', targets: [${LANGS.map((l) => `{ lang: ${l} }`).join(', ')}] }\n`,
+      );
+      process.stderr.write(`strings-race: ${FILES} files x ${KEYS} keys into ${LANGS.join(', ')}, locsync\n`);
+      const mark = service.requests().length;
+      const first = await locsyncSync(manifestPath, service.url);
+      if (first.failed > 0) throw new Error(`locsync's first sync failed ${first.failed} outputs`);
+      const sent = sentSince(service, mark);
+      const noop = await locsyncSync(manifestPath, service.url);
+      const perThousand = (sent.requests / (segments * LANGS.length)) * 1000;
+      const results: BenchResult[] = [
+        {
+          name: `strings-race: locsync text requests per 1,000 segments (${FILES}x${KEYS} keys, 3 languages)`,
+          value: Math.round(perThousand * 10) / 10,
+          unit: 'requests',
+          bound: '<= 25',
+          ratio: Math.round((perThousand / 25) * 1000) / 1000,
+          note: `${sent.requests} requests, ${Math.round(sent.texts / Math.max(1, sent.requests))} texts each on average`,
+        },
+        {
+          name: 'strings-race: locsync first sync',
+          value: Math.round(first.ms),
+          unit: 'ms',
+          note: `${sent.characters} characters billed, ${sent.context} of context`,
+        },
+        { name: 'strings-race: locsync no-op', value: Math.round(noop.ms), unit: 'ms' },
+      ];
+      if (!process.env.DEEPL_CLI_DIR) {
+        results.push({
+          name: 'strings-race: deepl-cli first sync',
+          value: 0,
+          unit: 'ms',
+          note: 'not run: set DEEPL_CLI_DIR to a built checkout of DeepLcom/deepl-cli (v1.2.0)',
+          meets: true,
+        });
+        return results;
+      }
+      const peer = path.join(dir, 'peer');
+      writeProject(peer);
+      fs.writeFileSync(
+        path.join(peer, '.deepl-sync.yaml'),
+        `version: 1\nsource_locale: en\ntarget_locales: [${LANGS.join(', ')}]\nbuckets:\n  json:\n    include: ["locales/en/*.json"]\n`,
+      );
+      process.stderr.write('strings-race: the same project, deepl sync\n');
+      const peerMark = service.requests().length;
+      const peerFirst = peerSync(peer, service.url);
+      const peerSent = sentSince(service, peerMark);
+      const peerNoop = peerSync(peer, service.url);
+      const wins = peerFirst.ok && first.ms < peerFirst.ms && sent.requests < peerSent.requests;
+      results.push(
+        {
+          name: 'strings-race: deepl-cli first sync',
+          value: Math.round(peerFirst.ms),
+          unit: 'ms',
+          meets: wins && sent.characters < peerSent.characters,
+          note: peerFirst.ok
+            ? `${peerSent.requests} requests, ${peerSent.characters} characters billed, ${peerSent.context} of context`
+            : `failed: ${peerFirst.error ?? 'no message'}`,
+        },
+        {
+          name: 'strings-race: deepl-cli no-op',
+          value: Math.round(peerNoop.ms),
+          unit: 'ms',
+          meets: noop.ms < peerNoop.ms,
+        },
+      );
+      return results;
+    } finally {
+      await service.close();
+    }
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const r of await run()) console.log(`${r.name}: ${r.value} ${r.unit}${r.note ? `  (${r.note})` : ''}`);
+}
