@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { fileChunks } from './file-chunks.js';
 import { writeAll } from './write-all.js';
 
 // The one way a finished file reaches its name: written to a part file beside it (same folder, so
@@ -137,8 +137,7 @@ export async function copyFileAtomic(
   try {
     let bytes = 0;
     const hash = expectSha256 === undefined ? undefined : createHash('sha256');
-    for await (const chunk of createReadStream(from, { highWaterMark: 1 << 20 })) {
-      const buf = chunk as Buffer;
+    for await (const buf of fileChunks(from)) {
       bytes += buf.length;
       hash?.update(buf);
       await part.write(buf);
@@ -156,7 +155,7 @@ export async function verifyWritten(file: string, size: number, sha256: string):
   const onDisk = (await fsp.stat(file)).size;
   if (onDisk !== size) throw new WrittenFileMismatchError(file, `${onDisk} bytes of ${size}`);
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  for await (const chunk of fileChunks(file)) hash.update(chunk);
   if (hash.digest('hex') !== sha256) throw new WrittenFileMismatchError(file, 'other bytes');
 }
 

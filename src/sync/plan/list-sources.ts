@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import type { FileStamp } from './file-stamp.js';
 import { unsupportedProblem, type ListOptions, type ScanProblem } from './source-rules.js';
 import { NUMBERS_PER_FILE, walkSourceFolders } from './walk-folders.js';
+import { fileChunks } from '../../util/file-chunks.js';
 
 // Finding the source files of a mapping: the source folder is walked a folder at a time
 // (walk-folders.ts, shared with watch's poll mode) with the rules of source-rules.ts: include/exclude,
@@ -90,13 +90,9 @@ export async function listSourceFiles(
   return out;
 }
 
-/** sha256 of a file, streamed (flat memory whatever the size). */
-export function sha256File(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const h = createHash('sha256');
-    fs.createReadStream(file, { highWaterMark: 1 << 20 })
-      .on('data', (d) => h.update(d))
-      .on('error', reject)
-      .on('end', () => resolve(h.digest('hex')));
-  });
+/** sha256 of a file, in chunks (flat memory whatever the size). */
+export async function sha256File(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of fileChunks(file)) h.update(chunk);
+  return h.digest('hex');
 }
