@@ -189,11 +189,23 @@ export class SqliteJobRows implements JobRows {
 
 /** The writes of the jobs table. */
 class SqliteJobWrites implements JobRowWrites {
+  /**
+   * Statements of the writes whose SQL depends on what is written (the columns an update sets, a
+   * charge's rows), prepared once each: preparing one per write was a tenth of a first sync's time.
+   */
+  private readonly prepared = new Map<string, Database.Statement>();
+
   constructor(
     private readonly db: Database.Database,
     private readonly stmts: JobStatements,
     private readonly files: SqliteFileRows,
   ) {}
+
+  private statement(sql: string): Database.Statement {
+    let st = this.prepared.get(sql);
+    if (!st) this.prepared.set(sql, (st = this.db.prepare(sql)));
+    return st;
+  }
 
   createJob(job: NewJob): JobRecord {
     const info = this.stmts.insertJob.run({ source_characters: null, request: null, ...job, now: now() });
@@ -209,7 +221,7 @@ class SqliteJobWrites implements JobRowWrites {
     const cols = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
     const sets = [...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ');
     const update = () =>
-      this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @id`).run({ ...fields, updated_at: now(), id });
+      this.statement(`UPDATE jobs SET ${sets} WHERE id = @id`).run({ ...fields, updated_at: now(), id });
     if (fields.status !== 'done') {
       update();
       return;
@@ -231,7 +243,7 @@ class SqliteJobWrites implements JobRowWrites {
   charge(c: Charge): void {
     for (const st of chargeStatements(c)) {
       const { sql, params } = sqliteStatement(st);
-      this.db.prepare(sql).run(params);
+      this.statement(sql).run(params);
     }
   }
 }
