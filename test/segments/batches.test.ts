@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { TEXT_REQUEST_LIMITS } from '../../src/api/types.js';
+import { contextOf, CONTEXT_BOUND } from '../../src/sync/segments/batch-pool.js';
 import {
   batchTexts,
   DEFAULT_BATCH_LIMITS,
   jsonBytes,
+  needsContext,
   type SegmentText,
 } from '../../src/sync/segments/batches.js';
 
@@ -52,5 +54,33 @@ describe('batchTexts', () => {
     const d = doc(5, () => 'x'.repeat(600));
     const [b] = batchTexts(d, [2], { ...DEFAULT_BATCH_LIMITS, contextChars: 1_000 });
     expect(b!.context.replace(/\n/g, '').length).toBe(2_000);
+  });
+
+  it('sends neighbours only with a short text or one without a sentence of its own', () => {
+    const d = doc(6, (i) => (i === 3 ? 'Save' : `The pump number ${i} starts when the tank is full.`));
+    const [sentence] = batchTexts(d, [1]);
+    expect(sentence!.context).toBe('');
+    const [label] = batchTexts(d, [3]);
+    expect(label!.neighbours).toContain(d[2]!.plain);
+    expect(label!.neighbours).toContain(d[4]!.plain);
+    for (const t of ['Save', 'Settings of the account', 'Item 3 of screen 4', 'Quarterly update'])
+      expect(needsContext(t), t).toBe(true);
+    expect(needsContext('Choose how the screen shows the item before you save it.')).toBe(false);
+  });
+});
+
+describe("a request's context", () => {
+  it('holds each neighbour once, none that the request sends itself, within its bound', () => {
+    expect(
+      contextOf(
+        [
+          ['Alpha.', 'Beta.'],
+          ['Beta.', 'Gamma.'],
+        ],
+        new Set(['Gamma.']),
+      ),
+    ).toBe('Alpha.\nBeta.');
+    const many = Array.from({ length: 100 }, (_, i) => [`${i} ${'x'.repeat(100)}`]);
+    expect(contextOf(many, new Set()).length).toBeLessThanOrEqual(CONTEXT_BOUND);
   });
 });

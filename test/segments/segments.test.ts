@@ -91,27 +91,32 @@ describe('method: segments', () => {
     expect(textRequests(fx, mark)).toEqual([]);
   });
 
-  it('sends only the edited paragraph of a docx, with its neighbours as context', async () => {
+  it('sends only the edited segment, with its neighbours as context only when it is short', async () => {
     fx = await createFixture({ manifest: bothMethods(), files: { 'manual.docx': await docx(PARAGRAPHS) } });
     await fx.sync();
+    // A sentence of its own: translated the same whatever surrounds it, sent without context.
     const edited = [...PARAGRAPHS];
     edited[2] = 'Replace the seal after 400 hours of use.';
     fx.write('src/manual.docx', await docx(edited));
-    const mark = fx.mark();
+    let mark = fx.mark();
     const second = await fx.sync();
     expect(second.failed).toEqual([]);
-    const sent = textRequests(fx, mark);
-    expect(sent).toEqual([
-      expect.objectContaining({
-        texts: 1,
-        characters: [...edited[2]!].length,
-        context_characters: expect.any(Number),
-      }),
+    expect(textRequests(fx, mark)).toEqual([
+      expect.objectContaining({ texts: 1, characters: [...edited[2]!].length, context_characters: 0 }),
     ]);
-    expect(sent[0]!.context_characters).toBeGreaterThan(0);
     const seg = await segmentTexts(path.join(fx.dir, 'out/seg/de/manual.docx'));
     const doc = await segmentTexts(path.join(fx.dir, 'out/doc/de/manual.docx'));
     expect(seg).toEqual(doc);
+    // A short one (a heading, a label): its neighbours go with it as context.
+    const lines = ['The pump starts when the tank is full.', 'Filter', 'Check it every week.'];
+    fx.write('src/notes.txt', `${lines.join('\n')}\n`);
+    expect((await fx.sync()).failed).toEqual([]);
+    fx.write('src/notes.txt', `${[lines[0], 'Seal', lines[2]].join('\n')}\n`);
+    mark = fx.mark();
+    expect((await fx.sync()).failed).toEqual([]);
+    const sent = textRequests(fx, mark);
+    expect(sent).toEqual([expect.objectContaining({ texts: 1, characters: 'Seal'.length })]);
+    expect(sent[0]!.context_characters).toBe(`${lines[0]}\n${lines[2]}`.length);
   });
 
   it('the local service bills the text of a tagged segment, never its tags or the context, and refuses a body over 128 KiB', async () => {

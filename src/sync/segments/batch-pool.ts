@@ -16,8 +16,8 @@ import type { Coming } from './places-watch.js';
 /** One job's texts for the pool, with how its attempt records and makes the call. */
 export interface PoolPart {
   texts: readonly string[];
-  /** The job's neighbouring text for these texts (empty: none needed). */
-  context: string;
+  /** The job's neighbouring texts of these texts (empty: none needed). */
+  context: readonly string[];
   characters: number;
   attempt: BilledAttempt;
   /** The job's record of its share of a request, made for each request its texts go in. */
@@ -261,16 +261,15 @@ class TextQueue {
         for (const s of shares) await s.record.lost();
       },
     };
-    const context = contextOf(shares.map((s) => s.part.context));
+    const texts = items.map((w) => w.part.texts[w.index] as string);
+    const context = contextOf(
+      shares.map((s) => s.part.context),
+      new Set(texts),
+    );
     let outcome: PartAnswer['outcome'];
     try {
       outcome = await lead.part.attempt.call({
-        send: (o) =>
-          this.send(
-            items.map((w) => w.part.texts[w.index] as string),
-            context,
-            o,
-          ),
+        send: (o) => this.send(texts, context, o),
         characters: lead.characters,
         record,
       });
@@ -298,12 +297,15 @@ function contextBytes(): number {
   return CONTEXT_BOUND * 6 + 16;
 }
 
-/** The request's context: its parts' distinct contexts, within CONTEXT_BOUND characters. */
-export function contextOf(contexts: readonly string[]): string {
+/**
+ * The request's context: its parts' neighbouring texts, each once and none that the request itself
+ * sends (translated with it, it needs no second upload), within CONTEXT_BOUND characters.
+ */
+export function contextOf(parts: ReadonlyArray<readonly string[]>, sent: ReadonlySet<string>): string {
   const out: string[] = [];
   let n = 0;
-  for (const c of new Set(contexts)) {
-    if (!c) continue;
+  for (const c of new Set(parts.flat())) {
+    if (!c || sent.has(c)) continue;
     const room = CONTEXT_BOUND - n - (out.length > 0 ? 1 : 0);
     if (room <= 0) break;
     const piece = c.length > room ? c.slice(0, room) : c;

@@ -4,7 +4,7 @@ import { TEXT_REQUEST_LIMITS } from '../../api/types.js';
 // The segments to send are taken in document order; a request holds one run of neighbouring segments,
 // so that the segments around it, sent as `context` (not translated, not billed), are its own
 // neighbours: a first translation sends the whole document 50 segments at a time, an edited paragraph
-// goes alone with the paragraphs around it.
+// goes alone, with the paragraphs around it when it is short or no sentence (needsContext).
 
 export interface SegmentText {
   /** What is sent: the segment with its inline tags. */
@@ -18,6 +18,8 @@ export interface TextBatch {
   members: number[];
   /** The neighbouring segments' text (before the first, after the last), for `context`. */
   context: string;
+  /** The same, neighbour by neighbour (empty: no member needs context). */
+  neighbours: string[];
 }
 
 export interface BatchLimits {
@@ -60,7 +62,10 @@ export function batchTexts(
   let bytes = 0;
   const close = () => {
     if (members.length === 0) return;
-    batches.push({ members, context: contextOf(segments, members, limits.contextChars) });
+    const neighbours = members.some((i) => needsContext((segments[i] as SegmentText).plain))
+      ? neighboursOf(segments, members, limits.contextChars)
+      : [];
+    batches.push({ members, context: neighbours.join('\n'), neighbours });
     members = [];
     bytes = 0;
   };
@@ -81,8 +86,21 @@ export function batchTexts(
   return batches;
 }
 
+/** Characters below which a text is short, whatever it ends with (a label, a heading). */
+const SHORT = 25;
+
+/**
+ * Whether a text's translation may change with its neighbours: a short one, or one without a
+ * sentence of its own (a string key's label, a heading, a cell). A sentence of some length is
+ * translated the same with or without them: its neighbours would be bytes uploaded for nothing.
+ */
+export function needsContext(plain: string): boolean {
+  const text = plain.trim();
+  return text.length < SHORT || !/[.!?…。！？]["'”’»)\]]*$/u.test(text);
+}
+
 /** The text before the first member and after the last, up to `chars` each side, at segment boundaries. */
-function contextOf(segments: readonly SegmentText[], members: readonly number[], chars: number): string {
+function neighboursOf(segments: readonly SegmentText[], members: readonly number[], chars: number): string[] {
   const first = members[0] as number;
   const last = members[members.length - 1] as number;
   const before: string[] = [];
@@ -99,5 +117,5 @@ function contextOf(segments: readonly SegmentText[], members: readonly number[],
     after.push(t.length + n > chars ? t.slice(0, chars - n) : t);
     n += t.length;
   }
-  return [...before, ...after].join('\n');
+  return [...before, ...after];
 }

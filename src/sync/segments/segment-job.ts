@@ -335,7 +335,7 @@ export class SegmentJob {
           sendText,
           {
             texts: items.map((s) => s.tagged),
-            context: run.context,
+            context: run.neighbours,
             characters: items.reduce((n, s) => n + s.characters, 0),
             charactersOf: (k) => (items[k] as KeyedSegment).characters,
             attempt: this.attempt,
