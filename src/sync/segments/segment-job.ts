@@ -91,8 +91,12 @@ class RequestFailed extends Error {
 
 const MAX_PASSES = 3;
 
-/** A job's segments go to the pool as whole runs of neighbours: the pool cuts the requests. */
-const RUN_LIMITS = { ...DEFAULT_BATCH_LIMITS, texts: Infinity, bytes: Infinity };
+/**
+ * A job's segments go to the pool as whole runs of neighbours: the pool cuts the requests. A run that
+ * needs context (a short text, a label) takes the nearest neighbours, 250 characters each side: a
+ * label's meaning is in the strings around it, not a page away.
+ */
+const RUN_LIMITS = { ...DEFAULT_BATCH_LIMITS, texts: Infinity, bytes: Infinity, contextChars: 250 };
 
 /** The requests one job's texts can share: same languages, same settings. */
 function poolKey(request: UploadDocumentRequest): string {
