@@ -35,7 +35,7 @@ export interface WebhookOptions {
 }
 
 /** The webhook's origin only, for log lines: its path and query may hold a token. */
-export function redactUrl(url: string): string {
+function webhookOriginOnly(url: string): string {
   try {
     return `${new URL(url).origin}/[REDACTED]`;
   } catch {
@@ -90,12 +90,12 @@ export class WebhookNotifier {
         },
       });
       this.opts.logger.debug(
-        { event: message.event, webhook: redactUrl(this.opts.url) },
+        { event: message.event, webhook: webhookOriginOnly(this.opts.url) },
         'notification sent',
       );
     } catch (err) {
       this.opts.logger.warn(
-        { event: message.event, webhook: redactUrl(this.opts.url), err: (err as Error).message },
+        { event: message.event, webhook: webhookOriginOnly(this.opts.url), err: (err as Error).message },
         `notification not delivered after ${attempts} attempts`,
       );
     }
