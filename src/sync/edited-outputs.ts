@@ -121,7 +121,13 @@ export function withPlanned(
     }
     const found: EditedOutput = e;
     found.new_translation_planned = r.beside;
-    if (!r.beside) found.written_over_planned = true;
+    if (!r.beside) {
+      found.written_over_planned = true;
+      // Said of an edit only: the generic advice ("written beside it") is not what this sync does.
+      if (!found.new_translation && !found.segment_conflicts?.length)
+        found.advice =
+          "edited by a person: this sync takes the person's wording in as reviewed and writes the changed parts around it";
+    }
     if (r.conflicts.length) found.segment_conflicts_planned = r.conflicts;
   }
   return out;

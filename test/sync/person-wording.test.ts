@@ -94,6 +94,7 @@ interface Entry {
   new_translation: string | null;
   new_translation_planned?: boolean;
   written_over_planned?: boolean;
+  advice: string;
   segment_conflicts?: Array<{
     where: string;
     reviewed: string;
@@ -193,6 +194,8 @@ describe('a person’s wording whose source changes (segment path)', () => {
       expect(taken.planned).toEqual([
         expect.objectContaining({ output, written_over_planned: true, new_translation_planned: false }),
       ]);
+      // The advice says what this sync does with the edit, not the generic "written beside it".
+      expect(taken.planned[0]!.advice).not.toMatch(/beside/);
       expect(taken.code).toBe(0);
       expect((await texts(output))[1]).toBe(REVIEWED);
       expect(fx.exists(besideOf(output))).toBe(false);
