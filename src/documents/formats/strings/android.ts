@@ -7,20 +7,10 @@
 //
 // Tokenised by xml.ts's offsets tokenizer and checked well-formed with saxes (like XLIFF), since
 // the writer splices values at their offsets to keep every other byte.
-import { readFile } from 'node:fs/promises';
 import { DocumentFormatError } from '../../errors.js';
-import { decodeText } from '../text-encoding.js';
-import {
-  assertWellFormed,
-  attribute,
-  decodeXml,
-  escapeXml,
-  localName,
-  tokenize,
-  type Splice,
-  type XmlToken,
-} from '../xml.js';
+import { attribute, decodeXml, escapeXml, localName, type Splice, type XmlToken } from '../xml.js';
 import type { FormatReader } from '../reader.js';
+import { readXmlFile } from './xml-file.js';
 import { stringDocument, type StringEntry } from './keyed.js';
 import { formsFor } from './plurals.js';
 
@@ -75,10 +65,7 @@ export function notAndroidResources(root: string | undefined, what: string): str
 
 export const readAndroidStrings: FormatReader = async (path, ctx) => {
   const what = `the .${ctx.format} file`;
-  const decoded = decodeText(await readFile(path), what);
-  const xml = decoded.text;
-  assertWellFormed(xml, what);
-  const tokens = [...tokenize(xml, what)];
+  const { decoded, xml, tokens } = await readXmlFile(path, what);
   const root = tokens.find((t): t is Extract<XmlToken, { kind: 'open' }> => t.kind === 'open');
   const notResources = notAndroidResources(root?.name, what);
   if (notResources) throw new DocumentFormatError(notResources);

@@ -8,19 +8,10 @@
 // Tokenised by xml.ts's offsets tokenizer and checked well-formed with saxes (the XML parser the
 // project already has, as for Android resources and XLIFF), since the writer splices values at
 // their offsets to keep every other byte.
-import { readFile } from 'node:fs/promises';
 import { DocumentFormatError } from '../../errors.js';
-import { decodeText } from '../text-encoding.js';
-import {
-  assertWellFormed,
-  attribute,
-  decodeXml,
-  escapeXml,
-  localName,
-  tokenize,
-  type XmlToken,
-} from '../xml.js';
+import { attribute, decodeXml, escapeXml, localName, type XmlToken } from '../xml.js';
 import type { FormatReader } from '../reader.js';
+import { readXmlFile } from './xml-file.js';
 import { stringDocument, type StringEntry } from './keyed.js';
 
 /** A value's text from its inner XML: character data, entities and CDATA sections decoded. */
@@ -41,10 +32,7 @@ function isText(tag: string): boolean {
 
 export const readResx: FormatReader = async (path, ctx) => {
   const what = `the .${ctx.format} file`;
-  const decoded = decodeText(await readFile(path), what);
-  const xml = decoded.text;
-  assertWellFormed(xml, what);
-  const tokens = [...tokenize(xml, what)];
+  const { decoded, xml, tokens } = await readXmlFile(path, what);
   const root = tokens.find((t): t is Extract<XmlToken, { kind: 'open' }> => t.kind === 'open');
   if (!root || localName(root.name) !== 'root')
     throw new DocumentFormatError(

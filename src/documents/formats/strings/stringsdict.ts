@@ -6,11 +6,10 @@
 //
 // Tokenised by xml.ts (offsets; well-formedness by saxes): no installed plist library reports
 // where a value is, and the writer splices values in place.
-import { readFile } from 'node:fs/promises';
 import { DocumentFormatError } from '../../errors.js';
-import { decodeText } from '../text-encoding.js';
-import { assertWellFormed, decodeXml, escapeXml, tokenize, type Splice, type XmlToken } from '../xml.js';
+import { decodeXml, escapeXml, type Splice, type XmlToken } from '../xml.js';
 import type { FormatReader } from '../reader.js';
+import { readXmlFile } from './xml-file.js';
 import { stringDocument, type StringEntry } from './keyed.js';
 import { formsFor } from './plurals.js';
 
@@ -27,10 +26,7 @@ interface Dict {
 
 export const readStringsdict: FormatReader = async (path, ctx) => {
   const what = `the .${ctx.format} file`;
-  const decoded = decodeText(await readFile(path), what);
-  const xml = decoded.text;
-  assertWellFormed(xml, what);
-  const tokens = [...tokenize(xml, what)];
+  const { decoded, xml, tokens } = await readXmlFile(path, what);
   if (!tokens.some((t) => t.kind === 'open' && t.name === 'plist'))
     throw new DocumentFormatError(`${what} is not a property list: it has no <plist> element`);
   const entries: StringEntry[] = [];
