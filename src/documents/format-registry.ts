@@ -200,14 +200,24 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
     },
   ),
   // WebVTT subtitles: the service has no document type for them, so the segment path only.
-  vtt: segmentsOnly(once(async () => (await import('./formats/webvtt.js')).readVtt)),
+  vtt: segmentsOnly(
+    once(async () => (await import('./formats/webvtt.js')).readVtt),
+    {
+      digester: once(async () => (await import('./digest/webvtt.js')).digestVtt),
+    },
+  ),
   jpeg: image('jpeg', 'a JPEG image'),
   jpg: image('jpeg', 'a JPEG image'),
   png: image('png', 'a PNG image'),
   md: markdown,
   markdown,
   // MDX: Markdown with JSX, read by the Markdown reader with remark-mdx (docs/mdx.md).
-  mdx: segmentsOnly(once(async () => (await import('./formats/markdown.js')).readMarkdown)),
+  mdx: segmentsOnly(
+    once(async () => (await import('./formats/markdown.js')).readMarkdown),
+    {
+      digester: once(async () => (await import('./digest/markdown.js')).digestMdx),
+    },
+  ),
   json,
   arb: json,
   // JSON with comments and trailing commas, and JSON5: the same reader (docs/strings/json5.md).

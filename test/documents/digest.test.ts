@@ -69,6 +69,72 @@ describe('content digest', () => {
     expect((await digestOf('xliff', x('exported 1', 'Servus'))).digest).not.toBe(base);
   });
 
+  it('webvtt: line endings, trailing spaces, spacing of settings, NOTEs and references are not content', async () => {
+    const spec = fs.readFileSync(path.resolve(__dirname, 'fixtures/webvtt/spec.vtt'), 'utf8');
+    const base = await digestOf('vtt', spec);
+    const same = [
+      spec.replaceAll('\n', '\r\n'),
+      '\ufeff' + spec,
+      spec.replaceAll('\n\n', '\n\n\n'),
+      spec.replace('Hi, my name is Fred', 'Hi, my name is Fred  ').replace('nitrogen.', 'nitrogen.\t'),
+      spec
+        .replace('Tom &amp; Jerry', 'Tom &#38; Jerry')
+        .replace('region:fred align:left\n<v Fred>', 'region:fred   align:left\n<v Fred>'),
+      spec.replace('NOTE karaoke: timestamps inside a cue', 'NOTE karaoke timestamps, checked 2026-12-02'),
+    ];
+    for (const text of same) expect((await digestOf('vtt', text)).digest).toBe(base.digest);
+    const edits: Array<[string, string, string]> = [
+      ['Hi, my name is Fred', 'Hi, my name is Ted', 'subtitles: line 20 (cue 1): text changed'],
+      [
+        '00:02.500 --> 00:22.500',
+        '00:02.500 --> 00:23.500',
+        'subtitles: line 24 (cue 2): formatting changed',
+      ],
+      ['line:0 align:center', 'line:0 align:start', 'subtitles: line 32 (cue 4): formatting changed'],
+      ['<c.loud>my</c>', '<i>my</i>', 'subtitles: line 24 (cue 2): formatting changed'],
+      ['&nbsp;say', ' say', 'subtitles: line 32 (cue 4): text changed'],
+      ['color: yellow;', 'color: red;', 'subtitles: line 7 (style block 1): formatting changed'],
+      ['width:40%', 'width:50%', 'subtitles: line 12 (region block 1): formatting changed'],
+      ['\nintro\n', '\nopening\n', 'subtitles: line 20 (cue 1): formatting changed'],
+    ];
+    for (const [from, to, why] of edits) {
+      const after = await digestOf('vtt', spec.replace(from, to));
+      expect(after.digest, to).not.toBe(base.digest);
+      expect(describeChanges(base.parts, after.parts)).toEqual([why]);
+    }
+  });
+
+  it('mdx: layout, line endings and {/* comments */} are not content; JSX, expressions and imports are', async () => {
+    const guide = fs.readFileSync(path.resolve(__dirname, 'fixtures/mdx/guide.mdx'), 'utf8');
+    const base = await digestOf('mdx', guide);
+    const same = [
+      guide.replaceAll('\n', '\r\n'),
+      guide.replace('Tap **Share** to send', 'Tap __Share__  to\nsend'),
+      guide.replaceAll('  - ', '  * '),
+      guide.replace('{/* A comment for writers: never translated */}', '{/* reviewed 2026-12-02 */}'),
+      guide.replace('| Share  | A link is sent |', '| Share | A link is sent |'),
+    ];
+    for (const text of same) expect((await digestOf('mdx', text)).digest).toBe(base.digest);
+    const edits: Array<[string, string]> = [
+      ['send a picture', 'send a photo'],
+      ['tone="info"', 'tone="warning"'],
+      ['{count}', '{total}'],
+      ['<Screenshot src={Screenshot}', '<Screenshot src={Other}'],
+      ["import Screenshot from './share.png'", "import Screenshot from './share-v2.png'"],
+      ["author: 'Docs team'", "author: 'Web team'"],
+      ['<Badge tone', '<Pill tone'],
+      ['title: Sharing photos', 'title: Sharing pictures'],
+    ];
+    for (const [from, to] of edits) {
+      const edited =
+        from === '<Badge tone'
+          ? guide.replace(from, to).replace('</Badge>', '</Pill>')
+          : guide.replace(from, to);
+      expect(edited).not.toBe(guide);
+      expect((await digestOf('mdx', edited)).digest, to).not.toBe(base.digest);
+    }
+  });
+
   it('LibreOffice: a docx or xlsx it made and saved again is unchanged; its pptx drift (0.01 mm a save) counts', async () => {
     const same = async (a: string, b: string, ext: string) =>
       (await contentDigest(path.join(RESAVE, a), ext))?.digest ===

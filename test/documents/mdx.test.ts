@@ -13,6 +13,7 @@ import { checkOutput } from '../../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
 import { textRequests } from '../segments/helpers.js';
+import { expectResavedUnchanged } from './resaved-source.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/mdx');
 const GUIDE = path.join(FIXTURES, 'guide.mdx');
@@ -225,5 +226,19 @@ describe('MDX in a sync', () => {
     expect(textRequests(fx, mark).map((r) => [r.texts, r.characters])).toEqual([
       [1, 'Ask the album owner first.'.length],
     ]);
+  });
+
+  it('a file saved again with other line endings, wrapping or {/* comments */} is re-saved, not translated again', async () => {
+    const src = await source();
+    // Reformatted by an editor: CRLF, a paragraph wrapped again, trailing spaces, a comment edited.
+    await expectResavedUnchanged(
+      'guide.mdx',
+      src,
+      src
+        .replace('Tap **Share** to send a picture', 'Tap **Share**  to send\na picture')
+        .replace('# Sharing photos\n', '# Sharing photos   \n')
+        .replace('{/* A comment for writers: never translated */}', '{/* Checked 2026-12-02 */}')
+        .replaceAll('\n', '\r\n'),
+    );
   });
 });

@@ -13,6 +13,7 @@ import { checkOutput } from '../../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
 import { textRequests } from '../segments/helpers.js';
+import { expectResavedUnchanged } from './resaved-source.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/webvtt');
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-vtt-'));
@@ -197,5 +198,19 @@ describe('WebVTT in a sync', () => {
     expect(textRequests(fx, mark).map((r) => [r.texts, r.characters])).toEqual([
       [1, 'Hello, my name is Fred'.length],
     ]);
+  });
+
+  it('a file saved again with other line endings, spacing or NOTEs is re-saved, not translated again', async () => {
+    const spec = await source('spec.vtt');
+    // An editor on Windows: CRLF, a trailing space, settings aligned, a NOTE reworded.
+    await expectResavedUnchanged(
+      'spec.vtt',
+      spec,
+      spec
+        .replace('Hi, my name is Fred', 'Hi, my name is Fred ')
+        .replace('region:fred align:left\n<v Fred>', 'region:fred  align:left\n<v Fred>')
+        .replace('NOTE karaoke: timestamps inside a cue', 'NOTE karaoke: checked again')
+        .replaceAll('\n', '\r\n'),
+    );
   });
 });

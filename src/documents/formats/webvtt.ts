@@ -55,7 +55,7 @@ function encodeCueText(text: string, newline: string): string {
 }
 
 /** The pieces of a cue text line: markup as code, the text between decoded. */
-function cuePieces(line: string): Piece[] {
+export function cuePieces(line: string): Piece[] {
   const pieces: Piece[] = [];
   let pos = 0;
   for (const m of line.matchAll(MARKUP)) {
@@ -68,21 +68,43 @@ function cuePieces(line: string): Piece[] {
 }
 
 export interface VttCue {
+  /** Index into the line array of its identifier line, when it has one. */
+  identifier?: number;
+  /** Index into the line array of its timing line (timings and settings). */
+  timing: number;
   /** Index into the line array of each text line. */
   textLines: number[];
+}
+
+/** A block that is not a cue, kept whole: its kind and the index of each of its lines. */
+export interface VttBlock {
+  kind: 'NOTE' | 'STYLE' | 'REGION';
+  lines: number[];
+}
+
+export interface ParsedVtt {
+  /** The text's lines at even indexes, each followed by its line ending. */
+  parts: string[];
+  /** Index into the line array of each header line (the `WEBVTT` line first). */
+  header: number[];
+  /** NOTE, STYLE and REGION blocks, in file order. */
+  blocks: VttBlock[];
+  cues: VttCue[];
 }
 
 const invalid = (why: string): DocumentFormatError =>
   new DocumentFormatError(`not a valid WebVTT (.vtt) file: ${why}`);
 
-/** Splits WebVTT text into lines (separators kept at odd indexes) and finds each cue's text lines. */
-export function parseVtt(text: string): { parts: string[]; cues: VttCue[] } {
+/** Splits WebVTT text into lines (separators kept at odd indexes) and finds its header, blocks and cues. */
+export function parseVtt(text: string): ParsedVtt {
   const parts = text.split(/(\r\n|\n|\r)/);
   const line = (k: number): string => parts[k] ?? '';
   const blank = (k: number): boolean => line(k).trim() === '';
   if (!HEADER.test(line(0))) throw invalid('line 1 is not "WEBVTT"');
   let i = 0;
-  while (i < parts.length && !blank(i)) i += 2; // the header's lines
+  const header: number[] = [];
+  for (; i < parts.length && !blank(i); i += 2) header.push(i);
+  const blocks: VttBlock[] = [];
   const cues: VttCue[] = [];
   while (i < parts.length) {
     if (blank(i)) {
@@ -91,7 +113,9 @@ export function parseVtt(text: string): { parts: string[]; cues: VttCue[] } {
     }
     const lineNo = i / 2 + 1;
     if (KEPT_BLOCK.test(line(i))) {
-      while (i < parts.length && !blank(i)) i += 2;
+      const block: VttBlock = { kind: line(i).split(/[ \t]/, 1)[0] as VttBlock['kind'], lines: [] };
+      for (; i < parts.length && !blank(i); i += 2) block.lines.push(i);
+      blocks.push(block);
       continue;
     }
     const timing = line(i).includes('-->') ? i : line(i + 2).includes('-->') ? i + 2 : -1;
@@ -101,15 +125,15 @@ export function parseVtt(text: string): { parts: string[]; cues: VttCue[] } {
       );
     if (!TIMING.test(line(timing).trim()))
       throw invalid(`line ${timing / 2 + 1} is not a cue timing such as "00:01.000 --> 00:04.000"`);
+    const cue: VttCue = { ...(timing > i ? { identifier: i } : {}), timing, textLines: [] };
     i = timing + 2;
-    const cue: VttCue = { textLines: [] };
     while (i < parts.length && !blank(i)) {
       cue.textLines.push(i);
       i += 2;
     }
     cues.push(cue);
   }
-  return { parts, cues };
+  return { parts, header, blocks, cues };
 }
 
 export const readVtt: FormatReader = async (path, ctx) => {
