@@ -9,6 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 // price). Reading it for the plan is bounded: measured in a child process of its own, as the peak
 // RSS (getrusage) above what the process held before it opened the file. Memory, not time: the
 // bound does not move with the machine's load.
+//
+// The child's old space is capped: without a cap V8 grows the heap while it has room and collects
+// late, so the same walk peaked anywhere from 124 to 335 MB from run to run. Under the cap a walk
+// that keeps the file's values dies of heap exhaustion, and one that streams them peaks near it.
+const HEAP_MB = 128;
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TSX = import.meta.resolve('tsx');
@@ -46,9 +51,16 @@ process.stdout.write(JSON.stringify({ n, characters, grownMb: (process.resourceU
 
 function walk(file: string): Promise<{ n: number; characters: number; grownMb: number }> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', CHILD, file], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const args = [
+      `--max-old-space-size=${HEAP_MB}`,
+      '--import',
+      TSX,
+      '--input-type=module',
+      '-e',
+      CHILD,
+      file,
+    ];
+    const c = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     c.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     c.on('error', reject);
