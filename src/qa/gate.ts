@@ -4,7 +4,7 @@ import type { JobRecord, QaResultStore } from '../state/types.js';
 import type { CheckedOutput } from './check-output.js';
 import type { QaFinding, QaResult } from './checks.js';
 import { quarantineFile } from './quarantine.js';
-import { outputContextOf } from './settings.js';
+import { outputContextOf, qaSettingsOf } from './settings.js';
 
 // The gate between a download and its output folder (docs/qa.md): the downloaded file is checked
 // before it is renamed into place; one that fails (a hard check, or a soft one the mapping's
@@ -35,6 +35,19 @@ export class OutputGate {
     private readonly quarantineDir: string,
     private readonly results: QaResultStore | undefined,
   ) {}
+
+  /**
+   * Outputs of these mappings are on their way: the language check's model starts loading now, in
+   * its worker thread (./language-detector.ts), unless every one of them ignores that check.
+   */
+  expect(mappings: Iterable<string>): void {
+    for (const name of mappings) {
+      const mapping = this.loaded.manifest.mappings.find((m) => m.name === name);
+      if (qaSettingsOf(mapping).ignore.includes('language')) continue;
+      void import('./language-detector.js').then((m) => m.prepareLanguageCheck());
+      return;
+    }
+  }
 
   /**
    * Checks the file at `candidate` (a part file or a spooled download) as the output of `job` made

@@ -1,7 +1,9 @@
+import { languageDetector } from './language-detector.js';
+
 // Which language a translated text is written in (docs/qa.md, the `language` check), by eld (a
 // maintained n-gram detector, 60 languages). Only a detection eld itself calls reliable counts, on
 // text long enough to tell: a short line, a list of names or a pseudo-localised test translation
-// reads as "not reliable" and is never flagged.
+// reads as "not reliable" and is never flagged. eld runs in a worker thread (./language-detector.ts).
 
 /** Letters a text needs before its language is judged (fewer: too short to tell). */
 export const MIN_LETTERS_TO_DETECT = 120;
@@ -11,23 +13,6 @@ const CLOSE_CALL = 0.1;
 
 /** Text beyond this many characters adds nothing to the detection (and costs time). */
 const SAMPLE_CHARACTERS = 3000;
-
-interface Detector {
-  detect(text: string): {
-    language: string;
-    isReliable(): boolean;
-    getScores(): Record<string, number>;
-  };
-  info(): { Languages: Record<number, string> };
-}
-
-let detector: Promise<Detector> | undefined;
-
-/** eld's smallest database (1 MB file, about 56 MB of memory) loads on the first detection, not when locsync starts. */
-function loadDetector(): Promise<Detector> {
-  detector ??= import('eld/extrasmall').then((m) => m.eld as Detector);
-  return detector;
-}
 
 /** The code eld answers for a target language (its base; nb is Norwegian 'no', id reads as Malay). */
 const ELD_CODE: Record<string, string[]> = { nb: ['no'], id: ['ms', 'id'] };
@@ -65,14 +50,14 @@ export async function languageMismatch(
   sourceLang?: string,
 ): Promise<LanguageMismatch | undefined> {
   if (letterCount(text) < MIN_LETTERS_TO_DETECT) return undefined;
-  const eld = await loadDetector();
-  const result = eld.detect(text.slice(0, SAMPLE_CHARACTERS));
-  if (!result.isReliable() || result.language === '') return undefined;
-  const known = new Set(Object.values(eld.info().Languages));
+  const eld = await languageDetector();
+  const result = await eld.detect(text.slice(0, SAMPLE_CHARACTERS));
+  if (!result.reliable || result.language === '') return undefined;
+  const known = eld.languages;
   const target = codesOf(targetLang);
   if (target.includes(result.language)) return undefined;
   // The target close behind the winner (German text full of English product names): no mismatch.
-  const scores = result.getScores();
+  const scores = result.scores;
   const best = scores[result.language] ?? 0;
   if (target.some((c) => (scores[c] ?? 0) >= best * (1 - CLOSE_CALL))) return undefined;
   if (!target.some((c) => known.has(c)))

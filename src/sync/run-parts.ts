@@ -29,6 +29,8 @@ export interface RunParts {
   executor: Executor;
   /** Counts the characters of sources for the budget; closed when the run finishes. */
   counter: LazyCounter;
+  /** The output checks of every output the run writes. */
+  gate: OutputGate;
 }
 
 /** Builds the parts of a run planned by `planner` (its run row is started here). */
@@ -61,6 +63,7 @@ export async function buildRunParts(
   // The one writer of job rows, of the output index the planner reads and of the run's counts.
   const ledger = new RunLedger({ jobs: args.state.jobs, index: planner.index, report });
   // Jobs of method: segments go the segment path (src/sync/segments), the others the document path.
+  const gate = new OutputGate(args.loaded, quarantineDirOf(args.loaded.statePath), args.state.qaResults);
   const driver = new MethodDriver({
     memory: args.state.segments,
     client,
@@ -79,7 +82,7 @@ export async function buildRunParts(
     retryUnanswered: svc.retry_unanswered_uploads,
     base: args.loaded.dir,
     spoolDir,
-    gate: new OutputGate(args.loaded, quarantineDirOf(args.loaded.statePath), args.state.qaResults),
+    gate,
     ...(guard ? { guard } : {}),
     ...(args.state.shared ? { shared: args.state.shared } : {}),
     ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
@@ -98,7 +101,7 @@ export async function buildRunParts(
     runId,
     ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
   });
-  return { runId, report, control, executor, counter };
+  return { runId, report, control, executor, counter, gate };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LazyCounter } from '../billing/characters.js';
 import type { RunStopReason, SyncState } from '../state/types.js';
+import type { OutputGate } from '../qa/gate.js';
 import type { TerminologyPlan } from '../styles/terminology.js';
 import { createSyncEvents, type SyncEvents } from './events.js';
 import { Planner, type PlanOutcome } from './plan/planner.js';
@@ -90,6 +91,7 @@ export class SyncRun {
     private readonly control: RunControl,
     private readonly executor: Executor,
     private readonly counter: LazyCounter,
+    private readonly gate: OutputGate,
   ) {}
 
   /**
@@ -102,8 +104,13 @@ export class SyncRun {
     const events = args.events ?? createSyncEvents();
     const opts = args.options ?? {};
     const planner = prepared?.planner ?? (await openPlanner(args, events));
-    const { runId, report, control, executor, counter } = await buildRunParts(args, client, planner, events);
-    const run = new SyncRun(args, events, runId, planner, report, control, executor, counter);
+    const { runId, report, control, executor, counter, gate } = await buildRunParts(
+      args,
+      client,
+      planner,
+      events,
+    );
+    const run = new SyncRun(args, events, runId, planner, report, control, executor, counter, gate);
     if (prepared?.drifted) run.drifted = true;
     void run.decideAgainLoop();
     const onAbort = () => void run.stop({ deadlineMs: opts.stopDeadlineMs ?? 30_000 });
@@ -141,6 +148,8 @@ export class SyncRun {
       for (const r of refused) this.report.unitFailed(r.ref, 'not-planned', r.message, true);
       actions = kept;
     }
+    // Outputs to check are coming: the language check loads meanwhile, off the run's thread.
+    this.gate.expect(actions.flatMap((a) => (a.kind === 'translate' ? [a.ref.mapping] : [])));
     if (this.args.logger.isLevelEnabled('debug'))
       for (const action of actions) this.args.logger.debug({ action }, 'action carried out');
     this.executor.execute(actions);
