@@ -39,6 +39,8 @@ const TABLES = {
   qa_results: [
     'output_path', 'job_id', 'mapping', 'rel_path', 'target_lang', 'outcome', 'findings', 'checked_at',
   ],
+  // Outputs waiting for a translator's wording (job ids are kept, so each still names its job).
+  imported_wording: ['output_path', 'mapping', 'job_id', 'noted_at'],
 } as const; // prettier-ignore
 
 type Table = keyof typeof TABLES;
@@ -62,6 +64,7 @@ const ORDER: Record<Table, string> = {
   text_requests: 'id',
   charges: 'id',
   qa_results: 'output_path',
+  imported_wording: 'output_path',
 };
 
 export type TransferCounts = Record<Table, number>;
@@ -79,6 +82,7 @@ const emptyCounts = (): TransferCounts => ({
   text_requests: 0,
   charges: 0,
   qa_results: 0,
+  imported_wording: 0,
 });
 
 /** Copy a PostgreSQL state into a new SQLite state file (refused when `file` exists). */

@@ -7,7 +7,7 @@
 // One file per area, each imported where only that area is needed: the job ledger (job-types.ts),
 // the file inventory and content digests (file-types.ts), the run log (run-types.ts), style lists
 // and glossaries applied (terminology-types.ts), the segment memory (segment-types.ts, and the
-// memory as a whole: memory-types.ts), the output checks' verdicts (qa-types.ts), what several
+// memory as a whole: memory-types.ts), the output checks' verdicts (qa-types.ts), outputs waiting for imported wording (wording-types.ts), what several
 // workers share (shared-types.ts). This file is the whole interface: SyncState, and every area.
 import type { ContentDigests, FileInventory } from './file-types.js';
 import type { JobLedger } from './job-types.js';
@@ -17,6 +17,7 @@ import type { RunLog } from './run-types.js';
 import type { SegmentMemory } from './segment-types.js';
 import type { ReuseAcrossPipelines, SharedWork } from './shared-types.js';
 import type { AppliedGlossary, AppliedStyle } from './terminology-types.js';
+import type { ImportedWordingStore } from './wording-types.js';
 
 export type * from './job-types.js';
 export type * from './file-types.js';
@@ -25,6 +26,7 @@ export type * from './terminology-types.js';
 export type * from './segment-types.js';
 export type * from './shared-types.js';
 export type * from './qa-types.js';
+export type * from './wording-types.js';
 export type { Recalled, SegmentOrigin } from './memory-types.js';
 
 /** The state a sync works with. */
@@ -49,4 +51,6 @@ export interface SyncState {
   readonly memory?: TranslationMemory;
   /** The output checks' last verdict per output (both backends; absent in hand-made test states). */
   readonly qaResults?: QaResultStore;
+  /** Outputs waiting for wording imported from a translator (both backends; absent in hand-made test states). */
+  readonly importedWording?: ImportedWordingStore;
 }

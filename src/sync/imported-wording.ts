@@ -1,47 +1,67 @@
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { ImportedWording, SyncState } from '../state/types.js';
+import type { OutputIndex } from './plan/output-index.js';
 
 // Outputs whose wording a person gave after their delivery (`locsync xliff import`, docs/xliff.md):
 // the memory holds it as reviewed wording, and the next plain `sync` writes these outputs again
-// from the memory (nothing sent) although their sources did not change. Each is noted with the done
-// job that delivered it when the wording came in: it waits while that job is still its latest, so a
-// delivery made since (by any run) settles it without this file being written again.
+// from the memory (nothing sent) although their sources did not change. Each is noted in the state
+// (../state/wording-types.ts: on PostgreSQL every worker's sync sees it) with the done job that
+// delivered it when the wording came in: it waits while that job is still its latest, so a delivery
+// made since (by any run) settles it without the note being written again.
+//
+// Before, the notes were imported-wording.json in the local state folder: a file still there is
+// carried into the state once and removed.
 
-/** One output waiting for its imported wording. */
-export interface ImportedWording {
-  mapping: string;
-  output: string;
-  /** The output's latest done job when the wording was imported. */
-  job_id: number;
-}
+export type { ImportedWording };
 
-const fileOf = (stateFolder: string) => path.join(stateFolder, 'imported-wording.json');
+/** Whether a note still waits: its job is still the output's latest delivery. */
+const stillWaiting = async (index: OutputIndex, w: ImportedWording) =>
+  (await index.doneOf(w.output))?.id === w.job_id;
 
-/** The outputs noted, by output path (none when the file is missing or unreadable). */
-export function readImportedWording(stateFolder: string): Map<string, ImportedWording> {
+const legacyFile = (stateFolder: string) => path.join(stateFolder, 'imported-wording.json');
+
+/** The notes of an imported-wording.json left by an earlier locsync, moved into the state. */
+async function carryLegacyNotes(state: SyncState, stateFolder: string): Promise<void> {
+  const file = legacyFile(stateFolder);
+  let list: ImportedWording[];
   try {
-    const list = JSON.parse(fs.readFileSync(fileOf(stateFolder), 'utf8')) as ImportedWording[];
-    return new Map(list.map((w) => [w.output, w]));
-  } catch {
-    return new Map();
+    list = JSON.parse(fs.readFileSync(file, 'utf8')) as ImportedWording[];
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    // Unreadable: it was written through a rename, so a torn file is not ours to guess at.
+    list = [];
   }
+  if (!state.importedWording) return;
+  await state.importedWording.note(list.filter((w) => typeof w.output === 'string'));
+  fs.rmSync(file, { force: true });
 }
 
-/**
- * Notes outputs that have wording to write; `stillWaiting` keeps those noted before whose delivery
- * has not happened yet (the rest are dropped).
- */
+/** The outputs whose imported wording is not delivered yet, by output path. */
+export async function waitingWording(
+  state: SyncState,
+  stateFolder: string,
+  index: OutputIndex,
+): Promise<Map<string, ImportedWording>> {
+  await carryLegacyNotes(state, stateFolder);
+  const out = new Map<string, ImportedWording>();
+  for (const w of (await state.importedWording?.list()) ?? [])
+    if (await stillWaiting(index, w)) out.set(w.output, w);
+  return out;
+}
+
+/** Notes outputs that have wording to write, and settles the notes delivered since they were made. */
 export async function noteImportedWording(
+  state: SyncState,
   stateFolder: string,
   noted: readonly ImportedWording[],
-  stillWaiting: (w: ImportedWording) => Promise<boolean>,
+  index: OutputIndex,
 ): Promise<void> {
-  const all = new Map<string, ImportedWording>();
-  for (const w of readImportedWording(stateFolder).values()) if (await stillWaiting(w)) all.set(w.output, w);
-  for (const w of noted) all.set(w.output, w);
-  await fsp.mkdir(stateFolder, { recursive: true });
-  const file = fileOf(stateFolder);
-  await fsp.writeFile(`${file}.tmp`, JSON.stringify([...all.values()], null, 1));
-  await fsp.rename(`${file}.tmp`, file);
+  const store = state.importedWording;
+  if (!store) throw new Error(`the state at ${state.location} keeps no imported wording`);
+  await carryLegacyNotes(state, stateFolder);
+  const settled: ImportedWording[] = [];
+  for (const w of await store.list()) if (!(await stillWaiting(index, w))) settled.push(w);
+  await store.settle(settled);
+  await store.note(noted);
 }

@@ -156,10 +156,6 @@ async function noteOutputs(
     const done = await index.doneOf(doc.output);
     if (done) noted.push({ mapping: doc.mapping, output: doc.output, job_id: done.id });
   }
-  await noteImportedWording(
-    path.dirname(loaded.statePath),
-    noted,
-    async (w) => (await index.doneOf(w.output))?.id === w.job_id,
-  );
+  await noteImportedWording(state, path.dirname(loaded.statePath), noted, index);
   return noted.map((w) => w.output);
 }

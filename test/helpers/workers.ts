@@ -50,6 +50,12 @@ export function killWorkers(): void {
   for (const c of running.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 }
 
+/** Characters the service billed for text requests of its log (what the account pays for them). */
+export const textBilled = (log: RequestLogEntry[]) =>
+  log
+    .filter((e) => e.path === '/v2/translate' && e.status === 200)
+    .reduce((n, e) => n + (e.text?.characters ?? 0), 0);
+
 /** Successful uploads of the service's request log. */
 export const uploads = (log: RequestLogEntry[]) =>
   log.filter((e) => e.method === 'POST' && e.path === '/v2/document' && e.status === 200);

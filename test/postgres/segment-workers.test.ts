@@ -17,7 +17,14 @@ import { createSyncEvents } from '../../src/sync/events.js';
 import { holdingProxy, type HoldingProxy } from '../helpers/holding-proxy.js';
 import { createTestDatabase, pgForTests, type TestDatabase } from '../helpers/postgres.js';
 import { FAST_POLL } from '../sync/fixture.js';
-import { killWorkers, spawnWorker, waitFor, writePipeline, type WorkerProcess } from '../helpers/workers.js';
+import {
+  killWorkers,
+  spawnWorker,
+  textBilled as textBilledIn,
+  waitFor,
+  writePipeline,
+  type WorkerProcess,
+} from '../helpers/workers.js';
 
 // Two `locsync sync` processes of one pipeline on PostgreSQL, method: segments, translating two
 // documents that share paragraphs at the same moment (real processes, real HTTP, real PostgreSQL;
@@ -42,11 +49,7 @@ let db: TestDatabase;
 let holding: boolean;
 
 /** Characters the service billed for text requests (what the account pays). */
-const textBilled = () =>
-  service
-    .requests()
-    .filter((e) => e.path === '/v2/translate' && e.status === 200)
-    .reduce((n, e) => n + (e.text?.characters ?? 0), 0);
+const textBilled = () => textBilledIn(service.requests());
 
 describe.skipIf(!server)('segments on several PostgreSQL workers', () => {
   beforeEach(async () => {

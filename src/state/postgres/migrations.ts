@@ -282,6 +282,14 @@ export const MIGRATIONS: string[] = [
   // the bills the jobs recorded so far
   `${chargesTable('bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY', 'timestamptz NOT NULL DEFAULT now()', 'text', 'bigint')}
    ${BACKFILL_CHARGES}`,
+  // 16: outputs waiting for wording a person gave (SQLite's migration 18; ../wording-types.ts): in
+  // the database, so that every worker's sync writes what one machine imported
+  `CREATE TABLE imported_wording (
+     output_path text PRIMARY KEY,
+     mapping text NOT NULL,
+     job_id bigint NOT NULL,
+     noted_at timestamptz NOT NULL
+   );`,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -306,6 +314,7 @@ export const STATE_TABLES = [
   'segment_claims',
   'memory_imports',
   'charges',
+  'imported_wording',
 ] as const;
 
 /** Schema version this code writes (number of migrations). */

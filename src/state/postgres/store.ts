@@ -26,6 +26,7 @@ import { PgContentDigests } from './digests.js';
 import { PgTranslationMemory } from './memory.js';
 import { PgSegmentMemory } from './segments.js';
 import { PgSegmentClaims } from './segment-claims.js';
+import { PgImportedWording } from './imported-wording.js';
 import { PgQaResults } from './qa-results.js';
 import { PgFileInventory } from './inventory.js';
 import { claimPgPipeline } from './pipeline.js';
@@ -66,6 +67,7 @@ export class PostgresState implements SyncState, StyleStateStore {
   readonly segments: PgSegmentMemory;
   readonly memory: PgTranslationMemory;
   readonly qaResults: PgQaResults;
+  readonly importedWording: PgImportedWording;
   readonly runs: PgRunLog;
   readonly styles: PgStyleState;
   readonly glossaries: PgGlossaryState;
@@ -97,6 +99,7 @@ export class PostgresState implements SyncState, StyleStateStore {
     this.digests = new PgContentDigests(pool);
     this.memory = new PgTranslationMemory(pool);
     this.qaResults = new PgQaResults(pool);
+    this.importedWording = new PgImportedWording(pool);
     this.runs = new PgRunLog(pool, workerId);
     this.styles = new PgStyleState(pool);
     this.glossaries = new PgGlossaryState(pool);

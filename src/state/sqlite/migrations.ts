@@ -208,6 +208,14 @@ export const MIGRATIONS: string[] = [
     'INTEGER',
   )}
    ${BACKFILL_CHARGES}`,
+  // 18: outputs waiting for wording a person gave (xliff import, docs/xliff.md), until a delivery
+  // after the job noted (../wording-types.ts); before, imported-wording.json in the state folder
+  `CREATE TABLE imported_wording (
+     output_path TEXT PRIMARY KEY,
+     mapping TEXT NOT NULL,
+     job_id INTEGER NOT NULL,
+     noted_at TEXT NOT NULL
+   );`,
 ];
 
 /** Schema version this code writes (number of migrations). */

@@ -7,6 +7,7 @@ import { networkFsType } from '../netfs.js';
 import { SqliteContentDigests } from './digests.js';
 import { SqliteTranslationMemory } from './memory.js';
 import { SqliteSegmentMemory } from './segments.js';
+import { SqliteImportedWording } from './imported-wording.js';
 import { SqliteQaResults } from './qa-results.js';
 import { SqliteFileInventory, SqliteRunLog } from './inventory.js';
 import { SqliteJobLedger } from './ledger.js';
@@ -76,6 +77,7 @@ export class StateStore implements StyleStateStore, SyncState {
   readonly segments: SqliteSegmentMemory;
   readonly memory: SqliteTranslationMemory;
   readonly qaResults: SqliteQaResults;
+  readonly importedWording: SqliteImportedWording;
   /** Glossaries as last applied (src/styles/glossary-reconcile.ts). */
   readonly glossaries: GlossaryStateStore;
 
@@ -123,6 +125,7 @@ export class StateStore implements StyleStateStore, SyncState {
     this.segments = new SqliteSegmentMemory(this.db);
     this.memory = new SqliteTranslationMemory(this.db);
     this.qaResults = new SqliteQaResults(this.db);
+    this.importedWording = new SqliteImportedWording(this.db);
   }
 
   private migrate(): void {

@@ -4,7 +4,7 @@ import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { SyncEvents } from '../events.js';
-import { readImportedWording, type ImportedWording } from '../imported-wording.js';
+import { waitingWording } from '../imported-wording.js';
 import { PlanBuilder } from './builder.js';
 import { outputGivenUp } from './decide.js';
 import { OutputClaims } from './claims.js';
@@ -59,17 +59,6 @@ export interface PlanOutcome {
   deferred: OutputRef[];
 }
 
-/** The outputs whose imported wording is not delivered yet (their noted job is still their latest). */
-async function waitingWording(
-  loaded: LoadedManifest,
-  index: OutputIndex,
-): Promise<Map<string, ImportedWording>> {
-  const out = new Map<string, ImportedWording>();
-  for (const [output, w] of readImportedWording(path.dirname(loaded.statePath)))
-    if ((await index.doneOf(output))?.id === w.job_id) out.set(output, w);
-  return out;
-}
-
 export class Planner {
   private styles: PlanStyles = { styleIds: {}, pendingChanges: [] };
 
@@ -104,7 +93,8 @@ export class Planner {
       },
       retranslate: parseRetranslate(args.options?.retranslate),
       retryFailedQa: args.options?.retryFailedQa ?? false,
-      importedWording: await waitingWording(loaded, index),
+      // Outputs with imported wording whose noted job is still their latest delivery.
+      importedWording: await waitingWording(state, path.dirname(loaded.statePath), index),
       ...NOTHING_IN_FLIGHT,
       listing: undefined,
     };
