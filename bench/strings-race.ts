@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ServiceClient } from '../src/api/client.js';
-import { clientSettings } from '../src/cli/connect.js';
+import { clientOptionsOf } from '../src/cli/connect.js';
 import { silentLogger } from '../src/log/logger.js';
 import { loadManifest } from '../src/manifest/load.js';
 import { startService, type RunningService } from '../src/local-service/index.js';
@@ -90,7 +90,7 @@ async function locsyncSync(manifestPath: string, url: string): Promise<{ ms: num
   const loaded = await loadManifest(manifestPath);
   const state = openState(loaded.statePath);
   const client = new ServiceClient({
-    ...clientSettings(loaded.manifest.service),
+    ...clientOptionsOf(loaded.manifest.service),
     baseUrl: url,
     apiKey: KEY,
   });

@@ -39,8 +39,11 @@ export interface ConnectOptions {
   onRetry?: ClientOptions['onRetry'];
 }
 
-/** The client settings of the manifest's `service` section (seconds become milliseconds). */
-export function clientSettings(
+/**
+ * The client options of the manifest's `service` section (seconds become milliseconds); the client
+ * resolves them to its settings (src/api/client-settings.ts).
+ */
+export function clientOptionsOf(
   service: Manifest['service'],
 ): Omit<ClientOptions, 'baseUrl' | 'apiKey' | 'logger' | 'onRetry'> {
   return {
@@ -58,7 +61,7 @@ export function clientSettings(
 
 export async function openConnection(loaded: ConnectManifest, opts: ConnectOptions): Promise<Connection> {
   const service = loaded.manifest.service;
-  const settings = clientSettings(service);
+  const settings = clientOptionsOf(service);
   const logger = {
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),

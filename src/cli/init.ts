@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { checkManifestFile } from '../manifest/load.js';
+import { isInside, outputRoot } from '../manifest/paths.js';
 import { TARGET_LANGUAGES } from '../manifest/sections/languages.js';
 import { ConfigError } from '../util/errors.js';
 
@@ -86,13 +87,12 @@ ${targets}
 }
 
 /**
- * The folder every output lands in (the pattern's text before its first placeholder), or undefined
- * when outputs go beside their sources (nothing to ignore as a whole).
+ * The .gitignore line of the folder every output lands in (its output root, `out/`), or undefined
+ * when outputs go beside their sources or outside the manifest's folder (nothing to ignore as a whole).
  */
-export function outputRoot(pattern: string): string | undefined {
-  const fixed = pattern.slice(0, pattern.indexOf('{') < 0 ? pattern.length : pattern.indexOf('{'));
-  const dir = fixed.slice(0, fixed.lastIndexOf('/') + 1);
-  return dir && !dir.startsWith('../') && !path.isAbsolute(dir) ? dir.replace(/^\.\//, '') : undefined;
+export function ignoredOutputFolder(pattern: string): string | undefined {
+  const root = outputRoot(pattern);
+  return root !== '.' && isInside('.', root) ? `${root}/` : undefined;
 }
 
 /**
@@ -103,7 +103,7 @@ export function updateGitignore(dir: string, output: string): string[] {
   const file = path.join(dir, '.gitignore');
   const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   const have = new Set(existing.split(/\r?\n/).map((l) => l.trim().replace(/^\//, '')));
-  const root = outputRoot(output);
+  const root = ignoredOutputFolder(output);
   const wanted = ['.locsync/', ...(root ? [root] : [])].filter((l) => !have.has(l));
   if (!wanted.length) return [];
   const block = `# locsync: the state (SQLite, never shared) and the translated outputs it writes\n${wanted.map((l) => `/${l}`).join('\n')}\n`;

@@ -1,3 +1,8 @@
+/** The base language of a code or tag, lower case: pt-br → pt, zh-Hans → zh, en-GB → en. */
+export function baseLanguage(code: string): string {
+  return code.toLowerCase().split('-')[0] as string;
+}
+
 /** A BCP 47 tag of a target code: de -> de, pt-br -> pt-BR, zh-hans -> zh-Hans. */
 export function languageTag(code: string): string {
   const [base = '', ...rest] = code.split('-');

@@ -9,7 +9,8 @@ import {
   type GlossaryTerms,
 } from './glossary-entries.js';
 import type { GlossaryDictionary, GlossaryRow, GlossaryStore } from './glossary-store.js';
-import { baseLanguage, SOURCE_LANGUAGES } from './languages.js';
+import { baseLanguage } from '../documents/language-tag.js';
+import { SOURCE_LANGUAGES } from './languages.js';
 import { isObject, type Obj } from './validate.js';
 
 /** Glossary languages: every source language (base codes); every ordered pair of two of them. */

@@ -2,7 +2,9 @@
 // targets whether formality is supported.
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.js';
-import { baseLanguage, SOURCE_LANGUAGES, supportsFormality, TARGET_LANGUAGES } from './languages.js';
+import { supportsFormality } from '../api/languages.js';
+import { baseLanguage } from '../documents/language-tag.js';
+import { SOURCE_LANGUAGES, TARGET_LANGUAGES } from './languages.js';
 import { isObject } from './validate.js';
 
 const NAMES: Record<string, string> = {

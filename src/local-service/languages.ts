@@ -1,5 +1,6 @@
 // Language codes the local service accepts, modelled on the real service's public lists.
-import { FORMALITIES, FORMALITY_LANGUAGES, type Formality } from '../api/types.js';
+import { supportsFormality } from '../api/languages.js';
+import { FORMALITIES, type Formality } from '../api/types.js';
 import { badRequest } from './errors.js';
 
 /** Source languages (upper-case, no regional variants). */
@@ -54,11 +55,6 @@ export const TARGET_LANGUAGES = [
 const sources = new Set<string>(SOURCE_LANGUAGES);
 const targets = new Set<string>(TARGET_LANGUAGES);
 
-/** Base language of a code: "pt-br" -> "pt" (lower-case). */
-export function baseLanguage(code: string): string {
-  return code.toLowerCase().split('-')[0] ?? '';
-}
-
 /** Validates a target_lang value; returns it lower-case (the engine's convention). */
 export function parseTargetLang(value: unknown, field = 'target_lang'): string {
   if (value === undefined || value === null || value === '')
@@ -76,14 +72,6 @@ export function parseSourceLang(value: unknown, field = 'source_lang'): string |
   if (!sources.has(value.toUpperCase()))
     throw badRequest(`Value for '${field}' not supported: ${value}`, 'unsupported_language');
   return value.toLowerCase();
-}
-
-/** Whether `more`/`less` formality is available for a target language (any case). */
-export function supportsFormality(targetLang: string): boolean {
-  const upper = targetLang.toUpperCase();
-  return (FORMALITY_LANGUAGES as readonly string[]).some(
-    (l) => l === upper || (!l.includes('-') && l === baseLanguage(upper).toUpperCase()),
-  );
 }
 
 /**

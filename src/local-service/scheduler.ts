@@ -7,7 +7,7 @@ import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { isMinimumBilled } from '../documents/format-registry.js';
 import type { Engine } from './engine/types.js';
 import { spoilOutput } from './bad-outputs.js';
-import { baseLanguage } from './languages.js';
+import { baseLanguage } from '../documents/language-tag.js';
 import type { JobRow, Store } from './store.js';
 import type { DocumentFiles } from './files.js';
 

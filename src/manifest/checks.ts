@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { supportsFormality } from '../api/languages.js';
 import { FORMALITY_LANGUAGES } from '../api/types.js';
+import { baseLanguage } from '../documents/language-tag.js';
 import { conversionFormats } from '../documents/format-registry.js';
 import { redactUrl } from '../log/secrets.js';
 import type { ConfigError } from '../util/errors.js';
@@ -18,16 +20,6 @@ import type { CheckContext } from './types.js';
 import { formatPath, type DataPath } from './yaml-source.js';
 
 // Checks that need more than one field at a time (the schema checks each field on its own).
-
-/** Base language of a target language: pt-br → pt, zh-hans → zh, en-gb → en. */
-export function baseLanguage(lang: string): string {
-  return lang.toLowerCase().split('-')[0] ?? lang;
-}
-
-/** Whether formality more/less works for a target language (prefer_* always works). */
-export function supportsFormality(lang: string): boolean {
-  return (FORMALITY_LANGUAGES as readonly string[]).includes(lang.toUpperCase());
-}
 
 /** The output formats that are a conversion (the format registry's: pdf → docx). */
 const CONVERSION_FORMATS = conversionFormats();

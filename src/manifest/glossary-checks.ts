@@ -1,5 +1,5 @@
 import type { ConfigError } from '../util/errors.js';
-import { baseLanguage } from './checks.js';
+import { baseLanguage } from '../documents/language-tag.js';
 import type { Manifest } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { ResolvedGlossary } from './types.js';

@@ -5,6 +5,8 @@ import { languageDetector } from './language-detector.js';
 // text long enough to tell: a short line, a list of names or a pseudo-localised test translation
 // reads as "not reliable" and is never flagged. eld runs in a worker thread (./language-detector.ts).
 
+import { baseLanguage } from '../documents/language-tag.js';
+
 /** Letters a text needs before its language is judged (fewer: too short to tell). */
 export const MIN_LETTERS_TO_DETECT = 120;
 
@@ -16,11 +18,6 @@ const SAMPLE_CHARACTERS = 3000;
 
 /** The code eld answers for a target language (its base; nb is Norwegian 'no', id reads as Malay). */
 const ELD_CODE: Record<string, string[]> = { nb: ['no'], id: ['ms', 'id'] };
-
-/** The base language of a tag, lower case: pt-br -> pt, zh-hans -> zh. */
-export function baseLanguage(tag: string): string {
-  return tag.toLowerCase().split('-')[0] as string;
-}
 
 function codesOf(tag: string): string[] {
   const base = baseLanguage(tag);

@@ -6,7 +6,7 @@ import type { RunState } from '../sync/engine.js';
 import { noteImportedWording, type ImportedWording } from '../sync/imported-wording.js';
 import { OutputIndex } from '../sync/plan/output-index.js';
 import { anySettingsKey } from '../sync/segments/memory-key.js';
-import { readXliff, type XliffUnit } from './reader.js';
+import { readXliffUnits, type XliffUnit } from './reader.js';
 import { inlineTag, type XliffVersion } from './writer.js';
 import { roundTripDocuments, type RoundTripDocument, type RoundTripUnit } from './units.js';
 
@@ -105,7 +105,7 @@ export async function importXliff(
   const rows: BroughtRow[] = [];
   const now = new Date().toISOString();
   for (const file of files)
-    for (const u of readXliff(file)) {
+    for (const u of readXliffUnits(file)) {
       const r = judge(u, file, byId, docs);
       if ('refused' in r && r.refused) summary.refused.push(r.refused);
       else if ('unchanged' in r) summary.unchanged++;

@@ -26,7 +26,7 @@ export interface XliffUnit {
 
 const CODES = new Set(['x', 'ph', 'bpt', 'ept', 'it']);
 
-export function readXliff(file: string): XliffUnit[] {
+export function readXliffUnits(file: string): XliffUnit[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');

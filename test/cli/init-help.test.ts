@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { outputRoot, parseTargets } from '../../src/cli/init.js';
+import { ignoredOutputFolder, parseTargets } from '../../src/cli/init.js';
 import { buildProgram, run } from '../../src/cli/main.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { runCli } from '../helpers/cli.js';
@@ -89,8 +89,11 @@ describe('locsync init', () => {
       expect(fs.readFileSync(path.join(d, '.gitignore'), 'utf8')).toBe(
         'node_modules/\n/.locsync/\n# locsync: the state (SQLite, never shared) and the translated outputs it writes\n/translated/\n',
       );
-      expect(outputRoot('{dir}/{stem}.{lang}.{ext}')).toBeUndefined();
-      expect(outputRoot('./out/{lang}/{path}')).toBe('out/');
+      expect(ignoredOutputFolder('{dir}/{stem}.{lang}.{ext}')).toBeUndefined();
+      expect(ignoredOutputFolder('./out/{lang}/{path}')).toBe('out/');
+      expect(ignoredOutputFolder('out/docs-{lang}/{path}')).toBe('out/');
+      expect(ignoredOutputFolder('../shared/{lang}/{path}')).toBeUndefined();
+      expect(ignoredOutputFolder('/srv/out/{lang}/{path}')).toBeUndefined();
     } finally {
       fs.rmSync(d, { recursive: true, force: true });
     }

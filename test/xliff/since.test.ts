@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportXliff } from '../../src/xliff/export.js';
-import { readXliff } from '../../src/xliff/reader.js';
+import { readXliffUnits } from '../../src/xliff/reader.js';
 import { git, setUser } from '../helpers/git-repo.js';
 import { segmentsMapping } from '../segments/helpers.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
@@ -17,7 +17,7 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const plain = (u: ReturnType<typeof readXliff>[number]) =>
+const plain = (u: ReturnType<typeof readXliffUnits>[number]) =>
   u.source.map((i) => (i.t === 'text' ? i.text : '')).join('');
 
 describe('xliff export --since', () => {
@@ -44,13 +44,13 @@ describe('xliff export --since', () => {
       );
 
     await exportSince('main');
-    expect(readXliff(path.join(f.dir, 'x.xlf')).map(plain)).toEqual([
+    expect(readXliffUnits(path.join(f.dir, 'x.xlf')).map(plain)).toEqual([
       'Second paragraph, edited.',
       'A new page.',
     ]);
 
     await exportSince(String(firstRun));
-    expect(readXliff(path.join(f.dir, 'x.xlf')).map(plain)).toEqual([
+    expect(readXliffUnits(path.join(f.dir, 'x.xlf')).map(plain)).toEqual([
       'First paragraph.',
       'Second paragraph, edited.',
       'A new page.',
