@@ -69,7 +69,8 @@ function literalRanges(
   return out;
 }
 
-function parseIcu(text: string): MessageFormatElement[] | undefined {
+/** An ICU message's elements, when it is one with a plural/select or formatted argument that parses. */
+export function parseIcu(text: string): MessageFormatElement[] | undefined {
   if (!ICU_COMPLEX.test(text)) return undefined;
   try {
     return parse(text, { captureLocation: true, ignoreTag: true });

@@ -5,6 +5,7 @@
 // `qa-failed`, `sync` exits 1. Through the real service (no proxy) the same files are delivered.
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse } from '@formatjs/icu-messageformat-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quarantineDirOf } from '../../src/qa/quarantine.js';
 import {
@@ -90,5 +91,122 @@ describe('the segment path refuses broken placeholders, ICU structure and inline
     expect(summary.failed).toEqual([]);
     for (const file of Object.keys(SOURCES)) expect(fx.exists(outputOf(file)), file).toBe(true);
     expect(fx.read('out/de/strings.xml')).toMatch(/<b>[^<]+<\/b>/);
+  });
+});
+
+// The ICU message structure: the service answered with every inline tag in place, but the text it
+// put between them changed the message (an arm added, a `#` quoted away by an apostrophe, an
+// argument the source does not have, an `other` arm swallowed, a message that no longer parses).
+// Each output fails the checks, named with its file and key, and the next run does not buy it
+// again unless asked (--retry-failed-qa).
+const ICU_FILES: Record<string, string> = {
+  'en.json':
+    '{\n  "deleted": "{count, plural, one {Only # file was deleted} other {# files were deleted}}",\n  "liked": "{gender, select, female {She liked your photo} male {He liked your photo} other {They liked your photo}}"\n}\n',
+  'app_en.arb':
+    '{\n  "photoCount": "{count, plural, =0{No photos in the album} other{{count} photos in the album}}"\n}\n',
+  'en.yml': 'en:\n  shared: "{name} shared {count, plural, one {# album} other {# albums}} with you"\n',
+};
+
+/** Rewrites text piece `piece` of the translation of the value whose source contains `marker`. */
+const inPiece =
+  (marker: string, piece: number, edit: (text: string) => string): Rewrite =>
+  (t, sent) =>
+    sent.includes(marker)
+      ? t.replace(
+          new RegExp(`(<g id="${piece}">)([^<]*)(</g>)`),
+          (_, open, text, close) => open + edit(text) + close,
+        )
+      : t;
+
+const CASES: Array<{ name: string; file: string; key: string; rewrite: Rewrite; problem: RegExp }> = [
+  {
+    name: 'an arm the source does not have',
+    file: 'en.json',
+    key: 'liked',
+    rewrite: inPiece('She liked', 3, (t) => `${t}} divers {${t}`),
+    problem: /arm "divers" of \{gender, select\} the source does not have/,
+  },
+  {
+    name: 'a # quoted away by an apostrophe',
+    file: 'en.json',
+    key: 'deleted',
+    rewrite: (t, sent) =>
+      inPiece('Only', 3, (x) => `'${x}`)(inPiece('Only', 1, (x) => `${x}'`)(t, sent), sent),
+    problem: /# missing in the "one" arm of \{count, plural\}/,
+  },
+  {
+    name: 'an argument the source does not have',
+    file: 'app_en.arb',
+    key: 'photoCount',
+    rewrite: inPiece('No photos', 3, (t) => `${t} {Anzahl}`),
+    problem: /\{Anzahl\} the source does not have/,
+  },
+  {
+    name: 'a select whose other arm is swallowed',
+    file: 'en.json',
+    key: 'liked',
+    rewrite: inPiece('She liked', 3, (t) => `${t}'`),
+    problem: /no longer parses/,
+  },
+  {
+    name: 'a message that no longer parses',
+    file: 'en.yml',
+    key: 'shared',
+    rewrite: inPiece('shared', 3, (t) => `${t} {`),
+    problem: /no longer parses/,
+  },
+];
+
+/** Text requests the local service answered since log position `mark`. */
+const textRequests = (f: Fixture, mark: number) =>
+  f.service
+    .requests()
+    .slice(mark)
+    .filter((r) => r.path.startsWith('/v2/translate')).length;
+
+describe('the segment path refuses a translation that broke its ICU message structure', () => {
+  it.each(CASES)('$name: the output fails the checks, named by file and key', async (c) => {
+    fx = await createFixture({ manifest: MAPPINGS, files: { [c.file]: ICU_FILES[c.file] as string } });
+    proxy = await rewritingProxy(fx.service.url, c.rewrite);
+    const summary = await fx.sync({ client: clientThrough(proxy.url, API_KEY) });
+    expect(summary.failed, JSON.stringify(summary)).toHaveLength(1);
+    const failed = summary.failed[0]!;
+    expect(failed.file).toBe(c.file);
+    expect(failed.kind, failed.error).toBe('qa-failed');
+    expect(failed.error).toMatch(c.problem);
+    expect(failed.error).toContain(`key ${c.key}`);
+    expect(fx.exists(`out/de/${c.file}`)).toBe(false);
+    const quarantine = quarantineDirOf((await fx.load()).statePath);
+    expect(fs.existsSync(path.join(quarantine, `out/de/${c.file}`))).toBe(true);
+    // The next run, through the real service, does not buy it again without being asked.
+    const mark = fx.mark();
+    const again = await fx.sync();
+    expect(textRequests(fx, mark)).toBe(0);
+    expect(again.failed.map((f) => f.kind)).not.toContain('done');
+    expect(fx.exists(`out/de/${c.file}`)).toBe(false);
+  });
+
+  it('sync exits 1 naming the file and key; a retry through the real service delivers', async () => {
+    fx = await createFixture({ manifest: MAPPINGS, files: ICU_FILES });
+    const rewrite = (t: string, sent: string) =>
+      CASES.reduce((out, c) => (c.name.startsWith('an arm') ? c.rewrite(out, sent) : out), t);
+    proxy = await rewritingProxy(fx.service.url, rewrite);
+    const real = fx.service.url;
+    editManifest(fx, (m) => ((m.service as Record<string, unknown>).url = proxy!.url));
+    const hostile = await runCliOn(fx, 'sync');
+    const said = hostile.stdout + hostile.stderr;
+    expect(hostile.code, said).toBe(1);
+    expect(said).toMatch(/en\.json/);
+    expect(said).toMatch(/key liked/);
+    expect(fx.exists('out/de/en.json')).toBe(false);
+    expect(fx.exists('out/de/app_en.arb')).toBe(true);
+    editManifest(fx, (m) => ((m.service as Record<string, unknown>).url = real));
+    const summary = await fx.sync({ retryFailedQa: true });
+    expect(summary.failed).toEqual([]);
+    for (const file of Object.keys(ICU_FILES)) expect(fx.exists(`out/de/${file}`), file).toBe(true);
+    // What is delivered is an ICU message with the source's arms.
+    const de = JSON.parse(fx.read('out/de/en.json')) as Record<string, string>;
+    const liked = parse(de.liked as string, { ignoreTag: true })[0] as { options: object };
+    expect(Object.keys(liked.options).sort()).toEqual(['female', 'male', 'other']);
   });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ServiceClient } from '../../api/client.js';
 import type { TranslateTextRequest, UploadDocumentRequest } from '../../api/types.js';
-import { DocumentFormatError, fromTaggedText, taggedStructureProblem } from '../../documents/index.js';
+import { DocumentFormatError, fromTaggedText } from '../../documents/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { QaResult } from '../../qa/checks.js';
 import { QaFailedError } from '../../qa/gate.js';
@@ -23,7 +23,7 @@ import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-
 import type { InFlightSegments, Workers } from './in-flight.js';
 import { knownTranslations } from './recall.js';
 import { textRequestRecord } from './text-request-record.js';
-import { brokenFinding, type BrokenSegment } from './broken-tags.js';
+import { brokenFinding, segmentProblem, type BrokenSegment } from './broken-tags.js';
 import { writeTranslated } from './write-output.js';
 
 // One job of the segment path (method: segments, docs/segments.md), from its record to done: read the
@@ -441,7 +441,7 @@ export class SegmentJob {
         );
     let qa: QaResult | undefined;
     const write = (translations: ReadonlyMap<string, string>, placeAt: PlaceAt) => {
-      // Translations that broke their segment's placeholders or inline tags: the writer refuses them.
+      // Translations that broke their segment's placeholders, inline tags or ICU structure: refused.
       const broken: BrokenSegment[] = [];
       return writeTranslated({
         doc: read.doc,
@@ -449,14 +449,15 @@ export class SegmentJob {
           const k = keyOf.get(s.id);
           const t = k && translations.get(k.key);
           if (t === undefined || t === '') return undefined;
-          const problem = taggedStructureProblem(t, s);
-          if (problem) broken.push({ where: s.where, problem });
+          const problem = segmentProblem(t, s, this.job.target_lang);
+          if (problem) broken.push({ where: s.where, ...problem });
           return fromTaggedText(t, s);
         },
         outputAbs,
         format: ext,
         targetLang: this.job.target_lang,
         forms: review.forms,
+        valuesChecked: true,
         placeAt,
         vet: async (partPath) => {
           if (broken.length > 0) await this.d.gate.refuse(this.job, partPath, brokenFinding(broken));

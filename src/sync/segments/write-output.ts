@@ -16,6 +16,8 @@ export interface WriteTranslated {
   targetLang: string;
   /** A string file's plural forms a person worded, by form key (../reviewed-segments.ts). */
   forms?: ReadonlyMap<string, string>;
+  /** Each translated value is checked by `translationOf`'s caller, who refuses what broke in `vet`. */
+  valuesChecked?: boolean;
   /** Where the part file is renamed to (beside an output a person edited: ../run/edited-output.ts). */
   placeAt: PlaceAt;
   /** Looks at the written part file before it is put in place (the output checks; throws to refuse). */
@@ -31,6 +33,7 @@ export async function writeTranslated(w: WriteTranslated): Promise<number> {
     const opts: StringWriteOptions = {
       targetLang: w.targetLang,
       ...(w.forms?.size ? { forms: w.forms } : {}),
+      ...(w.valuesChecked ? { valuesChecked: true } : {}),
     };
     await w.doc.write(w.translationOf, { path: part.path, format: w.format }, opts);
     const { size } = await fsp.stat(part.path);

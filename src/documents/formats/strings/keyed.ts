@@ -12,6 +12,7 @@ import type { Piece, Segment } from '../../segment.js';
 import { encodeTranslated, type DecodedText } from '../text-encoding.js';
 import { applySplices, type Splice } from '../xml.js';
 import { textsOut } from '../reader.js';
+import { icuStructureProblem } from '../../icu-structure.js';
 import { icuPluralsFor } from './plurals.js';
 
 /** One keyed value of a string file. */
@@ -66,6 +67,11 @@ export interface StringWriteOptions extends WriteOptions {
    * wording, written instead of the donor's translation (docs/review.md).
    */
   forms?: ReadonlyMap<string, string>;
+  /**
+   * Each translated value was checked by the caller, who refuses the output it broke after it is
+   * written (the segment path: ../../../sync/segments/broken-tags.ts): written as it is, not thrown.
+   */
+  valuesChecked?: boolean;
 }
 
 /** A string file: a document whose segments are its keyed values. */
@@ -149,11 +155,14 @@ export function stringDocument(parts: StringFileParts): StringDocument {
         const kept = opts.keep?.get(entry.key);
         const value = kept ?? textsOut(segment, pieces, translationOf).join('');
         const problem =
-          kept === undefined ? describePlaceholderProblems(comparePlaceholders(entry.text, value)) : '';
+          kept === undefined
+            ? (icuStructureProblem(entry.text, value, opts.targetLang) ??
+              describePlaceholderProblems(comparePlaceholders(entry.text, value)))
+            : '';
         if (problem) problems.push({ key: entry.key, problem });
         written.set(entry, icuPlurals && kept === undefined ? icuPluralsFor(value, opts.targetLang) : value);
       }
-      if (problems.length) throw new PlaceholderCheckError(problems);
+      if (problems.length && !opts.valuesChecked) throw new PlaceholderCheckError(problems);
       const valueOf = (e: StringEntry, form?: string): string =>
         (form === undefined ? undefined : opts.forms?.get(form)) ?? written.get(e) ?? e.text;
       const splices: Splice[] = languageSplices?.(opts.targetLang, valueOf) ?? [];

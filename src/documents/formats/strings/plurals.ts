@@ -8,11 +8,14 @@ import { applySplices, type Splice } from '../xml.js';
 
 const CLDR_ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
-/** The CLDR plural categories of a language, in CLDR order (de → one, other; ja → other). */
-export function pluralCategories(lang: string): string[] {
+/**
+ * The CLDR plural categories of a language, in CLDR order (de → one, other; ja → other); `ordinal`:
+ * those of its ordinals (en → one, two, few, other).
+ */
+export function pluralCategories(lang: string, type: Intl.PluralRuleType = 'cardinal'): string[] {
   let categories: string[];
   try {
-    categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+    categories = new Intl.PluralRules(lang, { type }).resolvedOptions().pluralCategories;
   } catch {
     categories = ['one', 'other'];
   }
