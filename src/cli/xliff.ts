@@ -33,10 +33,13 @@ export async function xliffExportAction(
       ...(opts.lang ? { lang: opts.lang.toLowerCase() } : {}),
     }),
   );
+  const notWritten = s.empty.length > 0 ? `; nothing to export into ${s.empty.join(', ')}: not written` : '';
   process.stdout.write(
     opts.json
       ? JSON.stringify(s) + '\n'
-      : `${s.files.join(', ')}: ${s.units} units of ${s.documents} documents (XLIFF ${version})\n`,
+      : s.files.length === 0
+        ? `nothing to export (0 units of ${s.documents} documents): no file written\n`
+        : `${s.files.join(', ')}: ${s.units} units of ${s.documents} documents (XLIFF ${version})${notWritten}\n`,
   );
 }
 

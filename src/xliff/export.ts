@@ -14,7 +14,8 @@ import { xliff21File, xliffFile, type Origin, type XliffVersion } from './writer
 // wording it is (the memory's origin of that source and translation). `-o` a folder (one that
 // exists, or a name ending in /): a file per target language, <lang>.xlf. XLIFF 2.1 holds one
 // target language per file, so it needs --lang or a folder when the plan has several. Each file is
-// written through a part file.
+// written through a part file; one that would hold no unit is not written (XLIFF needs a <file>,
+// 2.x a unit in it: an empty file would not validate, and the translator has nothing to do).
 
 export interface XliffExportOptions extends UnitFilter {
   out: string;
@@ -32,6 +33,11 @@ export interface XliffExportOptions extends UnitFilter {
 export interface XliffExportSummary {
   /** The files written, in target-language order. */
   files: string[];
+  /**
+   * The files not written because they would hold no unit (nothing changed, everything reviewed):
+   * XLIFF has a <file> and, in 2.x, a unit in it at least, and a translator has nothing to do.
+   */
+  empty: string[];
   documents: number;
   units: number;
 }
@@ -89,12 +95,18 @@ export async function exportXliff(
   };
   const langs = [...new Set(docs.map((d) => d.targetLang))].sort();
   const files = filesFor(opts.out, langs.length > 0 ? langs : [opts.lang ?? 'none'], version);
+  const written: string[] = [];
+  const empty: string[] = [];
   for (const [file, of] of files) {
     const these = docs.filter((d) => of.includes(d.targetLang));
-    await writeFile(
-      file,
-      version === '2.1' ? xliff21File(these, originOf, keep) : xliffFile(these, originOf, keep),
-    );
+    const before = units;
+    const text = version === '2.1' ? xliff21File(these, originOf, keep) : xliffFile(these, originOf, keep);
+    if (units === before) {
+      empty.push(file);
+      continue;
+    }
+    await writeFile(file, text);
+    written.push(file);
   }
-  return { files: [...files.keys()], documents: docs.length, units };
+  return { files: written, empty, documents: docs.length, units };
 }
