@@ -206,7 +206,7 @@ function noopBoth(files: number): Promise<{ sqliteMs: number; pgMs: number }> {
       process.stderr.write('pg-workers: importing it into PostgreSQL\n');
       const pool = new pg.Pool({ connectionString: db.url, max: 2 });
       try {
-        const { migrate } = await import('../src/state/postgres/migrations.js');
+        const { migrate } = await import('../src/state/postgres/migrate.js');
         await migrate(pool, db.url);
         await importFromSqlite(pool, path.join(dir, '.locsync', 'state.db'));
       } finally {

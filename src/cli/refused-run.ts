@@ -75,7 +75,7 @@ async function recordRefusedInPostgres(
   const [{ PostgresState }, { isSetupError, isUnreachable }, { schemaVersion }] = await Promise.all([
     import('../state/postgres/store.js'),
     import('../state/postgres/connect.js'),
-    import('../state/postgres/migrations.js'),
+    import('../state/postgres/migrate.js'),
   ]);
   // A server that could not be reached, or refused the role, is not asked again.
   const cause = (err as Error).cause ?? err;

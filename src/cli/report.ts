@@ -161,7 +161,7 @@ async function openReportRows(
   const [{ PostgresState }, { schemaVersion, refuseForeignTables }, { postgresReportRows }] =
     await Promise.all([
       import('../state/postgres/store.js'),
-      import('../state/postgres/migrations.js'),
+      import('../state/postgres/migrate.js'),
       import('../report/postgres-rows.js'),
     ]);
   const state = await PostgresState.open(pgLoc, { migrate: false, connections: 3 });

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { loadManifest } from '../manifest/load.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { createPool, describeConnectError, isSetupError, isUnreachable } from '../state/postgres/connect.js';
-import { migrate } from '../state/postgres/migrations.js';
+import { migrate } from '../state/postgres/migrate.js';
 import { claimPgPipeline } from '../state/postgres/pipeline.js';
 import { claimSqlitePipeline } from '../state/sqlite/pipeline.js';
 import { displayUrl } from '../state/postgres/url.js';

@@ -4,7 +4,7 @@ import { conflicts, editedOutputs } from '../sync/edited-outputs.js';
 import { postgresStatusSource } from '../report/postgres-status-source.js';
 import { collectStatus, scanForStatus } from '../report/status-data.js';
 import { qaOutputs } from '../report/qa-outputs.js';
-import { refuseForeignTables, schemaVersion } from '../state/postgres/migrations.js';
+import { refuseForeignTables, schemaVersion } from '../state/postgres/migrate.js';
 import { PostgresState } from '../state/postgres/store.js';
 import { listWorkers, type WorkerStatus } from '../state/postgres/workers.js';
 import { EXIT } from '../util/errors.js';

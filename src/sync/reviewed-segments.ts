@@ -1,18 +1,12 @@
-import {
-  isBilingual,
-  isStringDocument,
-  openDocument,
-  piecesOfTaggedText,
-  taggedText,
-  wordingInSourceShape,
-  type OpenedDocument,
-  type Piece,
-} from '../documents/index.js';
+import { isStringDocument, type OpenedDocument, type Piece } from '../documents/index.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../state/types.js';
 import { commonPairs } from '../util/common-pairs.js';
-import { outputCondition, writtenOf } from './run/edited-output.js';
+import { takeEdit } from './reviewed-edit.js';
+import { outputCondition } from './run/edited-output.js';
 import {
+  codesOf,
   readRecord,
+  withCodes,
   writeRecord,
   type AddedForm,
   type Codes,
@@ -31,7 +25,7 @@ export { segmentConflicts } from './segments-written.js';
 // Each delivery of the segment path records, per output, the source segments it translated
 // (./segments-written.ts). When the source changes and the output differs from what was written,
 // the output's segments are read with the document layer and matched to those recorded by position
-// (the document layer's ids); each segment whose text is not what was written is remembered as
+// (the document layer's ids, ./reviewed-edit.ts); each segment whose text is not what was written is remembered as
 // reviewed under the old source segment's key. The new output is then written over the edit:
 // unchanged segments keep the reviewed wording (the memory prefers it), changed ones are translated.
 //
@@ -58,23 +52,6 @@ export interface SourceSegment {
   tagged: string;
   segment: { id: number; where: string; pieces?: readonly Piece[] };
 }
-
-/** The code pieces of a segment, for the record (undefined: none). */
-function codesOf(segment: SourceSegment['segment']): Codes | undefined {
-  const codes: Codes = {};
-  segment.pieces?.forEach((p, i) => {
-    if (p.code) codes[i] = p.text;
-  });
-  return Object.keys(codes).length ? codes : undefined;
-}
-
-/** A recorded source segment's pieces, code pieces with their text when the record has it. */
-function sourcePieces(s: { source: string; codes?: Codes }): Piece[] | undefined {
-  return piecesOfTaggedText(s.source)?.map((p, i) => (p.code ? { text: s.codes?.[i] ?? '', code: true } : p));
-}
-
-/** `{ codes }` when there are any: a record's optional field. */
-const withCodes = (codes: Codes | undefined): { codes?: Codes } => (codes ? { codes } : {});
 
 export interface ReviewedTake {
   /**
@@ -170,61 +147,22 @@ export async function assessReviewed(t: TakeReviewed): Promise<ReviewedAssessmen
   const formsBefore = new Map((record?.forms ?? []).map((f) => [f.where, f]));
   const reviewedForms = new Map((keep ? (record?.reviewed_forms ?? []) : []).map((f) => [f.where, f]));
   const condition = keep ? await outputCondition(t.outputAbs, t.previous) : 'unrecorded';
-  let takenAs: ReviewedTake['takenAs'];
-  if (record && condition === 'edited') {
-    // Read as what it is: a .pot source gives a .po output, whose msgstr lines are the translations.
-    const edited = await editedSegments(t.outputAbs, t.doc.outputFormats[0] ?? t.format);
-    // Added plural forms are matched by place, every other segment by position.
-    const matched = edited?.filter((s) => !formsBefore.has(s.where));
-    const current =
-      edited && matched?.length === record.segments.length
-        ? await t.memory.lookup(record.segments.map((s) => s.key))
-        : undefined;
-    for (const r of rows) current?.set(r.key, r.translation);
-    // What the previous delivery wrote of each segment: an open conflict's wording, else the memory's.
-    const wrote = (key: string) => open.get(key)?.held ?? current?.get(key);
-    const strings = isStringDocument(t.doc);
-    // Each wording in its source's pieces (undefined: it has no place in them, ../documents:
-    // wordingInSourceShape).
-    const wordings = record.segments.map((s, i) => {
-      const pieces = sourcePieces(s);
-      const output = matched?.[i];
-      if (!output || !current) return undefined;
-      // A string value's pieces are its placeholders (protectPlaceholders), whatever file it is in.
-      return pieces && strings
-        ? wordingInSourceShape(output, pieces, wrote(s.key), t.targetLang)
-        : output.tagged;
-    });
-    if (edited && matched && current && wordings.every((w) => w !== undefined)) {
-      const written = await writtenOf(t.outputAbs);
-      record.segments.forEach((s, i) => {
-        const wording = wordings[i]!;
-        if (wording === wrote(s.key)) return;
-        // Edited again where a conflict was open: the person decided (their new wording stands).
-        open.delete(s.key);
-        rows.push(t.row(s.key, s.source, wording));
-        reviewed.add(s.key);
-        reviewedTexts.set(s.key, matched[i]!.value);
-      });
-      for (const s of edited) {
-        const form = formsBefore.get(s.where);
-        if (form && s.tagged !== form.written)
-          reviewedForms.set(s.where, {
-            where: form.where,
-            donor: form.donor,
-            source: form.source,
-            ...withCodes(form.codes),
-            value: s.value,
-            tagged: s.tagged,
-          });
-      }
-      takenAs = {
-        output_sha256: written.sha256,
-        output_size: written.size,
-        output_mtime_ms: written.mtimeMs,
-      };
-    }
-  }
+  const takenAs =
+    record && condition === 'edited'
+      ? await takeEdit(
+          {
+            outputAbs: t.outputAbs,
+            format: t.doc.outputFormats[0] ?? t.format,
+            strings: isStringDocument(t.doc),
+            targetLang: t.targetLang,
+            memory: t.memory,
+            row: t.row,
+          },
+          record,
+          formsBefore,
+          { rows, open, reviewed, reviewedTexts, reviewedForms },
+        )
+      : undefined;
   // An edit not taken in (no record of what was written, or none that matches) is left alone.
   let beside = condition === 'edited' && !takenAs;
   const now = new Map(t.segments.map((s, i) => [s.key, i]));
@@ -361,28 +299,6 @@ function partners(
 
 /** A tagged text's inline tags in order: two texts of one shape can take each other's place. */
 const tagsOf = (tagged: string): string => (tagged.match(/<[^>]*>/g) ?? []).join('');
-
-/**
- * Each segment of an output: its place, its tagged text and its value as written (pieces joined;
- * a string file's value); undefined: it does not open.
- */
-async function editedSegments(
-  outputAbs: string,
-  format: string,
-): Promise<Array<{ where: string; tagged: string; value: string }> | undefined> {
-  try {
-    const doc = await openDocument(outputAbs, {
-      format,
-      ...(isBilingual(format) ? { side: 'target' as const } : {}),
-    });
-    const out: Array<{ where: string; tagged: string; value: string }> = [];
-    for await (const s of doc.segments())
-      out.push({ where: s.where, tagged: taggedText(s), value: s.pieces.map((p) => p.text).join('') });
-    return out;
-  } catch {
-    return undefined;
-  }
-}
 
 const ENTITIES: Record<string, string> = {
   '&lt;': '<',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { piecesOfTaggedText, type Piece } from '../documents/index.js';
 
 // The segment path's record of what each delivery wrote (docs/review.md, "The segment path"): per
 // output, in `<state folder>/segments-written/`, the source segments it translated (memory keys and
@@ -165,3 +166,20 @@ export async function keepSegmentConflicts(stateFolder: string, output: string):
   });
   return true;
 }
+
+/** The code pieces of a segment, for the record (undefined: none). */
+export function codesOf(segment: { pieces?: readonly Piece[] }): Codes | undefined {
+  const codes: Codes = {};
+  segment.pieces?.forEach((p, i) => {
+    if (p.code) codes[i] = p.text;
+  });
+  return Object.keys(codes).length ? codes : undefined;
+}
+
+/** A recorded source segment's pieces, code pieces with their text when the record has it. */
+export function sourcePieces(s: { source: string; codes?: Codes }): Piece[] | undefined {
+  return piecesOfTaggedText(s.source)?.map((p, i) => (p.code ? { text: s.codes?.[i] ?? '', code: true } : p));
+}
+
+/** `{ codes }` when there are any: a record's optional field. */
+export const withCodes = (codes: Codes | undefined): { codes?: Codes } => (codes ? { codes } : {});

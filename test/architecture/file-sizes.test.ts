@@ -13,12 +13,7 @@ const LIMIT = 400;
 const TABLE = 'cli/commands.ts';
 
 /** Over the limit still, each to be split along its jobs (issue 45). */
-const NOT_SPLIT_YET = [
-  'state/postgres/migrations.ts',
-  'sync/reviewed-segments.ts',
-  'sync/run/job-driver.ts',
-  'sync/segments/segment-job.ts',
-];
+const NOT_SPLIT_YET = ['sync/run/job-driver.ts', 'sync/segments/segment-job.ts'];
 
 function lineCounts(): Map<string, number> {
   const counts = new Map<string, number>();
@@ -36,5 +31,13 @@ describe('file sizes', () => {
       .filter(([file, n]) => n > LIMIT && file !== TABLE && !NOT_SPLIT_YET.includes(file))
       .map(([file, n]) => `${file}: ${n} lines`);
     expect(over).toEqual([]);
+  });
+
+  it('each file listed as not split yet is still over the limit (a file split leaves the list)', () => {
+    const counts = lineCounts();
+    const split = NOT_SPLIT_YET.filter((file) => (counts.get(file) ?? 0) <= LIMIT).map(
+      (file) => `${file}: ${counts.get(file) ?? 'gone'}`,
+    );
+    expect(split).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { createPool, resolvePassword } from '../../src/state/postgres/connect.js';
 import { checkPostgresUrl } from '../../src/state/postgres/url.js';
-import { migrate, PG_SCHEMA_VERSION, schemaVersion } from '../../src/state/postgres/migrations.js';
+import { migrate, schemaVersion } from '../../src/state/postgres/migrate.js';
+import { PG_SCHEMA_VERSION } from '../../src/state/postgres/migrations.js';
 import {
   attachJob,
   claimUnit,

@@ -8,7 +8,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import { loadManifest } from '../../src/manifest/load.js';
 import { startService, type RunningService } from '../../src/local-service/index.js';
 import { createPool } from '../../src/state/postgres/connect.js';
-import { migrate } from '../../src/state/postgres/migrations.js';
+import { migrate } from '../../src/state/postgres/migrate.js';
 import { PgRunLog } from '../../src/state/postgres/runs.js';
 import { PgSegmentClaims } from '../../src/state/postgres/segment-claims.js';
 import { registerWorker, stopWorker } from '../../src/state/postgres/workers.js';

@@ -15,3 +15,10 @@ export function withAdvisoryLock<T>(pool: pg.Pool, key: bigint, fn: () => Promis
     }
   });
 }
+
+/** Advisory lock keys (64-bit, fixed): the same in every process and every locsync version. */
+export const ADVISORY = {
+  migrate: 0x6c6f6373_796e6301n,
+  styles: 0x6c6f6373_796e6302n,
+  budget: 0x6c6f6373_796e6303n,
+} as const;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { SharedBudget } from '../shared-types.js';
-import { ADVISORY } from './migrations.js';
+import { ADVISORY } from './advisory.js';
 import { billedSinceSql } from '../billed.js';
 import { inTransaction } from './tx.js';
 import { WORKER_ALIVE } from './workers.js';

@@ -12,7 +12,7 @@ import {
   unitKey,
   unitsHeldByOthers,
 } from './claims.js';
-import { withAdvisoryLock } from './advisory.js';
+import { ADVISORY, withAdvisoryLock } from './advisory.js';
 import { PgSharedBudget } from './budget.js';
 import {
   createPool,
@@ -32,7 +32,7 @@ import { PgFileInventory } from './inventory.js';
 import { claimPgPipeline } from './pipeline.js';
 import { PgJobLedger } from './ledger.js';
 import { GlobalLimits } from './limits.js';
-import { ADVISORY, migrate } from './migrations.js';
+import { migrate } from './migrate.js';
 import { DEFAULT_OUTAGE_MS, patientPool } from './patient.js';
 import { PgReuseAcrossPipelines } from './reuse-across.js';
 import { PgGlossaryState, PgRunLog, PgStyleState } from './runs.js';
