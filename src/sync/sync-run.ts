@@ -11,7 +11,7 @@ import { stopReasonOf } from './run-outcome.js';
 import { buildRunParts } from './run-parts.js';
 import { drifted, reconcileForPlan } from './run-terminology.js';
 import type { RunControl } from './run/control.js';
-import type { DecideAgain } from './run/decide-again.js';
+import { WAITED_ONLY, type DecideAgain } from './run/decide-again.js';
 import type { Executor } from './run/executor.js';
 import type { HeldPlan } from './run/held-plan.js';
 import type { RunReport } from './run/report.js';
@@ -188,7 +188,7 @@ export class SyncRun {
     }
   }
 
-  /** How often each (file, target) was decided again since it last changed (MAX_DECIDE_AGAIN). */
+  /** How often each (file, target) found a change since it last changed (MAX_DECIDE_AGAIN; not the waits). */
   private readonly decidedAgain = new Map<string, number>();
 
   private async decideAgain({ ref, because }: DecideAgain): Promise<void> {
@@ -197,7 +197,7 @@ export class SyncRun {
     // Each report is a change the unit's work found (its source replaced, its donor changed...): a
     // unit whose work keeps finding one is left for the next run, never planned again without end.
     const unit = unitKey(ref.mapping, ref.file, ref.target);
-    const times = (this.decidedAgain.get(unit) ?? 0) + 1;
+    const times = (this.decidedAgain.get(unit) ?? 0) + (WAITED_ONLY.has(because) ? 0 : 1);
     this.decidedAgain.set(unit, times);
     if (times > MAX_DECIDE_AGAIN) {
       this.report.unitFailed(

@@ -55,31 +55,51 @@ async function openSession(
 const once = (events: SyncEvents, name: 'job:uploaded' | 'job:queued') =>
   new Promise<void>((resolve) => events.once(name, () => resolve()));
 
+/** A session whose job for a.txt was uploaded and takes `translateSeconds` to translate. */
+async function uploadingA(translateSeconds: number): Promise<{ f: Fixture; session: SyncRun }> {
+  fx = await createFixture({
+    manifest: ONE_TARGET,
+    service: { translateSeconds },
+    files: { 'a.txt': 'Alpha.\n' },
+  });
+  const events = createSyncEvents();
+  const session = await openSession(fx, events);
+  const uploaded = once(events, 'job:uploaded');
+  await session.scanFile('docs', 'a.txt');
+  await uploaded;
+  return { f: fx, session };
+}
+
 describe('sync session: work in flight', () => {
   it('a file rescanned while its job is in flight is uploaded once', async () => {
     // Translation takes a while: the job is uploaded and being polled when the rescans come.
-    fx = await createFixture({
-      manifest: ONE_TARGET,
-      service: { translateSeconds: 0.6 },
-      files: { 'a.txt': 'Alpha.\n' },
-    });
-    const events = createSyncEvents();
-    const session = await openSession(fx, events);
-    const uploaded = once(events, 'job:uploaded');
-    await session.scanFile('docs', 'a.txt');
-    await uploaded;
+    const { f, session } = await uploadingA(0.6);
     // touched (mtime only), rescanned by path and by a full scan, while the job is polled
-    const abs = path.join(fx.src, 'a.txt');
+    const abs = path.join(f.src, 'a.txt');
     fs.utimesSync(abs, new Date(), new Date(Date.now() + 5000));
     await session.scanFile('docs', 'a.txt');
     await session.scanAll();
     await session.scanFile('docs', 'a.txt');
     await session.drain();
     const s = await session.finish();
-    expect(fx.uploads().map((u) => u.filename)).toEqual(['a.txt']);
+    expect(f.uploads().map((u) => u.filename)).toEqual(['a.txt']);
     expect(s.uploads).toBe(1);
     expect(s.failed).toEqual([]);
-    expect(fx.exists('out/de/a.txt')).toBe(true);
+    expect(f.exists('out/de/a.txt')).toBe(true);
+  });
+
+  it('a job in flight through many rescans (a worker waiting on others) is not failed as re-planned', async () => {
+    // A worker waiting for the others' work plans the whole pipeline again every third of the lease
+    // (take-overs). Each of those finds this job still in flight and looks again once it is done:
+    // waits, not changes found, so they never count towards the limit of re-planned units.
+    const { f, session } = await uploadingA(1.5);
+    for (let i = 0; i < 12; i++) await session.scanAll(undefined, { again: true });
+    await session.drain();
+    const s = await session.finish();
+    expect(s.failed).toEqual([]);
+    expect(s.translated).toBe(1);
+    expect(f.uploads().map((u) => u.filename)).toEqual(['a.txt']);
+    expect(f.exists('out/de/a.txt')).toBe(true);
   });
 
   // The blocker must be started first: on a shared state each worker starts its work at a point of

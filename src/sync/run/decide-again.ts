@@ -14,6 +14,18 @@ export type DecideAgainBecause =
   | 'donor-changed' // the output it was to copy holds other bytes than its job wrote
   | 'output-moved-on'; // the output holds another translation than the one it was planned against
 
+/**
+ * The reasons that are waits, not changes found: the unit's work waited for other work (its own
+ * output's, an identical document's) and looks again at what that work left. Each wait ends when
+ * the work it waited for does, so they need no bound; only changes found count towards the run's
+ * limit of looks (src/sync/sync-run.ts), else a unit in flight while a worker plans the pipeline
+ * again and again (take-overs every third of the lease) fails once its work is done.
+ */
+export const WAITED_ONLY: ReadonlySet<DecideAgainBecause> = new Set([
+  'work-on-output-done',
+  'identical-content-done',
+]);
+
 export interface DecideAgain {
   ref: OutputRef;
   because: DecideAgainBecause;

@@ -139,9 +139,20 @@ export class Executor {
     return this.order.schedule(output, fn);
   }
 
-  /** Decide a (file, target) again once the work on its output is done. */
+  /** Outputs with a look after their current work already scheduled (after()). */
+  private readonly lookingAfter = new Set<string>();
+
+  /**
+   * Decide a (file, target) again once the work on its output is done. One look is enough however
+   * often a plan found the output busy meanwhile: it sees what all that work left.
+   */
   after(ref: OutputRef): void {
-    void this.schedule(ref.output, () => this.again(ref, 'work-on-output-done'));
+    if (this.lookingAfter.has(ref.output)) return;
+    this.lookingAfter.add(ref.output);
+    void this.schedule(ref.output, () => {
+      this.lookingAfter.delete(ref.output);
+      return this.again(ref, 'work-on-output-done');
+    });
   }
 
   private takeTranslate(a: TranslateAction): void {
