@@ -1,10 +1,14 @@
-import { costOf, type BillingRate } from './money.js';
+import type { LeverageRow } from '../state/leverage-ledger.js';
+import type { SegmentOrigin } from '../state/memory-types.js';
+import { costOf, formatBill, formatCharacters, type BillingRate } from './money.js';
 
 // The leverage of a plan's segment-path translations, as translation-management tools analyse a
 // job: of its segments (and their characters), which are new, which repeat a segment sent earlier
 // in the same run (paid once), which the memory holds from a person or a memory brought in
 // (reviewed or imported: docs/memory.md) and which from the service (machine), and what the
-// remaining characters cost. Per target language and in total.
+// remaining characters cost. Per target language and in total. A run's (the summary's, the
+// report's) is what it did, from the ledger (src/state/leverage-ledger.ts): the same columns, its
+// remaining characters what its text requests billed.
 
 export interface LeverageCount {
   segments: number;
@@ -23,7 +27,18 @@ export interface Leverage {
   remaining: { characters: number; cost?: number };
 }
 
+/** A plan's or a run's leverage: in total and per target language. */
+export interface LeverageByTarget {
+  total: Leverage;
+  by_target: Record<string, Leverage>;
+}
+
 export type LeverageKind = 'new' | 'repeated' | 'memory_reviewed' | 'memory_machine';
+
+/** Which column a segment the memory holds goes in: a person's or a memory brought in, or the service's. */
+export function memoryLeverage(origin: SegmentOrigin): 'memory_reviewed' | 'memory_machine' {
+  return origin === 'service' ? 'memory_machine' : 'memory_reviewed';
+}
 
 const count = (): LeverageCount => ({ segments: 0, characters: 0 });
 
@@ -53,4 +68,69 @@ export function addLeverage(into: Leverage, l: Leverage): void {
 
 export function priceLeverage(l: Leverage, rate: BillingRate | undefined): void {
   if (rate) l.remaining.cost = costOf(l.remaining.characters, rate);
+}
+
+/** One row of the ledger (a job's counts or a text request) added in. */
+export function addLeverageRow(l: Leverage, r: LeverageRow): void {
+  l.new.segments += r.new_segments;
+  l.new.characters += r.new_characters;
+  l.repeated.segments += r.repeated_segments;
+  l.repeated.characters += r.repeated_characters;
+  l.memory_reviewed.segments += r.reviewed_segments;
+  l.memory_reviewed.characters += r.reviewed_characters;
+  l.memory_machine.segments += r.machine_segments;
+  l.memory_machine.characters += r.machine_characters;
+  l.remaining.characters += r.billed_characters;
+}
+
+/** A run's leverage from its rows of the ledger; undefined when it translated nothing segment by segment. */
+export function leverageOfRows(rows: readonly LeverageRow[]): LeverageByTarget | undefined {
+  if (rows.length === 0) return undefined;
+  const out: LeverageByTarget = { total: emptyLeverage(), by_target: {} };
+  for (const r of rows) {
+    addLeverageRow(out.total, r);
+    addLeverageRow((out.by_target[r.target_lang] ??= emptyLeverage()), r);
+  }
+  return out;
+}
+
+/** A copy with the remaining characters in money (a rate set), as `--json` prints it. */
+export function pricedLeverage(l: LeverageByTarget, rate: BillingRate | undefined): LeverageByTarget {
+  const copy = structuredClone(l);
+  for (const x of [copy.total, ...Object.values(copy.by_target)]) priceLeverage(x, rate);
+  return copy;
+}
+
+/**
+ * "  de: 1 new (11 characters) · 2 repeated in this run (22 characters) · …; remaining 11
+ * characters": `paid` says remaining (a plan) or billed (a run that happened).
+ */
+export function leverageLine(
+  title: string,
+  l: Leverage,
+  rate?: BillingRate,
+  paid: 'remaining' | 'billed' = 'remaining',
+): string {
+  const part = (c: LeverageCount, words: string) =>
+    `${c.segments} ${words} (${formatCharacters(c.characters)} characters)`;
+  return `  ${title}: ${[
+    part(l.new, 'new'),
+    part(l.repeated, 'repeated in this run'),
+    part(l.memory_reviewed, 'from memory, reviewed or imported'),
+    part(l.memory_machine, 'from memory, machine'),
+  ].join(' · ')}; ${paid} ${formatBill(l.remaining.characters, rate)}`;
+}
+
+/** The segments of the segment-path translations by where their translation comes from, per language. */
+export function leverageLines(
+  leverage: LeverageByTarget,
+  rate?: BillingRate,
+  paid: 'remaining' | 'billed' = 'remaining',
+): string[] {
+  const targets = Object.keys(leverage.by_target).sort();
+  return [
+    'Segments (method: segments), as a translation memory analysis counts them:',
+    ...targets.map((t) => leverageLine(t, leverage.by_target[t] as Leverage, rate, paid)),
+    ...(targets.length > 1 ? [leverageLine('all', leverage.total, rate, paid)] : []),
+  ];
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { addLeverage, emptyLeverage, priceLeverage, type Leverage } from './leverage.js';
+import { addLeverage, emptyLeverage, priceLeverage, type LeverageByTarget } from './leverage.js';
 import { costOf, type BillingRate } from './money.js';
 import {
   priceAllSegments,
@@ -69,7 +69,7 @@ export interface PlanPrice {
    * The segment-path translations' leverage (./leverage.ts): in total and per target language;
    * absent when the plan translates nothing segment by segment.
    */
-  leverage?: { total: Leverage; by_target: Record<string, Leverage> };
+  leverage?: LeverageByTarget;
 }
 
 /**

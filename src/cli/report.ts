@@ -7,6 +7,7 @@ import type { LoadedManifest } from '../manifest/types.js';
 import { openCharacterCounter } from '../billing/characters.js';
 import { costOf, formatBill, formatMoney, type BillingRate } from '../billing/money.js';
 import { formatRepeatedUploads } from '../report/format-repeated.js';
+import { leverageCsvCells, leverageReportLines, priceRowsLeverage } from '../report/format-leverage.js';
 import {
   BILLING_COLUMNS,
   billingByMonthAndLanguage,
@@ -68,6 +69,7 @@ interface PricedReport extends BillingReport {
 
 function priceReport(r: BillingReport, repeated: RepeatedUpload[], rate?: BillingRate): PricedReport {
   if (!rate) return { ...r, possibly_billed_twice: repeated };
+  priceRowsLeverage([...r.rows, r.total], rate);
   const cost = Object.fromEntries(
     [...r.rows, r.total].map((row) => [row.key, costOf(row.billed_characters, rate)]),
   );
@@ -109,6 +111,8 @@ function formatTable(r: PricedReport, rate?: BillingRate): string {
         ' Combining small documents into one file, or sending them as txt/html, avoids the minimum.',
     );
   }
+  const leverage = leverageReportLines(r.rows, r.total, rate);
+  if (leverage.length) lines.push('', ...leverage);
   const repeated = formatRepeatedUploads(r.possibly_billed_twice, rate);
   if (repeated.length) lines.push('', ...repeated);
   if (r.reconciliation) lines.push('', ...formatReconciliation(r.reconciliation));
@@ -125,18 +129,21 @@ function csvCell(v: string | number | null): string {
  * spreadsheet), with the cost in the manifest's currency when it has a rate.
  */
 function formatCsv(r: PricedReport): string {
-  const keys: Array<keyof BillingRow> = [
+  const keys = [
     'key',
     ...COLUMNS.map((c) => c.key),
     'minimum_unknown_documents',
     'unfinished_characters',
     'possibly_billed_characters',
-  ];
+  ] as const satisfies ReadonlyArray<keyof BillingRow>;
   const money = r.currency ? [`cost_${r.currency}`] : [];
-  const head = [r.by, ...keys.slice(1), ...money];
+  // The segment path's leverage columns after the money (the plan's: new, repeated, from memory).
+  const leverageHead = leverageCsvCells(r.total.leverage, r.currency).map(([name]) => name);
+  const head = [r.by, ...keys.slice(1), ...money, ...leverageHead];
   const body = [...r.rows, r.total].map((row) => [
-    ...keys.map((k) => row[k]),
+    ...keys.map((k) => row[k] as string | number | null),
     ...(r.currency ? [(r.cost?.[row.key] ?? 0).toFixed(2)] : []),
+    ...leverageCsvCells(row.leverage, r.currency).map(([, v]) => v),
   ]);
   return [head, ...body].map((cells) => cells.map(csvCell).join(',')).join('\n');
 }
@@ -240,7 +247,13 @@ export async function reportAction(opts: ReportOptions): Promise<void> {
       loaded.manifest.mappings.flatMap((m) => (m.billing ? [[m.name, m.billing.cost_centre] as const] : [])),
     );
     report = priceReport(
-      billingReport(state, { by: opts.by, counts, costCentres, ...(since ? { since } : {}) }),
+      billingReport(state, {
+        by: opts.by,
+        counts,
+        costCentres,
+        leverage: true,
+        ...(since ? { since } : {}),
+      }),
       repeatedUploads(state, since),
       rate,
     );

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
+import type { LeverageRow } from '../state/leverage-ledger.js';
 import {
   REPORT_SQL,
   type BilledJob,
@@ -21,6 +22,7 @@ const ALL_PARTS: readonly ReportPart[] = [
   'repeatedJobs',
   'unfinishedSegments',
   'charges',
+  'leverage',
 ];
 
 /**
@@ -35,7 +37,7 @@ export async function postgresReportRows(
   const args = since ? [since] : [];
   const read = <T extends pg.QueryResultRow>(part: ReportPart, sql: string, params: unknown[]) =>
     parts.includes(part) ? pool.query<T>(sql, params).then((r) => r.rows) : Promise.resolve(undefined);
-  const [done, minimum, repeated, unfinished, charges] = await Promise.all([
+  const [done, minimum, repeated, unfinished, charges, leverage] = await Promise.all([
     read<BilledJob>('doneJobs', REPORT_SQL.doneJobs(!!since, pgParam), args),
     read<{ mapping: string; rel_path: string; sha256: string }>(
       'minimumCandidates',
@@ -45,6 +47,7 @@ export async function postgresReportRows(
     read<RepeatedJob>('repeatedJobs', REPORT_SQL.repeatedJobs(!!since, pgParam), args),
     read<UnfinishedSegments>('unfinishedSegments', REPORT_SQL.unfinishedSegments(!!since, pgParam), args),
     read<ChargeRow>('charges', REPORT_SQL.charges(!!since, pgParam), args),
+    read<LeverageRow>('leverage', REPORT_SQL.leverage(!!since, pgParam), args),
   ]);
   const rows = <T>(part: ReportPart, asked: string | undefined, value: T | undefined): T => {
     if (asked !== since)
@@ -58,5 +61,6 @@ export async function postgresReportRows(
     repeatedJobs: (s) => rows('repeatedJobs', s, repeated),
     unfinishedSegments: (s) => rows('unfinishedSegments', s, unfinished),
     charges: (s) => rows('charges', s, charges),
+    leverage: (s) => rows('leverage', s, leverage),
   };
 }

@@ -1,5 +1,6 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { hasMinimum } from '../billing/price.js';
+import { addLeverage, addLeverageRow, emptyLeverage, type Leverage } from '../billing/leverage.js';
 import type { JobRecord, StateStore } from '../state/store.js';
 import { rowsOf, type BilledJob, type ReportSource } from './report-rows.js';
 
@@ -44,6 +45,12 @@ export interface BillingRow {
    * whose answer was lost or hidden by a crash, text requests with no recorded answer.
    */
   possibly_billed_characters: number;
+  /**
+   * Where the segment path's segments came from, as `plan` counts them (src/billing/leverage.ts):
+   * new (bought; remaining: what their text requests billed), repeated in a run, from the memory.
+   * Present when the report was asked with them (`report`; `status` does not read them).
+   */
+  leverage?: Leverage;
 }
 
 function emptyRow(key: string): BillingRow {
@@ -102,6 +109,7 @@ function mergeRow(into: BillingRow, r: BillingRow): void {
   into.reused_documents += r.reused_documents;
   into.unfinished_characters += r.unfinished_characters;
   into.possibly_billed_characters += r.possibly_billed_characters;
+  if (r.leverage) addLeverage((into.leverage ??= emptyLeverage()), r.leverage);
 }
 
 /** The columns of a billing table (text, HTML), in order, with their headings. */
@@ -128,7 +136,7 @@ export interface BillingReport {
  */
 function groupJobs(
   state: ReportSource,
-  opts: { since?: string; counts?: CharacterCounts },
+  opts: { since?: string; counts?: CharacterCounts; leverage?: boolean },
   keyOf: (j: { mapping: string; target_lang: string; month: string }) => string,
 ): BillingRow[] {
   const rows = new Map<string, BillingRow>();
@@ -147,6 +155,13 @@ function groupJobs(
     row.billed_characters += c.characters;
     if (!c.sure) row.possibly_billed_characters += c.characters;
   }
+  if (opts.leverage) {
+    for (const r of source.leverage(opts.since)) {
+      const row = rowOf(keyOf({ ...r, month: monthOf(r.at) }));
+      addLeverageRow((row.leverage ??= emptyLeverage()), r);
+    }
+    for (const row of rows.values()) row.leverage ??= emptyLeverage();
+  }
   return [...rows.values()].map(settleMinimum).sort((a, b) => a.key.localeCompare(b.key));
 }
 
@@ -164,6 +179,8 @@ export function billingReport(
     since?: string;
     counts?: CharacterCounts;
     costCentres?: ReadonlyMap<string, string>;
+    /** With each row's leverage (the segment path's columns). */
+    leverage?: boolean;
   },
 ): BillingReport {
   const keyOf: Record<ReportBy, (j: { mapping: string; target_lang: string; month: string }) => string> = {
@@ -174,6 +191,7 @@ export function billingReport(
   };
   const sorted = groupJobs(state, opts, keyOf[opts.by]);
   const total = emptyRow('total');
+  if (opts.leverage) total.leverage = emptyLeverage();
   for (const r of sorted) mergeRow(total, r);
   return { by: opts.by, since: opts.since ?? null, rows: sorted, total: settleMinimum(total) };
 }

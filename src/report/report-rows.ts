@@ -1,4 +1,5 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
+import { leverageRowsSql, type LeverageRow } from '../state/leverage-ledger.js';
 import type { JobRecord, StateStore } from '../state/store.js';
 
 // The rows a billing report is made from, as each backend answers them: the SQL (both backends'
@@ -60,6 +61,8 @@ export interface ReportRows {
   unfinishedSegments(since?: string): UnfinishedSegments[];
   /** The ledger's charges and text requests (billed since `since`). */
   charges(since?: string): Iterable<ChargeRow>;
+  /** Where the segment path's segments came from: jobs' counts and text requests (since `since`). */
+  leverage(since?: string): Iterable<LeverageRow>;
 }
 
 export type ReportSource = StateStore | ReportRows;
@@ -99,6 +102,8 @@ export const REPORT_SQL = {
        CASE WHEN t.state = 'answered' THEN 1 ELSE 0 END AS sure
      FROM text_requests t JOIN jobs j ON j.id = t.job_id` +
     (since ? ` WHERE t.sent_at >= ${p(1)}` : ''),
+  // `since` is the first parameter of both halves, as for charges.
+  leverage: (since: boolean, p: (n: number) => string) => leverageRowsSql(since ? 'since' : 'all', p),
 } as const;
 
 const sqliteParam = () => '?';
@@ -130,5 +135,9 @@ export function rowsOf(state: ReportSource): ReportRows {
       db
         .prepare<unknown[], ChargeRow>(REPORT_SQL.charges(!!since, sqliteParam))
         .all(...sinceArgs(since), ...sinceArgs(since)),
+    leverage: (since) =>
+      db
+        .prepare<unknown[], LeverageRow>(REPORT_SQL.leverage(!!since, sqliteParam))
+        .iterate(...sinceArgs(since), ...sinceArgs(since)),
   };
 }

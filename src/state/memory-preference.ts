@@ -6,6 +6,6 @@ import type { Recalled, SegmentOrigin } from './memory-types.js';
 const RANK: Record<SegmentOrigin, number> = { reviewed: 0, imported: 1, service: 2 };
 
 export function preferred(kept: Recalled | undefined, other: Recalled): Recalled {
-  const next = { translation: other.translation, origin: other.origin };
+  const next = { translation: other.translation, origin: other.origin, run_id: other.run_id };
   return kept && RANK[kept.origin] <= RANK[other.origin] ? kept : next;
 }

@@ -14,6 +14,8 @@ export type SegmentOrigin = 'service' | 'reviewed' | 'imported';
 export interface Recalled {
   translation: string;
   origin: SegmentOrigin;
+  /** The run that stored it (null: brought in, or another pipeline's memory). */
+  run_id: number | null;
 }
 
 /** The origins a row brought in from outside may have. */

@@ -1,6 +1,7 @@
 // The segment memory of method: segments: translated segments by key and the text requests that
 // bought them, and the claims of the segments several workers send.
 // Part of the state interface (./types.ts).
+import type { JobLeverageCounts, LeverageRow, LeverageScope } from './leverage-ledger.js';
 import type { Recalled, SegmentOrigin } from './memory-types.js';
 
 /** One translated segment, as the segment memory keeps it (src/segments/memory-key.ts makes `key`). */
@@ -74,6 +75,13 @@ export interface SegmentMemory {
   unansweredOf(jobId: number): Promise<TextRequestRecord[]>;
   /** Characters of a job's text requests that may have been billed (every one recorded as sent). */
   billedOf(jobId: number): Promise<number>;
+  /**
+   * A job of run `runId` has every translation: where its segments came from is recorded
+   * (./leverage-ledger.ts; what its answered requests bought is counted from them).
+   */
+  recordLeverage(jobId: number, runId: number, counts: JobLeverageCounts): Promise<void>;
+  /** The leverage rows of one run, or since a moment (the summary's and the report's columns). */
+  leverageRows(scope: LeverageScope): Promise<LeverageRow[]>;
 }
 
 /**

@@ -35,6 +35,11 @@ const TABLES = {
   text_requests: ['id', 'job_id', 'run_id', 'texts', 'characters', 'state', 'sent_at', 'answered_at'],
   // The ledger of what the service billed (./billed.ts): report and the budgets count from it.
   charges: ['id', 'job_id', 'document_id', 'characters', 'sure', 'run_id', 'at'],
+  // Where each run's segments came from (./leverage-ledger.ts): report's leverage columns.
+  segment_leverage: [
+    'id', 'job_id', 'run_id', 'repeated_segments', 'repeated_characters', 'reviewed_segments',
+    'reviewed_characters', 'machine_segments', 'machine_characters', 'at',
+  ],
   // The output checks' verdicts (docs/qa.md): status keeps listing failed and flagged outputs.
   qa_results: [
     'output_path', 'job_id', 'mapping', 'rel_path', 'target_lang', 'outcome', 'findings', 'checked_at',
@@ -47,7 +52,14 @@ type Table = keyof typeof TABLES;
 /** Columns PostgreSQL keeps as jsonb (SQLite: JSON text). */
 const JSON_COLUMNS = new Set(['counts', 'output_dirs', 'hashes', 'folders']);
 /** Tables whose ids are identity columns in PostgreSQL. */
-const IDENTITY: readonly Table[] = ['jobs', 'runs', 'text_requests', 'memory_imports', 'charges'];
+const IDENTITY: readonly Table[] = [
+  'jobs',
+  'runs',
+  'text_requests',
+  'memory_imports',
+  'charges',
+  'segment_leverage',
+];
 /** Rows a multi-row INSERT into PostgreSQL carries; rows a page read from it holds. */
 const BATCH = 500;
 const PAGE = 10_000;
@@ -63,6 +75,7 @@ const ORDER: Record<Table, string> = {
   memory_imports: 'id',
   text_requests: 'id',
   charges: 'id',
+  segment_leverage: 'id',
   qa_results: 'output_path',
   imported_wording: 'output_path',
 };
@@ -81,6 +94,7 @@ const emptyCounts = (): TransferCounts => ({
   memory_imports: 0,
   text_requests: 0,
   charges: 0,
+  segment_leverage: 0,
   qa_results: 0,
   imported_wording: 0,
 });

@@ -2,6 +2,7 @@ import { printable } from '../log/printable.js';
 import { formatCount, formatDuration } from '../util/format.js';
 import { formatBilledCalls } from '../billing/billed-calls.js';
 import { costOf, formatBill, type BillingRate } from '../billing/money.js';
+import { leverageLines, pricedLeverage, type LeverageByTarget } from '../billing/leverage.js';
 import { staleAdvice } from './plan/retranslate.js';
 
 // What a sync run did, for the closing summary, `--json`, the runs table and the report command.
@@ -109,6 +110,12 @@ export interface SyncSummary {
   uploads: number;
   /** Text requests sent (POST /v2/translate, method: segments; each a billed call). */
   textRequests: number;
+  /**
+   * Where the segments of its segment-path translations came from, per target language, from the
+   * ledger (src/billing/leverage.ts: the plan's columns; remaining: what its text requests billed).
+   * Absent when the run translated nothing segment by segment.
+   */
+  leverage?: LeverageByTarget;
   /** Why uploads stopped early, if they did (quota, auth, interrupted). */
   stoppedReason?: string;
   /** Stopped by a signal: not a failure; `left` outputs are resumed by the next run. */
@@ -207,9 +214,12 @@ export function summaryJson(
   s: SyncSummary,
   rate?: BillingRate,
 ): SyncSummary & { billedCost?: { amount: number; currency: string } } {
-  return rate
-    ? { ...s, billedCost: { amount: costOf(s.billedCharacters, rate), currency: rate.currency } }
-    : s;
+  if (!rate) return s;
+  return {
+    ...s,
+    ...(s.leverage ? { leverage: pricedLeverage(s.leverage, rate) } : {}),
+    billedCost: { amount: costOf(s.billedCharacters, rate), currency: rate.currency },
+  };
 }
 
 /** The summary for people; with `billing:` set, figures in money as well as characters. */
@@ -232,6 +242,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
   lines.push(
     `Billed: ${formatBill(s.billedCharacters, rate)} for ${billedFor(s)}, in ${formatDuration(s.durationMs)}`,
   );
+  if (s.leverage) lines.push(...leverageLines(s.leverage, rate, 'billed'));
   if (s.elsewhere)
     lines.push(
       `${n(s.elsewhere)} outputs were translated by other workers sharing the state (not billed here).`,

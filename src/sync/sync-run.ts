@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LazyCounter } from '../billing/characters.js';
+import { leverageOfRows } from '../billing/leverage.js';
 import type { RunStopReason, SyncState } from '../state/types.js';
 import type { OutputGate } from '../qa/gate.js';
 import type { TerminologyPlan } from '../styles/terminology.js';
@@ -324,6 +325,10 @@ export class SyncRun {
     const bill = await this.args.state.jobs.billedOfRun(this.runId);
     s.billedCharacters = bill.characters;
     s.textRequests = bill.textRequests;
+    const leverage = leverageOfRows(
+      (await this.args.state.segments?.leverageRows({ run: this.runId })) ?? [],
+    );
+    if (leverage) s.leverage = leverage;
     if (!this.finished) {
       this.finished = true;
       await this.counter.close();

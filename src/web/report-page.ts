@@ -1,5 +1,6 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../api/types.js';
 import { BILLING_COLUMNS, type BillingReport, type BillingRow } from '../report/queries.js';
+import { anySegments, LEVERAGE_KINDS } from '../report/format-leverage.js';
 import { formatCount, formatPercent } from '../util/format.js';
 import { stackedBarChart } from './charts.js';
 import type { EditedOutput } from '../sync/edited-outputs.js';
@@ -33,6 +34,26 @@ function table(r: BillingReport): string {
   const row = (x: BillingRow, tag = 'td') =>
     `<tr><${tag}>${isolated(x.key)}</${tag}>${COLUMNS.map((c) => `<td class="num">${num(x[c.key])}</td>`).join('')}</tr>`;
   return `<table id="billing-table"><thead><tr><th>${escapeHtml(r.by)}</th>${COLUMNS.map((c) => `<th class="num">${c.title}</th>`).join('')}</tr></thead>
+<tbody>${r.rows.map((x) => row(x)).join('')}</tbody><tfoot>${row(r.total, 'th')}</tfoot></table>`;
+}
+
+/**
+ * The segment path's leverage per row (src/billing/leverage.ts): segments and characters of each
+ * column, and what the new ones billed. Nothing when no row translated segment by segment.
+ */
+function leverageTable(r: BillingReport): string {
+  if (!anySegments(r.total.leverage)) return '';
+  const row = (x: BillingRow, tag = 'td') => {
+    const l = x.leverage;
+    const cells = LEVERAGE_KINDS.map(
+      ({ kind }) =>
+        `<td class="num" data-kind="${kind}">${num(l?.[kind].segments ?? 0)} <span class="muted">(${num(l?.[kind].characters ?? 0)} chars)</span></td>`,
+    );
+    return `<tr><${tag}>${isolated(x.key)}</${tag}>${cells.join('')}<td class="num" data-kind="billed">${num(l?.remaining.characters ?? 0)}</td></tr>`;
+  };
+  return `<h2>Segments (method: segments)</h2>
+<p class="muted">As a translation memory analysis counts them: bought new, repeated within a run (paid once), taken from the memory.</p>
+<table id="leverage-table"><thead><tr><th>${escapeHtml(r.by)}</th>${LEVERAGE_KINDS.map((k) => `<th class="num">${k.title}</th>`).join('')}<th class="num">billed chars</th></tr></thead>
 <tbody>${r.rows.map((x) => row(x)).join('')}</tbody><tfoot>${row(r.total, 'th')}</tfoot></table>`;
 }
 
@@ -92,6 +113,7 @@ ${anyMinimum ? minimum : '<p class="muted">No document was billed at the minimum
 ${d.reconciliation ? `<h2>Reconciled with the service</h2><pre id="reconciliation">${d.reconciliation.map(escapeHtml).join('\n')}</pre>` : ''}
 <h2>By ${escapeHtml(d.grouped.by)}</h2>
 ${table(d.grouped)}
+${leverageTable(d.grouped)}
 ${d.edited ? editedSection(d.edited) : ''}
 ${d.qa ? qaSection(d.qa) : ''}`;
   return htmlPage({ title: `locsync billing report — ${d.pipeline}`, body });

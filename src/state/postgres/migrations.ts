@@ -1,4 +1,5 @@
 import { BACKFILL_CHARGES, chargesTable } from '../billed.js';
+import { leverageTable } from '../leverage-ledger.js';
 import { SCRUB_STORED_ERRORS } from '../scrub-errors.js';
 
 // The schema of a PostgreSQL state: the tables of the SQLite state (src/state/store.ts) with
@@ -286,6 +287,13 @@ export const MIGRATIONS: string[] = [
      job_id bigint NOT NULL,
      noted_at timestamptz NOT NULL
    );`,
+  // 17: where each segment job's segments came from in its run (SQLite's migration 19;
+  // ../leverage-ledger.ts)
+  leverageTable(
+    'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+    'timestamptz NOT NULL DEFAULT now()',
+    'bigint',
+  ),
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */
@@ -311,6 +319,7 @@ export const STATE_TABLES = [
   'memory_imports',
   'charges',
   'imported_wording',
+  'segment_leverage',
 ] as const;
 
 /** Schema version this code writes (number of migrations). */

@@ -1,6 +1,16 @@
 import pg from 'pg';
 import { preferred } from '../memory-preference.js';
-import type { Recalled, SegmentOrigin } from '../memory-types.js';
+import { pgStatement } from '../billed.js';
+import {
+  leverageRowsSql,
+  leverageScopeValue,
+  leverageStatement,
+  scopeKind,
+  type JobLeverageCounts,
+  type LeverageRow,
+  type LeverageScope,
+} from '../leverage-ledger.js';
+import type { Recalled } from '../memory-types.js';
 import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
 import { inTransaction } from './tx.js';
 
@@ -64,7 +74,8 @@ export class PgSegmentMemory implements SegmentMemory {
       const rows = await this.rowsOf(`${pg.escapeIdentifier(schema)}.segment_memory`, missing).catch(
         () => [], // a schema this role may not read shares nothing with it
       );
-      for (const row of rows) found.set(row.key, preferred(found.get(row.key), row));
+      // Another pipeline's run ids are not this one's.
+      for (const row of rows) found.set(row.key, preferred(found.get(row.key), { ...row, run_id: null }));
       for (const [k, r] of found) out.set(k, r);
       missing = missing.filter((k) => !out.has(k));
       if (missing.length === 0) break;
@@ -72,12 +83,9 @@ export class PgSegmentMemory implements SegmentMemory {
     return out;
   }
 
-  private async rowsOf(
-    table: string,
-    keys: readonly string[],
-  ): Promise<Array<{ key: string; translation: string; origin: SegmentOrigin }>> {
-    const r = await this.pool.query<{ key: string; translation: string; origin: SegmentOrigin }>(
-      `SELECT key, translation, origin FROM ${table} WHERE key = ANY($1::text[])`,
+  private async rowsOf(table: string, keys: readonly string[]): Promise<Array<Recalled & { key: string }>> {
+    const r = await this.pool.query<Recalled & { key: string }>(
+      `SELECT key, translation, origin, run_id FROM ${table} WHERE key = ANY($1::text[])`,
       [keys],
     );
     return r.rows;
@@ -136,5 +144,18 @@ export class PgSegmentMemory implements SegmentMemory {
       [jobId],
     );
     return Number(r.rows[0]?.n ?? 0);
+  }
+
+  async recordLeverage(jobId: number, runId: number, counts: JobLeverageCounts): Promise<void> {
+    const st = pgStatement(leverageStatement(jobId, runId, counts));
+    await this.pool.query(st.sql, st.values);
+  }
+
+  async leverageRows(scope: LeverageScope): Promise<LeverageRow[]> {
+    const r = await this.pool.query<LeverageRow>(
+      leverageRowsSql(scopeKind(scope), (n) => `$${n}`),
+      leverageScopeValue(scope),
+    );
+    return r.rows;
   }
 }

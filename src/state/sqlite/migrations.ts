@@ -1,4 +1,5 @@
 import { BACKFILL_CHARGES, chargesTable } from '../billed.js';
+import { leverageTable } from '../leverage-ledger.js';
 import { SCRUB_STORED_ERRORS } from '../scrub-errors.js';
 
 // The schema of state.db as versioned migrations (PRAGMA user_version): add new ones at the end only.
@@ -216,6 +217,13 @@ export const MIGRATIONS: string[] = [
      job_id INTEGER NOT NULL,
      noted_at TEXT NOT NULL
    );`,
+  // 19: where each segment job's segments came from in its run (../leverage-ledger.ts): repeated in
+  // the run, from the memory reviewed or imported, from the memory machine
+  leverageTable(
+    'INTEGER PRIMARY KEY AUTOINCREMENT',
+    "TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+    'INTEGER',
+  ),
 ];
 
 /** Schema version this code writes (number of migrations). */

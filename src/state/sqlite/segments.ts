@@ -1,6 +1,16 @@
 import type Database from 'better-sqlite3';
 import { preferred } from '../memory-preference.js';
-import type { Recalled, SegmentOrigin } from '../memory-types.js';
+import { sqliteStatement } from '../billed.js';
+import {
+  leverageRowsSql,
+  leverageScopeValue,
+  leverageStatement,
+  scopeKind,
+  type JobLeverageCounts,
+  type LeverageRow,
+  type LeverageScope,
+} from '../leverage-ledger.js';
+import type { Recalled } from '../memory-types.js';
 import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
 
 // The segment memory on SQLite (see SegmentMemory): translated segments by key, and the text requests
@@ -42,8 +52,8 @@ export class SqliteSegmentMemory implements SegmentMemory {
     for (let i = 0; i < unique.length; i += CHUNK) {
       const chunk = unique.slice(i, i + CHUNK);
       const rows = this.db
-        .prepare<string[], { key: string; translation: string; origin: SegmentOrigin }>(
-          `SELECT key, translation, origin FROM segment_memory WHERE key IN (${chunk.map(() => '?').join(',')})`,
+        .prepare<string[], Recalled & { key: string }>(
+          `SELECT key, translation, origin, run_id FROM segment_memory WHERE key IN (${chunk.map(() => '?').join(',')})`,
         )
         .all(...chunk);
       for (const r of rows) out.set(r.key, preferred(out.get(r.key), r));
@@ -108,5 +118,17 @@ export class SqliteSegmentMemory implements SegmentMemory {
       )
       .get(jobId);
     return row?.n ?? 0;
+  }
+
+  async recordLeverage(jobId: number, runId: number, counts: JobLeverageCounts): Promise<void> {
+    const st = sqliteStatement(leverageStatement(jobId, runId, counts));
+    this.db.prepare(st.sql).run(st.params);
+  }
+
+  async leverageRows(scope: LeverageScope): Promise<LeverageRow[]> {
+    const v = leverageScopeValue(scope);
+    return this.db
+      .prepare<unknown[], LeverageRow>(leverageRowsSql(scopeKind(scope), () => '?'))
+      .all(...v, ...v);
   }
 }

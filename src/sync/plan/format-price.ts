@@ -1,7 +1,7 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../../api/types.js';
 import { formatBilledCalls } from '../../billing/billed-calls.js';
 import { formatBill, formatCharacters, type BillingRate } from '../../billing/money.js';
-import type { Leverage, LeverageCount } from '../../billing/leverage.js';
+import { leverageLines } from '../../billing/leverage.js';
 import type { PlanPrice, PriceTotals } from '../../billing/plan-price.js';
 import { hasMinimum, isUncountedFormat, type SegmentsQuote, type UploadPrice } from '../../billing/price.js';
 import { isStringFormat } from '../../documents/format-registry.js';
@@ -76,30 +76,6 @@ function groupLine(
   return `  by ${title}: ${keys
     .map((k) => `${words ? reasonWords(k) : k} ${formatBill((group[k] as PriceTotals).billed, rate)}`)
     .join(' · ')}`;
-}
-
-function leverageLine(title: string, l: Leverage, rate?: BillingRate): string {
-  const part = (c: LeverageCount, words: string) =>
-    `${c.segments} ${words} (${formatCharacters(c.characters)} characters)`;
-  return `  ${title}: ${[
-    part(l.new, 'new'),
-    part(l.repeated, 'repeated in this run'),
-    part(l.memory_reviewed, 'from memory, reviewed or imported'),
-    part(l.memory_machine, 'from memory, machine'),
-  ].join(' · ')}; remaining ${formatBill(l.remaining.characters, rate)}`;
-}
-
-/** The segments of the segment-path translations by where their translation comes from, per language. */
-export function leverageLines(
-  leverage: { total: Leverage; by_target: Record<string, Leverage> },
-  rate?: BillingRate,
-): string[] {
-  const targets = Object.keys(leverage.by_target).sort();
-  return [
-    'Segments (method: segments), as a translation memory analysis counts them:',
-    ...targets.map((t) => leverageLine(t, leverage.by_target[t] as Leverage, rate)),
-    ...(targets.length > 1 ? [leverageLine('all', leverage.total, rate)] : []),
-  ];
 }
 
 /** The "Cost" section of `plan` (and `sync --dry-run`). */

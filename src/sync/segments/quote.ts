@@ -3,7 +3,7 @@ import type { SegmentsQuote } from '../../billing/price.js';
 import { priceUpload } from '../../billing/price.js';
 import { DocumentFormatError } from '../../documents/errors.js';
 import type { LoadedManifest } from '../../manifest/types.js';
-import { countSegment, emptyLeverage, type LeverageKind } from '../../billing/leverage.js';
+import { countSegment, emptyLeverage, memoryLeverage, type LeverageKind } from '../../billing/leverage.js';
 import type { Recalled, SyncState } from '../../state/types.js';
 import type { PlannedAction } from '../plan/types.js';
 import type * as DocumentSegmentsModule from './document-segments.js';
@@ -17,7 +17,7 @@ import { batchTexts } from './batches.js';
 
 /** Where a segment's translation comes from: the memory (whose), this run's first copy, or the service. */
 function leverageOf(recalled: Recalled | undefined, planned: boolean): LeverageKind {
-  if (recalled) return recalled.origin === 'service' ? 'memory_machine' : 'memory_reviewed';
+  if (recalled) return memoryLeverage(recalled.origin);
   return planned ? 'repeated' : 'new';
 }
 

@@ -28,11 +28,8 @@ export async function recallSegments(
 }
 
 /** The translations alone, as the segment job writes them. */
-export async function knownTranslations(
-  memory: Pick<SegmentMemory, 'recall'>,
-  segments: readonly RecallKeys[],
-): Promise<Map<string, string>> {
+export function translationsOf(recalled: ReadonlyMap<string, Recalled>): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [k, r] of await recallSegments(memory, segments)) out.set(k, r.translation);
+  for (const [k, r] of recalled) out.set(k, r.translation);
   return out;
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../../log/logger.js';
 import type { QaResult } from '../../qa/checks.js';
 import { QaFailedError } from '../../qa/gate.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow, SegmentOrigin } from '../../state/types.js';
+import type { Recalled } from '../../state/memory-types.js';
 import type { SpendGuard } from '../../billing/spend-guard.js';
 import type { FailureKind } from '../events.js';
 import { besidePath, Placement, writtenOf } from '../run/edited-output.js';
@@ -21,7 +22,8 @@ import { batchTexts, DEFAULT_BATCH_LIMITS } from './batches.js';
 import type { BatchPool, PartAnswer, Send } from './batch-pool.js';
 import { readSegments, segmentPathRefusal, type KeyedSegment } from './document-segments.js';
 import type { InFlightSegments, Workers } from './in-flight.js';
-import { knownTranslations } from './recall.js';
+import { recallSegments, translationsOf } from './recall.js';
+import { jobLeverage } from './job-leverage.js';
 import { textRequestRecord } from './text-request-record.js';
 import { brokenFinding, segmentProblem, type BrokenSegment } from './broken-tags.js';
 import { writeTranslated } from './write-output.js';
@@ -190,8 +192,12 @@ export class SegmentJob {
         memoryRow(request, this.d.runId, { key, source, translation }, 'reviewed'),
     });
     let known: Map<string, string>;
+    const memory = this.d.memory;
+    const recalled = await recallSegments(memory, read.segments);
     try {
-      known = await this.translateMissing(read.segments, this.d.memory, client as TextClient, request);
+      known = await this.translateMissing(read.segments, recalled, memory, client as TextClient, request);
+      // Where its segments came from, for the run's summary and the report (./job-leverage.ts).
+      await memory.recordLeverage(job.id, this.d.runId, jobLeverage(read.segments, recalled, this.d.runId));
     } catch (err) {
       if (err instanceof SendingStopped) return err.outcome;
       if (err instanceof RequestFailed)
@@ -208,11 +214,12 @@ export class SegmentJob {
    */
   private async translateMissing(
     segments: readonly KeyedSegment[],
+    recalled: ReadonlyMap<string, Recalled>,
     memory: SegmentMemory,
     client: TextClient,
     request: UploadDocumentRequest,
   ): Promise<Map<string, string>> {
-    const known = await knownTranslations(memory, segments);
+    const known = translationsOf(recalled);
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const chosen = new Set<string>();
       const waits: Array<Promise<void>> = [];
