@@ -1,6 +1,6 @@
 import type { LeverageRow } from '../state/leverage-ledger.js';
 import type { SegmentOrigin } from '../state/memory-types.js';
-import { costOf, formatBill, formatCharacters, type BillingRate } from './money.js';
+import { costOf, type BillingRate } from './money.js';
 
 // The leverage of a plan's segment-path translations, as translation-management tools analyse a
 // job: of its segments (and their characters), which are new, which repeat a segment sent earlier
@@ -99,38 +99,4 @@ export function pricedLeverage(l: LeverageByTarget, rate: BillingRate | undefine
   const copy = structuredClone(l);
   for (const x of [copy.total, ...Object.values(copy.by_target)]) priceLeverage(x, rate);
   return copy;
-}
-
-/**
- * "  de: 1 new (11 characters) · 2 repeated in this run (22 characters) · …; remaining 11
- * characters": `paid` says remaining (a plan) or billed (a run that happened).
- */
-export function leverageLine(
-  title: string,
-  l: Leverage,
-  rate?: BillingRate,
-  paid: 'remaining' | 'billed' = 'remaining',
-): string {
-  const part = (c: LeverageCount, words: string) =>
-    `${c.segments} ${words} (${formatCharacters(c.characters)} characters)`;
-  return `  ${title}: ${[
-    part(l.new, 'new'),
-    part(l.repeated, 'repeated in this run'),
-    part(l.memory_reviewed, 'from memory, reviewed or imported'),
-    part(l.memory_machine, 'from memory, machine'),
-  ].join(' · ')}; ${paid} ${formatBill(l.remaining.characters, rate)}`;
-}
-
-/** The segments of the segment-path translations by where their translation comes from, per language. */
-export function leverageLines(
-  leverage: LeverageByTarget,
-  rate?: BillingRate,
-  paid: 'remaining' | 'billed' = 'remaining',
-): string[] {
-  const targets = Object.keys(leverage.by_target).sort();
-  return [
-    'Segments (method: segments), as a translation memory analysis counts them:',
-    ...targets.map((t) => leverageLine(t, leverage.by_target[t] as Leverage, rate, paid)),
-    ...(targets.length > 1 ? [leverageLine('all', leverage.total, rate, paid)] : []),
-  ];
 }

@@ -1,4 +1,5 @@
-import { leverageLine, priceLeverage, type Leverage, type LeverageCount } from '../billing/leverage.js';
+import { priceLeverage, type Leverage, type LeverageCount } from '../billing/leverage.js';
+import { LEVERAGE_HEADING, leverageLine } from '../billing/leverage-lines.js';
 import type { BillingRate } from '../billing/money.js';
 import type { BillingRow } from './queries.js';
 
@@ -7,7 +8,7 @@ import type { BillingRow } from './queries.js';
 
 export const LEVERAGE_KINDS = [
   { kind: 'new', title: 'new' },
-  { kind: 'repeated', title: 'repeated in a run' },
+  { kind: 'repeated', title: 'repeated within a run' },
   { kind: 'memory_reviewed', title: 'from memory, reviewed or imported' },
   { kind: 'memory_machine', title: 'from memory, machine' },
 ] as const;
@@ -25,12 +26,12 @@ export function leverageReportLines(
 ): string[] {
   if (!anySegments(total.leverage)) return [];
   const lines = rows.flatMap((r) =>
-    anySegments(r.leverage) ? [leverageLine(r.key, r.leverage, rate, 'billed')] : [],
+    anySegments(r.leverage) ? [leverageLine(r.key, r.leverage, 'report', rate)] : [],
   );
   return [
-    'Segments (method: segments), as a translation memory analysis counts them:',
+    LEVERAGE_HEADING,
     ...lines,
-    ...(lines.length > 1 ? [leverageLine('total', total.leverage, rate, 'billed')] : []),
+    ...(lines.length > 1 ? [leverageLine('total', total.leverage, 'report', rate)] : []),
   ];
 }
 

@@ -73,11 +73,6 @@ export function leverageStatement(jobId: number, runId: number, c: JobLeverageCo
   };
 }
 
-/** What a scope limits the rows by. */
-export function scopeKind(scope: LeverageScope): 'run' | 'since' | 'all' {
-  return 'run' in scope ? 'run' : 'since' in scope ? 'since' : 'all';
-}
-
 /**
  * The rows of a scope: each job's row and each text request, with their job's mapping and target.
  * `p(n)` writes the n-th parameter as the backend spells it; the scope's value is parameter 1 of
@@ -98,9 +93,19 @@ export function leverageRowsSql(kind: 'run' | 'since' | 'all', p: (n: number) =>
     FROM text_requests t JOIN jobs j ON j.id = t.job_id${where('t', 't.sent_at')}`;
 }
 
-/** The scope's parameters, in the order the SQL of each backend takes them. */
-export function leverageScopeValue(scope: LeverageScope): Array<string | number> {
-  return 'run' in scope ? [scope.run] : 'since' in scope ? [scope.since] : [];
+/**
+ * The read of a scope's rows as a backend runs it. PostgreSQL names the scope's value `$1` in both
+ * halves of the union; SQLite's `?` takes it once per half.
+ */
+export function leverageRead(
+  scope: LeverageScope,
+  backend: 'sqlite' | 'postgres',
+): { sql: string; values: Array<string | number> } {
+  const kind = 'run' in scope ? 'run' : 'since' in scope ? 'since' : 'all';
+  const value = 'run' in scope ? [scope.run] : 'since' in scope ? [scope.since] : [];
+  return backend === 'sqlite'
+    ? { sql: leverageRowsSql(kind, () => '?'), values: [...value, ...value] }
+    : { sql: leverageRowsSql(kind, (n) => `$${n}`), values: value };
 }
 
 /** The table, for the migrations (`id` and `at` as each backend spells them). */

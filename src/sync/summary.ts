@@ -2,7 +2,8 @@ import { printable } from '../log/printable.js';
 import { formatCount, formatDuration } from '../util/format.js';
 import { formatBilledCalls } from '../billing/billed-calls.js';
 import { costOf, formatBill, type BillingRate } from '../billing/money.js';
-import { leverageLines, pricedLeverage, type LeverageByTarget } from '../billing/leverage.js';
+import { pricedLeverage, type LeverageByTarget } from '../billing/leverage.js';
+import { leverageLines } from '../billing/leverage-lines.js';
 import { staleAdvice } from './plan/retranslate.js';
 
 // What a sync run did, for the closing summary, `--json`, the runs table and the report command.
@@ -242,7 +243,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
   lines.push(
     `Billed: ${formatBill(s.billedCharacters, rate)} for ${billedFor(s)}, in ${formatDuration(s.durationMs)}`,
   );
-  if (s.leverage) lines.push(...leverageLines(s.leverage, rate, 'billed'));
+  if (s.leverage) lines.push(...leverageLines(s.leverage, 'run', rate));
   if (s.elsewhere)
     lines.push(
       `${n(s.elsewhere)} outputs were translated by other workers sharing the state (not billed here).`,

@@ -43,7 +43,13 @@ const TMX =
 async function pipelineWithMemory(): Promise<Fixture> {
   const f = await createFixture({
     manifest: {
-      mappings: [{ ...segmentsMapping(), targets: [{ lang: 'de' }, { lang: 'fr' }] }],
+      mappings: [
+        {
+          ...segmentsMapping(),
+          targets: [{ lang: 'de' }, { lang: 'fr' }],
+          billing: { cost_centre: 'support' },
+        },
+      ],
       billing: { price_per_million: 20, currency: 'EUR' },
     },
     files: { 'a.md': 'Alpha one.\n' },
@@ -157,10 +163,21 @@ describe('the leverage of a run, in its summary and in report', () => {
     };
     expect(byMonth.rows).toHaveLength(1);
     expect(byMonth.rows[0]!.leverage.repeated).toEqual({ segments: 4, characters: 44 });
+    // Every grouping has the columns: one mapping of one cost centre, so its one row is the total.
+    expect(byMonth.rows[0]!.leverage).toEqual(report.total.leverage);
+    for (const [by, key] of [
+      ['mapping', 'docs'],
+      ['cost-centre', 'support'],
+    ] as const) {
+      const grouped = JSON.parse((await runCliOn(fx, 'report', '--by', by, '--json')).stdout) as {
+        rows: Array<{ key: string; leverage: Leverage }>;
+      };
+      expect(grouped.rows.map((r) => [r.key, r.leverage])).toEqual([[key, report.total.leverage]]);
+    }
 
     const text = await runCliOn(fx, 'report', '--by', 'language');
     expect(text.stdout).toContain(
-      'de: 3 new (45 characters) · 2 repeated in this run (22 characters) · 1 from memory, reviewed or imported (14 characters) · 1 from memory, machine (10 characters); billed 45 characters (< €0.01)',
+      'de: 3 new (45 characters) · 2 repeated within a run (22 characters) · 1 from memory, reviewed or imported (14 characters) · 1 from memory, machine (10 characters); billed 45 characters (< €0.01)',
     );
     expect(text.stdout).toContain('total: 6 new (90 characters)');
 

@@ -1,15 +1,8 @@
 import pg from 'pg';
 import { preferred } from '../memory-preference.js';
 import { pgStatement } from '../billed.js';
-import {
-  leverageRowsSql,
-  leverageScopeValue,
-  leverageStatement,
-  scopeKind,
-  type JobLeverageCounts,
-  type LeverageRow,
-  type LeverageScope,
-} from '../leverage-ledger.js';
+import { leverageRead, leverageStatement, type JobLeverageCounts } from '../leverage-ledger.js';
+import type { LeverageRow, LeverageScope } from '../leverage-ledger.js';
 import type { Recalled } from '../memory-types.js';
 import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
 import { inTransaction } from './tx.js';
@@ -152,10 +145,7 @@ export class PgSegmentMemory implements SegmentMemory {
   }
 
   async leverageRows(scope: LeverageScope): Promise<LeverageRow[]> {
-    const r = await this.pool.query<LeverageRow>(
-      leverageRowsSql(scopeKind(scope), (n) => `$${n}`),
-      leverageScopeValue(scope),
-    );
-    return r.rows;
+    const read = leverageRead(scope, 'postgres');
+    return (await this.pool.query<LeverageRow>(read.sql, read.values)).rows;
   }
 }

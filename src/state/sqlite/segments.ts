@@ -1,15 +1,8 @@
 import type Database from 'better-sqlite3';
 import { preferred } from '../memory-preference.js';
 import { sqliteStatement } from '../billed.js';
-import {
-  leverageRowsSql,
-  leverageScopeValue,
-  leverageStatement,
-  scopeKind,
-  type JobLeverageCounts,
-  type LeverageRow,
-  type LeverageScope,
-} from '../leverage-ledger.js';
+import { leverageRead, leverageStatement, type JobLeverageCounts } from '../leverage-ledger.js';
+import type { LeverageRow, LeverageScope } from '../leverage-ledger.js';
 import type { Recalled } from '../memory-types.js';
 import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
 
@@ -126,9 +119,7 @@ export class SqliteSegmentMemory implements SegmentMemory {
   }
 
   async leverageRows(scope: LeverageScope): Promise<LeverageRow[]> {
-    const v = leverageScopeValue(scope);
-    return this.db
-      .prepare<unknown[], LeverageRow>(leverageRowsSql(scopeKind(scope), () => '?'))
-      .all(...v, ...v);
+    const read = leverageRead(scope, 'sqlite');
+    return this.db.prepare<unknown[], LeverageRow>(read.sql).all(...read.values);
   }
 }

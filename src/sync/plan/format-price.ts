@@ -1,7 +1,7 @@
 import { MINIMUM_BILLED_CHARACTERS } from '../../api/types.js';
 import { formatBilledCalls } from '../../billing/billed-calls.js';
 import { formatBill, formatCharacters, type BillingRate } from '../../billing/money.js';
-import { leverageLines } from '../../billing/leverage.js';
+import { leverageLines } from '../../billing/leverage-lines.js';
 import type { PlanPrice, PriceTotals } from '../../billing/plan-price.js';
 import { hasMinimum, isUncountedFormat, type SegmentsQuote, type UploadPrice } from '../../billing/price.js';
 import { isStringFormat } from '../../documents/format-registry.js';
@@ -86,7 +86,7 @@ export function formatPlanPrice(price: PlanPrice, rate?: BillingRate): string[] 
     lines.push(groupLine('mapping', price.by_mapping, rate));
     lines.push(groupLine('reason', price.by_reason, rate, true));
   }
-  if (price.leverage) lines.push(...leverageLines(price.leverage, rate));
+  if (price.leverage) lines.push(...leverageLines(price.leverage, 'plan', rate));
   if (price.stale.documents > 0) {
     const how = Object.keys(price.stale_by_reason)
       .sort()
