@@ -8,6 +8,7 @@ import { recordObservations } from '../sync/sync-run.js';
 import { decideAdoption } from '../sync/plan/adoptable.js';
 import { RunLedger } from '../sync/run/run-ledger.js';
 import { unitOf, type TranslateAction } from '../sync/plan/types.js';
+import { jobRowOf } from '../sync/run/job-row.js';
 import { EXIT } from '../util/errors.js';
 import { openRunState } from './open-state.js';
 
@@ -85,17 +86,7 @@ export async function stateAdoptAction(opts: StateAdoptOptions): Promise<void> {
     // Through the run's ledger, the one writer of job rows: an adopted transition per output.
     const ledger = new RunLedger({ jobs: state.jobs });
     for (const a of decision.adopt) {
-      const job = await ledger.adopted({
-        mapping: a.ref.mapping,
-        rel_path: a.ref.file,
-        sha256: a.source.sha256,
-        target_lang: a.ref.target,
-        fingerprint: a.settings.fingerprint,
-        base_fingerprint: a.settings.baseFingerprint,
-        output_path: a.ref.output,
-        run_id: runId,
-        request: JSON.stringify(a.settings.request),
-      });
+      const job = await ledger.adopted(jobRowOf(a, runId));
       await recordSegments(loaded, a, job.id);
     }
     await state.runs.finish(runId, { status: 'ok' }, { adopted: decision.adopt.length }, 0);

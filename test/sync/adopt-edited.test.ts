@@ -58,6 +58,31 @@ describe('state adopt: adopted outputs are people’s work', () => {
     expect((await runCliOn(fx, 'status')).code).toBe(1);
   });
 
+  it('an adopted output is recorded as its translation was: the same row, and the next plan is a no-op', async () => {
+    fx = await createFixture({
+      files: { 'guide.txt': 'Hello world.\n', 'notes/faq.txt': 'A question?\n' },
+      manifest: {
+        mappings: [
+          {
+            ...segmentsMapping(),
+            method: 'document',
+            targets: [{ lang: 'de', formality: 'more' }, { lang: 'fr' }],
+          },
+        ],
+      },
+    });
+    expect((await fx.sync()).failed).toEqual([]);
+    const translated = await doneRows(fx);
+    expect(translated).toHaveLength(4);
+    await lostAndAdopted(fx);
+    expect(await doneRows(fx)).toEqual(translated);
+    const mark = fx.mark();
+    const again = await fx.sync();
+    expect(again.failed).toEqual([]);
+    expect(again.uploads).toBe(0);
+    expect(fx.uploads(mark)).toEqual([]);
+  });
+
   it('segment path: each segment’s wording is kept as reviewed, one whose source changed is a conflict', async () => {
     const source = (a: string, b: string) => `${a}\n${b}\n`;
     fx = await createFixture({
@@ -87,3 +112,28 @@ describe('state adopt: adopted outputs are people’s work', () => {
     ]);
   });
 });
+
+/** What a done job row says of its output, source and settings: each output's, in output order. */
+async function doneRows(f: Fixture): Promise<Array<Record<string, unknown>>> {
+  const st = await f.open();
+  try {
+    const rows = [
+      ...(await st.state.jobs.doneOfSource('docs', 'guide.txt')),
+      ...(await st.state.jobs.doneOfSource('docs', 'notes/faq.txt')),
+    ];
+    return rows
+      .map((j) => ({
+        output_path: j.output_path,
+        mapping: j.mapping,
+        rel_path: j.rel_path,
+        sha256: j.sha256,
+        target_lang: j.target_lang,
+        fingerprint: j.fingerprint,
+        base_fingerprint: j.base_fingerprint,
+        request: j.request,
+      }))
+      .sort((a, b) => a.output_path.localeCompare(b.output_path));
+  } finally {
+    await st.close();
+  }
+}

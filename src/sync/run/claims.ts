@@ -3,6 +3,7 @@ import type { JobRecord, NewJob } from '../../state/types.js';
 import type { OutputRef, ResavedAction, ResumeAction, ReuseAction, TranslateAction } from '../plan/types.js';
 import type { DecideAgainBecause } from './decide-again.js';
 import type { ExecutorDeps } from './executor-deps.js';
+import { jobRowOf } from './job-row.js';
 import { sourceHolds } from './source-check.js';
 
 // Claiming a unit of work for this run: its job row written (or a recorded one taken up) right
@@ -45,7 +46,7 @@ export class Claims {
     try {
       const job = recorded
         ? await ledger.takenUp(recorded, runId, request)
-        : await ledger.created(this.newJob(a, request));
+        : await ledger.created(this.newJob(a));
       return { job, recorded };
     } catch (err) {
       if (!(err instanceof RecordedJobError)) {
@@ -97,17 +98,9 @@ export class Claims {
   }
 
   /** The job row of a planned translation or copy. */
-  newJob(a: TranslateAction | ReuseAction | ResavedAction, request: string): NewJob {
+  newJob(a: TranslateAction | ReuseAction | ResavedAction): NewJob {
     return {
-      mapping: a.ref.mapping,
-      rel_path: a.ref.file,
-      sha256: a.source.sha256,
-      target_lang: a.ref.target,
-      fingerprint: a.settings.fingerprint,
-      base_fingerprint: a.settings.baseFingerprint,
-      output_path: a.ref.output,
-      run_id: this.deps.runId,
-      request,
+      ...jobRowOf(a, this.deps.runId),
       // What the plan knew of the output: a done job other than this one was done elsewhere.
       ...(a.kind === 'translate' && a.doneId !== undefined ? { seen_done: a.doneId } : {}),
     };

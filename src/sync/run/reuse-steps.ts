@@ -78,11 +78,7 @@ export class ReuseSteps {
         placement.placeAt,
         written,
       );
-      const job = await ledger.reused(
-        this.claims.newJob(a, JSON.stringify(a.settings.request)),
-        fromJobId,
-        await writtenOf(placement.placed),
-      );
+      const job = await ledger.reused(this.claims.newJob(a), fromJobId, await writtenOf(placement.placed));
       if (a.across)
         await state.acrossPipelines?.copiedFrom(job.id, { pipeline: a.across.pipeline, jobId: fromJobId });
       if (placement.beside) report.editedKept(job, placement.placed, logger);
@@ -107,7 +103,7 @@ export class ReuseSteps {
       return this.hooks.again(a.ref, 'output-moved-on');
     try {
       const job = await this.deps.ledger.reused(
-        this.claims.newJob(a, JSON.stringify(a.settings.request)),
+        this.claims.newJob(a),
         a.doneId,
         // The output is untouched: the record of what was written there carries over.
         recordOf(await this.deps.state.jobs.get(a.doneId)),
