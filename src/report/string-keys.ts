@@ -19,7 +19,7 @@ export interface StringKeysPending {
 /** The plan's string-file translations, their keys to send counted per target language. */
 export async function pendingStringKeys(
   loaded: LoadedManifest,
-  state: Pick<SyncState, 'segments'>,
+  state: Pick<SyncState, 'segments' | 'jobs'>,
   plan: Pick<Plan, 'actions'>,
 ): Promise<StringKeysPending[]> {
   const actions = plan.actions.filter(

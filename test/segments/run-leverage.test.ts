@@ -100,6 +100,39 @@ describe('the leverage of a run, in its summary and in report', () => {
     });
   });
 
+  it("counts a person's edit of an output as reviewed, in the plan and in the run, and buys it not", async () => {
+    fx = await createFixture({
+      manifest: { mappings: [segmentsMapping()] },
+      files: { 'a.md': 'Alpha one.\n\nBeta two.\n' },
+    });
+    await fx.sync();
+    // The service's wording forgotten, the person's edit alone holds the first paragraph.
+    const forgot = await runCliOn(fx, 'memory', 'forget', '--origin', 'service');
+    expect(forgot.code, forgot.stderr).toBe(0);
+    const [, ...rest] = fx.read('out/de/a.md').split('\n\n');
+    fx.write('out/de/a.md', ['Alpha eins, von Hand.', ...rest].join('\n\n'));
+    fx.write('src/a.md', 'Alpha one.\n\nBeta two changed.\n');
+
+    const planned = await runCliOn(fx, 'plan', '--json');
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = (JSON.parse(planned.stdout) as { price: { leverage: ByTarget } }).price.leverage;
+    const none = { segments: 0, characters: 0 };
+    expect(plan.by_target.de).toEqual({
+      new: { segments: 1, characters: 17 },
+      repeated: none,
+      memory_reviewed: { segments: 1, characters: 10 },
+      memory_machine: none,
+      remaining: { characters: 17 },
+    });
+
+    const mark = fx.service.requests().length;
+    const synced = await runCliOn(fx, 'sync', '--json', '--no-progress');
+    expect(synced.code, synced.stderr).toBe(0);
+    expect((JSON.parse(synced.stdout) as { leverage: ByTarget }).leverage).toEqual(plan);
+    expect(charactersSent(fx, mark)).toBe(17);
+    expect(fx.read('out/de/a.md').split('\n\n')[0]).toBe('Alpha eins, von Hand.');
+  });
+
   it('prints the columns in the summary', async () => {
     fx = await pipelineWithMemory();
     const synced = await runCliOn(fx, 'sync', '--no-progress');

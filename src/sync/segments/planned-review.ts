@@ -19,6 +19,8 @@ export interface PlannedReview {
   beside: boolean;
   /** The reviewed segments whose source changes: the person's wording stays in the output. */
   conflicts: SegmentConflict[];
+  /** Keys of the segments the delivery takes a person's wording for (stored as reviewed first). */
+  reviewed: ReadonlySet<string>;
 }
 
 /** The planned reviews of a plan's segment-path translations, by output path. */
@@ -93,5 +95,9 @@ export async function plannedReview(
       run_id: 0,
     }),
   });
-  return { beside: review.beside || review.held.size > 0, conflicts: [...review.conflicts] };
+  return {
+    beside: review.beside || review.held.size > 0,
+    conflicts: [...review.conflicts],
+    reviewed: new Set(review.rows.map((r) => r.key)),
+  };
 }

@@ -7,6 +7,7 @@ import { countSegment, emptyLeverage, memoryLeverage, type LeverageKind } from '
 import type { Recalled, SyncState } from '../../state/types.js';
 import type { PlannedAction } from '../plan/types.js';
 import type * as DocumentSegmentsModule from './document-segments.js';
+import type * as PlannedReviewModule from './planned-review.js';
 import { segmentPathRefusal } from './method-refusal.js';
 import { recallSegments } from './recall.js';
 import { batchTexts } from './batches.js';
@@ -15,8 +16,13 @@ import { batchTexts } from './batches.js';
 // memory: 240 characters"): each document's segments looked up in the segment memory, a segment
 // counted once in the whole plan (the run sends it once), in plan order.
 
-/** Where a segment's translation comes from: the memory (whose), this run's first copy, or the service. */
-function leverageOf(recalled: Recalled | undefined, planned: boolean): LeverageKind {
+/**
+ * Where a segment's translation comes from: a person's edit of the output, the memory (whose), this
+ * run's first copy, or the service.
+ */
+function leverageOf(recalled: Recalled | undefined, planned: boolean, edited: boolean): LeverageKind {
+  // The delivery stores a person's wording as reviewed before it looks the memory up.
+  if (edited) return 'memory_reviewed';
   if (recalled) return memoryLeverage(recalled.origin);
   return planned ? 'repeated' : 'new';
 }
@@ -24,17 +30,20 @@ function leverageOf(recalled: Recalled | undefined, planned: boolean): LeverageK
 /** Quotes of the plan's segment-path translations, by output path. */
 export async function quoteSegments(
   loaded: LoadedManifest,
-  state: Pick<SyncState, 'segments'>,
+  state: Pick<SyncState, 'segments' | 'jobs'>,
   actions: readonly PlannedAction[],
 ): Promise<Map<string, SegmentsQuote>> {
   const quotes = new Map<string, SegmentsQuote>();
   const planned = new Set<string>();
   // The document layer is loaded only for a plan with segment-path work (a no-op has none).
   let reader: typeof DocumentSegmentsModule | undefined;
+  let reviews: typeof PlannedReviewModule | undefined;
   for (const a of actions) {
     const settings = a.kind === 'translate' ? a.settings.request.segments?.settings : undefined;
     if (a.kind !== 'translate' || settings === undefined || segmentPathRefusal(a.source.ext)) continue;
     reader ??= await import('./document-segments.js');
+    reviews ??= await import('./planned-review.js');
+    const edited = (await reviews.plannedReview(loaded, state, a))?.reviewed;
     const leverage = emptyLeverage();
     const q: SegmentsQuote = {
       segments: 0,
@@ -64,7 +73,7 @@ export async function quoteSegments(
           const send: number[] = [];
           for (const [i, s] of batch.entries()) {
             text += s.characters;
-            const kind = leverageOf(known.get(s.key), planned.has(s.key));
+            const kind = leverageOf(known.get(s.key), planned.has(s.key), !!edited?.has(s.key));
             countSegment(leverage, kind, s.characters);
             if (kind !== 'new') {
               q.fromMemory++;
