@@ -148,6 +148,10 @@ export function registerInit(program: Command): void {
     .option('--source <dir>', 'folder of documents to translate, relative to the manifest', 'docs')
     .option('--targets <langs>', 'target languages, comma-separated', 'de,fr')
     .option(
+      '--source-lang <lang>',
+      "the sources' language (default: what the documents already in --source are written in, else en)",
+    )
+    .option(
       '--output <pattern>',
       'where translations go ({lang}, {path} ... placeholders)',
       'translated/{lang}/{path}',
@@ -160,6 +164,7 @@ export function registerInit(program: Command): void {
       `
 Examples:
   $ locsync init                                          docs/ -> translated/de, translated/fr
+  $ locsync init --source-lang de --targets en-gb,fr   German sources
   $ locsync init --source manuals --targets de,ja,pt-br --output 'out/{lang}/{dir}/{stem}.{lang}.{ext}'
   $ locsync init --force                                  start over
 

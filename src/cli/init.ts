@@ -5,11 +5,13 @@ import { checkManifestFile } from '../manifest/load.js';
 import { isInside, outputRoot } from '../manifest/paths.js';
 import { TARGET_LANGUAGES } from '../manifest/sections/languages.js';
 import { ConfigError } from '../util/errors.js';
+import { checkTargetsDiffer, chooseSourceLang, sourceLangWords } from './init-source-lang.js';
 
 interface InitOptions {
   source: string;
   targets: string;
   output: string;
+  sourceLang?: string;
   file: string;
   force?: boolean;
   json?: boolean;
@@ -35,8 +37,29 @@ export function parseTargets(value: string): string[] {
 
 const yamlString = (s: string) => JSON.stringify(s);
 
+/** `text` as YAML comment lines of at most 100 columns, each starting with `indent`. */
+function comment(text: string, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent.length + 2 + line.length + 1 + word.length > 100) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => `${indent}# ${l}`).join('\n');
+}
+
 /** The commented starter manifest. */
-export function starterManifest(opts: { source: string; targets: string[]; output: string }): string {
+export function starterManifest(opts: {
+  source: string;
+  targets: string[];
+  output: string;
+  sourceLang: string;
+  /** How source_lang was chosen, for its comment. */
+  sourceLangWhy: string;
+}): string {
   const targets = opts.targets.map((l) => `      - lang: ${l}`).join('\n');
   return `# locsync pipeline manifest, written by \`locsync init\`. Paths are relative to this file.
 # Check it:          locsync validate
@@ -78,7 +101,8 @@ mappings:
     source: ${yamlString(opts.source)} # folder of documents to translate
     include: ['**/*']
     exclude: []
-    # source_lang: en # leave out to let the service detect it
+${comment(`The language the sources are written in. Left out, the service guesses it per document, and guesses a short one wrong. \`locsync init\` wrote ${opts.sourceLang}: ${opts.sourceLangWhy}.`, '    ')}
+    source_lang: ${opts.sourceLang}
     # Placeholders: {lang} {LANG} {path} {dir} {name} {stem} {ext} {mapping}
     output: ${yamlString(opts.output)}
     targets:
@@ -116,8 +140,21 @@ export async function initAction(opts: InitOptions & { config: string }): Promis
   const file = path.resolve(opts.config);
   if (fs.existsSync(file) && !opts.force)
     throw new ConfigError(`${opts.config} already exists; not overwritten (use --force to replace it)`);
+  const sourceAbs = path.resolve(path.dirname(file), opts.source);
+  const chosen = await chooseSourceLang(opts.sourceLang, sourceAbs);
+  checkTargetsDiffer(chosen.lang, targets, chosen.how);
+  const sourceLangWhy = sourceLangWords(chosen, opts.source);
   const previous = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-  fs.writeFileSync(file, starterManifest({ source: opts.source, targets, output: opts.output }));
+  fs.writeFileSync(
+    file,
+    starterManifest({
+      source: opts.source,
+      targets,
+      output: opts.output,
+      sourceLang: chosen.lang,
+      sourceLangWhy,
+    }),
+  );
   const { errors } = await checkManifestFile(file);
   if (errors.length) {
     if (previous) fs.writeFileSync(file, previous);
@@ -128,7 +165,6 @@ export async function initAction(opts: InitOptions & { config: string }): Promis
   }
   const ignored = updateGitignore(path.dirname(file), opts.output);
   // The source folder is made now: a missing one fails validate and every run (a typo is not "nothing to do").
-  const sourceAbs = path.resolve(path.dirname(file), opts.source);
   const sourceCreated = !fs.existsSync(sourceAbs);
   if (sourceCreated) fs.mkdirSync(sourceAbs, { recursive: true });
   if (opts.json) {
@@ -139,6 +175,8 @@ export async function initAction(opts: InitOptions & { config: string }): Promis
           source: opts.source,
           output: opts.output,
           targets,
+          sourceLang: chosen.lang,
+          sourceLangChosen: chosen.how,
           gitignore: ignored,
           sourceCreated,
         },
@@ -148,7 +186,10 @@ export async function initAction(opts: InitOptions & { config: string }): Promis
     );
     return;
   }
-  const lines = [`Wrote ${opts.config}: ${opts.source}/ -> ${opts.output} for ${targets.join(', ')}.`];
+  const lines = [
+    `Wrote ${opts.config}: ${opts.source}/ -> ${opts.output} for ${targets.join(', ')}.`,
+    `Source language: ${chosen.lang} (${sourceLangWhy}).`,
+  ];
   if (ignored.length) lines.push(`Added to .gitignore: ${ignored.join(' ')}`);
   if (sourceCreated) lines.push(`Created the folder ${opts.source}/: put the documents to translate in it.`);
   lines.push(

@@ -325,3 +325,13 @@ export async function contentRefusal(path: string, ext: string, name: string): P
   const check = formatOf(ext)?.contentCheck;
   return check ? (await check())(path, name) : undefined;
 }
+
+/**
+ * Whether a file of this extension is prose stored as text (plain text, Markdown, HTML,
+ * subtitles): its bytes can be read for words without a parser. Binary formats have a signature;
+ * string files and bilingual files hold keys or a second language beside the source's words.
+ */
+export function isProseText(ext: string): boolean {
+  const f = formatOf(ext);
+  return f !== undefined && f.signature === undefined && !f.strings && !f.bilingual;
+}

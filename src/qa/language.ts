@@ -63,3 +63,10 @@ export async function languageMismatch(
       : undefined;
   return { detected: result.language };
 }
+
+/** The language `text` is reliably written in (ISO 639-1), or undefined when too short to tell. */
+export async function reliableLanguage(text: string): Promise<string | undefined> {
+  if (letterCount(text) < MIN_LETTERS_TO_DETECT) return undefined;
+  const result = await (await languageDetector()).detect(text.slice(0, SAMPLE_CHARACTERS));
+  return result.reliable && result.language !== '' ? result.language : undefined;
+}
