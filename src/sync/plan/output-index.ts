@@ -123,6 +123,15 @@ export class OutputIndex {
   }
 
   /**
+   * What a planned action that continues the open job `jobId` of `output` carries: the job, and its
+   * updated_at as the plan read it (a later stamp is another run's write since: ../run/claims.ts).
+   */
+  continued(output: string, jobId: number): { jobId: number; jobUpdatedAt?: string } {
+    const open = this.openByOutput.get(output);
+    return open?.id === jobId ? { jobId, jobUpdatedAt: open.updated_at } : { jobId };
+  }
+
+  /**
    * Read the open jobs again (several workers share the state): those this worker can take now —
    * the work of a worker whose lease ran out — join the ones it has.
    */

@@ -75,6 +75,11 @@ export interface TranslateAction {
   /** The recorded job this continues (reason retry): its row is reused, not a new one. */
   jobId?: number;
   /**
+   * That job's updated_at as the plan read it. Failed since by another run (another worker took it
+   * up first), it is not taken up and bought again here (../run/claims.ts).
+   */
+  jobUpdatedAt?: string;
+  /**
    * The output's latest done job when this was planned (an output gone from disk, a re-translation
    * asked for, a changed source). With several workers, a done job other than this one for the same
    * content and settings was made by another worker meanwhile: nothing to upload.

@@ -392,7 +392,7 @@ function addDecision(
         reason: d.reason,
         source,
         settings,
-        ...(d.jobId !== undefined ? { jobId: d.jobId } : {}),
+        ...(d.jobId !== undefined ? ctx.index.continued(ref.output, d.jobId) : {}),
         ...(doneId !== undefined ? { doneId } : {}),
       });
       return;

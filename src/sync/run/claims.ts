@@ -3,6 +3,7 @@ import type { JobRecord, NewJob } from '../../state/types.js';
 import type { OutputRef, ResavedAction, ResumeAction, ReuseAction, TranslateAction } from '../plan/types.js';
 import type { DecideAgainBecause } from './decide-again.js';
 import type { ExecutorDeps } from './executor-deps.js';
+import { reportEndedElsewhere } from './ended-elsewhere.js';
 import { jobRowOf } from './job-row.js';
 import { sourceHolds } from './source-check.js';
 
@@ -18,7 +19,7 @@ export type TranslateClaim =
   | { again: DecideAgainBecause }
   /** Another worker holds the unit. */
   | { holder: string; jobId: number }
-  /** Nothing to do: left to another worker (reported), or a job this run already drives. */
+  /** Nothing to do: left to or ended by another worker (reported), or a job this run already drives. */
   | { settled: true };
 
 export class Claims {
@@ -41,6 +42,14 @@ export class Claims {
       if (!('job' in took))
         return 'holder' in took ? { holder: took.holder, jobId: recorded.id } : { again: 'job-moved-on' };
       recorded = took.job;
+    }
+    if (recorded && failedSincePlan(recorded, a, runId)) {
+      // Not bought again here, as ./billed-call.ts does for the output's other jobs; the planner
+      // learns the failure, so that a later look at the output meets it as it is now.
+      await state.shared?.letGo(recorded);
+      ledger.movedOn(recorded);
+      reportEndedElsewhere(this.deps.report, a.ref, recorded, this.deps.logger.child(a.ref));
+      return { settled: true };
     }
     const request = JSON.stringify(a.settings.request);
     try {
@@ -105,4 +114,13 @@ export class Claims {
       ...(a.kind === 'translate' && a.doneId !== undefined ? { seen_done: a.doneId } : {}),
     };
   }
+}
+
+/**
+ * Whether another run failed `job` since the plan of `a` read it. Every write of a job stamps its
+ * updated_at, so another stamp than the plan's is a later write; this run's own are not news to it.
+ */
+function failedSincePlan(job: JobRecord, a: TranslateAction, runId: number): boolean {
+  if (job.status !== 'failed' || a.jobUpdatedAt === undefined || job.run_id === runId) return false;
+  return job.updated_at !== a.jobUpdatedAt;
 }

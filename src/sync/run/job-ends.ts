@@ -6,6 +6,7 @@ import type { JobFailure, JobRecord, JobSincePlan, SharedWork } from '../../stat
 import type { FailureKind } from '../events.js';
 import type { BilledAttempt, BilledJob } from './billed-call.js';
 import type { RunControl } from './control.js';
+import { endedWords, reportEndedElsewhere } from './ended-elsewhere.js';
 import type { DownloadSlotPool } from './places.js';
 import { refOfJob, type RunReport } from './report.js';
 import type { RunLedger } from './run-ledger.js';
@@ -144,12 +145,9 @@ export class JobEnds<D extends DriveState = DriveState> {
     this.d.guard?.release(dr.job.id);
     this.releaseSlot(dr);
     const job = dr.job;
-    const why = endedWords(found);
-    if (neverSent(job)) await this.d.ledger.superseded(job, why);
+    if (neverSent(job)) await this.d.ledger.superseded(job, endedWords(found));
     else await this.d.shared?.letGo(job);
-    const ref = refOfJob(job);
-    if (found.status === 'done') this.d.report.heldElsewhere(ref, 'done', this.log(job));
-    else this.d.report.notSent(ref, why, this.log(job));
+    reportEndedElsewhere(this.d.report, refOfJob(job), found, this.log(job));
     this.releaseWorker(dr);
     return 'left';
   }
@@ -219,13 +217,4 @@ export class JobEnds<D extends DriveState = DriveState> {
       countsAttempt: false,
     });
   }
-}
-
-/** What another worker's job did to the output since this run planned it (JobEnds.endedElsewhere). */
-function endedWords(found: JobSincePlan): string {
-  if (found.status === 'done')
-    return `delivered by another worker since this run planned it (job ${found.id})`;
-  if (found.status === 'failed')
-    return `another worker's job ${found.id} failed it since this run planned it (${found.error_kind ?? 'failed'}): not bought again here; the next run decides it`;
-  return `another worker took it since this run planned it (job ${found.id}): left to it`;
 }

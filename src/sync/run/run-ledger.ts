@@ -105,6 +105,11 @@ export class RunLedger {
     return fresh;
   }
 
+  /** A recorded job another run failed since the plan read it, as it stands now: the planner's view follows. */
+  movedOn(job: JobRecord): void {
+    this.deps.index?.jobOpen(job);
+  }
+
   /** Another worker finished the output's unit meanwhile (its row is that worker's): known done. */
   doneElsewhere(done: DoneIndexRow): void {
     this.deps.index?.jobDone(done);
