@@ -48,6 +48,8 @@ export interface GateChecks {
   maxBilled?: number;
   /** How the user names the manifest (` -c file` when not the default), for the messages. */
   configArg: string;
+  /** `--overwrite-edits`: people's edits are not taken in, their segments are bought or recalled. */
+  overwriteEdits?: boolean;
 }
 
 interface PlanArgs {
@@ -55,7 +57,7 @@ interface PlanArgs {
   state: RunState;
   connection: SyncConnection;
   logger: Logger;
-  options: Pick<SyncOptions, 'only' | 'retranslate' | 'retryFailedQa'>;
+  options: Pick<SyncOptions, 'only' | 'retranslate' | 'retryFailedQa' | 'overwriteEdits'>;
 }
 
 export function budgetCaps(loaded: LoadedManifest, maxBilled?: number): BudgetCaps {
@@ -76,7 +78,9 @@ export async function pricedPlan(args: PlanArgs): Promise<PricedFiles & { plan: 
     connection: args.connection,
     options: args.options,
   });
-  const quotes = await quoteSegments(args.loaded, args.state, plan.actions);
+  const quotes = await quoteSegments(args.loaded, args.state, plan.actions, {
+    overwriteEdits: args.options.overwriteEdits ?? false,
+  });
   return { ...(await priceFiles(args.loaded, groupPlan(plan), quotes)), plan };
 }
 
@@ -123,7 +127,9 @@ export async function gateRun(args: {
   const caps = budgetCaps(loaded, checks.maxBilled);
   const known = await state.jobs.anyDone();
   if (known && !checks.savedPlan && Object.keys(caps).length === 0) return undefined;
-  const quotes = await quoteSegments(loaded, state, plan.actions);
+  const quotes = await quoteSegments(loaded, state, plan.actions, {
+    overwriteEdits: checks.overwriteEdits ?? false,
+  });
   const files = { ...(await priceFiles(loaded, groupPlan(plan), quotes)), plan };
 
   const unrecorded = await notRecordedMeanwhile(

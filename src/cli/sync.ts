@@ -214,6 +214,7 @@ async function syncRun(
       ...(opts.plan ? { savedPlan: opts.plan } : {}),
       ...(maxBilled !== undefined ? { maxBilled } : {}),
       configArg: opts.config === 'pipeline.yaml' ? '' : ` -c ${opts.config}`,
+      ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
     };
     summary = await runSync({
       loaded,

@@ -62,6 +62,27 @@ async function pipelineWithMemory(): Promise<Fixture> {
   return f;
 }
 
+const NONE = { segments: 0, characters: 0 };
+const EDITED = 'Alpha eins, von Hand.';
+
+/**
+ * A pipeline whose output a person edited (its first paragraph) and whose source then changed (its
+ * second), with the service's wording forgotten: only the edit holds the first paragraph.
+ */
+async function editedWithoutMachineMemory(): Promise<Fixture> {
+  const f = await createFixture({
+    manifest: { mappings: [segmentsMapping()] },
+    files: { 'a.md': 'Alpha one.\n\nBeta two.\n' },
+  });
+  await f.sync();
+  const forgot = await runCliOn(f, 'memory', 'forget', '--origin', 'service');
+  expect(forgot.code, forgot.stderr).toBe(0);
+  const [, ...rest] = f.read('out/de/a.md').split('\n\n');
+  f.write('out/de/a.md', [EDITED, ...rest].join('\n\n'));
+  f.write('src/a.md', 'Alpha one.\n\nBeta two changed.\n');
+  return f;
+}
+
 describe('the leverage of a run, in its summary and in report', () => {
   it('agrees with the plan when the run goes as planned, from the ledger, with what the service was sent', async () => {
     fx = await pipelineWithMemory();
@@ -101,27 +122,15 @@ describe('the leverage of a run, in its summary and in report', () => {
   });
 
   it("counts a person's edit of an output as reviewed, in the plan and in the run, and buys it not", async () => {
-    fx = await createFixture({
-      manifest: { mappings: [segmentsMapping()] },
-      files: { 'a.md': 'Alpha one.\n\nBeta two.\n' },
-    });
-    await fx.sync();
-    // The service's wording forgotten, the person's edit alone holds the first paragraph.
-    const forgot = await runCliOn(fx, 'memory', 'forget', '--origin', 'service');
-    expect(forgot.code, forgot.stderr).toBe(0);
-    const [, ...rest] = fx.read('out/de/a.md').split('\n\n');
-    fx.write('out/de/a.md', ['Alpha eins, von Hand.', ...rest].join('\n\n'));
-    fx.write('src/a.md', 'Alpha one.\n\nBeta two changed.\n');
-
+    fx = await editedWithoutMachineMemory();
     const planned = await runCliOn(fx, 'plan', '--json');
     expect(planned.code, planned.stderr).toBe(0);
     const plan = (JSON.parse(planned.stdout) as { price: { leverage: ByTarget } }).price.leverage;
-    const none = { segments: 0, characters: 0 };
     expect(plan.by_target.de).toEqual({
       new: { segments: 1, characters: 17 },
-      repeated: none,
+      repeated: NONE,
       memory_reviewed: { segments: 1, characters: 10 },
-      memory_machine: none,
+      memory_machine: NONE,
       remaining: { characters: 17 },
     });
 
@@ -130,7 +139,40 @@ describe('the leverage of a run, in its summary and in report', () => {
     expect(synced.code, synced.stderr).toBe(0);
     expect((JSON.parse(synced.stdout) as { leverage: ByTarget }).leverage).toEqual(plan);
     expect(charactersSent(fx, mark)).toBe(17);
-    expect(fx.read('out/de/a.md').split('\n\n')[0]).toBe('Alpha eins, von Hand.');
+    expect(fx.read('out/de/a.md').split('\n\n')[0]).toBe(EDITED);
+  });
+
+  it('prices an edit --overwrite-edits replaces as the run buys it, in the dry run and the budget', async () => {
+    fx = await editedWithoutMachineMemory();
+    const dry = await runCliOn(fx, 'sync', '--overwrite-edits', '--yes', '--dry-run', '--json');
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = (JSON.parse(dry.stdout) as { price: { leverage: ByTarget } }).price.leverage;
+    expect(plan.by_target.de).toEqual({
+      new: { segments: 2, characters: 27 },
+      repeated: NONE,
+      memory_reviewed: NONE,
+      memory_machine: NONE,
+      remaining: { characters: 27 },
+    });
+    // The run's check prices it as the dry run does: refused before it starts, 27 over a cap of 20.
+    const capped = await runCliOn(
+      fx,
+      'sync',
+      '--overwrite-edits',
+      '--yes',
+      '--max-billed',
+      '20',
+      '--no-progress',
+    );
+    expect(capped.code, capped.stderr).toBe(5);
+    expect(capped.stderr).toContain('the plan bills 27 characters');
+    expect(capped.stderr).toContain('nothing was uploaded');
+    expect(fx.read('out/de/a.md').split('\n\n')[0]).toBe(EDITED);
+
+    const synced = await runCliOn(fx, 'sync', '--overwrite-edits', '--yes', '--json', '--no-progress');
+    expect(synced.code, synced.stderr).toBe(0);
+    expect((JSON.parse(synced.stdout) as { leverage: ByTarget }).leverage).toEqual(plan);
+    expect(fx.read('out/de/a.md').split('\n\n')[0]).not.toBe(EDITED);
   });
 
   it('prints the columns in the summary', async () => {

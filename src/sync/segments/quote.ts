@@ -27,11 +27,15 @@ function leverageOf(recalled: Recalled | undefined, planned: boolean, edited: bo
   return planned ? 'repeated' : 'new';
 }
 
-/** Quotes of the plan's segment-path translations, by output path. */
+/**
+ * Quotes of the plan's segment-path translations, by output path. `overwriteEdits` (sync
+ * --overwrite-edits): the run replaces people's edits, so their segments are priced as if unedited.
+ */
 export async function quoteSegments(
   loaded: LoadedManifest,
   state: Pick<SyncState, 'segments' | 'jobs'>,
   actions: readonly PlannedAction[],
+  opts: { overwriteEdits?: boolean } = {},
 ): Promise<Map<string, SegmentsQuote>> {
   const quotes = new Map<string, SegmentsQuote>();
   const planned = new Set<string>();
@@ -43,7 +47,9 @@ export async function quoteSegments(
     if (a.kind !== 'translate' || settings === undefined || segmentPathRefusal(a.source.ext)) continue;
     reader ??= await import('./document-segments.js');
     reviews ??= await import('./planned-review.js');
-    const edited = (await reviews.plannedReview(loaded, state, a))?.reviewed;
+    const edited = opts.overwriteEdits
+      ? undefined
+      : (await reviews.plannedReview(loaded, state, a))?.reviewed;
     const leverage = emptyLeverage();
     const q: SegmentsQuote = {
       segments: 0,
