@@ -5,7 +5,8 @@ import { ADVISED } from '../sync/plan/retranslate.js';
 import type { PlanPrice, PriceableAction } from '../billing/plan-price.js';
 import { priceFromSources } from '../billing/price-sources.js';
 import type { SegmentsQuote, UploadPrice } from '../billing/price.js';
-import { methodFor } from '../manifest/sections/mapping.js';
+import { documentBySegments, extensionOf } from '../documents/format-registry.js';
+import { methodForFile } from '../sync/plan/file-method.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { SyncPlan } from '../sync/engine.js';
 
@@ -22,11 +23,14 @@ export interface PricedFiles extends SyncPlan {
   price: PlanPrice;
 }
 
-/** Whether an output's target is translated segment by segment (method: segments). */
-function segmentsTarget(loaded: LoadedManifest, ref: { mapping: string; target: string }): boolean {
+/** Whether an output is translated segment by segment (method: segments, or a Markdown file). */
+function segmentsTarget(
+  loaded: LoadedManifest,
+  ref: { mapping: string; target: string; file: string },
+): boolean {
   const m = loaded.manifest.mappings.find((x) => x.name === ref.mapping);
   const t = m?.targets.find((x) => x.lang === ref.target);
-  return m !== undefined && t !== undefined && methodFor(m, t) === 'segments';
+  return m !== undefined && t !== undefined && methodForFile(m, t, extensionOf(ref.file)) === 'segments';
 }
 
 /** The uploads of a grouped plan, and its stale outputs, as the pricing reads them. */
@@ -35,7 +39,7 @@ function priceable(
   files: SyncPlan,
   quotes: ReadonlyMap<string, SegmentsQuote>,
 ): PriceableAction[] {
-  const method = (ref: { mapping: string; target: string }) =>
+  const method = (ref: { mapping: string; target: string; file: string }) =>
     segmentsTarget(loaded, ref) ? { method: 'segments' as const } : {};
   return [
     ...files.toTranslate.map((t) => {
@@ -65,6 +69,12 @@ export async function priceFiles(
   };
 }
 
+/** Said of a Markdown (MDX, WebVTT) file: the segment path translates it whatever the method. */
+function bySegments(file: string): string {
+  const ext = extensionOf(file);
+  return documentBySegments(ext) ? `, by segments: the document service takes no .${ext}` : '';
+}
+
 function section<T>(title: string, items: T[], line: (item: T) => string): string[] {
   if (!items.length) return [];
   const shown = items.slice(0, MAX_FILE_LINES).map((i) => `  ${line(i)}`);
@@ -80,7 +90,7 @@ export function formatFiles(p: PricedFiles, rate?: BillingRate): string {
       'Files to translate (billed)',
       p.toTranslate,
       (i) =>
-        `+ ${i.file} → ${i.output} (${i.target}, ${reasonWords(i.why)}): ${formatUploadPrice(i.file, i.price, rate)}`,
+        `+ ${i.file} → ${i.output} (${i.target}, ${reasonWords(i.why)}${bySegments(i.file)}): ${formatUploadPrice(i.file, i.price, rate)}`,
     ),
     ...section(
       'Outputs to copy from identical translations (not billed)',

@@ -335,3 +335,14 @@ export function isProseText(ext: string): boolean {
   const f = formatOf(ext);
   return f !== undefined && f.signature === undefined && !f.strings && !f.bilingual;
 }
+
+/**
+ * A document the service does not take but the segment path writes back (Markdown, MDX, WebVTT):
+ * under method: document it is translated segment by segment. String files are not among them:
+ * a JSON or YAML file in a folder of documents may be configuration, so they wait for a mapping
+ * that says method: segments (docs/strings/).
+ */
+export function documentBySegments(ext: string): boolean {
+  const f = formatOf(ext);
+  return f !== undefined && f.service === undefined && f.segments === true && !f.strings;
+}

@@ -1,26 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { userFolders } from '../helpers/user-folder.js';
 
 // `locsync init` always writes source_lang: without it the service guesses each document's
 // language from its text, and a short note is guessed wrong on every run.
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
-function folder(files: Record<string, string>): string {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-init-lang-'));
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  return dir;
-}
+const folder = userFolders('locsync-init-lang-');
 
 const manifestOf = (cwd: string) => fs.readFileSync(path.join(cwd, 'pipeline.yaml'), 'utf8');
 

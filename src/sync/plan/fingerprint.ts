@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { UploadDocumentRequest } from '../../api/types.js';
 import { defaultOutputExtension } from '../../documents/format-registry.js';
-import { methodFor, type Mapping, type Target } from '../../manifest/sections/mapping.js';
+import type { Mapping, Target } from '../../manifest/sections/mapping.js';
+import { methodForFile } from './file-method.js';
 
 // The settings that shape a translation. Identical content (sha256) with an identical fingerprint
 // gives an identical output: it is translated once and reused. The base fingerprint leaves out the
@@ -63,7 +64,7 @@ export function settingsFor(
     outputExt: outputExtFor(sourceExt, target),
     style,
     ...(glossary ? { glossary } : {}),
-    ...(methodFor(mapping, target) === 'segments' ? { segments: true as const } : {}),
+    ...(methodForFile(mapping, target, sourceExt) === 'segments' ? { segments: true as const } : {}),
   };
 }
 

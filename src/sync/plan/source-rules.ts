@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import micromatch from 'micromatch';
-import { formatOf, isServiceFormat } from '../../documents/format-registry.js';
+import { documentBySegments, formatOf, isServiceFormat } from '../../documents/format-registry.js';
 import { PART_SUFFIX } from '../../util/part-file.js';
 import { BESIDE_IGNORES, isBesideName } from '../edited-names.js';
 import { extOf } from './fingerprint.js';
@@ -62,13 +62,15 @@ export interface ListOptions {
 
 /** Whether a file is a source: a document the service translates, or (segmentFormats) one the document layer reads. */
 export function isSupportedExtension(ext: string, segmentFormats = false): boolean {
-  if (isServiceFormat(ext)) return true;
+  if (isServiceFormat(ext) || documentBySegments(ext)) return true;
   return segmentFormats && formatOf(ext) !== undefined;
 }
 
 /** Why a file is not a source, for people (.md under method: document names the method that takes it). */
 export function unsupportedMessage(ext: string): string {
   if (!ext) return 'no file extension';
+  if (formatOf(ext)?.strings)
+    return `.${ext} files are string files, translated only with method: segments and an output with the language in its name, e.g. locales/{lang_bcp47}.${ext} (docs/strings/README.md)`;
   if (isSupportedExtension(ext, true))
     return `.${ext} files are translated only with method: segments (docs/segments.md), not by the document service`;
   return `.${ext} files are not translated by the service`;
