@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createEngine } from '../../src/local-service/engine/index.js';
-import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import type { DocumentClient } from '../../src/sync/run/document-method.js';
 import { sha256File } from '../../src/sync/plan/list-sources.js';
 
 export function translatingClient(): DocumentClient {

@@ -1,5 +1,5 @@
 import type { LoadedManifest } from '../manifest/load.js';
-import type { DocumentClient } from '../sync/run/job-driver.js';
+import type { DocumentClient } from '../sync/run/document-method.js';
 import type { SyncConnection } from '../sync/sync-run.js';
 import type { TextClient } from '../sync/segments/segment-job.js';
 

@@ -27,7 +27,7 @@ export type CheckedJob = Pick<JobRecord, 'id' | 'mapping' | 'rel_path' | 'target
 
 /**
  * The output checks of one run: `vet` checks a download before it is put in place, `record` keeps
- * the verdict in the state (the executor calls both; ../sync/run/job-driver.ts).
+ * the verdict in the state (the executor calls both; ../sync/run/output-delivery.ts).
  */
 export class OutputGate {
   constructor(

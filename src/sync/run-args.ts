@@ -5,7 +5,7 @@ import type { DriftPolicy, LoadedManifest } from '../manifest/types.js';
 import type { GlossaryStateStore, StyleStateStore, SyncState } from '../state/types.js';
 import type { TerminologyArgs, TerminologyPlan } from '../styles/terminology.js';
 import type { SyncEvents } from './events.js';
-import type { DocumentClient } from './run/job-driver.js';
+import type { DocumentClient } from './run/document-method.js';
 import type { PollTiming } from './timing.js';
 
 // What a run (one `sync`, `plan`, or one watch session) is opened with.

@@ -10,11 +10,13 @@ import type { SyncRunArgs } from './run-args.js';
 import { AccountPlaces, AccountSlots } from './run/account-places.js';
 import { RunControl } from './run/control.js';
 import { Executor } from './run/executor.js';
-import type { DocumentClient } from './run/job-driver.js';
+import { DocumentMethod, type DocumentClient } from './run/document-method.js';
+import { JobLifecycle } from './run/job-lifecycle.js';
 import { DownloadSlots, WorkerPlaces, type WorkerPlacePool, type DownloadSlotPool } from './run/places.js';
 import { RunReport } from './run/report.js';
 import { RunLedger } from './run/run-ledger.js';
-import { MethodDriver } from './segments/segment-driver.js';
+import { WatchedPlaces } from './segments/places-watch.js';
+import { SegmentMethod } from './segments/segment-method.js';
 import { pollTiming } from './timing.js';
 
 // The parts a run is made of, built once when it opens: its record, report and control, the
@@ -62,9 +64,10 @@ export async function buildRunParts(
     args.logger.info({ documents: swept.length }, 'spool files of outputs already written removed');
   // The one writer of job rows, of the output index the planner reads and of the run's counts.
   const ledger = new RunLedger({ jobs: args.state.jobs, index: planner.index, report });
-  // Jobs of method: segments go the segment path (src/sync/segments), the others the document path.
   const gate = new OutputGate(args.loaded, quarantineDirOf(args.loaded.statePath), args.state.qaResults);
-  const driver = new MethodDriver({
+  // Jobs of method: segments go the segment path (src/sync/segments), the others the document path;
+  // both through the one lifecycle of a job. The pool of text requests sees the jobs on their way.
+  const deps = {
     memory: args.state.segments,
     client,
     ledger,
@@ -72,7 +75,7 @@ export async function buildRunParts(
     files: args.state.files,
     report,
     control,
-    places,
+    places: new WatchedPlaces(places),
     slots,
     concurrency: Math.max(1, opts.concurrency ?? svc.concurrency),
     timing: pollTiming(opts.poll),
@@ -86,7 +89,8 @@ export async function buildRunParts(
     ...(guard ? { guard } : {}),
     ...(args.state.shared ? { shared: args.state.shared } : {}),
     ...(opts.overwriteEdits ? { overwriteEdits: true } : {}),
-  });
+  };
+  const driver = new JobLifecycle(deps, [new SegmentMethod(deps), new DocumentMethod(deps)]);
   const executor = new Executor({
     loaded: args.loaded,
     state: args.state,

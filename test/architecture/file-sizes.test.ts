@@ -13,7 +13,7 @@ const LIMIT = 400;
 const TABLE = 'cli/commands.ts';
 
 /** Over the limit still, each to be split along its jobs (issue 45). */
-const NOT_SPLIT_YET = ['sync/run/job-driver.ts', 'sync/segments/segment-job.ts'];
+const NOT_SPLIT_YET: string[] = [];
 
 function lineCounts(): Map<string, number> {
   const counts = new Map<string, number>();

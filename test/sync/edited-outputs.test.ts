@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openRunState } from '../../src/cli/open-state.js';
 import { silentLogger } from '../../src/log/logger.js';
-import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import type { DocumentClient } from '../../src/sync/run/document-method.js';
 import { createWatchRunner } from '../../src/watch/runner.js';
 import { createFixture, FAST_POLL, runCliOn, uploadedUnits, type Fixture } from './fixture.js';
 

@@ -11,7 +11,7 @@ import { openRunState } from '../../src/cli/open-state.js';
 import { openState, type StateStore } from '../../src/state/store.js';
 import { makePlan, runSync, type RunState, type SyncOptions } from '../../src/sync/engine.js';
 import { createSyncEvents, type SyncEvents } from '../../src/sync/events.js';
-import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import type { DocumentClient } from '../../src/sync/run/document-method.js';
 import { summaryOfPlan } from '../../src/sync/plan/view.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
 import { runCli, type CliResult } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOST_ANSWER_PAUSE_MS } from '../../src/sync/run/lost-answers.js';
-import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import type { DocumentClient } from '../../src/sync/run/document-method.js';
 import type { SyncSummary } from '../../src/sync/summary.js';
 import { createFixture, type Fixture } from './fixture.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import type { DocumentClient } from '../../src/sync/run/document-method.js';
 import { createFixture, runCliOn, type Fixture } from './fixture.js';
 
 // A translation lost before its download is uploaded again in the same run, and that re-upload

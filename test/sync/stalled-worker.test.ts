@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresState } from '../../src/state/postgres/store.js';
 import { createSyncEvents } from '../../src/sync/events.js';
-import type { DocumentClient } from '../../src/sync/run/job-driver.js';
+import type { DocumentClient } from '../../src/sync/run/document-method.js';
 import { createFixture, onPostgres, type Fixture } from './fixture.js';
 
 // A PostgreSQL worker that stalls past its lease while its upload is under way (a blocked event

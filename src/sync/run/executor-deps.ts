@@ -3,7 +3,7 @@ import type { LoadedManifest } from '../../manifest/types.js';
 import type { SyncState } from '../../state/types.js';
 import type { OutputIndex } from '../plan/output-index.js';
 import type { RunControl } from './control.js';
-import type { JobDriver } from './job-driver.js';
+import type { JobLifecycle } from './job-lifecycle.js';
 import type { DownloadSlotPool, WorkerPlacePool } from './places.js';
 import type { RunReport } from './report.js';
 import type { RunLedger } from './run-ledger.js';
@@ -15,7 +15,8 @@ export interface ExecutorDeps {
   index: OutputIndex;
   /** The one writer of job rows (and of the index and counts that follow from them). */
   ledger: RunLedger;
-  driver: JobDriver;
+  /** Each job's one lifecycle, whatever its method. */
+  driver: JobLifecycle;
   report: RunReport;
   control: RunControl;
   places: WorkerPlacePool;

@@ -1,29 +1,23 @@
 import type { ServiceClient } from '../../api/client.js';
-import type { UploadDocumentRequest } from '../../api/types.js';
 import { registerSecret } from '../../log/secrets.js';
 import { HeldByOtherWorkerError } from '../../state/held.js';
 import type { FileInventory } from '../../state/types.js';
 import { sha256File } from '../plan/list-sources.js';
 import { BilledAttempt, type BilledCallDeps } from './billed-call.js';
+import type { JobSource } from './drive.js';
 import type { DriveState, JobEnds, JobEndsDeps } from './job-ends.js';
 import type { WorkerPlacePool } from './places.js';
 import { refOfJob } from './report.js';
 import { sourceHolds } from './source-check.js';
 
-// The upload step of a job (./job-driver.ts drives the job through its steps): one upload of its
+// The upload step of the document method (./document-method.ts): one upload of a job's
 // document, from the checks right before it (uploads stopped, the source still the same, a worker
 // place and a download slot) through the billed call (./billed-call.ts: the budget, the send, its
 // record, what a failure means) to the record of its answer, and what happened: 'again' (uploaded,
-// id and key recorded: the driver collects it next), or how the job ended unsent or failed
+// id and key recorded: the method collects it next), or how the job ended unsent or failed
 // (./job-ends.ts, shared with the segment path).
 
-/** What a job needs to be uploaded (again): its source and its request. */
-export interface JobSource {
-  absPath: string | undefined;
-  request: UploadDocumentRequest | undefined;
-}
-
-/** What the upload step uses of the driver's dependencies (JobDriverDeps in ./job-driver.ts). */
+/** What the upload step uses of the document method's dependencies (./document-method.ts). */
 export interface UploadStepDeps extends BilledCallDeps, JobEndsDeps {
   client: Pick<ServiceClient, 'uploadDocument'>;
   files: FileInventory;
