@@ -13,7 +13,7 @@ import { Executor } from './run/executor.js';
 import { DocumentMethod, type DocumentClient } from './run/document-method.js';
 import { JobLifecycle } from './run/job-lifecycle.js';
 import { DownloadSlots, WorkerPlaces, type WorkerPlacePool, type DownloadSlotPool } from './run/places.js';
-import { RunReport } from './run/report.js';
+import { LiveSummary } from './run/live-summary.js';
 import { RunLedger } from './run/run-ledger.js';
 import { WatchedPlaces } from './segments/places-watch.js';
 import { SegmentMethod } from './segments/segment-method.js';
@@ -26,7 +26,7 @@ import { pollTiming } from './timing.js';
 /** What SyncRun.open builds for a run. */
 export interface RunParts {
   runId: number;
-  report: RunReport;
+  report: LiveSummary;
   control: RunControl;
   executor: Executor;
   /** Counts the characters of sources for the budget; closed when the run finishes. */
@@ -45,7 +45,7 @@ export async function buildRunParts(
   const opts = args.options ?? {};
   const svc = args.loaded.manifest.service;
   const runId = await args.state.runs.start(opts.command ?? 'sync');
-  const report = new RunReport(runId, events, args.logger);
+  const report = new LiveSummary(runId, events, args.logger);
   const control = new RunControl(report, svc.key_env);
   const { places, slots } = await runLimits(args, client);
   const counter = new LazyCounter();

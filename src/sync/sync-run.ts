@@ -15,7 +15,7 @@ import type { RunControl } from './run/control.js';
 import { WAITED_ONLY, type DecideAgain } from './run/decide-again.js';
 import type { Executor } from './run/executor.js';
 import type { HeldPlan } from './run/held-plan.js';
-import type { RunReport } from './run/report.js';
+import type { LiveSummary } from './run/live-summary.js';
 import { summaryCounts, type SyncSummary } from './summary.js';
 
 export type { ReconcileFn, RunState, SyncConnection, SyncOptions, SyncRunArgs } from './run-args.js';
@@ -88,7 +88,7 @@ export class SyncRun {
     readonly events: SyncEvents,
     readonly runId: number,
     readonly planner: Planner,
-    private readonly report: RunReport,
+    private readonly report: LiveSummary,
     private readonly control: RunControl,
     private readonly executor: Executor,
     private readonly counter: LazyCounter,
@@ -138,7 +138,7 @@ export class SyncRun {
     opts: { again?: boolean } = {},
   ): Promise<void> {
     await recordObservations(this.args.state, outcome.plan.observations);
-    // A second look at what this run planned already (see RunReport.plannedAgain) counts nothing twice.
+    // A second look at what this run planned already (see LiveSummary.plannedAgain) counts nothing twice.
     if (opts.again) this.report.plannedAgain(outcome.plan);
     else this.report.planned(outcome.plan);
     // The record of what the run carries out, action by action (read back by the tests that hold a

@@ -52,6 +52,15 @@ describe('the shape of a run', () => {
     expect(filesMatching(/\bwatchWork\b|\.replan\(/)).toEqual([]);
   });
 
+  it('one job lifecycle: both methods deliver through one step, and no driver subclasses another', () => {
+    const sync = sources().filter(({ file }) => file.startsWith('sync/'));
+    // A translation is checked, and its job recorded done, by the shared delivery step only.
+    expect(filesMatching(/\bgate\.vet\(/, sync)).toEqual(['sync/run/output-delivery.ts']);
+    expect(filesMatching(/\bledger\.done\(/, sync)).toEqual(['sync/run/output-delivery.ts']);
+    // The methods are strategies of the one lifecycle (src/sync/run/job-lifecycle.ts), not subclasses.
+    expect(filesMatching(/\bclass \w+(<[^>]*>)? extends (?!Error\b|EventEmitter\b)\w+/, sync)).toEqual([]);
+  });
+
   it("the state's job transitions are called from the run's ledger only", () => {
     // state.jobs.<transition>( or jobs.<transition>( on a JobLedger: only src/sync/run/run-ledger.ts.
     expect(filesMatching(new RegExp(`\\bjobs\\.(${TRANSITIONS})\\(`))).toEqual(['sync/run/run-ledger.ts']);
@@ -60,6 +69,6 @@ describe('the shape of a run', () => {
   });
 
   it("the run's summary is written by its report only", () => {
-    expect(filesMatching(/\.sum\.\w+(\s*(\+\+|\+=|=[^=])|\.push\()/)).toEqual(['sync/run/report.ts']);
+    expect(filesMatching(/\.sum\.\w+(\s*(\+\+|\+=|=[^=])|\.push\()/)).toEqual(['sync/run/live-summary.ts']);
   });
 });

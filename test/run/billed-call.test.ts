@@ -27,7 +27,7 @@ import {
   type Reupload,
 } from '../../src/sync/run/billed-call.js';
 import { RunControl } from '../../src/sync/run/control.js';
-import { RunReport } from '../../src/sync/run/report.js';
+import { LiveSummary } from '../../src/sync/run/live-summary.js';
 import { RunLedger } from '../../src/sync/run/run-ledger.js';
 import { textRequestRecord } from '../../src/sync/segments/text-request-record.js';
 
@@ -107,7 +107,7 @@ async function setup(method: Method, o: Options = {}) {
   const events = createSyncEvents();
   const uploading: unknown[] = [];
   events.on('job:uploading', (e) => uploading.push(e));
-  const report = new RunReport(runId, events, logger);
+  const report = new LiveSummary(runId, events, logger);
   const control = new RunControl(report, 'LOCSYNC_KEY');
   const ledger = new RunLedger({ jobs: state.jobs, report });
   const guard = o.caps

@@ -6,7 +6,7 @@ import { HeldByOtherWorkerError } from '../../state/held.js';
 import type { JobRecord, JobSincePlan, SharedWork } from '../../state/types.js';
 import { callFailure, type CallFailure } from './call-failure.js';
 import type { RunControl } from './control.js';
-import { refOfJob, type RunReport } from './report.js';
+import { refOfJob, type LiveSummary } from './live-summary.js';
 import type { RunLedger } from './run-ledger.js';
 
 // Every call that bills goes through here: the document path's upload (./upload-step.ts) and the
@@ -38,7 +38,7 @@ export interface BilledCallDeps {
   control: RunControl;
   /** The one writer of job rows. */
   ledger: RunLedger;
-  report: RunReport;
+  report: LiveSummary;
   runId: number;
   maxAttempts: number;
   /** service.retry_unanswered_uploads: a call whose answer was lost is sent again this run. */
@@ -114,7 +114,7 @@ export class BilledAttempt {
   private raceChecked = false;
 
   constructor(
-    private readonly d: BilledCallDeps,
+    private readonly deps: BilledCallDeps,
     private readonly on: BilledJob,
     private readonly words: CallWords,
     private readonly log: () => Logger,
@@ -135,15 +135,15 @@ export class BilledAttempt {
    * would exceed stops the run's uploads (false: nothing reserved, nothing may be sent).
    */
   async reserve(characters: number): Promise<boolean> {
-    const over = await this.d.guard?.reserve(this.on.job.id, characters);
+    const over = await this.deps.guard?.reserve(this.on.job.id, characters);
     if (!over) return true;
-    this.d.control.stopForBudget(over, characters);
+    this.deps.control.stopForBudget(over, characters);
     return false;
   }
 
   /** Make one billed call (reserved before: reserve()). */
   async call<T>(c: BilledCall<T>): Promise<BilledOutcome<T>> {
-    const { control, shared } = this.d;
+    const { control, shared } = this.deps;
     // Nothing is sent while the state cannot record it (PostgreSQL away).
     while (shared?.paused && !control.uploadsStopped) await sleep(250);
     if (control.uploadsStopped) return { kind: 'unsent' };
@@ -166,7 +166,7 @@ export class BilledAttempt {
         beforeSend: async () => {
           // A retry of a call that left is the same call: checked once, before the first try.
           if (!leaving && !this.starting) {
-            endedBy = await this.d.ledger.sincePlan(this.on.job, this.d.runId);
+            endedBy = await this.deps.ledger.sincePlan(this.on.job, this.deps.runId);
             if (endedBy) throw ENDED_ELSEWHERE;
           }
           if (!leaving && sendable && !(await sendable())) throw WITHDRAWN;
@@ -209,8 +209,8 @@ export class BilledAttempt {
   private async racedAfterSending(): Promise<void> {
     if (this.raceChecked || !this.startedFlag) return;
     this.raceChecked = true;
-    const found = await this.d.ledger.sincePlan(this.on.job, this.d.runId);
-    if (found) this.d.report.unconfirmedUpload(refOfJob(this.on.job), 'raced');
+    const found = await this.deps.ledger.sincePlan(this.on.job, this.deps.runId);
+    if (found) this.deps.report.unconfirmedUpload(refOfJob(this.on.job), 'raced');
   }
 
   /**
@@ -227,8 +227,8 @@ export class BilledAttempt {
   }
 
   private async failed<T>(c: BilledCall<T>, err: unknown): Promise<BilledOutcome<T>> {
-    const failure = callFailure(err, this.on.job.attempts < this.d.maxAttempts, this.d.retryUnanswered);
-    this.d.control.stopOnRefusal(failure.stopUploads, err as Error, this.words.afterQuota);
+    const failure = callFailure(err, this.on.job.attempts < this.deps.maxAttempts, this.deps.retryUnanswered);
+    this.deps.control.stopOnRefusal(failure.stopUploads, err as Error, this.words.afterQuota);
     if (failure.verdict === 'maybe-taken') await c.record?.lost();
     else await this.notTaken(c);
     return { kind: failure.verdict, failure, error: err };
@@ -253,17 +253,17 @@ export class BilledAttempt {
    */
   private async starts(): Promise<void> {
     const reupload = this.on.reupload;
-    this.on.job = await this.d.ledger.uploadStarted(
+    this.on.job = await this.deps.ledger.uploadStarted(
       this.on.job,
-      this.d.runId,
+      this.deps.runId,
       reupload === 'lost-download' ? 'lost-download' : undefined,
     );
     this.startedFlag = true;
     const job = this.on.job;
     const attempt = job.attempts;
     // Possibly billed twice from here on (the summary lists it; the job row counts it already).
-    if (reupload === 'lost-answer') this.d.report.unconfirmedUpload(refOfJob(job), 'lost-answer');
-    this.d.report.events.emit('job:uploading', {
+    if (reupload === 'lost-answer') this.deps.report.unconfirmedUpload(refOfJob(job), 'lost-answer');
+    this.deps.report.events.emit('job:uploading', {
       ...refOfJob(job),
       attempt,
       ...(reupload ? { reupload } : {}),
@@ -279,7 +279,7 @@ export class BilledAttempt {
   private recordRefused<T>(err: unknown, answer?: T): BilledOutcome<T> {
     if (!(err instanceof HeldByOtherWorkerError)) throw err;
     if (answer === undefined) return { kind: 'taken-over', err };
-    this.d.guard?.possiblyBilled(this.on.job.id);
+    this.deps.guard?.possiblyBilled(this.on.job.id);
     return { kind: 'taken-over', err, answer };
   }
 }

@@ -4,7 +4,7 @@ import { formatCharacters } from '../../billing/money.js';
 import type { CallOptions } from '../../api/transport.js';
 import type { FailureKind } from '../events.js';
 import { isAbort } from './poll.js';
-import type { RunReport } from './report.js';
+import type { LiveSummary } from './live-summary.js';
 
 // Whether a run may still upload, and why not: quota, a budget cap, a refused key, a stop. A stop ends uploads for
 // the rest of the run (jobs already uploaded are still collected); a refused key also ends polling and
@@ -27,7 +27,7 @@ export class RunControl {
   private readonly onStop: Array<() => void> = [];
 
   constructor(
-    private readonly report: RunReport,
+    private readonly report: LiveSummary,
     /** Environment variable of the API key (named in the message of a refused key). */
     private readonly keyEnv: string,
   ) {

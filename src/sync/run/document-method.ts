@@ -13,7 +13,7 @@ import type { PollTiming } from '../timing.js';
 import { recoverWritten, writeAdvice } from './written-output.js';
 import { alreadyWritten, findSpooled, type SpoolFile } from './spooled-download.js';
 import { isAbort, pollUntilFinished } from './poll.js';
-import { refOfJob } from './report.js';
+import { refOfJob } from './live-summary.js';
 import { JobEnds, type DriveState, type JobOutcome } from './job-ends.js';
 import type { Drive, JobMethod, JobSource } from './job-lifecycle.js';
 import type { DeliveryDeps, Translation } from './output-delivery.js';

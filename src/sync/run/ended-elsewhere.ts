@@ -1,7 +1,7 @@
 import type { Logger } from '../../log/logger.js';
 import type { JobSincePlan } from '../../state/types.js';
 import type { OutputRef } from '../plan/types.js';
-import type { RunReport } from './report.js';
+import type { LiveSummary } from './live-summary.js';
 
 // An output another worker ended since this run planned it: found right before a billed call would
 // leave (./billed-call.ts), or as this run came to take up the output's recorded job (./claims.ts).
@@ -18,7 +18,7 @@ export function endedWords(found: JobSincePlan): string {
 
 /** Reports the output `ref` that another worker's job (`found`) ended since this run planned it. */
 export function reportEndedElsewhere(
-  report: RunReport,
+  report: LiveSummary,
   ref: OutputRef,
   found: JobSincePlan,
   log: Logger,

@@ -5,7 +5,7 @@ import type { OutputIndex } from '../plan/output-index.js';
 import type { RunControl } from './control.js';
 import type { JobLifecycle } from './job-lifecycle.js';
 import type { DownloadSlotPool, WorkerPlacePool } from './places.js';
-import type { RunReport } from './report.js';
+import type { LiveSummary } from './live-summary.js';
 import type { RunLedger } from './run-ledger.js';
 
 /** What the executor and its steps (claims, reuse, removals) work with. */
@@ -17,7 +17,7 @@ export interface ExecutorDeps {
   ledger: RunLedger;
   /** Each job's one lifecycle, whatever its method. */
   driver: JobLifecycle;
-  report: RunReport;
+  report: LiveSummary;
   control: RunControl;
   places: WorkerPlacePool;
   slots: DownloadSlotPool;

@@ -18,7 +18,7 @@ import type { JobOutcome } from './job-ends.js';
 import type { JobSource } from './job-lifecycle.js';
 import { LostAnswerTurns } from './lost-answers.js';
 import { ContentInFlight, OutputOrder, graceTimer, startAnywhere } from './output-order.js';
-import { refOfJob } from './report.js';
+import { refOfJob } from './live-summary.js';
 import { ReuseSteps } from './reuse-steps.js';
 import { SourceRemovals } from './source-removals.js';
 

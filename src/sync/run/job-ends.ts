@@ -8,7 +8,7 @@ import type { BilledAttempt, BilledJob } from './billed-call.js';
 import type { RunControl } from './control.js';
 import { endedWords, reportEndedElsewhere } from './ended-elsewhere.js';
 import type { DownloadSlotPool } from './places.js';
-import { refOfJob, type RunReport } from './report.js';
+import { refOfJob, type LiveSummary } from './live-summary.js';
 import type { RunLedger } from './run-ledger.js';
 
 // How a job's drive ends, the same for both methods (the document path's driver and the segment
@@ -56,7 +56,7 @@ export interface JobEndsDeps {
   ledger: RunLedger;
   /** Several workers share the state (an output another one ended gives its unit back). */
   shared?: SharedWork;
-  report: RunReport;
+  report: LiveSummary;
   control: RunControl;
   slots: DownloadSlotPool;
   logger: Logger;
@@ -66,13 +66,13 @@ export interface JobEndsDeps {
 
 export class JobEnds<D extends DriveState = DriveState> {
   constructor(
-    private readonly d: JobEndsDeps,
+    private readonly deps: JobEndsDeps,
     private readonly words: EndWords,
     private readonly spend: SpendOnFailure,
   ) {}
 
   log(job: JobRecord): Logger {
-    return this.d.logger.child({
+    return this.deps.logger.child({
       mapping: job.mapping,
       file: job.rel_path,
       target: job.target_lang,
@@ -81,7 +81,7 @@ export class JobEnds<D extends DriveState = DriveState> {
   }
 
   releaseSlot(dr: D): void {
-    if (dr.holdsSlot) this.d.slots.release();
+    if (dr.holdsSlot) this.deps.slots.release();
     dr.holdsSlot = false;
   }
 
@@ -93,16 +93,16 @@ export class JobEnds<D extends DriveState = DriveState> {
   async fail(dr: D, kind: FailureKind, error: string, o: ReportedFailure): Promise<'failed'> {
     await this.recordFailure(dr, kind, error, o);
     // A counted attempt that reached max_attempts is the last: the next run gives the job up.
-    const willRetry = o.willRetry && (!o.countsAttempt || dr.job.attempts < this.d.maxAttempts);
-    this.d.report.jobFailed(dr.job, kind, error, willRetry);
+    const willRetry = o.willRetry && (!o.countsAttempt || dr.job.attempts < this.deps.maxAttempts);
+    this.deps.report.jobFailed(dr.job, kind, error, willRetry);
     return 'failed';
   }
 
   /** The failure recorded (the job row, the budget, the output index); reported by the caller. */
   async recordFailure(dr: D, kind: FailureKind, error: string, o: FailureRecord): Promise<void> {
     this.releaseSlot(dr);
-    if (this.d.guard) await this.spend(this.d.guard, dr, kind);
-    dr.job = await this.d.ledger.failed(dr.job, {
+    if (this.deps.guard) await this.spend(this.deps.guard, dr, kind);
+    dr.job = await this.deps.ledger.failed(dr.job, {
       kind,
       error,
       keepDocument: o.keepDocument,
@@ -119,7 +119,7 @@ export class JobEnds<D extends DriveState = DriveState> {
   /** The run was stopped: nothing recorded, the row stays as it is and the next run resumes it. */
   leave(dr: D): 'left' {
     this.releaseSlot(dr);
-    this.d.report.unitLeft(refOfJob(dr.job), !!dr.job.document_id && dr.job.status === 'uploaded');
+    this.deps.report.unitLeft(refOfJob(dr.job), !!dr.job.document_id && dr.job.status === 'uploaded');
     return 'left';
   }
 
@@ -129,9 +129,9 @@ export class JobEnds<D extends DriveState = DriveState> {
    * one stops driving it: not a failure, nothing more written (that worker's record is the job's).
    */
   takenOver(dr: D, err: HeldByOtherWorkerError): 'left' {
-    this.d.guard?.release(dr.job.id);
+    this.deps.guard?.release(dr.job.id);
     this.releaseSlot(dr);
-    this.d.report.heldElsewhere(refOfJob(dr.job), err.holder, this.log(dr.job));
+    this.deps.report.heldElsewhere(refOfJob(dr.job), err.holder, this.log(dr.job));
     return 'left';
   }
 
@@ -142,12 +142,12 @@ export class JobEnds<D extends DriveState = DriveState> {
    * one with earlier attempts stays as it was recorded, its unit given back.
    */
   async endedElsewhere(dr: D, found: JobSincePlan): Promise<'left'> {
-    this.d.guard?.release(dr.job.id);
+    this.deps.guard?.release(dr.job.id);
     this.releaseSlot(dr);
     const job = dr.job;
-    if (neverSent(job)) await this.d.ledger.superseded(job, endedWords(found));
-    else await this.d.shared?.letGo(job);
-    reportEndedElsewhere(this.d.report, refOfJob(job), found, this.log(job));
+    if (neverSent(job)) await this.deps.ledger.superseded(job, endedWords(found));
+    else await this.deps.shared?.letGo(job);
+    reportEndedElsewhere(this.deps.report, refOfJob(job), found, this.log(job));
     this.releaseWorker(dr);
     return 'left';
   }
@@ -160,10 +160,15 @@ export class JobEnds<D extends DriveState = DriveState> {
     this.releaseSlot(dr);
     const job = dr.job;
     const error = this.words.superseded;
-    await this.d.ledger.superseded(job, error);
+    await this.deps.ledger.superseded(job, error);
     this.log(job).info(error);
     // Listeners that track jobs in flight (progress, watch metrics) see it end; not a failure of the run.
-    this.d.report.events.emit('job:failed', { ...refOfJob(job), kind: 'transient', error, willRetry: true });
+    this.deps.report.events.emit('job:failed', {
+      ...refOfJob(job),
+      kind: 'transient',
+      error,
+      willRetry: true,
+    });
     this.releaseWorker(dr);
     return 'superseded';
   }
@@ -193,22 +198,22 @@ export class JobEnds<D extends DriveState = DriveState> {
    * reservation): it fails as the stop's, a lost answer's repeat too.
    */
   stopped(dr: D, own = false): Promise<'failed' | 'left' | 'deferred'> | undefined {
-    const stopped = this.d.control.uploadsStopped;
+    const stopped = this.deps.control.uploadsStopped;
     if (!stopped) return undefined;
     if (!dr.attempt?.started) {
-      this.d.guard?.release(dr.job.id);
+      this.deps.guard?.release(dr.job.id);
       if (dr.reupload === 'lost-answer' && !own) {
         this.releaseSlot(dr);
         return Promise.resolve('deferred');
       }
-      if (this.d.control.stopping) return Promise.resolve(this.leave(dr));
-    } else if (this.d.control.stopping)
+      if (this.deps.control.stopping) return Promise.resolve(this.leave(dr));
+    } else if (this.deps.control.stopping)
       return (async () => {
         await this.recordFailure(dr, 'stopped', this.words.stoppedAfterSending, {
           keepDocument: false,
           countsAttempt: false,
         });
-        this.d.report.unitLeft(refOfJob(dr.job), false);
+        this.deps.report.unitLeft(refOfJob(dr.job), false);
         return 'left' as const;
       })();
     return this.fail(dr, stopped.kind, stopped.reason, {

@@ -7,7 +7,7 @@ import type {
   WrittenOutput,
 } from '../../state/types.js';
 import type { OutputIndex } from '../plan/output-index.js';
-import type { Counted, RunReport } from './report.js';
+import type { Counted, LiveSummary } from './live-summary.js';
 
 // The run's ledger: the one writer of job rows. Every transition of a job (src/state/transitions.ts,
 // written by the backend's JobLedger) goes through here, and with it what follows from it in
@@ -22,7 +22,7 @@ export class RunLedger {
       /** The planner's view of the outputs (none: a command that plans nothing after its writes). */
       index?: OutputIndex;
       /** The run's report, whose counts the transitions keep (none: not a sync run). */
-      report?: RunReport;
+      report?: LiveSummary;
     },
   ) {}
 

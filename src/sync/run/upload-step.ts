@@ -7,7 +7,7 @@ import { BilledAttempt, type BilledCallDeps } from './billed-call.js';
 import type { JobSource } from './drive.js';
 import type { DriveState, JobEnds, JobEndsDeps } from './job-ends.js';
 import type { WorkerPlacePool } from './places.js';
-import { refOfJob } from './report.js';
+import { refOfJob } from './live-summary.js';
 import { sourceHolds } from './source-check.js';
 
 // The upload step of the document method (./document-method.ts): one upload of a job's

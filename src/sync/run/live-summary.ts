@@ -6,9 +6,11 @@ import type { OutputRef, Plan } from '../plan/types.js';
 import { emptySummary, type SyncSummary } from '../summary.js';
 import { besidePath } from './edited-output.js';
 
-// What a run did, as it happens: the summary's counts and lists, the log lines a user reads, and the
-// events the progress view, watch metrics and tests follow. The executor and the job driver report
-// here, the run's ledger (./run-ledger.ts) counts its work here; nothing else writes the summary.
+// The run's summary as it is made (LiveSummary): what a run did, as it happens — the summary's counts
+// and lists, the log lines a user reads, and the events the progress view, watch metrics and tests
+// follow. The executor, the job lifecycle and its methods report here, the run's ledger
+// (./run-ledger.ts) counts its work here; nothing else writes the summary. (Not the `report`
+// command's reports of past runs: src/report.)
 
 export function refOfJob(job: JobRecord): JobRef {
   return {
@@ -38,12 +40,12 @@ const UNCONFIRMED_WORDS = {
 /** The counts of a run's work that its ledger keeps (./run-ledger.ts). */
 export type Counted = 'uploads' | 'translated' | 'resumed' | 'stale-retranslated';
 
-export class RunReport {
+export class LiveSummary {
   private readonly sum: SyncSummary;
   private readonly started = Date.now();
   /** Outputs left to other workers sharing the state. */
   private readonly elsewhere = new Set<string>();
-  /** Units another worker failed or took since this run planned them (RunReport.notSent). */
+  /** Units another worker failed or took since this run planned them (LiveSummary.notSent). */
   private readonly notSentOutputs = new Set<string>();
 
   constructor(
