@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresState } from '../../src/state/postgres/store.js';
 import { createSyncEvents } from '../../src/sync/events.js';
 import type { DocumentClient } from '../../src/sync/run/document-method.js';
+import type { TextClient } from '../../src/sync/segments/segment-job.js';
+import { segmentsMapping, textRequests } from '../segments/helpers.js';
 import { createFixture, onPostgres, type Fixture } from './fixture.js';
 
 // A PostgreSQL worker that stalls past its lease while its upload is under way (a blocked event
@@ -79,5 +81,50 @@ describe.skipIf(!onPostgres)('a worker that stalled past its lease during an upl
     } finally {
       await close();
     }
+  });
+});
+
+describe.skipIf(!onPostgres)('a worker that stalled past its lease while its segments were answered', () => {
+  it('leaves the delivered job to the worker that took it over, without failing its run', async () => {
+    fx = await createFixture({
+      files: { 'a.txt': 'Translated segment by segment by a worker that stalls.\n' },
+      manifest: { mappings: [segmentsMapping()] },
+    });
+    const url = (parse(fs.readFileSync(fx.manifestPath, 'utf8')) as { state: string }).state;
+    const real = fx.client();
+    const taker = await PostgresState.open({ url }, { worker: { command: 'sync', leaseSeconds: 30 } });
+    other = taker;
+    const stalling: DocumentClient & TextClient = {
+      uploadDocument: (file, request, opts) => real.uploadDocument(file, request, opts),
+      getDocumentStatus: (id, key) => real.getDocumentStatus(id, key),
+      downloadDocument: (id, key, out, o) => real.downloadDocument(id, key, out, o),
+      translateText: async (request, opts) => {
+        const answer = await real.translateText(request, opts);
+        // The answer is remembered (the segment memory is no job's), but before the job is recorded
+        // done the worker stalls past its lease and another one takes the job over.
+        await taker.pool.query(
+          `UPDATE work_claims SET lease_until = clock_timestamp() - interval '1 second'`,
+        );
+        const [open] = await taker.jobs.open();
+        expect(await taker.jobs.take(open!)).toHaveProperty('job');
+        return answer;
+      },
+    };
+    const events = createSyncEvents();
+    const stop = new AbortController();
+    events.on('job:left', () => stop.abort());
+    events.on('job:done', () => stop.abort());
+    // The record of it done is refused: the job is the other worker's, not a failure of this run.
+    const stale = await fx.sync({ client: stalling, events, signal: stop.signal });
+    await taker.close();
+    other = undefined;
+    expect(stale.failed).toEqual([]);
+    expect(stale.elsewhere).toBe(1);
+    expect(textRequests(fx)).toHaveLength(1);
+    // The next worker takes the segments from the memory: nothing is sent again.
+    const next = await fx.sync();
+    expect(next.failed).toEqual([]);
+    expect(fx.read('out/de/a.txt')).toMatch(/^\[de\] /);
+    expect(textRequests(fx)).toHaveLength(1);
   });
 });
