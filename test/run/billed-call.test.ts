@@ -30,6 +30,7 @@ import { RunControl } from '../../src/sync/run/control.js';
 import { LiveSummary } from '../../src/sync/run/live-summary.js';
 import { RunLedger } from '../../src/sync/run/run-ledger.js';
 import { textRequestRecord } from '../../src/sync/segments/text-request-record.js';
+import { OutputIndex } from '../../src/sync/plan/output-index.js';
 
 // The billed call (src/sync/run/billed-call.ts) on its own: a real state (SQLite), the run's real
 // control, ledger, report and budget, and a scripted client in place of the service. Every outcome
@@ -95,6 +96,8 @@ interface Options {
   maxAttempts?: number;
   reupload?: Reupload;
   shared?: Partial<SharedWork>;
+  /** The run planned from a view of the ledger read now (what other runs write later, it did not see). */
+  planned?: boolean;
 }
 
 async function setup(method: Method, o: Options = {}) {
@@ -109,11 +112,12 @@ async function setup(method: Method, o: Options = {}) {
   events.on('job:uploading', (e) => uploading.push(e));
   const report = new LiveSummary(runId, events, logger);
   const control = new RunControl(report, 'LOCSYNC_KEY');
-  const ledger = new RunLedger({ jobs: state.jobs, report });
+  const index = o.planned ? await OutputIndex.load(state.jobs) : undefined;
+  const ledger = new RunLedger({ jobs: state.jobs, report, ...(index ? { index } : {}) });
   const guard = o.caps
     ? new SpendGuard({ caps: o.caps, billedThisMonth: 0, count: () => Promise.resolve(undefined) })
     : undefined;
-  const job = await ledger.created({
+  const unit = {
     mapping: 'docs',
     rel_path: 'a.txt',
     sha256: 'sha-a',
@@ -121,9 +125,22 @@ async function setup(method: Method, o: Options = {}) {
     fingerprint: 'fp',
     base_fingerprint: 'base',
     output_path: 'out/de/a.txt',
-    run_id: runId,
     request: '{}',
-  });
+  };
+  const job = await ledger.created({ ...unit, run_id: runId });
+  /** Another run (another worker's) takes the same output and unit, and fails or delivers it. */
+  const otherRun = async (ends: 'failed' | 'done') => {
+    const theirs = new RunLedger({ jobs: state.jobs });
+    const other = await theirs.created({ ...unit, run_id: await state.runs.start('sync') });
+    if (ends === 'done') await theirs.done(other, CHARS);
+    else
+      await theirs.failed(other, {
+        kind: 'qa-failed',
+        error: 'untranslated',
+        keepDocument: false,
+        countsAttempt: true,
+      });
+  };
   const deps: BilledCallDeps = {
     control,
     ledger,
@@ -148,6 +165,9 @@ async function setup(method: Method, o: Options = {}) {
     method === 'segments'
       ? textRequestRecord(memory, { jobId: job.id, runId, texts: 1, characters: CHARS })
       : undefined;
+  /** A call whose client is `send` (its bytes leave at beforeSend). */
+  const callWith = (send: (o: Required<CallOptions>) => Promise<typeof ANSWER>, r = record()) =>
+    attempt.call({ send, characters: CHARS, ...(r ? { record: r } : {}) });
   const call = (tries: Try[], r = record()) => {
     const client = scripted(tries);
     return {
@@ -161,7 +181,23 @@ async function setup(method: Method, o: Options = {}) {
     return rows.length;
   };
   const row = async (): Promise<JobRecord> => (await state.jobs.get(job.id)) as JobRecord;
-  return { state, control, report, guard, attempt, dr, call, requests, row, uploading, memory, job, runId };
+  return {
+    state,
+    control,
+    report,
+    guard,
+    attempt,
+    dr,
+    call,
+    callWith,
+    otherRun,
+    requests,
+    row,
+    uploading,
+    memory,
+    job,
+    runId,
+  };
 }
 
 /** The characters of text_requests the state holds for the job as possibly billed. */
@@ -386,6 +422,47 @@ describe.each(METHODS)('a billed call (method: %s)', (method) => {
       lost: () => Promise.resolve(),
     };
     await expect(s.call(['answer'], broken).outcome).rejects.toThrow('disk I/O error');
+  });
+
+  it.each([
+    ['failed', 'failed'],
+    ['delivered', 'done'],
+  ] as const)(
+    'ended elsewhere: another worker %s the output since this run planned it: nothing leaves, nothing billed',
+    async (_, ends) => {
+      const s = await setup(method, { planned: true });
+      await s.otherRun(ends);
+      const { outcome, client } = s.call(['answer']);
+      expect(await outcome).toMatchObject({ kind: 'ended-elsewhere', found: { status: ends } });
+      expect(client.calls.left).toBe(0);
+      const row = await s.row();
+      expect([row.attempts, row.upload_started_at]).toEqual([0, null]);
+      expect(s.attempt.spent).toBe(0);
+      expect(await billedRequests(s)).toBe(0);
+      expect(s.report.summary().unconfirmedUploads).toEqual([]);
+    },
+  );
+
+  it('raced: another worker ended the output after the check, while the call was out: listed as possibly billed twice', async () => {
+    const s = await setup(method, { planned: true });
+    const out = await s.callWith(async (o) => {
+      await o.beforeSend();
+      await s.otherRun('done');
+      return ANSWER;
+    });
+    expect(out.kind).toBe('answered');
+    expect(s.attempt.spent).toBe(CHARS);
+    expect(s.report.summary().unconfirmedUploads).toEqual([
+      expect.objectContaining({ file: 'a.txt', cause: 'raced' }),
+    ]);
+  });
+
+  it('a call this run planned with nothing ended elsewhere since leaves and is listed as nothing more', async () => {
+    const s = await setup(method, { planned: true });
+    const { outcome, client } = s.call(['answer']);
+    expect((await outcome).kind).toBe('answered');
+    expect(client.calls.left).toBe(1);
+    expect(s.report.summary().unconfirmedUploads).toEqual([]);
   });
 
   it('a lost answer’s resend is listed as possibly billed twice once it leaves, not before', async () => {
