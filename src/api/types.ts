@@ -1,5 +1,6 @@
 // The service's contract (its style rules and document translation specifications), field for field. Shared by the typed client
 // (src/api), the local service (src/local-service) and the style reconciler (src/styles).
+import type { FormatOptions } from '../documents/format-options.js';
 
 /** Style rule list languages (style-rules spec 2.1). */
 export const STYLE_LANGUAGES = ['de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'zh'] as const;
@@ -139,9 +140,10 @@ export interface UploadDocumentRequest {
   /**
    * locsync's own, never sent: the job is translated through the segment path (method: segments),
    * its document read and written here and its segments sent to POST /v2/translate. `settings`: the
-   * digest of what changes a segment's translation (part of every segment memory key).
+   * digest of what changes a segment's translation (part of every segment memory key); `read`: how
+   * the document is read (a CSV file's columns, from its mapping).
    */
-  segments?: { settings: string };
+  segments?: { settings: string; read?: FormatOptions };
 }
 
 export interface UploadDocumentResponse {

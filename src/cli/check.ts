@@ -35,10 +35,16 @@ async function checkOne(
 ): Promise<QaResult> {
   const ctx = o.mapping
     ? outputContextOf(loaded, o.mapping, o.targetLang ?? '')
-    : { settings: qaSettingsOf(undefined), sourceLang: undefined, glossary: undefined };
+    : {
+        settings: qaSettingsOf(undefined),
+        sourceLang: undefined,
+        glossary: undefined,
+        readOf: () => undefined,
+      };
+  const read = ctx.readOf(extensionOf(o.sourceAbs ?? o.outputAbs));
   const r = await checkOutput({
-    source: o.sourceAbs ? { path: o.sourceAbs, format: extensionOf(o.sourceAbs) } : undefined,
-    output: { path: o.outputAbs, format: extensionOf(o.outputAbs) },
+    source: o.sourceAbs ? { path: o.sourceAbs, format: extensionOf(o.sourceAbs), read } : undefined,
+    output: { path: o.outputAbs, format: extensionOf(o.outputAbs), read },
     // Without a target language the language check has nothing to compare with: it is left out.
     targetLang: (o.targetLang ?? '').toLowerCase(),
     sourceLang: ctx.sourceLang,

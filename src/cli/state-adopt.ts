@@ -36,6 +36,7 @@ async function recordSegments(loaded: LoadedManifest, a: TranslateAction, jobId:
       sourceLang: a.settings.request.source_lang,
       targetLang: a.settings.request.target_lang,
       settings,
+      read: a.settings.request.segments?.read,
     });
   } catch {
     return; // unreadable: its output stays a person's whole (the new translation beside it)

@@ -1,5 +1,6 @@
 // What a format reader opens: the segments of one document and the writer that puts translated
 // segments back into everything else the document holds (its skeleton).
+import type { FormatOptions } from './format-options.js';
 import type { ReadLimits } from './limits.js';
 import type { Segment } from './segment.js';
 
@@ -26,6 +27,8 @@ export interface ReadOptions {
    * Catalog: its localizations in that language). Other formats ignore it.
    */
   lang?: string;
+  /** The mapping's settings of formats that need them (a CSV file's columns). */
+  formatOptions?: FormatOptions;
 }
 
 export interface WriteTarget {

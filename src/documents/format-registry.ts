@@ -7,6 +7,7 @@
 // Every scan and every price asks, so this module loads nothing: a reader, digester or content
 // check is imported on its first use, and a plan that reads no document loads no parser.
 import type { ContentKind } from './content-kinds.js';
+import type { FormatOptions } from './format-options.js';
 import type { ContentDigest } from './digest/types.js';
 import type { FormatReader } from './formats/reader.js';
 
@@ -52,6 +53,8 @@ export interface DocumentFormat {
   readonly output?: string;
   /** Other formats the service converts it into on request (output_format: pdf → docx). */
   readonly convertsTo?: readonly string[];
+  /** The mapping's settings its files are read with (FormatOptions): a CSV file's columns. */
+  readonly options?: keyof FormatOptions;
 }
 
 /** A loader that imports its module once. */
@@ -246,6 +249,11 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
   toml: stringFile(once(async () => (await import('./formats/strings/toml.js')).readToml)),
   // Laravel's lang/en/*.php arrays (docs/strings/laravel.md); lang/en.json is read as JSON.
   php: stringFile(once(async () => (await import('./formats/strings/laravel.js')).readLaravel)),
+  // CSV with a column per language, its columns named by the mapping (docs/strings/csv.md).
+  csv: stringFile(
+    once(async () => (await import('./formats/strings/csv.js')).readCsv),
+    { options: 'csv' },
+  ),
   resx: stringFile(once(async () => (await import('./formats/strings/resx.js')).readResx)),
 };
 
@@ -287,6 +295,11 @@ export function isStringFormat(ext: string): boolean {
 /** Formats that carry a translation beside their source text (read with `side: 'target'`). */
 export function isBilingual(ext: string): boolean {
   return formatOf(ext)?.bilingual === true;
+}
+
+/** Which of the mapping's format settings files of this extension are read with, if any. */
+export function formatOptionsKey(ext: string): keyof FormatOptions | undefined {
+  return formatOf(ext)?.options;
 }
 
 /** Whether the service bills a document of this extension at least MINIMUM_BILLED_CHARACTERS. */

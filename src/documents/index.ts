@@ -54,6 +54,7 @@ export {
   type DocumentFormat,
 } from './format-registry.js';
 export type { OpenedDocument, ReadOptions, TranslationOf, WriteOptions, WriteTarget } from './document.js';
+export type { CsvOptions, FormatOptions } from './format-options.js';
 export type { Piece, Segment, SegmentRole } from './segment.js';
 export { segmentCharacters, segmentText } from './segment.js';
 export { fromTaggedText, piecesOfTaggedText, taggedStructureProblem, taggedText } from './tagged.js';

@@ -1,6 +1,7 @@
 // Bounds on reading a document, and the two guards every reader shares: cancellation and a time
 // limit for libraries that parse a whole file at once (pdf.js, word-extractor).
 import { DocumentFormatError } from './errors.js';
+import type { FormatOptions } from './format-options.js';
 
 /** Bounds that keep a hostile document from exhausting memory or time. */
 export interface ReadLimits {
@@ -29,6 +30,8 @@ export interface ReadContext {
   side?: 'source' | 'target';
   /** The language to read of a file that holds several (ReadOptions.lang). */
   lang?: string;
+  /** The mapping's settings of formats that need them (ReadOptions.formatOptions). */
+  formatOptions?: FormatOptions;
 }
 
 /** Throws the signal's reason when the work was cancelled. */

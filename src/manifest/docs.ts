@@ -38,7 +38,9 @@ const SAFE_INT = Number.MAX_SAFE_INTEGER;
 
 function typeOf(s: JsonSchema): string {
   if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
-  if (s.enum) return s.enum.map((v) => `\`${String(v)}\``).join(' \\| ');
+  // A tab is shown as \t and a pipe escaped, so that an enum of characters (csv.delimiter) keeps the table.
+  if (s.enum)
+    return s.enum.map((v) => `\`${String(v).replaceAll('\t', '\\t').replaceAll('|', '\\|')}\``).join(' \\| ');
   if (s.anyOf) return s.anyOf.map(typeOf).join(' or ');
   const limits: string[] = [];
   if (s.minimum !== undefined) limits.push(`≥ ${s.minimum}`);

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   DocumentFormatError,
-  isBilingual,
   openDocument,
   taggedText,
+  type FormatOptions,
   type Segment,
 } from '../documents/index.js';
 import type { LoadedManifest } from '../manifest/types.js';
@@ -59,10 +59,21 @@ export function firstDifference(source: readonly Segment[], output: readonly Seg
   return undefined;
 }
 
-export async function outputSegments(file: string, format: string): Promise<Segment[]> {
+/**
+ * The segments of an output in `lang`: a bilingual file's translations, a file of several languages
+ * (a String Catalog, a CSV file's column) that language's, read as its mapping says (`read`).
+ */
+export async function outputSegments(
+  file: string,
+  format: string,
+  lang: string,
+  read: FormatOptions | undefined,
+): Promise<Segment[]> {
   const doc = await openDocument(file, {
     format,
-    ...(isBilingual(format) ? { side: 'target' as const } : {}),
+    side: 'target',
+    lang,
+    ...(read ? { formatOptions: read } : {}),
   });
   const out: Segment[] = [];
   for await (const s of doc.segments()) out.push(s);
@@ -82,8 +93,9 @@ async function alignOne(loaded: LoadedManifest, a: TranslateAction): Promise<Bro
       sourceLang: request.source_lang,
       targetLang: request.target_lang,
       settings: '',
+      read: request.segments?.read,
     });
-    output = await outputSegments(outputAbs, a.source.ext);
+    output = await outputSegments(outputAbs, a.source.ext, a.ref.target, request.segments?.read);
   } catch (err) {
     if (err instanceof DocumentFormatError) return `cannot be read: ${err.message}`;
     throw err;

@@ -59,9 +59,11 @@ export class OutputGate {
     // The checks (their parsers and the language model) are loaded with the first download: a run
     // that downloads nothing, a no-op, never pays for them.
     const { checkOutput } = await import('./check-output.js');
+    // Read as the mapping says (a CSV file's columns), the source and its output alike.
+    const read = ctx.readOf(extensionOf(job.rel_path));
     const checked: CheckedOutput = await checkOutput({
-      source: sourceAbs !== undefined ? { path: sourceAbs, format: extensionOf(sourceAbs) } : undefined,
-      output: { path: candidate, format: extensionOf(job.output_path) },
+      source: sourceAbs !== undefined ? { path: sourceAbs, format: extensionOf(sourceAbs), read } : undefined,
+      output: { path: candidate, format: extensionOf(job.output_path), read },
       targetLang: job.target_lang.toLowerCase(),
       sourceLang: ctx.sourceLang,
       glossary: ctx.glossary,

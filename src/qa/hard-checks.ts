@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { isBilingual } from '../documents/index.js';
+import { isBilingual, type FormatOptions } from '../documents/index.js';
 import type { HardCheck } from './checks.js';
 import { imageCutShort } from './image-check.js';
 import { readForChecks, type ReadDocument, type ReadSegment } from './read.js';
@@ -32,6 +32,8 @@ const LETTER = /\p{L}/u;
 export interface DocumentRef {
   path: string;
   format: string;
+  /** How it is read, from its mapping (a CSV file's columns). */
+  read?: FormatOptions | undefined;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function readOutput(
   const cut = await imageCutShort(output.path, output.format);
   if (cut) return { failure: { check: 'unreadable', reason: `the output does not open: ${cut}` } };
   try {
-    return await readForChecks(output.path, output.format, 'target', targetLang);
+    return await readForChecks(output.path, output.format, 'target', targetLang, output.read);
   } catch (err) {
     return {
       failure: {
@@ -103,7 +105,8 @@ export async function compareWithSource(
   // of the source puts the source text in them; either is no translation.
   const carried =
     hasText && o === s && isBilingual(ref.format)
-      ? (await readForChecks(ref.path, ref.format, 'target').catch(() => undefined))?.segments
+      ? (await readForChecks(ref.path, ref.format, 'target', undefined, ref.read).catch(() => undefined))
+          ?.segments
       : undefined;
   const same = (texts: readonly ReadSegment[]): boolean => texts.every((t, i) => t.text === out[i]?.text);
   if (hasText && o === s && (same(src) || (carried !== undefined && same(carried))))

@@ -1,4 +1,4 @@
-import { openDocument, type OpenedDocument, type Segment } from '../documents/index.js';
+import { openDocument, type FormatOptions, type OpenedDocument, type Segment } from '../documents/index.js';
 
 // A document as the checks see it: each segment's translatable text, its code pieces and its place.
 
@@ -22,15 +22,24 @@ export interface ReadDocument {
 /**
  * Reads the segments of the document at `path` as `format`; `side: 'target'` reads a bilingual
  * document's translation (XLIFF targets), in `lang` where a file holds several languages (an Apple
- * String Catalog). Throws what the document layer throws.
+ * String Catalog, a CSV file), read as its mapping says (`read`: a CSV file's columns). Throws what
+ * the document layer throws.
  */
 export async function readForChecks(
   path: string,
   format: string,
   side: 'source' | 'target' = 'source',
   lang?: string,
+  read?: FormatOptions,
 ): Promise<ReadDocument> {
-  return segmentsForChecks(await openDocument(path, { format, side, ...(lang ? { lang } : {}) }));
+  return segmentsForChecks(
+    await openDocument(path, {
+      format,
+      side,
+      ...(lang ? { lang } : {}),
+      ...(read ? { formatOptions: read } : {}),
+    }),
+  );
 }
 
 /** The segments of an opened document as the checks see them. */

@@ -1,4 +1,6 @@
+import type { FormatOptions } from '../documents/index.js';
 import { glossaryPairOf } from '../manifest/glossary-checks.js';
+import { formatOptionsOf } from '../manifest/sections/csv.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { Mapping } from '../manifest/sections/mapping.js';
 import { DEFAULT_FAIL_ON, type QaSettings, type SoftCheck } from './checks.js';
@@ -17,6 +19,8 @@ export interface OutputContext {
   settings: QaSettings;
   sourceLang: string | undefined;
   glossary: ReadonlyMap<string, string> | undefined;
+  /** How the mapping's files of an extension are read (a CSV file's columns). */
+  readOf(ext: string): FormatOptions | undefined;
 }
 
 /**
@@ -35,5 +39,10 @@ export function outputContextOf(
     target?.glossary !== undefined && sourceLang !== undefined
       ? loaded.glossaries?.[target.glossary]?.dictionaries[glossaryPairOf(sourceLang, targetLang)]
       : undefined;
-  return { settings: qaSettingsOf(mapping), sourceLang, glossary: dictionary?.entries };
+  return {
+    settings: qaSettingsOf(mapping),
+    sourceLang,
+    glossary: dictionary?.entries,
+    readOf: (ext) => (mapping ? formatOptionsOf(mapping, ext) : undefined),
+  };
 }

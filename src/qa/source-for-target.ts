@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isStringDocument, isStringFormat, openDocument } from '../documents/index.js';
+import { isStringDocument, isStringFormat, openDocument, type FormatOptions } from '../documents/index.js';
 import { readForChecks, segmentsForChecks, type ReadDocument } from './read.js';
 
 // A string file's translation has the plural forms of its target language, not its source's: the
@@ -14,6 +14,8 @@ import { readForChecks, segmentsForChecks, type ReadDocument } from './read.js';
 export interface SourceFile {
   path: string;
   format: string;
+  /** How it is read, from its mapping (a CSV file's columns). */
+  read?: FormatOptions | undefined;
 }
 
 /**
@@ -26,8 +28,10 @@ export async function readSourceForTarget(
   outputFormat: string,
   targetLang: string,
 ): Promise<ReadDocument> {
-  if (targetLang === '' || !isStringFormat(source.format)) return readForChecks(source.path, source.format);
-  const doc = await openDocument(source.path, { format: source.format });
+  if (targetLang === '' || !isStringFormat(source.format))
+    return readForChecks(source.path, source.format, 'source', undefined, source.read);
+  const read = source.read ? { formatOptions: source.read } : {};
+  const doc = await openDocument(source.path, { format: source.format, ...read });
   if (!isStringDocument(doc)) return segmentsForChecks(doc);
   const format = doc.outputFormats.includes(outputFormat)
     ? outputFormat
@@ -37,7 +41,7 @@ export async function readSourceForTarget(
     const laidOut = path.join(dir, `source.${format}`);
     await doc.write(() => undefined, { path: laidOut, format }, { targetLang });
     // Read as a translation: a gettext catalogue's forms are then its msgstr[n], as the output's are.
-    return await readForChecks(laidOut, format, 'target', targetLang);
+    return await readForChecks(laidOut, format, 'target', targetLang, source.read);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,4 @@
-import { isBilingual, openDocument, taggedText, wordingInSourceShape } from '../documents/index.js';
+import { openDocument, taggedText, wordingInSourceShape, type FormatOptions } from '../documents/index.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../state/types.js';
 import { writtenOf } from './run/edited-output.js';
 import {
@@ -23,6 +23,8 @@ export interface EditedOutput {
   /** A string file: a value's pieces are its placeholders (protectPlaceholders), whatever file it is in. */
   strings: boolean;
   targetLang: string;
+  /** How the document is read (a CSV file's columns): its output is read the same way. */
+  read?: FormatOptions | undefined;
   memory: SegmentMemory;
   row: (key: string, source: string, translation: string) => SegmentMemoryRow;
 }
@@ -50,7 +52,7 @@ export async function takeEdit(
   formsBefore: ReadonlyMap<string, AddedForm & { written: string }>,
   so: ReviewedSoFar,
 ): Promise<Pick<JobRecord, 'output_sha256' | 'output_size' | 'output_mtime_ms'> | undefined> {
-  const edited = await editedSegments(o.outputAbs, o.format);
+  const edited = await editedSegments(o.outputAbs, o.format, o.targetLang, o.read);
   // Added plural forms are matched by place, every other segment by position.
   const matched = edited?.filter((s) => !formsBefore.has(s.where));
   const current =
@@ -99,17 +101,23 @@ export async function takeEdit(
 }
 
 /**
- * Each segment of an output: its place, its tagged text and its value as written (pieces joined;
- * a string file's value); undefined: it does not open.
+ * Each segment of an output in `lang`: its place, its tagged text and its value as written (pieces
+ * joined; a string file's value); undefined: it does not open. A file of several languages (a
+ * String Catalog, a CSV file's columns) is read in that language; a bilingual file (XLIFF) on its
+ * target side; every other format ignores both.
  */
 async function editedSegments(
   outputAbs: string,
   format: string,
+  lang: string,
+  read: FormatOptions | undefined,
 ): Promise<Array<{ where: string; tagged: string; value: string }> | undefined> {
   try {
     const doc = await openDocument(outputAbs, {
       format,
-      ...(isBilingual(format) ? { side: 'target' as const } : {}),
+      side: 'target',
+      lang,
+      ...(read ? { formatOptions: read } : {}),
     });
     const out: Array<{ where: string; tagged: string; value: string }> = [];
     for await (const s of doc.segments())

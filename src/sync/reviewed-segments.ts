@@ -1,4 +1,4 @@
-import { isStringDocument, type OpenedDocument, type Piece } from '../documents/index.js';
+import { isStringDocument, type FormatOptions, type OpenedDocument, type Piece } from '../documents/index.js';
 import type { JobRecord, SegmentMemory, SegmentMemoryRow } from '../state/types.js';
 import { commonPairs } from '../util/common-pairs.js';
 import { takeEdit } from './reviewed-edit.js';
@@ -88,6 +88,8 @@ export interface TakeReviewed {
   outputAbs: string;
   outputRel: string;
   format: string;
+  /** How the document is read (a CSV file's columns): its output is read the same way. */
+  read?: FormatOptions | undefined;
   /** The new source document and the target language (a string file's added plural forms). */
   doc: OpenedDocument;
   targetLang: string;
@@ -155,6 +157,7 @@ export async function assessReviewed(t: TakeReviewed): Promise<ReviewedAssessmen
             format: t.doc.outputFormats[0] ?? t.format,
             strings: isStringDocument(t.doc),
             targetLang: t.targetLang,
+            read: t.read,
             memory: t.memory,
             row: t.row,
           },

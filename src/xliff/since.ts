@@ -47,6 +47,7 @@ async function sourcesAt(
       sourceLang: d.sourceLang ?? undefined,
       targetLang: d.targetLang,
       settings: '',
+      read: d.read,
     });
     return new Set(read.segments.map((s) => s.tagged));
   } finally {

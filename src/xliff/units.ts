@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentFormatError, taggedText } from '../documents/index.js';
+import { DocumentFormatError, taggedText, type FormatOptions } from '../documents/index.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { firstDifference, outputSegments } from '../memory/align.js';
 import { makePlan, type RunState } from '../sync/engine.js';
@@ -31,6 +31,8 @@ export interface RoundTripDocument {
   mapping: string;
   sourceLang: string | null;
   targetLang: string;
+  /** How the source is read (a CSV file's columns): an older version of it is read the same way. */
+  read?: FormatOptions | undefined;
   units: RoundTripUnit[];
 }
 
@@ -44,12 +46,13 @@ async function documentUnits(loaded: LoadedManifest, a: TranslateAction): Promis
     sourceLang: request.source_lang,
     targetLang: request.target_lang,
     settings: '',
+    read: request.segments?.read,
   });
   const outputAbs = path.resolve(loaded.dir, a.ref.output);
   let output;
   if (fs.existsSync(outputAbs)) {
     try {
-      output = await outputSegments(outputAbs, a.source.ext);
+      output = await outputSegments(outputAbs, a.source.ext, a.ref.target, request.segments?.read);
     } catch (err) {
       if (!(err instanceof DocumentFormatError)) throw err;
     }
@@ -62,6 +65,7 @@ async function documentUnits(loaded: LoadedManifest, a: TranslateAction): Promis
     mapping: a.ref.mapping,
     sourceLang: request.source_lang?.toLowerCase() ?? null,
     targetLang: a.ref.target,
+    ...(request.segments?.read ? { read: request.segments.read } : {}),
     units: read.segments.map((s, i) => {
       const o = paired?.[i];
       return {

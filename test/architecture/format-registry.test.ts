@@ -24,7 +24,11 @@ describe('one table of formats', () => {
   it('no list or map of three or more formats outside the registry', () => {
     const tables: string[] = [];
     for (const { file, code } of outsideReaders())
-      for (const literal of code.matchAll(/\[[^[\]]*\]|\{[^{}]*\}/g)) {
+      // A command-line option's values (`report --format table|csv|json|html`) name what the
+      // command prints, not document formats: they are left out of the search.
+      for (const literal of code
+        .replace(/\.choices\(\[[^\]]*\]\)/g, '')
+        .matchAll(/\[[^[\]]*\]|\{[^{}]*\}/g)) {
         const named = new Set([...literal[0].matchAll(quotedExtension)].map((m) => m[1] ?? m[2]));
         if (named.size >= 3) tables.push(`${file}: ${[...named].join(', ')}`);
       }

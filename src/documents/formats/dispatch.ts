@@ -22,5 +22,6 @@ export async function openDocument(path: string, opts: ReadOptions): Promise<Ope
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.side ? { side: opts.side } : {}),
     ...(opts.lang ? { lang: opts.lang } : {}),
+    ...(opts.formatOptions ? { formatOptions: opts.formatOptions } : {}),
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FORMALITIES } from '../../api/types.js';
 import { SOURCE_LANGUAGES, TARGET_LANGUAGES } from './languages.js';
+import { csvSchema } from './csv.js';
 import { qaSchema } from './qa.js';
 
 // `mappings` of the manifest: a source folder, its targets, where their outputs go and how they
@@ -100,6 +101,7 @@ export const mappingSchema = z.strictObject({
     })
     .optional()
     .describe('Accounting of this mapping (docs/operations.md, "Per-team cost").'),
+  csv: csvSchema.optional().describe("The columns of this mapping's CSV string files (docs/strings/csv.md)."),
   change_detection: z
     .enum(['content', 'bytes'])
     .default('content')

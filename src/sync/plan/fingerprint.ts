@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { UploadDocumentRequest } from '../../api/types.js';
 import { defaultOutputExtension } from '../../documents/format-registry.js';
+import type { FormatOptions } from '../../documents/format-options.js';
+import { formatOptionsOf } from '../../manifest/sections/csv.js';
 import type { Mapping, Target } from '../../manifest/sections/mapping.js';
 import { methodForFile } from './file-method.js';
 
@@ -37,6 +39,8 @@ export interface Settings {
   glossary?: GlossaryRef | undefined;
   /** Translated through the segment path (method: segments, docs/segments.md); absent: documents. */
   segments?: true;
+  /** How the document is read, for formats whose files need the mapping's word (a CSV's columns). */
+  read?: FormatOptions;
 }
 
 /** Extension of a file name without the dot, lower-case ('' when none). */
@@ -65,7 +69,13 @@ export function settingsFor(
     style,
     ...(glossary ? { glossary } : {}),
     ...(methodForFile(mapping, target, sourceExt) === 'segments' ? { segments: true as const } : {}),
+    ...readOptions(mapping, sourceExt),
   };
+}
+
+function readOptions(mapping: Mapping, sourceExt: string): { read?: FormatOptions } {
+  const read = formatOptionsOf(mapping, sourceExt);
+  return read ? { read } : {};
 }
 
 function digest(parts: unknown[]): string {
@@ -89,6 +99,8 @@ export function baseFingerprint(s: Settings): string {
     ...(s.glossary ? [`glossary:${s.glossary.key}`] : []),
     // Another method gives another output (its own translation of each segment).
     ...(s.segments ? ['method:segments'] : []),
+    // Other columns of a CSV file give another output; the translation of a text stays the same.
+    ...(s.read ? [`read:${JSON.stringify(s.read)}`] : []),
   ]);
 }
 
@@ -126,6 +138,6 @@ export function uploadRequest(s: Settings, sourceExt: string, filename: string):
   if (s.glossaryId) req.glossary_id = s.glossaryId;
   if (s.outputExt !== defaultOutputExtension(sourceExt)) req.output_format = s.outputExt;
   if (s.style?.styleId) req.style_id = s.style.styleId;
-  if (s.segments) req.segments = { settings: translationSettings(s) };
+  if (s.segments) req.segments = { settings: translationSettings(s), ...(s.read ? { read: s.read } : {}) };
   return req;
 }

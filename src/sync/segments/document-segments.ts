@@ -3,6 +3,7 @@ import {
   segmentCharacters,
   segmentText,
   taggedText,
+  type FormatOptions,
   type OpenedDocument,
   type Segment,
 } from '../../documents/index.js';
@@ -33,6 +34,8 @@ export interface KeyOptions {
   targetLang: string;
   /** Digest of the translation settings (UploadDocumentRequest.segments.settings). */
   settings: string;
+  /** How the document is read (UploadDocumentRequest.segments.read: a CSV file's columns). */
+  read?: FormatOptions | undefined;
 }
 
 /** A segment of a document with its text, keys and characters. */
@@ -48,9 +51,14 @@ function keyed(segment: Segment, k: KeyOptions): KeyedSegment {
   };
 }
 
+const readOptions = (format: string, k: KeyOptions) => ({
+  format,
+  ...(k.read ? { formatOptions: k.read } : {}),
+});
+
 /** Read a document's segments with their keys (throws DocumentFormatError for a broken file). */
 export async function readSegments(absPath: string, ext: string, k: KeyOptions): Promise<SegmentedDocument> {
-  const doc = await openDocument(absPath, { format: ext });
+  const doc = await openDocument(absPath, readOptions(ext, k));
   const segments: KeyedSegment[] = [];
   for await (const segment of doc.segments()) segments.push(keyed(segment, k));
   return { doc, segments };
@@ -70,7 +78,7 @@ export async function eachSegmentBatch(
   k: KeyOptions,
   take: (batch: readonly KeyedSegment[]) => Promise<void>,
 ): Promise<void> {
-  const doc = await openDocument(absPath, { format: ext });
+  const doc = await openDocument(absPath, readOptions(ext, k));
   let batch: KeyedSegment[] = [];
   for await (const segment of doc.segments()) {
     batch.push(keyed(segment, k));

@@ -66,6 +66,7 @@ export async function plannedReview(
       sourceLang: request.source_lang,
       targetLang: request.target_lang,
       settings,
+      read: request.segments?.read,
     });
   } catch (err) {
     // Unreadable: the run fails it with the reason, nothing is written.
@@ -77,6 +78,7 @@ export async function plannedReview(
     outputAbs,
     outputRel: a.ref.output,
     format: a.source.ext,
+    read: request.segments?.read,
     doc: read.doc,
     targetLang: a.ref.target,
     previous,

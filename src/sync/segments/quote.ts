@@ -70,6 +70,7 @@ export async function quoteSegments(
           sourceLang: a.settings.request.source_lang,
           targetLang: a.settings.request.target_lang,
           settings,
+          read: a.settings.request.segments?.read,
         },
         async (batch) => {
           const known = state.segments

@@ -97,6 +97,7 @@ export class SegmentJob {
         sourceLang: request.source_lang,
         targetLang: request.target_lang,
         settings,
+        read: request.segments?.read,
       });
     } catch (err) {
       if (!(err instanceof DocumentFormatError)) throw err;
@@ -112,6 +113,7 @@ export class SegmentJob {
       outputAbs: this.dr.outputAbs,
       outputRel: job.output_path,
       format: ext,
+      read: request.segments?.read,
       doc: read.doc,
       targetLang: job.target_lang,
       previous: record,
