@@ -6,6 +6,7 @@ import type { RunState } from '../sync/engine.js';
 import { noteImportedWording, type ImportedWording } from '../sync/imported-wording.js';
 import { OutputIndex } from '../sync/plan/output-index.js';
 import { anySettingsKey } from '../sync/segments/memory-key.js';
+import { writeIntoOutput } from './into-output.js';
 import { readXliffUnits, type XliffUnit } from './reader.js';
 import { inlineTag, type XliffVersion } from './writer.js';
 import { roundTripDocuments, type RoundTripDocument, type RoundTripUnit } from './units.js';
@@ -29,6 +30,8 @@ export interface XliffImportSummary {
   importId: number | undefined;
   /** The outputs the next sync writes again with the wording taken (from the memory). */
   outputs: string[];
+  /** Document-path outputs the wording taken was written into now (into-output.ts). */
+  written: string[];
 }
 
 const plain = (items: readonly InlineItem[]) =>
@@ -101,6 +104,7 @@ export async function importXliff(
     unchanged: 0,
     importId: undefined,
     outputs: [],
+    written: [],
   };
   const rows: BroughtRow[] = [];
   const now = new Date().toISOString();
@@ -133,26 +137,51 @@ export async function importXliff(
     await writer.abandon();
     throw err;
   }
-  summary.outputs = await noteOutputs(loaded, state, rows, docs);
+  const holding = docsHolding(rows, docs);
+  summary.outputs = await noteOutputs(loaded, state, holding.segments);
+  summary.written = await writeIntoOutputs(loaded, rows, holding.document);
   return summary;
 }
 
 /**
- * The outputs that hold a source taken wait for the next sync to write its new wording: those of
- * the units taken, and of every other document with the same source segment (the memory's wording
- * is the source's, whatever the document). Answers them.
+ * The documents whose outputs hold a source taken: those of the units taken, and every other
+ * document with the same source segment (the memory's wording is the source's, whatever the
+ * document), by method.
  */
-async function noteOutputs(
+function docsHolding(rows: readonly BroughtRow[], docs: readonly RoundTripDocument[]) {
+  const taken = new Set(rows.map((r) => `${r.target_lang}\0${r.source}`));
+  const holding = docs.filter((doc) => doc.units.some((u) => taken.has(`${doc.targetLang}\0${u.source}`)));
+  return {
+    segments: holding.filter((d) => d.method === 'segments'),
+    document: holding.filter((d) => d.method === 'document'),
+  };
+}
+
+/** The wording taken written into document-path outputs now (nothing is sent); answers those written. */
+async function writeIntoOutputs(
   loaded: LoadedManifest,
-  state: RunState,
   rows: readonly BroughtRow[],
   docs: readonly RoundTripDocument[],
 ): Promise<string[]> {
-  const taken = new Set(rows.map((r) => `${r.target_lang}\0${r.source}`));
+  const written: string[] = [];
+  for (const doc of docs) {
+    const wording = new Map(
+      rows.filter((r) => r.target_lang === doc.targetLang).map((r) => [r.source, r.translation]),
+    );
+    if (await writeIntoOutput(loaded, doc, wording)) written.push(doc.output);
+  }
+  return written;
+}
+
+/** Segment-path outputs holding a source taken wait for the next sync to write it. Answers them. */
+async function noteOutputs(
+  loaded: LoadedManifest,
+  state: RunState,
+  docs: readonly RoundTripDocument[],
+): Promise<string[]> {
   const index = await OutputIndex.load(state.jobs);
   const noted: ImportedWording[] = [];
   for (const doc of docs) {
-    if (!doc.units.some((u) => taken.has(`${doc.targetLang}\0${u.source}`))) continue;
     const done = await index.doneOf(doc.output);
     if (done) noted.push({ mapping: doc.mapping, output: doc.output, job_id: done.id });
   }

@@ -29,6 +29,11 @@ export interface RoundTripDocument {
   source: string;
   output: string;
   mapping: string;
+  /**
+   * How the output is made: `segments` (written from the memory by a sync) or `document` (the
+   * service's whole file, into which an import writes a translator's wording: into-output.ts).
+   */
+  method: 'segments' | 'document';
   sourceLang: string | null;
   targetLang: string;
   /** How the source is read (a CSV file's columns): an older version of it is read the same way. */
@@ -63,6 +68,7 @@ async function documentUnits(loaded: LoadedManifest, a: TranslateAction): Promis
     source: a.source.path,
     output: a.ref.output,
     mapping: a.ref.mapping,
+    method: request.segments ? 'segments' : 'document',
     sourceLang: request.source_lang?.toLowerCase() ?? null,
     targetLang: a.ref.target,
     ...(request.segments?.read ? { read: request.segments.read } : {}),

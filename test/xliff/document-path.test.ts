@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exportXliff } from '../../src/xliff/export.js';
+import { importXliff } from '../../src/xliff/import.js';
+import { readXliffUnits } from '../../src/xliff/reader.js';
+import { charactersSent, segmentTexts } from '../segments/helpers.js';
+import { haveToolkit } from '../segments/memory-helpers.js';
+import { createFixture, type Fixture } from '../sync/fixture.js';
+import { toolkitRewrite, withState } from './helpers.js';
+
+// Office documents translated whole by the service (the document method, docs/xliff.md): their
+// segments are read from the delivered output by the document layer and exported as bilingual
+// XLIFF; a translator's targets (rewritten and approved in translate-toolkit's XLIFF store) come
+// back as a person's wording, written into the delivered file by the document layer's writer. No
+// upload, no characters: the file opens (a sound zip of well-formed XML parts) and holds the
+// translator's text, every other segment as the service delivered it.
+
+const SAMPLES = path.resolve(import.meta.dirname, '../../samples/office');
+const DOCUMENTS = ['report.docx', 'slides.pptx'];
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+/** Whether a zip is sound (unzip -t) and each XML part in it well-formed (xmllint). */
+function opens(file: string): void {
+  execFileSync('/usr/bin/unzip', ['-tqq', file]);
+  const parts = execFileSync('/usr/bin/zipinfo', ['-1', file], { encoding: 'utf8' })
+    .split('\n')
+    .filter((n) => /\.(xml|rels)$/.test(n));
+  expect(parts.length).toBeGreaterThan(0);
+  for (const part of parts) {
+    const xml = execFileSync('/usr/bin/unzip', ['-p', file, part.replace(/[[\]*?]/g, '\\$&')]);
+    execFileSync('/usr/bin/xmllint', ['--noout', '-'], { input: xml });
+  }
+}
+
+describe.skipIf(!haveToolkit)('xliff round trip of document-path Office files', () => {
+  it('exports the delivered docx and pptx, and writes the approved targets into them, nothing bought', async () => {
+    fx = await createFixture({
+      manifest: {
+        mappings: [
+          {
+            name: 'office',
+            source: 'src',
+            source_lang: 'en',
+            output: 'out/{lang}/{path}',
+            targets: [{ lang: 'de' }],
+          },
+        ],
+      },
+      files: Object.fromEntries(DOCUMENTS.map((d) => [d, fs.readFileSync(path.join(SAMPLES, d))])),
+    });
+    const first = fx.mark();
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(fx.uploads(first)).toHaveLength(DOCUMENTS.length);
+    const f = fx;
+    const xlf = path.join(f.dir, 'de.xlf');
+    const loaded = await f.load();
+    const exported = await withState(f, (o) =>
+      exportXliff(loaded, o.state, o.state.memory!, { out: xlf, only: 'all', lang: 'de' }),
+    );
+    expect(exported.documents).toBe(DOCUMENTS.length);
+    const units = readXliffUnits(xlf);
+    // The service's wording is each unit's target, to be reviewed.
+    expect(units.every((u) => u.target !== undefined)).toBe(true);
+    expect(f.read('de.xlf')).toContain('state="needs-review-translation"');
+
+    // Per document, the first unit without inline tags gets a translator's wording.
+    const chosen = new Map<string, { resname: string; source: string; wording: string }>();
+    for (const u of units) {
+      const doc = u.file.replace(/^src\//, '');
+      if (chosen.has(doc) || u.source.some((i) => i.t !== 'text')) continue;
+      const source = u.source.map((i) => (i.t === 'text' ? i.text : '')).join('');
+      chosen.set(doc, { resname: u.resname, source, wording: `Übersetzt: ${source.slice(0, 30)}` });
+    }
+    expect([...chosen.keys()].sort()).toEqual([...DOCUMENTS].sort());
+    toolkitRewrite(xlf, Object.fromEntries([...chosen.values()].map((c) => [c.resname, c.wording])));
+
+    const before = new Map<string, string[]>();
+    for (const d of DOCUMENTS) before.set(d, await segmentTexts(path.join(f.dir, 'out/de', d)));
+    const mark = f.mark();
+    const imported = await withState(f, (o) => importXliff(loaded, o.state, o.state.memory!, [xlf]));
+    expect(imported.refused).toEqual([]);
+    expect(imported.taken.map((t) => t.document).sort()).toEqual(DOCUMENTS.map((d) => `src/${d}`).sort());
+    expect(imported.written.sort()).toEqual(DOCUMENTS.map((d) => `out/de/${d}`).sort());
+
+    const check = async () => {
+      const wording = new Map([...chosen.values()].map((c) => [c.source, c.wording]));
+      for (const d of DOCUMENTS) {
+        const output = path.join(f.dir, 'out/de', d);
+        opens(output);
+        const sources = await segmentTexts(path.join(f.src, d), 'source');
+        const expected = before.get(d)!.map((t, i) => wording.get(sources[i]!) ?? t);
+        expect(expected, d).toContain(chosen.get(d)!.wording);
+        expect(await segmentTexts(output), d).toEqual(expected);
+      }
+    };
+    await check();
+    // A plain sync buys nothing for them (no upload, no text request) and keeps the translator's text.
+    const run = await f.sync();
+    expect(run.failed).toEqual([]);
+    expect(f.uploads(mark)).toEqual([]);
+    expect(charactersSent(f, mark)).toBe(0);
+    await check();
+    // Exported again, those units are a person's wording.
+    await withState(f, (o) =>
+      exportXliff(loaded, o.state, o.state.memory!, { out: xlf, only: 'all', lang: 'de' }),
+    );
+    expect(f.read('de.xlf').match(/state="signed-off"/g)).toHaveLength(DOCUMENTS.length);
+  });
+});
