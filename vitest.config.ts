@@ -5,8 +5,9 @@ import { MACHINE_PG_URL, PG_SKIP_NOTICE, pgAnswers, pgBinDir } from './test/help
 // CI (.ci/run) sets LOCSYNC_TEST_REPORT to collect counts for its closing line.
 const report = process.env.LOCSYNC_TEST_REPORT;
 
-// The sync suite (and the segment path's, test/segments) runs a second time on a PostgreSQL state (test/sync/fixture.ts) when a server can
-// be had (see test/helpers/postgres.ts); the tests of pure functions there need no second run.
+// The sync suite (and the segment path's, test/segments, and the XLIFF round trip's, test/xliff)
+// runs a second time on a PostgreSQL state (test/sync/fixture.ts) when a server can be had (see
+// test/helpers/postgres.ts); the tests of pure functions there need no second run.
 const pgAvailable =
   !!process.env.LOCSYNC_TEST_PG_URL || (await pgAnswers(MACHINE_PG_URL)) || pgBinDir() !== undefined;
 if (!pgAvailable) console.warn(`sync suite on PostgreSQL: ${PG_SKIP_NOTICE}`);
@@ -35,10 +36,13 @@ export default defineConfig({
                   'test/segments/**/*.test.ts',
                   'test/strings/sync*.test.ts',
                   'test/documents/markdown-sync.test.ts',
+                  'test/xliff/**/*.test.ts',
                 ],
                 exclude: [
                   ...PURE.map((n) => `test/sync/${n}.test.ts`),
                   ...['batches', 'manifest'].map((n) => `test/segments/${n}.test.ts`),
+                  // Already two machines on one PostgreSQL state, whatever the backend.
+                  'test/xliff/shared-state.test.ts',
                 ],
                 env: { LOCSYNC_TEST_BACKEND: 'postgres' },
               },
