@@ -49,7 +49,10 @@ function importLines(s: XliffImportSummary): string[] {
   ];
   for (const t of s.taken) lines.push(`  taken: ${t.file}: ${t.unit} (${t.document})`);
   for (const r of s.refused) lines.push(`  refused: ${r.file}: unit ${r.unit}: ${r.why}`);
-  if (s.taken.length > 0)
+  // Document-path outputs have the wording now; a user checking a docx should not wait for a sync.
+  for (const w of s.written)
+    lines.push(`  written: ${w} (the wording taken, into the delivered file: nothing sent)`);
+  if (s.outputs.length > 0)
     lines.push(
       `  the next \`locsync sync\` writes them into ${s.outputs.length} output${s.outputs.length === 1 ? '' : 's'} (from the memory: nothing sent)`,
     );

@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportXliff } from '../../src/xliff/export.js';
-import { importXliff } from '../../src/xliff/import.js';
 import { readXliffUnits } from '../../src/xliff/reader.js';
 import { charactersSent, segmentTexts } from '../segments/helpers.js';
 import { haveToolkit } from '../segments/memory-helpers.js';
-import { createFixture, type Fixture } from '../sync/fixture.js';
+import { createFixture, runCliOn, uploadedUnits, type Fixture } from '../sync/fixture.js';
 import { toolkitRewrite, withState } from './helpers.js';
 
 // Office documents translated whole by the service (the document method, docs/xliff.md): their
@@ -84,33 +83,41 @@ describe.skipIf(!haveToolkit)('xliff round trip of document-path Office files', 
     const before = new Map<string, string[]>();
     for (const d of DOCUMENTS) before.set(d, await segmentTexts(path.join(f.dir, 'out/de', d)));
     const mark = f.mark();
-    const imported = await withState(f, (o) => importXliff(loaded, o.state, o.state.memory!, [xlf]));
-    expect(imported.refused).toEqual([]);
-    expect(imported.taken.map((t) => t.document).sort()).toEqual(DOCUMENTS.map((d) => `src/${d}`).sort());
-    expect(imported.written.sort()).toEqual(DOCUMENTS.map((d) => `out/de/${d}`).sort());
+    const imported = await runCliOn(f, 'xliff', 'import', 'de.xlf');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('2 units taken as reviewed wording, 0 refused');
+    const outputs = DOCUMENTS.map((d) => `out/de/${d}`);
+    const writtenAt = outputs.map((o) => fs.statSync(path.join(f.dir, o)).mtimeMs);
 
-    const check = async () => {
-      const wording = new Map([...chosen.values()].map((c) => [c.source, c.wording]));
-      for (const d of DOCUMENTS) {
-        const output = path.join(f.dir, 'out/de', d);
-        opens(output);
-        const sources = await segmentTexts(path.join(f.src, d), 'source');
-        const expected = before.get(d)!.map((t, i) => wording.get(sources[i]!) ?? t);
-        expect(expected, d).toContain(chosen.get(d)!.wording);
-        expect(await segmentTexts(output), d).toEqual(expected);
-      }
-    };
-    await check();
-    // A plain sync buys nothing for them (no upload, no text request) and keeps the translator's text.
+    // A plain sync buys nothing for them: no upload (an import that left the wording for the sync
+    // re-uploaded both documents), no text request; the files stay as the import wrote them.
     const run = await f.sync();
     expect(run.failed).toEqual([]);
-    expect(f.uploads(mark)).toEqual([]);
+    expect(uploadedUnits(f, mark), 'documents uploaded again after the import').toEqual([]);
     expect(charactersSent(f, mark)).toBe(0);
-    await check();
+    expect(outputs.map((o) => fs.statSync(path.join(f.dir, o)).mtimeMs)).toEqual(writtenAt);
+    // Each file opens and holds the translator's text, every other segment as the service delivered it.
+    const wording = new Map([...chosen.values()].map((c) => [c.source, c.wording]));
+    for (const d of DOCUMENTS) {
+      const output = path.join(f.dir, 'out/de', d);
+      opens(output);
+      const sources = await segmentTexts(path.join(f.src, d), 'source');
+      const expected = before.get(d)!.map((t, i) => wording.get(sources[i]!) ?? t);
+      expect(expected, d).toContain(chosen.get(d)!.wording);
+      expect(await segmentTexts(output), d).toEqual(expected);
+    }
+    // The import said which delivered files it wrote, and left nothing for a sync to write.
+    for (const o of outputs) expect(imported.stdout).toContain(`  written: ${o} (`);
+    expect(imported.stdout).not.toContain('the next `locsync sync` writes them');
     // Exported again, those units are a person's wording.
     await withState(f, (o) =>
       exportXliff(loaded, o.state, o.state.memory!, { out: xlf, only: 'all', lang: 'de' }),
     );
     expect(f.read('de.xlf').match(/state="signed-off"/g)).toHaveLength(DOCUMENTS.length);
+    // The files are a person's version now: status lists them, and no conflict holds it up.
+    const status = await runCliOn(f, 'status');
+    expect(status.code, status.stdout + status.stderr).toBe(0);
+    expect(status.stdout).toContain('Outputs edited by people (2; kept, never overwritten)');
+    for (const o of outputs) expect(status.stdout).toContain(o);
   });
 });
