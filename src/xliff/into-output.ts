@@ -20,6 +20,9 @@ export async function writeIntoOutput(
   doc: RoundTripDocument,
   wording: ReadonlyMap<string, string>,
 ): Promise<boolean> {
+  // An output that is gone (or no longer pairs with its source) has no segment to write into; the
+  // wording stays in the memory, and the sync that delivers the output again replaces it.
+  if (doc.units.every((u) => u.target === undefined)) return false;
   const outputAbs = path.resolve(loaded.dir, doc.output);
   const format = path.extname(outputAbs).slice(1).toLowerCase();
   const opened = await openDocument(outputAbs, { format });

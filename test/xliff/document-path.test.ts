@@ -38,48 +38,56 @@ function opens(file: string): void {
   }
 }
 
+/**
+ * Both documents delivered by the service, exported, and per document the first unit without
+ * inline tags given a translator's wording (approved, in translate-toolkit's XLIFF store).
+ */
+async function deliveredAndReworded() {
+  const f = await createFixture({
+    manifest: {
+      mappings: [
+        {
+          name: 'office',
+          source: 'src',
+          source_lang: 'en',
+          output: 'out/{lang}/{path}',
+          targets: [{ lang: 'de' }],
+        },
+      ],
+    },
+    files: Object.fromEntries(DOCUMENTS.map((d) => [d, fs.readFileSync(path.join(SAMPLES, d))])),
+  });
+  fx = f;
+  const first = f.mark();
+  expect((await f.sync()).failed).toEqual([]);
+  expect(f.uploads(first)).toHaveLength(DOCUMENTS.length);
+  const xlf = path.join(f.dir, 'de.xlf');
+  const loaded = await f.load();
+  const exported = await withState(f, (o) =>
+    exportXliff(loaded, o.state, o.state.memory!, { out: xlf, only: 'all', lang: 'de' }),
+  );
+  expect(exported.documents).toBe(DOCUMENTS.length);
+  const units = readXliffUnits(xlf);
+  // The service's wording is each unit's target, to be reviewed.
+  expect(units.every((u) => u.target !== undefined)).toBe(true);
+  expect(f.read('de.xlf')).toContain('state="needs-review-translation"');
+
+  // Per document, the first unit without inline tags gets a translator's wording.
+  const chosen = new Map<string, { resname: string; source: string; wording: string }>();
+  for (const u of units) {
+    const doc = u.file.replace(/^src\//, '');
+    if (chosen.has(doc) || u.source.some((i) => i.t !== 'text')) continue;
+    const source = u.source.map((i) => (i.t === 'text' ? i.text : '')).join('');
+    chosen.set(doc, { resname: u.resname, source, wording: `Übersetzt: ${source.slice(0, 30)}` });
+  }
+  expect([...chosen.keys()].sort()).toEqual([...DOCUMENTS].sort());
+  toolkitRewrite(xlf, Object.fromEntries([...chosen.values()].map((c) => [c.resname, c.wording])));
+  return { f, loaded, xlf, chosen };
+}
+
 describe.skipIf(!haveToolkit)('xliff round trip of document-path Office files', () => {
   it('exports the delivered docx and pptx, and writes the approved targets into them, nothing bought', async () => {
-    fx = await createFixture({
-      manifest: {
-        mappings: [
-          {
-            name: 'office',
-            source: 'src',
-            source_lang: 'en',
-            output: 'out/{lang}/{path}',
-            targets: [{ lang: 'de' }],
-          },
-        ],
-      },
-      files: Object.fromEntries(DOCUMENTS.map((d) => [d, fs.readFileSync(path.join(SAMPLES, d))])),
-    });
-    const first = fx.mark();
-    expect((await fx.sync()).failed).toEqual([]);
-    expect(fx.uploads(first)).toHaveLength(DOCUMENTS.length);
-    const f = fx;
-    const xlf = path.join(f.dir, 'de.xlf');
-    const loaded = await f.load();
-    const exported = await withState(f, (o) =>
-      exportXliff(loaded, o.state, o.state.memory!, { out: xlf, only: 'all', lang: 'de' }),
-    );
-    expect(exported.documents).toBe(DOCUMENTS.length);
-    const units = readXliffUnits(xlf);
-    // The service's wording is each unit's target, to be reviewed.
-    expect(units.every((u) => u.target !== undefined)).toBe(true);
-    expect(f.read('de.xlf')).toContain('state="needs-review-translation"');
-
-    // Per document, the first unit without inline tags gets a translator's wording.
-    const chosen = new Map<string, { resname: string; source: string; wording: string }>();
-    for (const u of units) {
-      const doc = u.file.replace(/^src\//, '');
-      if (chosen.has(doc) || u.source.some((i) => i.t !== 'text')) continue;
-      const source = u.source.map((i) => (i.t === 'text' ? i.text : '')).join('');
-      chosen.set(doc, { resname: u.resname, source, wording: `Übersetzt: ${source.slice(0, 30)}` });
-    }
-    expect([...chosen.keys()].sort()).toEqual([...DOCUMENTS].sort());
-    toolkitRewrite(xlf, Object.fromEntries([...chosen.values()].map((c) => [c.resname, c.wording])));
-
+    const { f, loaded, xlf, chosen } = await deliveredAndReworded();
     const before = new Map<string, string[]>();
     for (const d of DOCUMENTS) before.set(d, await segmentTexts(path.join(f.dir, 'out/de', d)));
     const mark = f.mark();
@@ -119,5 +127,16 @@ describe.skipIf(!haveToolkit)('xliff round trip of document-path Office files', 
     expect(status.code, status.stdout + status.stderr).toBe(0);
     expect(status.stdout).toContain('Outputs edited by people (2; kept, never overwritten)');
     for (const o of outputs) expect(status.stdout).toContain(o);
+  });
+
+  it('takes the wording of a deleted output and writes the other files', async () => {
+    const { f } = await deliveredAndReworded();
+    fs.rmSync(path.join(f.dir, 'out/de/slides.pptx'));
+    const imported = await runCliOn(f, 'xliff', 'import', 'de.xlf');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(' 0 refused');
+    expect(imported.stdout).toContain('  written: out/de/report.docx (');
+    expect(imported.stdout).not.toContain('slides.pptx (');
+    expect(f.exists('out/de/slides.pptx')).toBe(false);
   });
 });
