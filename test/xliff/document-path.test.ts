@@ -7,7 +7,7 @@ import { readXliffUnits } from '../../src/xliff/reader.js';
 import { charactersSent, segmentTexts } from '../segments/helpers.js';
 import { haveToolkit } from '../segments/memory-helpers.js';
 import { createFixture, runCliOn, uploadedUnits, type Fixture } from '../sync/fixture.js';
-import { toolkitRewrite, withState } from './helpers.js';
+import { chooseWording, toolkitRewrite, withChosenWording, withState } from './helpers.js';
 
 // Office documents translated whole by the service (the document method, docs/xliff.md): their
 // segments are read from the delivered output by the document layer and exported as bilingual
@@ -73,13 +73,7 @@ async function deliveredAndReworded() {
   expect(f.read('de.xlf')).toContain('state="needs-review-translation"');
 
   // Per document, the first unit without inline tags gets a translator's wording.
-  const chosen = new Map<string, { resname: string; source: string; wording: string }>();
-  for (const u of units) {
-    const doc = u.file.replace(/^src\//, '');
-    if (chosen.has(doc) || u.source.some((i) => i.t !== 'text')) continue;
-    const source = u.source.map((i) => (i.t === 'text' ? i.text : '')).join('');
-    chosen.set(doc, { resname: u.resname, source, wording: `Übersetzt: ${source.slice(0, 30)}` });
-  }
+  const chosen = chooseWording(units);
   expect([...chosen.keys()].sort()).toEqual([...DOCUMENTS].sort());
   toolkitRewrite(xlf, Object.fromEntries([...chosen.values()].map((c) => [c.resname, c.wording])));
   return { f, loaded, xlf, chosen };
@@ -105,12 +99,11 @@ describe.skipIf(!haveToolkit)('xliff round trip of document-path Office files', 
     expect(charactersSent(f, mark)).toBe(0);
     expect(outputs.map((o) => fs.statSync(path.join(f.dir, o)).mtimeMs)).toEqual(writtenAt);
     // Each file opens and holds the translator's text, every other segment as the service delivered it.
-    const wording = new Map([...chosen.values()].map((c) => [c.source, c.wording]));
     for (const d of DOCUMENTS) {
       const output = path.join(f.dir, 'out/de', d);
       opens(output);
       const sources = await segmentTexts(path.join(f.src, d), 'source');
-      const expected = before.get(d)!.map((t, i) => wording.get(sources[i]!) ?? t);
+      const expected = withChosenWording(before.get(d)!, sources, chosen);
       expect(expected, d).toContain(chosen.get(d)!.wording);
       expect(await segmentTexts(output), d).toEqual(expected);
     }

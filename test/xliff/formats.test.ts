@@ -7,7 +7,7 @@ import { readXliffUnits } from '../../src/xliff/reader.js';
 import { charactersSent, segmentsMapping, segmentTexts } from '../segments/helpers.js';
 import { haveToolkit } from '../segments/memory-helpers.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
-import { toolkitRewrite, withState } from './helpers.js';
+import { chooseWording, toolkitRewrite, withChosenWording, withState } from './helpers.js';
 
 // The round trip of every kind of document the segment path writes (docs/xliff.md): txt, html,
 // docx (the samples, made by real tools) and the string files JSON, PO and Android resources. One
@@ -72,13 +72,7 @@ describe.skipIf(!haveToolkit)('xliff round trip per format', () => {
 
     // Per document, the first unit without inline tags gets a translator's wording.
     const units = readXliffUnits(xlf);
-    const chosen = new Map<string, { resname: string; source: string; wording: string }>();
-    for (const u of units) {
-      const doc = u.file.replace(/^src\//, '');
-      if (chosen.has(doc) || u.source.some((i) => i.t !== 'text')) continue;
-      const source = u.source.map((i) => (i.t === 'text' ? i.text : '')).join('');
-      chosen.set(doc, { resname: u.resname, source, wording: `Übersetzt: ${source.slice(0, 30)}` });
-    }
+    const chosen = chooseWording(units);
     expect([...chosen.keys()].sort()).toEqual([...DOCUMENTS].sort());
     toolkitRewrite(xlf, Object.fromEntries([...chosen.values()].map((c) => [c.resname, c.wording])));
 
@@ -95,10 +89,9 @@ describe.skipIf(!haveToolkit)('xliff round trip per format', () => {
     expect(charactersSent(f, mark)).toBe(0);
     // Each segment of a source taken has its wording (in every document that has the sentence: the
     // memory's wording is the source's), every other one what the output had.
-    const wording = new Map([...chosen.values()].map((c) => [c.source, c.wording]));
     for (const d of DOCUMENTS) {
       const sources = await segmentTexts(path.join(f.src, d), 'source');
-      const expected = before.get(d)!.map((t, i) => wording.get(sources[i]!) ?? t);
+      const expected = withChosenWording(before.get(d)!, sources, chosen);
       expect(expected, d).toContain(chosen.get(d)!.wording);
       expect(await segmentTexts(path.join(f.dir, 'out/de', d)), d).toEqual(expected);
     }

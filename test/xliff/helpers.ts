@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import type { XliffUnit } from '../../src/xliff/reader.js';
 import type { Fixture } from '../sync/fixture.js';
 
 // What the XLIFF round-trip tests share: translate-toolkit's XLIFF store rewriting a file as a CAT
@@ -35,4 +36,37 @@ export async function withState<T>(
   } finally {
     await opened.close();
   }
+}
+
+export interface ChosenWording {
+  resname: string;
+  /** The unit's source text. */
+  source: string;
+  /** The translator's wording of it. */
+  wording: string;
+}
+
+/**
+ * Per document (its path in the source folder), the first unit without inline tags, given a
+ * translator's wording: plain text keeps the comparison of outputs free of tag handling.
+ */
+export function chooseWording(units: readonly XliffUnit[]): Map<string, ChosenWording> {
+  const chosen = new Map<string, ChosenWording>();
+  for (const u of units) {
+    const doc = u.file.replace(/^src\//, '');
+    if (chosen.has(doc) || u.source.some((i) => i.t !== 'text')) continue;
+    const source = u.source.map((i) => (i.t === 'text' ? i.text : '')).join('');
+    chosen.set(doc, { resname: u.resname, source, wording: `Übersetzt: ${source.slice(0, 30)}` });
+  }
+  return chosen;
+}
+
+/** An output's segment texts once the chosen wording is in: `before` with each source taken replaced. */
+export function withChosenWording(
+  before: readonly string[],
+  sources: readonly string[],
+  chosen: ReadonlyMap<string, ChosenWording>,
+): string[] {
+  const wording = new Map([...chosen.values()].map((c) => [c.source, c.wording]));
+  return before.map((t, i) => wording.get(sources[i]!) ?? t);
 }
