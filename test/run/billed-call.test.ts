@@ -6,7 +6,10 @@ import {
   AuthError,
   InvalidRequestError,
   NetworkError,
+  NotFoundError,
+  PlanError,
   QuotaExceededError,
+  RateLimitedError,
   ServiceError,
   UnavailableError,
   UnreadableAnswerError,
@@ -168,11 +171,17 @@ async function setup(method: Method, o: Options = {}) {
   /** A call whose client is `send` (its bytes leave at beforeSend). */
   const callWith = (send: (o: Required<CallOptions>) => Promise<typeof ANSWER>, r = record()) =>
     attempt.call({ send, characters: CHARS, ...(r ? { record: r } : {}) });
-  const call = (tries: Try[], r = record()) => {
+  /** `sendable`: the caller's check as the bytes are about to leave (BilledCall.sendable). */
+  const call = (tries: Try[], r = record(), sendable?: () => Promise<boolean>) => {
     const client = scripted(tries);
     return {
       client,
-      outcome: attempt.call({ send: client.send, characters: CHARS, ...(r ? { record: r } : {}) }),
+      outcome: attempt.call({
+        send: client.send,
+        characters: CHARS,
+        ...(r ? { record: r } : {}),
+        ...(sendable ? { sendable } : {}),
+      }),
     };
   };
   /** The text requests recorded, by state (sent, answered, lost). */
@@ -296,6 +305,9 @@ describe.each(METHODS)('a billed call (method: %s)', (method) => {
 
   it.each([
     ['503s past the retries', new UnavailableError(init(503))],
+    ['429s past the retries', new RateLimitedError(init(429))],
+    ['a 404 (the endpoint or the document is not there)', new NotFoundError(init(404))],
+    ['a feature the plan lacks', new PlanError(init(403))],
     ['a connection never made', new NetworkError(init())],
   ])('not taken: %s: nothing billed, no attempt used up, tried again by the next run', async (_, err) => {
     const s = await setup(method);
@@ -465,6 +477,29 @@ describe.each(METHODS)('a billed call (method: %s)', (method) => {
     expect(s.report.summary().unconfirmedUploads).toEqual([]);
   });
 
+  it('withdrawn: the caller’s check refuses it as its bytes are about to leave: nothing recorded, no attempt', async () => {
+    const s = await setup(method, { caps: { perRun: 1000 } });
+    expect(await s.attempt.reserve(CHARS)).toBe(true);
+    const { outcome, client } = s.call(['answer'], undefined, () => Promise.resolve(false));
+    expect(await outcome).toEqual({ kind: 'withdrawn' });
+    expect(client.calls.left).toBe(0);
+    const row = await s.row();
+    expect([row.attempts, row.upload_started_at]).toEqual([0, null]);
+    expect(s.uploading).toHaveLength(0);
+    expect(s.attempt.spent).toBe(0);
+    expect(await billedRequests(s)).toBe(0);
+  });
+
+  it('the caller’s check is asked once: a retry of a call that left is not withdrawn', async () => {
+    const s = await setup(method);
+    let asked = 0;
+    const sendable = () => Promise.resolve(++asked === 1);
+    const { outcome, client } = s.call(['retry', 'answer'], undefined, sendable);
+    expect((await outcome).kind).toBe('answered');
+    expect([asked, client.calls.left]).toEqual([1, 2]);
+    expect((await s.row()).attempts).toBe(1);
+  });
+
   it('a lost answer’s resend is listed as possibly billed twice once it leaves, not before', async () => {
     const s = await setup(method, { reupload: 'lost-answer' });
     const waiting = s.call(['wait']);
@@ -487,5 +522,25 @@ describe('a lost download’s re-upload (method: document)', () => {
     expect((await s.call(['answer']).outcome).kind).toBe('answered');
     expect((await s.row()).attempts).toBe(0);
     expect((await s.row()).upload_started_at).not.toBeNull();
+  });
+});
+
+describe('a share of a text request another job sends (method: segments)', () => {
+  it('starts this job’s attempt and is recorded as it leaves; surely not taken, its record goes', async () => {
+    const s = await setup('segments');
+    const share = textRequestRecord(s.memory, {
+      jobId: s.job.id,
+      runId: s.runId,
+      texts: 1,
+      characters: CHARS,
+    });
+    await s.attempt.joined(CHARS, share);
+    expect((await s.row()).attempts).toBe(1);
+    expect(s.uploading).toHaveLength(1);
+    expect(s.attempt.spent).toBe(CHARS);
+    expect(await billedRequests(s)).toBe(CHARS);
+    await s.attempt.joinedNotTaken(CHARS, share);
+    expect(s.attempt.spent).toBe(0);
+    expect(await billedRequests(s)).toBe(0);
   });
 });
