@@ -22,6 +22,31 @@ afterEach(async () => {
   fx = undefined;
 });
 
+/** The worker `taker` takes the open job over: the stalled worker's lease has run out. */
+async function takeOver(taker: PostgresState): Promise<void> {
+  await taker.pool.query(`UPDATE work_claims SET lease_until = clock_timestamp() - interval '1 second'`);
+  const [open] = await taker.jobs.open();
+  expect(await taker.jobs.take(open!)).toHaveProperty('job');
+}
+
+/**
+ * A sync through the stalling client. Once it has left its job (or, without the fence, finished it)
+ * the stale worker is stopped as by a signal: a sync waits for the work other live workers hold, and
+ * the taker's claim is only given back when it closes, after which the stale run could rightly take
+ * the job up once more. Stopped, it neither waits nor takes anything up again; the taker closes
+ * after it ended.
+ */
+async function staleSync(f: Fixture, client: DocumentClient, taker: PostgresState) {
+  const events = createSyncEvents();
+  const stop = new AbortController();
+  events.on('job:left', () => stop.abort());
+  events.on('job:done', () => stop.abort());
+  const stale = await f.sync({ client, events, signal: stop.signal });
+  await taker.close();
+  other = undefined;
+  return stale;
+}
+
 describe.skipIf(!onPostgres)('a worker that stalled past its lease during an upload', () => {
   it('leaves the job to the worker that took it over: its answer is listed, not recorded, and the repeat counted once', async () => {
     fx = await createFixture({
@@ -39,28 +64,14 @@ describe.skipIf(!onPostgres)('a worker that stalled past its lease during an upl
         // The options passed on: the upload is recorded as it leaves, as by the service client.
         const answer = await real.uploadDocument(file, request, opts);
         // Before the answer is recorded the worker stalls past its lease, and another takes over.
-        await taker.pool.query(
-          `UPDATE work_claims SET lease_until = clock_timestamp() - interval '1 second'`,
-        );
-        const [open] = await taker.jobs.open();
-        expect(await taker.jobs.take(open!)).toHaveProperty('job');
+        await takeOver(taker);
         return answer;
       },
       getDocumentStatus: (id, key) => real.getDocumentStatus(id, key),
       downloadDocument: (id, key, out, o) => real.downloadDocument(id, key, out, o),
     };
 
-    // Once it has left its job (or, without the fence, finished it) the stale worker is stopped as
-    // by a signal: a sync waits for the work other live workers hold, and the taker's claim is only
-    // given back when it closes, after which the stale run could rightly take the job up once more.
-    // Stopped, it neither waits nor takes anything up again; the taker closes after it ended.
-    const events = createSyncEvents();
-    const stop = new AbortController();
-    events.on('job:left', () => stop.abort());
-    events.on('job:done', () => stop.abort());
-    const stale = await fx.sync({ client: stalling, events, signal: stop.signal });
-    await taker.close();
-    other = undefined;
+    const stale = await staleSync(fx, stalling, taker);
     expect(stale.failed).toEqual([]);
     expect(stale.elsewhere).toBe(1);
     const documentId = fx.uploads()[0]?.document_id;
@@ -102,22 +113,12 @@ describe.skipIf(!onPostgres)('a worker that stalled past its lease while its seg
         const answer = await real.translateText(request, opts);
         // The answer is remembered (the segment memory is no job's), but before the job is recorded
         // done the worker stalls past its lease and another one takes the job over.
-        await taker.pool.query(
-          `UPDATE work_claims SET lease_until = clock_timestamp() - interval '1 second'`,
-        );
-        const [open] = await taker.jobs.open();
-        expect(await taker.jobs.take(open!)).toHaveProperty('job');
+        await takeOver(taker);
         return answer;
       },
     };
-    const events = createSyncEvents();
-    const stop = new AbortController();
-    events.on('job:left', () => stop.abort());
-    events.on('job:done', () => stop.abort());
     // The record of it done is refused: the job is the other worker's, not a failure of this run.
-    const stale = await fx.sync({ client: stalling, events, signal: stop.signal });
-    await taker.close();
-    other = undefined;
+    const stale = await staleSync(fx, stalling, taker);
     expect(stale.failed).toEqual([]);
     expect(stale.elsewhere).toBe(1);
     expect(textRequests(fx)).toHaveLength(1);
