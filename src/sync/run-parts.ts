@@ -17,6 +17,7 @@ import { LiveSummary } from './run/live-summary.js';
 import { RunLedger } from './run/run-ledger.js';
 import { WatchedPlaces } from './segments/places-watch.js';
 import { SegmentMethod } from './segments/segment-method.js';
+import { sharedRecall } from './segments/shared-recall.js';
 import { pollTiming } from './timing.js';
 
 // The parts a run is made of, built once when it opens: its record, report and control, the
@@ -68,7 +69,7 @@ export async function buildRunParts(
   // Jobs of method: segments go the segment path (src/sync/segments), the others the document path;
   // both through the one lifecycle of a job. The pool of text requests sees the jobs on their way.
   const deps = {
-    memory: args.state.segments,
+    memory: args.state.segments && sharedRecall(args.state.segments),
     client,
     ledger,
     jobs: args.state.jobs,

@@ -9,8 +9,9 @@ import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord
 // The segment memory on SQLite (see SegmentMemory): translated segments by key, and the text requests
 // recorded before they are sent. better-sqlite3 is synchronous: a row is written when a call returns.
 
-/** Keys asked for in one statement (SQLite's default limit of bound variables is 32766). */
-const CHUNK = 500;
+// Keys are bound as one JSON array read by json_each: one statement prepared once answers any number
+// of keys in one query (a list of `?` per call was prepared again each time, 500 keys at most).
+const KEYS = 'SELECT value FROM json_each(?)';
 
 const now = () => new Date().toISOString();
 
@@ -18,6 +19,8 @@ export class SqliteSegmentMemory implements SegmentMemory {
   private readonly putStmt;
   private readonly sentStmt;
   private readonly stateStmt;
+  private readonly recallStmt;
+  private readonly forgetStmt;
   constructor(private readonly db: Database.Database) {
     this.putStmt = db.prepare(
       `INSERT INTO segment_memory (key, origin, source, source_lang, target_lang, settings, translation, run_id, created_at, document)
@@ -31,6 +34,12 @@ export class SqliteSegmentMemory implements SegmentMemory {
     this.stateStmt = db.prepare<[string, string | null, number]>(
       'UPDATE text_requests SET state = ?, answered_at = ? WHERE id = ?',
     );
+    this.recallStmt = db.prepare<[string], Recalled & { key: string }>(
+      `SELECT key, translation, origin, run_id FROM segment_memory WHERE key IN (${KEYS})`,
+    );
+    this.forgetStmt = db.prepare<[string]>(
+      `DELETE FROM segment_memory WHERE origin = 'service' AND key IN (${KEYS})`,
+    );
   }
 
   async lookup(keys: readonly string[]): Promise<Map<string, string>> {
@@ -41,16 +50,9 @@ export class SqliteSegmentMemory implements SegmentMemory {
 
   async recall(keys: readonly string[]): Promise<Map<string, Recalled>> {
     const out = new Map<string, Recalled>();
-    const unique = [...new Set(keys)];
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const chunk = unique.slice(i, i + CHUNK);
-      const rows = this.db
-        .prepare<string[], Recalled & { key: string }>(
-          `SELECT key, translation, origin, run_id FROM segment_memory WHERE key IN (${chunk.map(() => '?').join(',')})`,
-        )
-        .all(...chunk);
-      for (const r of rows) out.set(r.key, preferred(out.get(r.key), r));
-    }
+    if (keys.length === 0) return out;
+    for (const r of this.recallStmt.all(JSON.stringify([...new Set(keys)])))
+      out.set(r.key, preferred(out.get(r.key), r));
     return out;
   }
 
@@ -64,17 +66,8 @@ export class SqliteSegmentMemory implements SegmentMemory {
   }
 
   async forgetAnswers(keys: readonly string[]): Promise<void> {
-    const unique = [...new Set(keys)];
-    this.db.transaction(() => {
-      for (let i = 0; i < unique.length; i += CHUNK) {
-        const chunk = unique.slice(i, i + CHUNK);
-        this.db
-          .prepare<string[]>(
-            `DELETE FROM segment_memory WHERE origin = 'service' AND key IN (${chunk.map(() => '?').join(',')})`,
-          )
-          .run(...chunk);
-      }
-    })();
+    if (keys.length === 0) return;
+    this.forgetStmt.run(JSON.stringify([...new Set(keys)]));
   }
 
   async textRequestSent(r: NewTextRequest): Promise<number> {
