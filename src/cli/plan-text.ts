@@ -114,7 +114,11 @@ export function formatFiles(p: PricedFiles, rate?: BillingRate): string {
         `* ${i.output} (${i.because ?? reasonWords(i.reason)}): re-translating bills ${formatUploadPrice(i.file, i.price, rate)}`,
     ),
     ...section('Outputs to delete (source deleted)', p.toDelete, (f) => `- ${f}`),
-    ...section('Given up after repeated failures', p.gaveUp, (i) => `x ${i.file} (${i.target})`),
+    ...section(
+      'Not sent again (failed max_attempts times, or refused for good; a changed file or setting is)',
+      p.gaveUp,
+      (i) => `x ${i.file} (${i.target})`,
+    ),
     ...section('Unsupported files', p.unsupported, (s) => `? ${s.file}: ${s.message}`),
   ];
   const summary =

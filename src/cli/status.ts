@@ -132,7 +132,7 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
   if (d.gaveUp?.length) {
     out.push('');
     out.push(
-      `Given up after max_attempts failures (${d.gaveUp.length}; a changed source file is tried again):`,
+      `Not sent again (${d.gaveUp.length}; failed max_attempts times, or refused for good: see Failures; a changed file or setting is tried again):`,
     );
     for (const g of d.gaveUp) out.push(`  ${g.file} -> ${g.target} (${g.output})`);
   }

@@ -1,12 +1,21 @@
 import type { LoadedManifest } from '../manifest/load.js';
 import type { RunRecord, RunStopReason } from '../state/types.js';
+import { notRetriedAdvice } from '../sync/refused-for-good.js';
 
 // What an operator should do about a failed job, by the kind of its last error: `locsync status`,
 // its --json and the status page say the same.
 
-export function adviceFor(kind: string | null, m: LoadedManifest, attempts: number, cfg: string): string {
+export function adviceFor(
+  kind: string | null,
+  m: LoadedManifest,
+  attempts: number,
+  cfg: string,
+  job?: { error: string | null; mapping: string; target: string },
+): string {
   const rerun = `rerun \`locsync sync -c ${cfg}\``;
   switch (kind) {
+    case 'needs-fix':
+      return notRetriedAdvice(job?.error, job ?? { mapping: '?', target: '?' });
     case 'quota':
       return `the account's character quota is used up: raise your plan's character limit or wait for the next billing period; then ${rerun}`;
     case 'budget':

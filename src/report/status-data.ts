@@ -118,8 +118,13 @@ export function failureRow(
     kind: j.error_kind,
     message: j.error,
     attempts: j.attempts,
-    gave_up: j.status === 'failed' && j.attempts >= loaded.manifest.max_attempts,
-    advice: adviceFor(j.error_kind, loaded, j.attempts, cfg),
+    gave_up:
+      j.status === 'failed' && (j.attempts >= loaded.manifest.max_attempts || j.error_kind === 'needs-fix'),
+    advice: adviceFor(j.error_kind, loaded, j.attempts, cfg, {
+      error: j.error,
+      mapping: j.mapping,
+      target: j.target_lang,
+    }),
   };
 }
 

@@ -5,12 +5,14 @@ import { costOf, formatBill, type BillingRate } from '../billing/money.js';
 import { pricedLeverage, type LeverageByTarget } from '../billing/leverage.js';
 import { leverageLines } from '../billing/leverage-lines.js';
 import { staleAdvice } from './plan/retranslate.js';
+import { notRetriedAdvice } from './refused-for-good.js';
 
 // What a sync run did, for the closing summary, `--json`, the runs table and the report command.
 
 /** Why a (file, target) failed (in the summary, the job:failed event and the job's error_kind). */
 export type FailureKind =
   | 'job-error' // the service reported status error
+  | 'needs-fix' // refused for a reason a retry cannot change (src/sync/refused-for-good.ts)
   | 'maybe-accepted' // upload failed after the body was sent: may be billed
   | 'quota' // 456
   | 'budget' // a budget cap was reached during the run: not uploaded this run
@@ -258,9 +260,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
   else if (s.stoppedReason) lines.push(`Uploads stopped: ${s.stoppedReason}`);
   for (const m of s.sourceMissing) lines.push(`  failed: mapping ${m.mapping}: ${m.message}`);
   for (const f of s.failed)
-    lines.push(
-      `  failed: ${f.mapping}/${f.file} -> ${f.target}: ${f.error}${f.willRetry ? ' (will retry next run)' : ''}`,
-    );
+    lines.push(`  failed: ${f.mapping}/${f.file} -> ${f.target}: ${f.error}${afterFailure(f)}`);
   for (const f of s.flagged ?? [])
     for (const finding of f.findings)
       lines.push(`  flagged: ${f.mapping}/${f.file} -> ${f.target}: ${finding} (delivered; docs/qa.md)`);
@@ -284,4 +284,10 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
   for (const d of s.deletedOutputs) lines.push(`  deleted output: ${d}`);
   // File names and messages come from outside: each entry stays one line.
   return lines.map(printable).join('\n');
+}
+
+/** What follows a failure in the summary: that it is retried, or what the user must change. */
+function afterFailure(f: FailedItem): string {
+  if (f.kind === 'needs-fix') return ` ${notRetriedAdvice(f.error, f)}`;
+  return f.willRetry ? ' (will retry next run)' : '';
 }

@@ -64,6 +64,7 @@ export type Decision =
   | { kind: 'resaved'; doneId: number }
   | { kind: 'resume'; jobId: number }
   | { kind: 'gave-up'; jobId: number }
+  | { kind: 'needs-fix'; jobId: number }
   | { kind: 'qa-failed'; jobId: number }
   | { kind: 'translate'; reason: TranslateReason; jobId?: number };
 
@@ -87,6 +88,15 @@ export function decide(f: UnitFacts): Decision {
     if (f.retranslate.has('all')) return { kind: 'translate', reason: 'requested' };
     return f.wordingImported ? { kind: 'translate', reason: 'wording-imported' } : { kind: 'unchanged' };
   }
+  // Refused for a reason no retry changes (source equals target...): sent again only once the
+  // file or its settings changed, a source_lang set since included (hence no `detected` here).
+  if (
+    open?.status === 'failed' &&
+    open.error_kind === 'needs-fix' &&
+    open.sha256 === f.sha256 &&
+    open.fingerprint === f.fingerprint
+  )
+    return { kind: 'needs-fix', jobId: open.id };
   if (open && open.sha256 === f.sha256 && sameSettings(open.fingerprint)) {
     if (open.status === 'uploaded' && open.document_id)
       return outputGivenUp(open, f.maxAttempts)
@@ -102,7 +112,8 @@ export function decide(f: UnitFacts): Decision {
       !f.retranslate.has('all')
     )
       return { kind: 'qa-failed', jobId: open.id };
-    if (open.status === 'failed' && open.attempts >= f.maxAttempts && open.error_kind !== 'qa-failed')
+    const retried = open.error_kind !== 'qa-failed' && open.error_kind !== 'needs-fix';
+    if (open.status === 'failed' && open.attempts >= f.maxAttempts && retried)
       return { kind: 'gave-up', jobId: open.id };
     return {
       kind: 'translate',

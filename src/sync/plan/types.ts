@@ -43,6 +43,7 @@ export type SkipReason =
   | 'path-escape' // the output would leave its output root or land in a source folder
   | 'unwritable-name' // a part of the output's path is longer than file systems allow
   | 'gave-up' // failed max_attempts times on earlier runs
+  | 'needs-fix' // refused for a reason only a change of the manifest or the file can fix
   | 'qa-failed' // its last output failed a hard check (docs/qa.md): not bought again unless asked
   | 'drift'; // its style list was changed on the service (policy fail): not translated until resolved
 
@@ -150,7 +151,7 @@ export interface SkipAction {
   ref: OutputRef;
   reason: Extract<
     SkipReason,
-    'collision' | 'path-escape' | 'unwritable-name' | 'gave-up' | 'qa-failed' | 'drift'
+    'collision' | 'path-escape' | 'unwritable-name' | 'gave-up' | 'needs-fix' | 'qa-failed' | 'drift'
   >;
   message: string;
 }

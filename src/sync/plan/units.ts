@@ -12,6 +12,7 @@ import { sameContent } from './digests.js';
 import { sha256File, type FoundFile } from './list-sources.js';
 import { outputCondition } from '../run/edited-output.js';
 import { besideTooLong, nameTooLong } from './name-limits.js';
+import { notSentAgain } from './not-sent-again.js';
 import type { DoneEntry } from './output-index.js';
 import type { OutputRef, PlannedSettings, SourceFacts } from './types.js';
 
@@ -349,11 +350,10 @@ function addDecision(
         because: d.reason === 'settings' ? 'settings changed' : because,
       });
       return;
-    case 'gave-up': {
-      const job = ctx.index.openOf(ref.output);
-      const max = ctx.loaded.manifest.max_attempts;
-      const message = `failed ${job?.attempts ?? max} times (limit max_attempts ${max}): ${job?.error ?? 'unknown error'}`;
-      b.add({ kind: 'skip', ref, reason: 'gave-up', message });
+    case 'gave-up':
+    case 'needs-fix': {
+      const message = notSentAgain(d.kind, ctx.index.openOf(ref.output), ctx.loaded.manifest.max_attempts);
+      b.add({ kind: 'skip', ref, reason: d.kind, message });
       return;
     }
     case 'qa-failed': {

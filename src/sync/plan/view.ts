@@ -54,7 +54,8 @@ export function groupPlan(plan: Plan): SyncPlan {
         view.stale.push({ ...a.ref, reason: a.reason, ...(a.because ? { because: a.because } : {}) });
         break;
       case 'skip':
-        if (a.reason === 'gave-up') view.gaveUp.push(a.ref);
+        // Neither is sent again until its file (or, refused for good, its settings) changes.
+        if (a.reason === 'gave-up' || a.reason === 'needs-fix') view.gaveUp.push(a.ref);
         else {
           if (a.reason === 'qa-failed') view.qaFailed.push(a.ref);
           view.skipped.push({

@@ -9,6 +9,7 @@ import {
   UnavailableError,
 } from '../../api/errors.js';
 import type { FailureKind } from '../events.js';
+import { refusedForGood } from '../refused-for-good.js';
 
 // What a failed billed call (an upload, a text request) means, by one rule for both methods: what
 // is not known to be refused may have been billed. Only a refusal the service answered (the quota,
@@ -50,7 +51,9 @@ export function callFailure(err: unknown, attemptsLeft: boolean, retryUnanswered
   if (err instanceof AuthError)
     return refused('auth', message, { willRetry: true, countsAttempt: false, stopUploads: 'auth' });
   if (err instanceof InvalidRequestError)
-    return refused('rejected', message, { willRetry: attemptsLeft, countsAttempt: true });
+    return refusedForGood(message)
+      ? refused('needs-fix', message, { willRetry: false, countsAttempt: true })
+      : refused('rejected', message, { willRetry: attemptsLeft, countsAttempt: true });
   if (NOT_REACHED.some((refusal) => err instanceof refusal))
     return { verdict: 'not-taken', kind: 'transient', message, willRetry: true, countsAttempt: false };
   const again = retryUnanswered && attemptsLeft;

@@ -18,6 +18,7 @@ import { JobEnds, type DriveState, type JobOutcome } from './job-ends.js';
 import type { Drive, JobMethod, JobSource } from './job-lifecycle.js';
 import type { DeliveryDeps, Translation } from './output-delivery.js';
 import { UploadStep, type UploadStepDeps } from './upload-step.js';
+import { refusedForGood } from '../refused-for-good.js';
 
 // The document method (the default), a strategy of the one job lifecycle (./job-lifecycle.ts):
 // upload the source (only when no document is recorded; ./upload-step.ts) → record id+key → poll →
@@ -134,8 +135,9 @@ export class DocumentMethod implements JobMethod {
     }
     if (status.status === 'error') {
       log.warn({ message: status.message }, 'the service could not translate the document');
-      return this.ends.fail(dr, 'job-error', status.message, {
-        willRetry: job.attempts < this.deps.maxAttempts,
+      const forGood = refusedForGood(status.message);
+      return this.ends.fail(dr, forGood ? 'needs-fix' : 'job-error', status.message, {
+        willRetry: !forGood && job.attempts < this.deps.maxAttempts,
         keepDocument: false,
         countsAttempt: true,
       });
