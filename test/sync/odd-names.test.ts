@@ -101,7 +101,7 @@ describe('odd file and folder names', () => {
         fs.writeFileSync(path.join(dir, f), 'x\n');
       const listed = async (include: string[], exclude: string[]) =>
         (await listSourceFiles(dir, include, exclude)).files.map((f) => f.relPath);
-      expect(await listed(['**/*'], ['**/drafts/**'])).toEqual(['a\nb/y.txt']);
+      expect(await listed(['**/*'], ['**/drafts/**'])).toEqual(['a\nb/y.txt', 'a\nb/z.md']);
       expect(await listed(['**/*.txt'], [])).toEqual(['a\nb/drafts/x.txt', 'a\nb/y.txt']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
