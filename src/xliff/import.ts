@@ -1,5 +1,8 @@
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
+import type { QaResult } from '../qa/checks.js';
+import { OutputGate, QaFailedError, type CheckedJob } from '../qa/gate.js';
+import { quarantineDirOf } from '../qa/quarantine.js';
 import { inlineOfTagged, taggedSource, taggedTarget, type InlineItem } from '../memory/inline.js';
 import type { BroughtRow, TranslationMemory } from '../state/memory-types.js';
 import type { RunState } from '../sync/engine.js';
@@ -30,7 +33,10 @@ export interface XliffImportSummary {
   importId: number | undefined;
   /** The outputs the next sync writes again with the wording taken (from the memory). */
   outputs: string[];
-  /** Document-path outputs the wording taken was written into now (into-output.ts). */
+  /**
+   * Document-path outputs the wording taken was written into now (into-output.ts), each passed by
+   * the output checks; the units of one they refuse are in `refused`.
+   */
   written: string[];
 }
 
@@ -128,19 +134,46 @@ export async function importXliff(
       }
     }
   if (rows.length === 0) return summary;
+  // Document-path outputs are written first, each checked as a sync's delivery checks it: the units
+  // of one the checks refuse are refused (never applied, neither to the file nor to the memory).
+  const written = await writeIntoOutputs(loaded, state, rows, docsHolding(rows, docs).document);
+  summary.written = written.written;
+  const kept = withoutRefused(summary, rows, written.refused);
+  if (kept.length === 0) return summary;
   const writer = await memory.beginImport({ file: files.join(', '), origin: 'reviewed' });
   summary.importId = writer.id;
   try {
-    await writer.put(rows);
-    await writer.finish(rows.length);
+    await writer.put(kept);
+    await writer.finish(kept.length);
   } catch (err) {
     await writer.abandon();
     throw err;
   }
-  const holding = docsHolding(rows, docs);
-  summary.outputs = await noteOutputs(loaded, state, holding.segments);
-  summary.written = await writeIntoOutputs(loaded, rows, holding.document);
+  summary.outputs = await noteOutputs(loaded, state, docsHolding(kept, docs).segments);
   return summary;
+}
+
+/**
+ * The rows of the units taken whose document's output the checks refused, moved from `taken` to
+ * `refused` with the checks' reason; answers the rows left.
+ */
+function withoutRefused(
+  summary: XliffImportSummary,
+  rows: readonly BroughtRow[],
+  refusedOutputs: ReadonlyMap<string, string>,
+): BroughtRow[] {
+  if (refusedOutputs.size === 0) return [...rows];
+  const kept: BroughtRow[] = [];
+  const taken: XliffImportSummary['taken'] = [];
+  summary.taken.forEach((t, i) => {
+    const why = refusedOutputs.get(`${t.document}\0${rows[i]!.target_lang}`);
+    if (why === undefined) {
+      taken.push(t);
+      kept.push(rows[i]!);
+    } else summary.refused.push({ file: t.file, unit: t.unit, why });
+  });
+  summary.taken = taken;
+  return kept;
 }
 
 /**
@@ -157,20 +190,56 @@ function docsHolding(rows: readonly BroughtRow[], docs: readonly RoundTripDocume
   };
 }
 
-/** The wording taken written into document-path outputs now (nothing is sent); answers those written. */
+/**
+ * The wording taken written into document-path outputs now (nothing is sent), each checked before
+ * it replaces the output (../qa/gate.ts, as a sync's delivery: a refused file goes to the
+ * quarantine). Answers the outputs written, and the reason of each refused, by source document and
+ * target language.
+ */
 async function writeIntoOutputs(
   loaded: LoadedManifest,
+  state: RunState,
   rows: readonly BroughtRow[],
   docs: readonly RoundTripDocument[],
-): Promise<string[]> {
+): Promise<{ written: string[]; refused: Map<string, string> }> {
   const written: string[] = [];
+  const refused = new Map<string, string>();
+  if (docs.length === 0) return { written, refused };
+  // A refusal is not recorded: the output the last verdict was about stays in place.
+  const gate = new OutputGate(loaded, quarantineDirOf(loaded.statePath), undefined);
+  const verdicts = new OutputGate(loaded, quarantineDirOf(loaded.statePath), state.qaResults);
   for (const doc of docs) {
     const wording = new Map(
       rows.filter((r) => r.target_lang === doc.targetLang).map((r) => [r.source, r.translation]),
     );
-    if (await writeIntoOutput(loaded, doc, wording)) written.push(doc.output);
+    const job = await checkedJobOf(state, doc);
+    let result: QaResult | undefined;
+    try {
+      const vet = async (part: string) => {
+        result = await gate.vet(job, path.resolve(loaded.dir, doc.source), part);
+      };
+      if (await writeIntoOutput(loaded, doc, wording, vet)) written.push(doc.output);
+    } catch (err) {
+      if (!(err instanceof QaFailedError)) throw err;
+      refused.set(`${doc.source}\0${doc.targetLang}`, `not written into ${doc.output}: ${err.message}`);
+      continue;
+    }
+    // The output is the translator's version now: its verdict is the one kept.
+    if (result && job.id > 0) await verdicts.record(job, result);
   }
-  return written;
+  return { written, refused };
+}
+
+/** The output's side of the checks: the job that delivered it (id 0 when none is recorded). */
+async function checkedJobOf(state: RunState, doc: RoundTripDocument): Promise<CheckedJob> {
+  const done = await state.jobs.latestDoneOf(doc.output);
+  return {
+    id: done?.id ?? 0,
+    mapping: doc.mapping,
+    rel_path: done?.rel_path ?? doc.source,
+    target_lang: doc.targetLang,
+    output_path: doc.output,
+  };
 }
 
 /** Segment-path outputs holding a source taken wait for the next sync to write it. Answers them. */

@@ -14,11 +14,16 @@ import type { RoundTripDocument } from './units.js';
 // person's version, which a later translation of a changed source does not overwrite (it is put
 // beside it: docs/review.md).
 
-/** Writes `wording` (tagged source → tagged translation) into the output of `doc`; answers whether any was. */
+/**
+ * Writes `wording` (tagged source → tagged translation) into the output of `doc`; answers whether
+ * any was. `vet` sees the written part file before it replaces the output (the output checks, as a
+ * sync's delivery runs them: it throws to refuse, and the output stays as it was).
+ */
 export async function writeIntoOutput(
   loaded: LoadedManifest,
   doc: RoundTripDocument,
   wording: ReadonlyMap<string, string>,
+  vet: (partPath: string) => Promise<void>,
 ): Promise<boolean> {
   // An output that is gone (or no longer pairs with its source) has no segment to write into; the
   // wording stays in the memory, and the sync that delivers the output again replaces it.
@@ -45,7 +50,7 @@ export async function writeIntoOutput(
     format,
     targetLang: doc.targetLang,
     placeAt: async (dest) => dest,
-    vet: async () => {},
+    vet,
   });
   return written > 0;
 }

@@ -40,9 +40,10 @@ function opens(file: string): void {
 
 /**
  * Both documents delivered by the service, exported, and per document the first unit without
- * inline tags given a translator's wording (approved, in translate-toolkit's XLIFF store).
+ * inline tags given a translator's wording (approved, in translate-toolkit's XLIFF store);
+ * `reword` gives a document's another wording.
  */
-async function deliveredAndReworded() {
+async function deliveredAndReworded(reword: Record<string, string> = {}) {
   const f = await createFixture({
     manifest: {
       mappings: [
@@ -75,6 +76,7 @@ async function deliveredAndReworded() {
   // Per document, the first unit without inline tags gets a translator's wording.
   const chosen = chooseWording(units);
   expect([...chosen.keys()].sort()).toEqual([...DOCUMENTS].sort());
+  for (const [d, wording] of Object.entries(reword)) chosen.get(d)!.wording = wording;
   toolkitRewrite(xlf, Object.fromEntries([...chosen.values()].map((c) => [c.resname, c.wording])));
   return { f, loaded, xlf, chosen };
 }
@@ -131,5 +133,38 @@ describe.skipIf(!haveToolkit)('xliff round trip of document-path Office files', 
     expect(imported.stdout).toContain('  written: out/de/report.docx (');
     expect(imported.stdout).not.toContain('slides.pptx (');
     expect(f.exists('out/de/slides.pptx')).toBe(false);
+  });
+
+  it('refuses a target the output checks refuse: the delivered file and the memory keep the service wording', async () => {
+    // The translator pasted an English paragraph into the German report: the language check (one
+    // that fails an output by default, docs/qa.md) reads that segment as English.
+    const english =
+      'This paragraph was pasted from the English original by mistake, and nobody translated it into German before the file was sent back.';
+    const { f, loaded, xlf, chosen } = await deliveredAndReworded({ 'report.docx': english });
+    const report = path.join(f.dir, 'out/de/report.docx');
+    const delivered = fs.readFileSync(report);
+    const imported = await runCliOn(f, 'xliff', 'import', 'de.xlf');
+    expect(imported.code, imported.stdout + imported.stderr).toBe(1);
+    expect(imported.stdout).toContain('1 units taken as reviewed wording, 1 refused');
+    expect(imported.stdout).toMatch(
+      /refused: de\.xlf: unit u[0-9a-f]+: not written into out\/de\/report\.docx: output check failed \(language\)/,
+    );
+    // The delivered report is as the service delivered it; the refused file is in the quarantine.
+    expect(fs.readFileSync(report).equals(delivered)).toBe(true);
+    const quarantined = path.join(path.dirname(loaded.statePath), 'quarantine/out/de/report.docx');
+    expect(await segmentTexts(quarantined)).toContain(english);
+    // The slides take their wording.
+    expect(imported.stdout).toContain('  written: out/de/slides.pptx (');
+    expect(imported.stdout).not.toContain('  written: out/de/report.docx');
+    expect(await segmentTexts(path.join(f.dir, 'out/de/slides.pptx'))).toContain(
+      chosen.get('slides.pptx')!.wording,
+    );
+    // Nothing of the refused unit is in the memory: exported again, it is still the service's wording.
+    await withState(f, (o) =>
+      exportXliff(loaded, o.state, o.state.memory!, { out: xlf, only: 'all', lang: 'de' }),
+    );
+    const again = readXliffUnits(xlf).find((u) => u.resname === chosen.get('report.docx')!.resname)!;
+    expect(again.target?.map((i) => (i.t === 'text' ? i.text : '')).join('')).not.toBe(english);
+    expect(f.read('de.xlf').match(/state="signed-off"/g)).toHaveLength(1);
   });
 });
