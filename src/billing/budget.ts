@@ -88,11 +88,12 @@ export function describeExceeded(exceeded: CapExceeded[], format: Format): strin
 }
 
 /**
- * Why a run stopped uploading: the cap the next upload (estimated at `next` characters) would have
- * exceeded, what was already billed or in flight against it, and how to proceed.
+ * Why a run stopped sending: the cap the next billed call (`call`: "upload", or the segment path's
+ * "document's text requests"; estimated at `next` characters) would have exceeded, what was already
+ * billed or in flight against it, and how to proceed.
  */
-export function describeReached(c: CapExceeded, next: number, format: Format): string {
+export function describeReached(c: CapExceeded, next: number, format: Format, call = 'upload'): string {
   const before = c.used + c.adding - next;
   const what = c.cap === 'per_month' ? 'this month has' : 'this run has';
-  return `${what} ${format(before)} characters billed or in flight; the next upload (about ${format(next)}) would go over ${capName(c, format)}: ${capFix(c)}`;
+  return `${what} ${format(before)} characters billed or in flight; the next ${call} (about ${format(next)}) would go over ${capName(c, format)}: ${capFix(c)}`;
 }

@@ -20,6 +20,7 @@ import {
   unrecordedOutputsMessage,
   type NewWork,
 } from '../sync/plan/unrecorded-outputs.js';
+import { formatPlannedCalls } from '../sync/plan/format-price.js';
 import { groupPlan } from '../sync/plan/view.js';
 import { EXIT } from '../util/errors.js';
 import { priceFiles, type PricedFiles } from './plan-text.js';
@@ -161,9 +162,9 @@ export async function gateRun(args: {
   if (exceeded.length)
     throw new RunRefused(
       [
-        `the plan bills ${formatBill(files.price.total.billed, rate)} for ${files.price.total.documents} uploads; nothing was uploaded:`,
+        `the plan bills ${formatBill(files.price.total.billed, rate)} for ${formatPlannedCalls(files.price.total)}; nothing was sent:`,
         ...describeExceeded(exceeded, formatCharacters).map((l) => `  ${l}`),
-        `  (see what it would upload: locsync plan${checks.configArg})`,
+        `  (see what it would send: locsync plan${checks.configArg})`,
       ].join('\n'),
       EXIT.budget,
     );

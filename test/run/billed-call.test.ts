@@ -158,7 +158,7 @@ async function setup(method: Method, o: Options = {}) {
   const attempt = new BilledAttempt(
     deps,
     dr,
-    { leaving: 'sending', afterQuota: 'Nothing more.' },
+    { leaving: 'sending', afterStop: 'Nothing more.', call: 'request' },
     () => logger,
   );
   const memory = state.segments;

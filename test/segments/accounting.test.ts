@@ -202,8 +202,10 @@ describe('money of a segment job killed or stopped partway', () => {
     const n = (c: number) => c.toLocaleString('en-US');
     // What the job spent (the answered request and the lost one) counts against the cap.
     expect(stopped.stderr).toContain(
-      `this run has ${n(first + second)} characters billed or in flight; the next upload (about ${n(second + third)}) would go over --max-billed ${cap}`,
+      `this run has ${n(first + second)} characters billed or in flight; the next document's text requests (about ${n(second + third)}) would go over --max-billed ${cap}`,
     );
+    expect(stopped.stderr).toContain('Nothing more is sent this run.');
+    expect(stopped.stderr).not.toContain('No more uploads');
     expect(textRequests(f).map((r) => r.texts)).toEqual([50]);
     expect(f.exists('out/de/manual.docx')).toBe(false);
     // Failed as the budget's, its attempt kept: its requests left (the repeat the cap refused did not).

@@ -166,7 +166,7 @@ describe('the leverage of a run, in its summary and in report', () => {
     );
     expect(capped.code, capped.stderr).toBe(5);
     expect(capped.stderr).toContain('the plan bills 27 characters');
-    expect(capped.stderr).toContain('nothing was uploaded');
+    expect(capped.stderr).toContain('nothing was sent');
     expect(fx.read('out/de/a.md').split('\n\n')[0]).toBe(EDITED);
 
     const synced = await runCliOn(fx, 'sync', '--overwrite-edits', '--yes', '--json', '--no-progress');

@@ -69,3 +69,32 @@ describe('plan and summary name the billed calls alike', () => {
     expect(run).toEqual(plan);
   }, 180_000);
 });
+
+describe('a budget refusal names the calls the plan would make, in the plan’s words', () => {
+  async function refused(mappings: unknown[], files: Record<string, string>): Promise<string> {
+    fx = await createFixture({ manifest: { mappings }, files });
+    const sync = await runCliOn(fx, 'sync', '--max-billed', '5', '--no-progress');
+    expect(sync.code, sync.stderr).toBe(5);
+    expect(fx.uploads()).toHaveLength(0);
+    expect(textRequests(fx)).toHaveLength(0);
+    return sync.stderr;
+  }
+
+  it('one upload is "1 upload"', async () => {
+    const stderr = await refused([folderMapping('guide', ['de'])], {
+      'guide/care.txt': FILES['guide/care.txt'],
+    });
+    expect(stderr).toContain('the plan bills 28 characters for 1 upload; nothing was sent:');
+  }, 180_000);
+
+  it('a segments mapping: its documents and text requests, never "uploads"', async () => {
+    const stderr = await refused([mapping('site', { method: 'segments' })], {
+      'site/home.md': FILES['site/home.md'],
+    });
+    expect(stderr).toMatch(
+      /the plan bills [\d,]+ characters for 2 documents: 2 text requests; nothing was sent:/,
+    );
+    expect(stderr).toContain('(see what it would send: locsync plan');
+    expect(stderr).not.toContain('upload');
+  }, 180_000);
+});

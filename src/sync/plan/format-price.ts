@@ -51,13 +51,13 @@ function formatSegmentsPrice(file: string, q: SegmentsQuote, bill: string, rate?
     : words;
 }
 
+/** The billed calls of a plan's totals: "1 upload", "3 documents: 1 upload and 4 text requests". */
+export function formatPlannedCalls(t: PriceTotals): string {
+  return formatBilledCalls({ documents: t.documents, uploads: t.uploads, textRequests: t.text_requests });
+}
+
 function totalsLine(t: PriceTotals, rate?: BillingRate): string {
-  const calls = formatBilledCalls({
-    documents: t.documents,
-    uploads: t.uploads,
-    textRequests: t.text_requests,
-  });
-  const parts = [`${calls}, ${formatBill(t.billed, rate)}`];
+  const parts = [`${formatPlannedCalls(t)}, ${formatBill(t.billed, rate)}`];
   if (t.minimum_added > 0)
     parts.push(
       `${formatCharacters(t.minimum_added)} of them added by the ${formatCharacters(MINIMUM_BILLED_CHARACTERS)}-character minimum`,

@@ -103,8 +103,10 @@ export type BilledOutcome<T> =
 export interface CallWords {
   /** Logged as an attempt's first call leaves. */
   leaving: string;
-  /** What the quota's stop leaves running on this path. */
-  afterQuota: string;
+  /** What a stop of the quota or a budget leaves running on this path. */
+  afterStop: string;
+  /** What a budget's stop names as the call it refused: "upload", "document's text requests". */
+  call: string;
 }
 
 export class BilledAttempt {
@@ -137,7 +139,7 @@ export class BilledAttempt {
   async reserve(characters: number): Promise<boolean> {
     const over = await this.deps.guard?.reserve(this.on.job.id, characters);
     if (!over) return true;
-    this.deps.control.stopForBudget(over, characters);
+    this.deps.control.stopForBudget(over, characters, this.words);
     return false;
   }
 
@@ -228,7 +230,7 @@ export class BilledAttempt {
 
   private async failed<T>(c: BilledCall<T>, err: unknown): Promise<BilledOutcome<T>> {
     const failure = callFailure(err, this.on.job.attempts < this.deps.maxAttempts, this.deps.retryUnanswered);
-    this.deps.control.stopOnRefusal(failure.stopUploads, err as Error, this.words.afterQuota);
+    this.deps.control.stopOnRefusal(failure.stopUploads, err as Error, this.words.afterStop);
     if (failure.verdict === 'maybe-taken') await c.record?.lost();
     else await this.notTaken(c);
     return { kind: failure.verdict, failure, error: err };

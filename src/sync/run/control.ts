@@ -70,10 +70,13 @@ export class RunControl {
     for (const fn of this.onStop.splice(0)) fn();
   }
 
-  /** A budget cap would be exceeded by the next upload: no more uploads; what is in flight is collected. */
-  stopForBudget(over: CapExceeded, next: number): void {
+  /**
+   * A budget cap would be exceeded by the next billed call (`words`: how its path names it): no more
+   * uploads or text requests; what is in flight is collected.
+   */
+  stopForBudget(over: CapExceeded, next: number, words: { call: string; afterStop: string }): void {
     this.stopUploads(
-      `budget reached during the run: ${describeReached(over, next, formatCharacters)}. No more uploads this run; documents already uploaded are still collected.`,
+      `budget reached during the run: ${describeReached(over, next, formatCharacters, words.call)}. ${words.afterStop}`,
       'budget',
     );
   }

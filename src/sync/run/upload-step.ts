@@ -33,7 +33,8 @@ export type UploadOutcome = 'again' | 'failed' | 'superseded' | 'left' | 'deferr
 /** How the document path speaks of its billed call. */
 const WORDS = {
   leaving: 'uploading',
-  afterQuota: 'No more uploads this run; documents already uploaded are still collected.',
+  afterStop: 'No more uploads this run; documents already uploaded are still collected.',
+  call: 'upload',
 };
 
 export class UploadStep<D extends DriveState> {

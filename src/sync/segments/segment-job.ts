@@ -265,4 +265,8 @@ export class SegmentJob {
 }
 
 /** How the segment path speaks of its billed calls (../run/billed-call.ts). */
-const CALL_WORDS = { leaving: 'sending segments', afterQuota: 'Nothing more is sent this run.' };
+const CALL_WORDS = {
+  leaving: 'sending segments',
+  afterStop: 'Nothing more is sent this run.',
+  call: "document's text requests",
+};
