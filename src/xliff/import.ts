@@ -9,6 +9,7 @@ import type { RunState } from '../sync/engine.js';
 import { noteImportedWording, type ImportedWording } from '../sync/imported-wording.js';
 import { OutputIndex } from '../sync/plan/output-index.js';
 import { anySettingsKey } from '../sync/segments/memory-key.js';
+import { targetDigest } from './digest.js';
 import { writeIntoOutput } from './into-output.js';
 import { readXliffUnits, type XliffUnit } from './reader.js';
 import { inlineTag, type XliffVersion } from './writer.js';
@@ -92,6 +93,9 @@ function judge(u: XliffUnit, file: string, byId: Map<string, Found>, docs: Round
     return { refused: { file, unit: u.id, why: `inline tags missing from the target: ${missing}` } };
   const translation = taggedTarget(taggedSource(sourceItems), u.target);
   if (translation === found.unit.target) return { unchanged: true };
+  // The output is gone (or no longer pairs with its source): the target the export wrote tells
+  // whether the translator changed it (the service's wording is no person's).
+  if (found.unit.target === undefined && u.exported === targetDigest(translation)) return { unchanged: true };
   return { translation, found };
 }
 

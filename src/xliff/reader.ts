@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { InlineItem } from '../memory/inline.js';
 import { ConfigError } from '../util/errors.js';
+import { EXTRADATA_TARGET } from './digest.js';
 
 // An XLIFF file read for its units, 1.2 or 2.x (docs/xliff.md). 1.2: per <file> its original and
 // target-language, per <trans-unit> its id, resname and the inline content of its own <source> and
@@ -20,11 +21,24 @@ export interface XliffUnit {
   line: number;
   source: InlineItem[];
   target: InlineItem[] | undefined;
+  /** The digest of the target the unit was exported with (writer.ts), when the file kept it. */
+  exported: string | undefined;
   /** The version the file says it is: its inline tags are named so in messages. */
   version: '1.2' | '2.1';
 }
 
 const CODES = new Set(['x', 'ph', 'bpt', 'ept', 'it']);
+
+/**
+ * The exported target's digest on a unit: 1.2's `extradata="target:…"`, 2.1's `target` attribute
+ * of locsync's namespace (whatever prefix a tool gave it: the reader does not resolve namespaces,
+ * and no other namespace's `target` is written on a unit by locsync).
+ */
+function exportedDigest(a: Record<string, string>): string | undefined {
+  if (a.extradata?.startsWith(EXTRADATA_TARGET)) return a.extradata.slice(EXTRADATA_TARGET.length);
+  const key = Object.keys(a).find((k) => k.endsWith(':target') && !k.startsWith('xmlns'));
+  return key === undefined ? undefined : a[key];
+}
 
 export function readXliffUnits(file: string): XliffUnit[] {
   let text: string;
@@ -68,6 +82,7 @@ export function readXliffUnits(file: string): XliffUnit[] {
         line: parser.line,
         source: [],
         target: undefined,
+        exported: exportedDigest(a),
         version,
       };
     else if (unit && holders.has(parent ?? '') && (name === 'source' || name === 'target')) {

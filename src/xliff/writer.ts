@@ -1,6 +1,7 @@
 import { escapeXml } from '../documents/formats/xml.js';
 import { exchangeLanguage } from '../memory/languages.js';
 import { inlineOfTagged } from '../memory/inline.js';
+import { EXTRADATA_TARGET, LOCSYNC_NS, targetDigest } from './digest.js';
 import type { RoundTripDocument, RoundTripUnit } from './units.js';
 
 // XLIFF 1.2 as CAT tools (Trados, memoQ, Phrase, OmegaT) and translate-toolkit read it: one <file>
@@ -51,8 +52,9 @@ function unit(d: RoundTripDocument, u: RoundTripUnit, origin: Origin): string {
     u.target === undefined
       ? ''
       : `        <target state="${stateOf(u, origin)}">${xliffInline(u.target)}</target>\n`;
+  const extradata = u.target === undefined ? '' : ` extradata="${EXTRADATA_TARGET}${targetDigest(u.target)}"`;
   return (
-    `      <trans-unit id="${u.id}" resname="${attr(`${d.source}#${u.index}`)}">\n` +
+    `      <trans-unit id="${u.id}" resname="${attr(`${d.source}#${u.index}`)}"${extradata}>\n` +
     `        <source>${xliffInline(u.source)}</source>\n` +
     target +
     `        <note from="locsync">${escapeXml(`${d.source}, segment ${u.index} (${u.where})`)}</note>\n` +
@@ -100,7 +102,7 @@ export function xliff21File(
   const trg = first ? ` trgLang="${attr(exchangeLanguage(first.targetLang))}"` : '';
   let out =
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="${attr(src)}"${trg}>\n`;
+    `<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" xmlns:ls="${LOCSYNC_NS}" version="2.1" srcLang="${attr(src)}"${trg}>\n`;
   docs.forEach((d, i) => {
     const units = d.units.filter((u) => keep(d, u));
     // A 2.x <file> holds at least one unit.
@@ -109,8 +111,9 @@ export function xliff21File(
     for (const u of units) {
       const target =
         u.target === undefined ? '' : `        <target>${xliffInline(u.target, '2.1')}</target>\n`;
+      const digest = u.target === undefined ? '' : ` ls:target="${targetDigest(u.target)}"`;
       out +=
-        `    <unit id="${u.id}" name="${attr(`${d.source}#${u.index}`)}">\n` +
+        `    <unit id="${u.id}" name="${attr(`${d.source}#${u.index}`)}"${digest}>\n` +
         `      <notes><note category="location">${escapeXml(`${d.source}, segment ${u.index} (${u.where})`)}</note></notes>\n` +
         `      <segment state="${state21(u, originOf(d, u))}">\n` +
         `        <source>${xliffInline(u.source, '2.1')}</source>\n` +

@@ -68,4 +68,29 @@ describe('XLIFF 2.1', () => {
     expect(texts[0]).toBe('Einrichtung');
     expect(texts[2]).toBe('Dann den Tank füllen.');
   });
+
+  it('takes only the changed target of a document whose output is gone', async () => {
+    fx = await createFixture({
+      manifest: { mappings: [{ ...segmentsMapping(), targets: [{ lang: 'de' }] }] },
+      files: { 'guide.md': '# Setup\n\nOpen the lid.\n\nThen fill the tank.\n' },
+    });
+    expect((await fx.sync()).failed).toEqual([]);
+    const f = fx;
+    const loaded = await f.load();
+    const de = path.join(f.dir, 'de.xlf');
+    await withState(f, (o) =>
+      exportXliff(loaded, o.state, o.state.memory!, { out: de, only: 'all', xliff: '2.1', lang: 'de' }),
+    );
+    const xml = fs.readFileSync(de, 'utf8');
+    fs.writeFileSync(
+      de,
+      xml.replace(/(name="src\/guide\.md#2"[\s\S]*?<target>)[\s\S]*?(<\/target>)/, '$1Den Deckel öffnen.$2'),
+    );
+    // The output is deleted before the import: the service's wording of the other two units, exported
+    // as their targets, is still no person's.
+    fs.rmSync(path.join(f.dir, 'out/de/guide.md'));
+    const imported = await withState(f, (o) => importXliff(loaded, o.state, o.state.memory!, [de]));
+    expect(imported.taken.map((t) => t.document)).toEqual(['src/guide.md']);
+    expect(imported.unchanged).toBe(2);
+  });
 });
