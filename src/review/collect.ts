@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FormatOptions } from '../documents/format-options.js';
+import { formatOptionsOf } from '../manifest/sections/csv.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import type { JobLedger, RunRecord } from '../state/types.js';
 import { besidePath } from '../sync/run/edited-output.js';
@@ -8,7 +10,7 @@ import { compareVersions, type Comparison, type Provenance } from './compare.js'
 import { changedSince, fileAt } from './git.js';
 import { outputNowBy, wholly } from './provenance.js';
 import { extensionOf } from '../documents/format-registry.js';
-import { segmentLinesOfBytes, segmentLinesOfFile, type SegmentLine } from './segment-lines.js';
+import { segmentLinesOfBytes, segmentLinesOfFile, type ReadAs, type SegmentLine } from './segment-lines.js';
 
 // What `locsync review` shows, per changed document and language: where "previous" comes from is
 // the one difference between its two sources (docs/review.md, "The review page").
@@ -66,14 +68,16 @@ interface Sides {
   /** Whose the previous and the new translation are, where that is known (./provenance.ts). */
   previousBy?: Provenance | undefined;
   nextBy?: Provenance | undefined;
+  /** The mapping's settings of the document's format (a CSV file's columns), if any. */
+  read?: FormatOptions | undefined;
 }
 
 type Side = { file: string } | { bytes: Buffer; format: string } | null;
 
-async function read(side: Side, translation: boolean): Promise<SegmentLine[] | null> {
+async function read(side: Side, as: ReadAs): Promise<SegmentLine[] | null> {
   if (!side) return null;
-  if ('file' in side) return segmentLinesOfFile(side.file, extensionOf(side.file), translation);
-  return segmentLinesOfBytes(side.bytes, side.format, translation);
+  if ('file' in side) return segmentLinesOfFile(side.file, extensionOf(side.file), as);
+  return segmentLinesOfBytes(side.bytes, side.format, as);
 }
 
 async function compare(s: Sides): Promise<ReviewDocument> {
@@ -85,12 +89,16 @@ async function compare(s: Sides): Promise<ReviewDocument> {
     new_translation: s.newTranslation,
     notes: s.notes,
   };
+  // Sources in their own language, outputs in the target's (a CSV file's column, a catalog's entries).
+  const formatOptions = s.read ? { formatOptions: s.read } : {};
+  const asSource: ReadAs = formatOptions;
+  const asOutput: ReadAs = { lang: s.language, ...formatOptions };
   try {
     const [oldSource, oldOutput, newSource, newOutput] = await Promise.all([
-      read(s.oldSource, false),
-      read(s.oldOutput, true),
-      read(s.newSource, false),
-      read(s.newOutput, true),
+      read(s.oldSource, asSource),
+      read(s.oldOutput, asOutput),
+      read(s.newSource, asSource),
+      read(s.newOutput, asOutput),
     ]);
     return {
       ...doc,
@@ -110,10 +118,19 @@ async function compare(s: Sides): Promise<ReviewDocument> {
 
 const posix = (p: string) => p.split(path.sep).join('/');
 
+const mappingNamed = (loaded: LoadedManifest, name: string) =>
+  loaded.manifest.mappings.find((x) => x.name === name);
+
 /** The source of a job, relative to the manifest folder (null: its mapping is gone from the manifest). */
 function sourceOf(loaded: LoadedManifest, mapping: string, relPath: string): string | null {
-  const m = loaded.manifest.mappings.find((x) => x.name === mapping);
+  const m = mappingNamed(loaded, mapping);
   return m ? posix(path.relative(loaded.dir, path.resolve(loaded.dir, m.source, relPath))) : null;
+}
+
+/** How the mapping reads a file of `rel`'s format (a CSV file's columns); none: as it is. */
+function readOptionsOf(loaded: LoadedManifest, mapping: string | undefined, rel: string) {
+  const m = mapping === undefined ? undefined : mappingNamed(loaded, mapping);
+  return m ? formatOptionsOf(m, extensionOf(rel)) : undefined;
 }
 
 const existing = (base: string, rel: string | null): Side =>
@@ -168,6 +185,7 @@ export async function sinceCommit(
         notes,
         previousBy,
         nextBy,
+        read: readOptionsOf(loaded, job.mapping, rec.output_path),
       }),
     );
   }
@@ -176,6 +194,14 @@ export async function sinceCommit(
 }
 
 type Kept = KeptDelivery & { dir: string; run: number };
+
+/** The mapping of an output's latest job (the kept deliveries do not name it). */
+async function mappingOfOutput(
+  ledger: Pick<JobLedger, 'get'>,
+  rec: { id: number } | undefined,
+): Promise<string | undefined> {
+  return rec ? (await ledger.get(rec.id))?.mapping : undefined;
+}
 
 /** The title of a run's section, from its record when the state still has it. */
 function runTitle(id: number, runs: readonly RunRecord[]): string {
@@ -194,7 +220,7 @@ export async function sinceRun(
   loaded: LoadedManifest,
   first: number,
   runs: readonly RunRecord[],
-  ledger: Pick<JobLedger, 'writtenRecords'>,
+  ledger: Pick<JobLedger, 'writtenRecords' | 'get'>,
 ): Promise<ReviewSection[]> {
   const base = loaded.dir;
   const stateFolder = path.dirname(loaded.statePath);
@@ -261,6 +287,7 @@ export async function sinceRun(
           // Beside an edit, the previous version is the person's.
           previousBy: beside ? wholly('person') : undefined,
           nextBy,
+          read: readOptionsOf(loaded, await mappingOfOutput(ledger, records.get(d.output)), d.output),
         }),
       );
     }

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isBilingual, isStringDocument, openDocument, type Segment } from '../documents/index.js';
+import { isStringDocument, openDocument, type FormatOptions, type Segment } from '../documents/index.js';
 
 // The segments of one document as the review page compares them: their pieces (the text, and the
 // placeholders and inline code a reader must see in place), and where each is. A translated XLIFF is
 // read by its targets (the translation it carries), its source by its sources. A string file's
-// segments are its keyed values: they carry their key, by which its versions are aligned.
+// segments are its keyed values: they carry their key, by which its versions are aligned. A file
+// that holds several languages (a CSV file's columns, a String Catalog) is read as its mapping
+// says, an output in its target language.
 
 export interface SegmentLine {
   /** Every piece's text joined, code included (what "the same segment" compares). */
@@ -18,15 +20,19 @@ export interface SegmentLine {
   key?: string;
 }
 
-/** The segment lines of a file; `translation`: it is an output (XLIFF read by its targets). */
-export async function segmentLinesOfFile(
-  file: string,
-  format: string,
-  translation: boolean,
-): Promise<SegmentLine[]> {
+/** How a version is read: an output in its target language; the mapping's settings of its format. */
+export interface ReadAs {
+  /** It is an output in this language (an XLIFF read by its targets, a CSV file by its column). */
+  lang?: string;
+  formatOptions?: FormatOptions;
+}
+
+/** The segment lines of a file, read `as` a source or an output. */
+export async function segmentLinesOfFile(file: string, format: string, as: ReadAs): Promise<SegmentLine[]> {
   const doc = await openDocument(file, {
     format,
-    ...(translation && isBilingual(format) ? { side: 'target' as const } : {}),
+    ...(as.lang ? { side: 'target' as const, lang: as.lang } : {}),
+    ...(as.formatOptions ? { formatOptions: as.formatOptions } : {}),
   });
   const keyOf = isStringDocument(doc) ? (s: Segment) => doc.keyOf(s) : undefined;
   const lines: SegmentLine[] = [];
@@ -41,16 +47,12 @@ export async function segmentLinesOfFile(
 }
 
 /** The segment lines of bytes that are not a file here (a version read from git), through a temporary file. */
-export async function segmentLinesOfBytes(
-  bytes: Buffer,
-  format: string,
-  translation: boolean,
-): Promise<SegmentLine[]> {
+export async function segmentLinesOfBytes(bytes: Buffer, format: string, as: ReadAs): Promise<SegmentLine[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locsync-review-'));
   try {
     const file = path.join(dir, `document.${format || 'txt'}`);
     fs.writeFileSync(file, bytes);
-    return await segmentLinesOfFile(file, format, translation);
+    return await segmentLinesOfFile(file, format, as);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openBrowser, HAS_CHROMIUM, SCREENSHOTS } from '../helpers/browser.js';
+import { commitAll, git } from './git-in-fixture.js';
 import { createFixture, runCliOn, type Fixture } from '../sync/fixture.js';
 
 // `locsync review`: the page a reviewer reads instead of whole documents. Here with a real project
@@ -16,19 +16,13 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const git = (f: Fixture, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=r@example.com', '-c', 'user.name=r', ...args], { cwd: f.dir });
-
 /** A translated guide committed to git, then its second line changed and a line added, synced. */
 async function changedInGit(): Promise<Fixture> {
   const f = await createFixture({
     files: { 'guide.txt': 'Hello world.\nThe door opens at noon.\nGood bye <script>alert(1)</script>.\n' },
   });
   expect((await f.sync()).failed).toEqual([]);
-  git(f, 'init', '-q');
-  f.write('.gitignore', '.locsync/\n');
-  git(f, 'add', '-A');
-  git(f, 'commit', '-qm', 'first translation');
+  commitAll(f, 'first translation');
   f.write(
     'src/guide.txt',
     'Hello world.\nThe door opens at three.\nA new line.\nGood bye <script>alert(1)</script>.\n',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
+import { commitAll } from './git-in-fixture.js';
 import { createFixture, runCliOn, type Fixture } from '../sync/fixture.js';
 
 // The review page of a string file and a Markdown guide, compared with a commit (git), as a
@@ -26,9 +27,6 @@ const EN = {
   old: 'The old feature has {count} users',
 };
 const json = (o: Record<string, string>) => `${JSON.stringify(o, null, 2)}\n`;
-
-const git = (f: Fixture, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=r@example.com', '-c', 'user.name=r', ...args], { cwd: f.dir });
 
 /**
  * Translated and committed; then a reviewer corrects the title, and the source loses `delete`,
@@ -59,10 +57,7 @@ async function reviewedProject(): Promise<Fixture> {
     files: { 'web/en.json': json(EN), 'guide/api.md': 'The old API (`v1`) is still here.\n' },
   });
   expect((await f.sync()).failed).toEqual([]);
-  git(f, 'init', '-q');
-  f.write('.gitignore', '.locsync/\n');
-  git(f, 'add', '-A');
-  git(f, 'commit', '-qm', 'first translation');
+  commitAll(f, 'first translation');
   const de = 'out/web/de.json';
   const machineTitle = JSON.parse(f.read(de)).title as string;
   f.write(de, f.read(de).replace(JSON.stringify(machineTitle), '"Fotobibliothek"'));
