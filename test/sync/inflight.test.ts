@@ -192,4 +192,40 @@ describe('sync session: work in flight', () => {
     const rows = await jobsOf(state!, 'a.txt');
     expect(rows.map((j) => `${j.status}:${j.sha256}`)).toEqual([`done:${sha256(NEW)}`]);
   });
+
+  it('a source rewritten at every look (a change loop) is left for the next run, nothing sent', async () => {
+    // Whatever rewrites a.txt (a generator, an editor saving in a loop) does so each time its job
+    // row is written, before the upload: every plan of it is out of date before it is carried out.
+    // The run plans it again a bounded number of times (MAX_DECIDE_AGAIN of src/sync/sync-run.ts),
+    // then leaves it; the rewrites stop at GUARD, so without the bound the run ends too.
+    const GUARD = 40;
+    fx = await createFixture({
+      manifest: ONE_TARGET,
+      files: { 'a.txt': 'Version 0.\n', 'b.txt': 'Left alone.\n' },
+    });
+    const events = createSyncEvents();
+    let rewrites = 0;
+    events.on('job:queued', (e) => {
+      if (e.file !== 'a.txt' || rewrites >= GUARD) return;
+      rewrites++;
+      fx!.write('src/a.txt', `Version ${rewrites}, written as its job was queued.\n`);
+    });
+    const s = await fx.sync({ events });
+    expect(rewrites, 'the loop was cut by the run, not by the test').toBeLessThan(GUARD);
+    expect(s.failed.map((f) => `${f.file} ${f.kind} ${f.willRetry}: ${f.error}`)).toEqual([
+      'a.txt transient true: planned again 8 times in this run (last: source-replaced); left for the next run',
+    ]);
+    // Nothing of a.txt reached the service; the rest of the run was carried out.
+    expect(fx.uploads().map((u) => u.filename)).toEqual(['b.txt']);
+    expect(fx.exists('out/de/a.txt')).toBe(false);
+    expect(fx.exists('out/de/b.txt')).toBe(true);
+
+    // The loop over, the next run buys a.txt once, as it is now.
+    events.removeAllListeners('job:queued');
+    const mark = fx.mark();
+    const next = await fx.sync();
+    expect(next.failed).toEqual([]);
+    expect(fx.uploads(mark).map((u) => u.sha256)).toEqual([sha256(fx.read('src/a.txt'))]);
+    expect(fx.exists('out/de/a.txt')).toBe(true);
+  });
 });
