@@ -45,6 +45,8 @@ export interface PriceTotals {
   text_requests: number;
   /** Characters counted in their text (documents that could not be counted add none). */
   characters: number;
+  /** Characters of `context` the text requests upload with them (not billed). */
+  context_characters: number;
   /** Characters the 50,000 minimum of docx/pptx/doc/xlsx/pdf adds over their text. */
   minimum_added: number;
   /** What they bill: characters + minimum_added (+ the minimum of uncounted documents). */
@@ -84,6 +86,7 @@ function emptyTotals(): PriceTotals {
     uploads: 0,
     text_requests: 0,
     characters: 0,
+    context_characters: 0,
     minimum_added: 0,
     billed: 0,
     uncounted: 0,
@@ -95,6 +98,7 @@ function add(t: PriceTotals, p: UploadPrice): void {
   if (p.textRequests === undefined) t.uploads++;
   else t.text_requests += p.textRequests;
   t.characters += p.characters ?? 0;
+  t.context_characters += p.segments?.context ?? 0;
   t.minimum_added += p.minimumAdded;
   t.billed += p.billed;
   if (p.characters === null) t.uncounted++;

@@ -37,10 +37,16 @@ export interface SegmentsQuote {
   /** What uploading the whole document would bill (its characters, at least the minimum). */
   documentPath: number;
   /**
-   * Text requests that send them, cut to the service's limits as the run cuts them (the run may
-   * send fewer: a segment another document sends first is waited for).
+   * Text requests that send them, cut to the service's limits as the run's pool cuts them, packed
+   * with the plan's other documents of the same languages and settings: those its texts open (a
+   * request is counted once, for the document whose text comes first in it).
    */
   requests: number;
+  /**
+   * Characters of `context` those requests upload (the neighbours of short texts and labels, never
+   * billed, but sent): what the service counts as their context.
+   */
+  context?: number;
   /** Its segments by where their translation comes from (./leverage.ts). */
   leverage?: Leverage;
 }

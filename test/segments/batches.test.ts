@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TEXT_REQUEST_LIMITS } from '../../src/api/types.js';
-import { contextOf, CONTEXT_BOUND } from '../../src/sync/segments/batch-pool.js';
 import {
   batchTexts,
+  contextOf,
+  CONTEXT_BOUND,
   DEFAULT_BATCH_LIMITS,
   jsonBytes,
   needsContext,

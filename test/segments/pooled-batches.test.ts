@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONTEXT_BOUND } from '../../src/sync/segments/batch-pool.js';
+import { CONTEXT_BOUND } from '../../src/sync/segments/batches.js';
 import { holdingProxy, type HoldingProxy } from '../helpers/holding-proxy.js';
 import { createFixture, onPostgres, type Fixture } from '../sync/fixture.js';
 import { editManifest, segmentsMapping, syncProcess, textRequests } from './helpers.js';

@@ -7,7 +7,7 @@ import { gateRun, pricedPlan } from '../../src/cli/sync-gate.js';
 import { makePlan } from '../../src/sync/engine.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { createFixture, defaultManifest, houseStyleManifest, type Fixture } from '../sync/fixture.js';
-import { charactersSent } from './helpers.js';
+import { charactersSent, segmentsMapping, textRequests } from './helpers.js';
 
 // The priced plan of a segment-path target: the characters that will be sent, the segments the
 // memory holds, and for Office files what the document path would bill. A style list change makes
@@ -30,6 +30,25 @@ function segmentsHouseStyle(timeFormat: string): Record<string, unknown> {
   const m = houseStyleManifest(timeFormat);
   const [mapping] = m.mappings as Array<Record<string, unknown>>;
   return { ...m, mappings: [{ ...mapping, source_lang: 'en', method: 'segments' }] };
+}
+
+/** 130 short labels, every tenth the same "Save" (sent once: its copies split the runs). */
+function labels(edited: readonly number[] = []): string {
+  const strings: Record<string, string> = {};
+  for (let k = 0; k < 130; k++)
+    strings[`key_${k}`] =
+      k % 10 === 0 ? 'Save' : `Label ${k} of the screen${edited.includes(k) ? ' again' : ''}`;
+  return `${JSON.stringify(strings, null, 2)}\n`;
+}
+
+/** What the service counted in the text requests it answered since `mark`. */
+function counted(fx: Fixture, mark: number) {
+  const sent = textRequests(fx, mark);
+  return {
+    requests: sent.length,
+    characters: sent.reduce((n, r) => n + r.characters, 0),
+    context: sent.reduce((n, r) => n + r.context_characters, 0),
+  };
 }
 
 async function planText(fx: Fixture) {
@@ -123,5 +142,27 @@ describe('the priced plan of method: segments', () => {
     expect(de.every((r) => r.text!.target_lang === 'DE')).toBe(true);
     expect(charactersSent(fx, mark)).toBe(PARAGRAPHS.join('').length);
     expect(fx.read('out/de/notes.txt')).not.toContain('Close the lid.');
+  });
+
+  it('counts the context its text requests upload, as the service counts it', async () => {
+    fx = await createFixture({
+      manifest: { mappings: [segmentsMapping()] },
+      files: { 'screen.json': labels() },
+    });
+    for (const edited of [[], [3, 4, 57, 111, 129]]) {
+      if (edited.length) fx.write('src/screen.json', labels(edited));
+      const { files, text } = await planText(fx);
+      const t = files.price.total;
+      const planned = { requests: t.text_requests, characters: t.billed, context: t.context_characters };
+      const mark = fx.mark();
+      expect((await fx.sync()).failed).toEqual([]);
+      const sent = counted(fx, mark);
+      // Labels need their neighbours: some context is sent, and the plan said how much.
+      expect(sent.context).toBeGreaterThan(0);
+      expect(planned).toEqual(sent);
+      expect(text).toContain(
+        `uploaded with the text requests as context (not billed): ${sent.context.toLocaleString('en-US')} characters`,
+      );
+    }
   });
 });

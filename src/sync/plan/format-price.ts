@@ -81,6 +81,11 @@ function groupLine(
 /** The "Cost" section of `plan` (and `sync --dry-run`). */
 export function formatPlanPrice(price: PlanPrice, rate?: BillingRate): string[] {
   const lines = [`Billed by this plan: ${totalsLine(price.total, rate)}`];
+  // Uploaded, not billed: the neighbours of short texts and labels, sent as `context`.
+  if (price.total.context_characters > 0)
+    lines.push(
+      `  uploaded with the text requests as context (not billed): ${formatCharacters(price.total.context_characters)} characters`,
+    );
   if (price.total.documents > 0) {
     lines.push(groupLine('target', price.by_target, rate));
     lines.push(groupLine('mapping', price.by_mapping, rate));

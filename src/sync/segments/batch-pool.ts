@@ -2,7 +2,14 @@ import PQueue from 'p-queue';
 import type { CallOptions } from '../../api/transport.js';
 import type { TranslateTextResponse } from '../../api/types.js';
 import type { BilledAttempt, BilledOutcome, CallRecord } from '../run/billed-call.js';
-import { DEFAULT_BATCH_LIMITS, jsonBytes, type BatchLimits } from './batches.js';
+import {
+  CONTEXT_BYTES,
+  contextOf,
+  DEFAULT_BATCH_LIMITS,
+  jsonBytes,
+  requestFull,
+  type BatchLimits,
+} from './batches.js';
 import type { Coming } from './places-watch.js';
 
 // The run's text requests, packed across documents (issue 51): the segments that jobs of one target
@@ -43,9 +50,6 @@ interface Waiting {
   since: number;
   answer: (a: PartAnswer) => void;
 }
-
-/** Characters of `context` one request carries at most (issue 51: bounded per request). */
-export const CONTEXT_BOUND = 2 * DEFAULT_BATCH_LIMITS.contextChars;
 
 /** How long a part-filled request waits for more texts once nothing new arrives (ms). */
 const GATHER_MS = 20;
@@ -192,11 +196,11 @@ class TextQueue {
   /** The next request's texts, in the order they came (none of a job with a request in flight). */
   private cut(): { items: Waiting[]; full: boolean } {
     const items: Waiting[] = [];
-    let bytes = contextBytes();
+    let bytes = CONTEXT_BYTES;
     let full = false;
     for (const w of this.waiting) {
       if (this.busy.has(w.part.attempt)) continue;
-      if (items.length >= this.limits.texts || (items.length > 0 && bytes + w.bytes > this.limits.bytes)) {
+      if (requestFull(this.limits, items.length, bytes, w.bytes)) {
         full = true;
         break;
       }
@@ -290,29 +294,6 @@ class TextQueue {
       s.answer({ indexes: s.indexes, outcome: sliced, recordId: s.record.id });
     }
   }
-}
-
-/** The bytes a request's context may take (its characters bounded, 6 bytes each at most in JSON). */
-function contextBytes(): number {
-  return CONTEXT_BOUND * 6 + 16;
-}
-
-/**
- * The request's context: its parts' neighbouring texts, each once and none that the request itself
- * sends (translated with it, it needs no second upload), within CONTEXT_BOUND characters.
- */
-export function contextOf(parts: ReadonlyArray<readonly string[]>, sent: ReadonlySet<string>): string {
-  const out: string[] = [];
-  let n = 0;
-  for (const c of new Set(parts.flat())) {
-    if (!c || sent.has(c)) continue;
-    const room = CONTEXT_BOUND - n - (out.length > 0 ? 1 : 0);
-    if (room <= 0) break;
-    const piece = c.length > room ? c.slice(0, room) : c;
-    out.push(piece);
-    n += piece.length + (out.length > 1 ? 1 : 0);
-  }
-  return out.join('\n');
 }
 
 /** A text the answer left out: written as missing (the output's checks refuse it). */

@@ -1,4 +1,4 @@
-import { TEXT_REQUEST_LIMITS } from '../../api/types.js';
+import { TEXT_REQUEST_LIMITS, type UploadDocumentRequest } from '../../api/types.js';
 
 // Text requests cut to the service's limits (TEXT_REQUEST_LIMITS: texts per request, body size), pure.
 // The segments to send are taken in document order; a request holds one run of neighbouring segments,
@@ -38,6 +38,62 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   bytes: TEXT_REQUEST_LIMITS.bytes - REQUEST_OVERHEAD,
   contextChars: 1_000,
 };
+
+/**
+ * A job's segments go to the run's pool as whole runs of neighbours: the pool cuts the requests. A
+ * run that needs context (a short text, a label) takes the nearest neighbours, 250 characters each
+ * side: a label's meaning is in the strings around it, not a page away.
+ */
+export const RUN_LIMITS: BatchLimits = {
+  ...DEFAULT_BATCH_LIMITS,
+  texts: Infinity,
+  bytes: Infinity,
+  contextChars: 250,
+};
+
+/** Characters of `context` one request carries at most (issue 51: bounded per request). */
+export const CONTEXT_BOUND = 2 * DEFAULT_BATCH_LIMITS.contextChars;
+
+/** The bytes a request's context may take (its characters bounded, 6 bytes each at most in JSON). */
+export const CONTEXT_BYTES = CONTEXT_BOUND * 6 + 16;
+
+/**
+ * Whether a request of the run's pool holding `texts` texts of `bytes` bytes (CONTEXT_BYTES set
+ * aside first) is full before a text of `next` bytes.
+ */
+export function requestFull(limits: BatchLimits, texts: number, bytes: number, next: number): boolean {
+  return texts >= limits.texts || (texts > 0 && bytes + next > limits.bytes);
+}
+
+/** The requests a job's texts can share with other jobs' in the run's pool: same languages, same settings. */
+export function poolKey(request: UploadDocumentRequest): string {
+  return JSON.stringify([
+    request.source_lang ?? '',
+    request.target_lang,
+    request.formality ?? '',
+    request.glossary_id ?? '',
+    request.style_id ?? '',
+    request.segments?.settings ?? '',
+  ]);
+}
+
+/**
+ * The request's context: its parts' neighbouring texts, each once and none that the request itself
+ * sends (translated with it, it needs no second upload), within CONTEXT_BOUND characters.
+ */
+export function contextOf(parts: ReadonlyArray<readonly string[]>, sent: ReadonlySet<string>): string {
+  const out: string[] = [];
+  let n = 0;
+  for (const c of new Set(parts.flat())) {
+    if (!c || sent.has(c)) continue;
+    const room = CONTEXT_BOUND - n - (out.length > 0 ? 1 : 0);
+    if (room <= 0) break;
+    const piece = c.length > room ? c.slice(0, room) : c;
+    out.push(piece);
+    n += piece.length + (out.length > 1 ? 1 : 0);
+  }
+  return out.join('\n');
+}
 
 /** Bytes a string takes in the JSON body. */
 export function jsonBytes(s: string): number {

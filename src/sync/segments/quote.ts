@@ -10,11 +10,13 @@ import type * as DocumentSegmentsModule from './document-segments.js';
 import type * as PlannedReviewModule from './planned-review.js';
 import { segmentPathRefusal } from './method-refusal.js';
 import { recallSegments } from './recall.js';
-import { batchTexts } from './batches.js';
+import { batchTexts, poolKey, RUN_LIMITS } from './batches.js';
+import { PlannedRequests } from './planned-requests.js';
 
 // What a plan's segment-path translations will send, for its price ("3 new segments, 412 from
 // memory: 240 characters"): each document's segments looked up in the segment memory, a segment
-// counted once in the whole plan (the run sends it once), in plan order.
+// counted once in the whole plan (the run sends it once), in plan order; the segments sent cut into
+// requests, with their context, as the run's pool cuts them (./planned-requests.ts).
 
 /**
  * Where a segment's translation comes from: a person's edit of the output, the memory (whose), this
@@ -39,6 +41,10 @@ export async function quoteSegments(
 ): Promise<Map<string, SegmentsQuote>> {
   const quotes = new Map<string, SegmentsQuote>();
   const planned = new Set<string>();
+  const requests = new PlannedRequests<SegmentsQuote>((q, context) => {
+    q.requests++;
+    q.context = (q.context ?? 0) + context;
+  });
   // The document layer is loaded only for a plan with segment-path work (a no-op has none).
   let reader: typeof DocumentSegmentsModule | undefined;
   let reviews: typeof PlannedReviewModule | undefined;
@@ -58,6 +64,7 @@ export async function quoteSegments(
       characters: 0,
       documentPath: 0,
       requests: 0,
+      context: 0,
       leverage,
     };
     let text = 0;
@@ -91,8 +98,15 @@ export async function quoteSegments(
             q.sent++;
             q.characters += s.characters;
           }
-          // Cut as the run cuts them; a run of neighbours across two batches counts as two.
-          q.requests += batchTexts(batch, send).length;
+          // Handed on as the run hands them to its pool: runs of neighbours (a run across two
+          // batches counts as two).
+          for (const run of batchTexts(batch, send, RUN_LIMITS))
+            requests.add(
+              poolKey(a.settings.request),
+              q,
+              run.members.map((m) => (batch[m] as (typeof batch)[number]).tagged),
+              run.neighbours,
+            );
         },
       );
     } catch (err) {
@@ -103,5 +117,6 @@ export async function quoteSegments(
     q.documentPath = priceUpload(a.ref.file, text).billed;
     quotes.set(a.ref.output, q);
   }
+  requests.finish();
   return quotes;
 }

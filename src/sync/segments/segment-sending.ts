@@ -6,7 +6,7 @@ import type { FailureKind } from '../events.js';
 import type { BilledAttempt, BilledOutcome } from '../run/billed-call.js';
 import type { Drive } from '../run/drive.js';
 import type { JobEnds, JobOutcome } from '../run/job-ends.js';
-import { batchTexts, DEFAULT_BATCH_LIMITS } from './batches.js';
+import { batchTexts, poolKey, RUN_LIMITS } from './batches.js';
 import type { BatchPool, PartAnswer, Send } from './batch-pool.js';
 import type { KeyedSegment } from './document-segments.js';
 import { textRequestRecord } from './text-request-record.js';
@@ -56,13 +56,6 @@ export interface Sent {
   characters: number;
   requests: number;
 }
-
-/**
- * A job's segments go to the pool as whole runs of neighbours: the pool cuts the requests. A run that
- * needs context (a short text, a label) takes the nearest neighbours, 250 characters each side: a
- * label's meaning is in the strings around it, not a page away.
- */
-const RUN_LIMITS = { ...DEFAULT_BATCH_LIMITS, texts: Infinity, bytes: Infinity, contextChars: 250 };
 
 export interface SendingDeps {
   pool: BatchPool;
@@ -202,18 +195,6 @@ function requestFailed(out: Extract<BilledOutcome<unknown>, { failure: unknown }
     { kind: f.kind, error, willRetry: f.willRetry, countsAttempt: f.countsAttempt },
     f.again === true,
   );
-}
-
-/** The requests one job's texts can share: same languages, same settings. */
-function poolKey(request: UploadDocumentRequest): string {
-  return JSON.stringify([
-    request.source_lang ?? '',
-    request.target_lang,
-    request.formality ?? '',
-    request.glossary_id ?? '',
-    request.style_id ?? '',
-    request.segments?.settings ?? '',
-  ]);
 }
 
 /** The request of one batch: the job's languages and settings, inline formatting as xml tags. */
