@@ -1,19 +1,20 @@
 // JSONC and JSON5 string files (docs/strings/json5.md): comments, trailing commas, unquoted keys and
 // single quotes kept byte for byte; values translated in their own quote style; hostile
-// translations stay data; plurals per target; a sync of an edit sends only the changed values.
+// translations stay data; plurals per target; the local service's German is the golden file and a
+// sync of an edit sends only the changed value.
 // Fixtures en.jsonc and en.json5 are written by hand (Debian has no JSONC/JSON5 writer but node-json5,
 // whose stringify drops comments); each is checked to parse with the json5 package.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import JSON5 from 'json5';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDocument, type TranslationOf } from '../../src/documents/index.js';
 import { PlaceholderCheckError, type StringDocument } from '../../src/documents/formats/strings/keyed.js';
 import { checkOutput } from '../../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
 import { segmentsOf, shout, writerIn } from './string-file.js';
-import { createFixture, type Fixture } from '../sync/fixture.js';
+import { syncGoldenThenEdit } from './format-sync.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-json5-'));
@@ -136,42 +137,20 @@ describe('JSONC and JSON5 string files', () => {
   });
 });
 
-let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.close();
-  fx = undefined;
-});
-
-describe('a JSONC file on the segment path', () => {
-  it('an edit sends only the changed value; comments stay in the output', async () => {
-    const src = await source('en.jsonc');
-    fx = await createFixture({
-      manifest: {
-        mappings: [
-          {
-            name: 'ui',
-            source: 'src/ui',
-            include: ['en.jsonc'],
-            output: 'src/ui/{lang_bcp47}.jsonc',
-            method: 'segments',
-            source_lang: 'en',
-            targets: [{ lang: 'de' }],
-          },
-        ],
-      },
-      files: { 'ui/en.jsonc': src },
-    });
-    expect((await fx.sync()).failed).toEqual([]);
-    expect(fx.read('src/ui/de.jsonc')).toContain('"title": "'); // translated in place
-    expect(fx.read('src/ui/de.jsonc')).toContain('// shown in the tab\n');
-    const mark = fx.mark();
-    fx.write('src/ui/en.jsonc', src.replace('"Settings"', '"Preferences"'));
-    expect((await fx.sync()).failed).toEqual([]);
-    const sent = fx.service
-      .requests()
-      .slice(mark)
-      .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
-      .reduce((sum, r) => sum + r.text!.texts, 0);
-    expect(sent).toBe(1);
-  });
+describe('JSONC and JSON5 files on the segment path', () => {
+  it.each([
+    ['en.jsonc', 'de.jsonc', (src: string) => src.replace('"Settings"', '"Preferences"')],
+    ['en.json5', 'de.json5', (src: string) => src.replace("'Send it'", "'Send it now'")],
+  ])(
+    '%s: the local service’s German is the golden file (comments kept); an edit sends only the changed value',
+    async (name, golden, edit) => {
+      await syncGoldenThenEdit({
+        name,
+        output: `src/ui/{lang}.${name.split('.')[1]!}`,
+        golden,
+        edit,
+        edited: 1,
+      });
+    },
+  );
 });

@@ -94,6 +94,25 @@ describe('Laravel language files', () => {
     expect(await write(doc, 'de', () => undefined)).toBe(await source('laravel/lang/en.json'));
   });
 
+  it('lang/en.json: hostile translations stay JSON data; the checks catch a dropped :name', async () => {
+    const json = path.join(FIXTURES, 'laravel/lang/en.json');
+    const hostile = `"q" \\ \\" }, "x": "y" 10:30 https://x\nnext \u202Eمرحبا`;
+    const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
+    const out = path.join(dir, 'hostile.json');
+    await (await open(json, 'json')).write(evil, { path: out, format: 'json' }, { targetLang: 'ar' });
+    expect(JSON.parse(await fs.readFile(out, 'utf8'))).toEqual({
+      'Welcome back, :name': `${hostile}:name`,
+      'Log out': hostile,
+    });
+    const good = path.join(FIXTURES, 'laravel/lang/de.json');
+    const passed = await checkAgainst('laravel/lang/en.json', good, 'json');
+    expect(passed.outcome).not.toBe('failed');
+    expect(findingsAbout(passed, ':name')).toEqual([]);
+    const bad = path.join(dir, 'bad.json');
+    await fs.writeFile(bad, (await fs.readFile(good, 'utf8')).replace(/:name(?=[^"]*"\s*,)/, ''));
+    expect(findingsAbout(await checkAgainst('laravel/lang/en.json', bad, 'json'), ':name')).toHaveLength(1);
+  });
+
   it('pipes: ja one form, ru three, ar six; interval forms keep their intervals', async () => {
     expect(await apples('ja')).toEqual(['«THERE ARE »:count« APPLES»']);
     expect(await apples('ru')).toEqual([
@@ -158,6 +177,17 @@ describe('a Laravel language file on the segment path', () => {
       output: 'lang/{lang}/messages.php',
       golden: 'laravel/lang/de/messages.php',
       edit: (src) => src.replace("'Send it'", "'Send it now'"),
+      edited: 1,
+    });
+  });
+
+  it('lang/en.json beside it: lang/de.json is the golden file; an edit sends only that value', async () => {
+    await syncGoldenThenEdit({
+      name: 'en.json',
+      from: 'laravel/lang/en.json',
+      output: 'src/ui/{lang}.json',
+      golden: 'laravel/lang/de.json',
+      edit: (src) => src.replace('"Log out": "Log out"', '"Log out": "Log out now"'),
       edited: 1,
     });
   });
