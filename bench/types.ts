@@ -1,6 +1,7 @@
 /** One measured number of a benchmark (bench/*.ts export `run(): Promise<BenchResult[]>`). */
 export interface BenchResult {
   name: string;
+  /** NaN: not measured (the note says why), shown without a figure or a verdict. */
   value: number;
   unit: string;
   /** The target this number is held to, in words (e.g. "< 50 MB over baseline"). */
