@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { peoplesWording } from './status-wording.js';
 import type { LoadedManifest } from '../manifest/types.js';
 import { conflicts, editedOutputs } from '../sync/edited-outputs.js';
 import { postgresStatusSource } from '../report/postgres-status-source.js';
@@ -82,7 +83,8 @@ export async function postgresStatus(
     });
     const workers = (await listWorkers(state.pool)).map(workerLine);
     const edited = await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath));
-    const data: StatusData & { workers: WorkerLine[] } = { ...status, edited, qa, workers };
+    const wording = await peoplesWording(loaded);
+    const data: StatusData & { workers: WorkerLine[] } = { ...status, edited, qa, workers, wording };
     if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
     else
       process.stdout.write(

@@ -18,6 +18,7 @@ import { claimOrClose } from './open-state.js';
 import { EXIT } from '../util/errors.js';
 import { conflicts, editedOutputs, formatEdited } from '../sync/edited-outputs.js';
 import { formatQaOutputs, qaOutputs } from '../report/qa-outputs.js';
+import { formatPeoplesWording, peoplesWording } from './status-wording.js';
 import { formatStringKeys } from '../report/string-keys.js';
 import { STALE_ADVICE, staleAdvice } from '../sync/plan/retranslate.js';
 
@@ -43,6 +44,15 @@ async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number)
   } finally {
     state.close();
   }
+}
+
+async function collectWithWording(
+  opts: StatusOptions,
+  loaded: LoadedManifest,
+  now: number,
+): Promise<StatusData> {
+  const data = await collect(opts, loaded, now);
+  return { ...data, wording: await peoplesWording(loaded) };
 }
 
 function ago(iso: string | null, now: number): string {
@@ -141,6 +151,8 @@ export function formatStatus(d: StatusData, cfg: string, now: number): string {
     out.push(`Skipped (${d.skipped.length}):`);
     for (const s of d.skipped) out.push(`  ${s.mapping}/${s.file}: ${s.message}`);
   }
+  const wording = formatPeoplesWording(d.wording ?? []);
+  if (wording.length) out.push('', ...wording);
   const edited = formatEdited(d.edited ?? []);
   if (edited.length) out.push('', ...edited);
   const qa = formatQaOutputs(d.qa, cfg);
@@ -164,7 +176,7 @@ export async function statusAction(opts: StatusOptions): Promise<void> {
     process.exitCode = EXIT.ok;
     return;
   }
-  const data = await collect(opts, loaded, now);
+  const data = await collectWithWording(opts, loaded, now);
   if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
   else writeResult(formatStatus(data, opts.config, now));
   const last = data.last_run?.status;

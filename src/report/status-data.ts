@@ -1,3 +1,4 @@
+import type { DocumentWording } from '../xliff/wording.js';
 import type { EditedOutput } from '../sync/edited-outputs.js';
 import type { LoadedManifest } from '../manifest/load.js';
 import type { JobRecord, RunRecord } from '../state/types.js';
@@ -18,6 +19,8 @@ import type { StringKeysPending } from './string-keys.js';
 
 export interface StatusData {
   state: string;
+  /** The documents with segments reviewed by a person, counted by whose wording (src/xliff/wording.ts). */
+  wording?: DocumentWording[];
   /** Outputs edited by people, conflicts among them (src/sync/edited-outputs.ts). */
   edited?: EditedOutput[];
   /** Outputs the output checks failed or flagged (./qa-outputs.ts, docs/qa.md). */

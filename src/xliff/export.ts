@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadedManifest } from '../manifest/types.js';
-import type { SegmentOrigin, TranslationMemory } from '../state/memory-types.js';
+import type { TranslationMemory } from '../state/memory-types.js';
 import type { RunState } from '../sync/engine.js';
 import { ConfigError } from '../util/errors.js';
 import { PartFile } from '../util/part-file.js';
 import { changedSince } from './since.js';
 import { roundTripDocuments, type RoundTripDocument, type RoundTripUnit, type UnitFilter } from './units.js';
-import { xliff21File, xliffFile, type Origin, type XliffVersion } from './writer.js';
+import { memoryOrigins } from './wording.js';
+import { xliff21File, xliffFile, type XliffVersion } from './writer.js';
 
 // `locsync xliff export -o <file or folder>` (docs/xliff.md): the segments of the pipeline's
 // documents with their current wording, for a translator's CAT tool. Each unit's state says whose
@@ -74,14 +75,7 @@ export async function exportXliff(
 ): Promise<XliffExportSummary> {
   const version = opts.xliff ?? '1.2';
   const docs = await roundTripDocuments(loaded, state, opts);
-  const origins = new Map<string, SegmentOrigin>();
-  for await (const r of memory.rows(opts.lang ? { targetLang: opts.lang } : {})) {
-    const k = `${r.target_lang}\0${r.source}\0${r.translation}`;
-    // A person's wording wins over the service's for the same words.
-    if (origins.get(k) !== 'reviewed') origins.set(k, r.origin);
-  }
-  const originOf = (d: RoundTripDocument, u: RoundTripUnit): Origin =>
-    u.target === undefined ? undefined : origins.get(`${d.targetLang}\0${u.source}\0${u.target}`);
+  const originOf = await memoryOrigins(memory, opts.lang);
   if (opts.only === 'changed' && opts.since === undefined)
     throw new ConfigError('--only changed needs --since RUN|REF: changed since when');
   const changed = opts.since === undefined ? undefined : await changedSince(loaded, state, opts.since, docs);

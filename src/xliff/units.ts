@@ -88,6 +88,8 @@ async function documentUnits(loaded: LoadedManifest, a: TranslateAction): Promis
 export interface UnitFilter {
   mapping?: string;
   lang?: string;
+  /** Only the documents this keeps (by source document and target language): the others are not read. */
+  include?: (source: string, language: string) => boolean;
 }
 
 /** The round-trip documents of the plan: segment documents whose output has the source's format. */
@@ -104,6 +106,7 @@ export async function roundTripDocuments(
     if (filter.mapping !== undefined && a.ref.mapping !== filter.mapping) continue;
     if (filter.lang !== undefined && a.ref.target !== filter.lang) continue;
     if (path.extname(a.ref.output).slice(1).toLowerCase() !== a.source.ext) continue;
+    if (filter.include && !filter.include(a.source.path, a.ref.target)) continue;
     docs.push(await documentUnits(loaded, a));
   }
   return docs;
