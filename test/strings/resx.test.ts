@@ -2,7 +2,12 @@
 // schema block, xml:space, file references and designer entries kept byte for byte; hostile
 // translations stay data; {0} is protected and checked; a sync of an edit sends only that value.
 // The fixture Resources.resx has the header block of Visual Studio's and the .NET SDK's resx
-// template (ResXResourceWriter's), written by hand: Debian has no .NET SDK.
+// template (ResXResourceWriter's), written by hand: Debian has no .NET SDK. mono/Strings.resx is
+// written by Mono's ResXResourceWriter (Debian 12's mono-devel, mono/make-resx.cs): its own layout
+// (a byte order mark, the resheaders on one line, `<value />`, no xml:space); where mono is
+// installed, Mono's ResXResourceReader reads locsync's outputs back (mono/read-resx.cs).
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,4 +102,61 @@ describe('a .resx file on the segment path', () => {
       edited: 1,
     });
   });
+});
+
+const MONO = path.join(FIXTURES, 'mono/Strings.resx');
+const HAS_MONO = existsSync('/usr/bin/mcs') && existsSync('/usr/bin/mono');
+
+/** The string values of a .resx file as Mono's ResXResourceReader reads them. */
+async function monoValues(file: string): Promise<Map<string, string>> {
+  const exe = path.join(dir, 'read-resx.exe');
+  if (!existsSync(exe))
+    execFileSync('mcs', [
+      '-r:System.Windows.Forms.dll',
+      `-out:${exe}`,
+      path.join(FIXTURES, 'mono/read-resx.cs'),
+    ]);
+  const unescape = (v: string) =>
+    v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+  const lines = execFileSync('mono', [exe, file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  return new Map(lines.map((l) => l.split('\t').map(unescape) as [string, string]));
+}
+
+describe('a .resx file Mono’s ResXResourceWriter wrote', () => {
+  it('its values are segments; identity is byte-identical; the local service’s German is golden', async () => {
+    const doc = await open(MONO);
+    expect((await segmentsOf(doc)).map((s) => s.where)).toEqual([
+      'key AppTitle',
+      'key Greeting',
+      'key ShareHint',
+      'key TwoLines',
+      'key Padded',
+    ]);
+    expect(await write(doc, 'de', () => undefined)).toBe(await fs.readFile(MONO, 'utf8'));
+    await syncGoldenThenEdit({
+      name: 'Strings.resx',
+      from: 'mono/Strings.resx',
+      output: 'src/ui/Strings.{lang_bcp47}.resx',
+      golden: 'mono/Strings.de.resx',
+      edit: (src) => src.replace('>Photo Library<', '>Photo Album<'),
+      edited: 1,
+    });
+  });
+
+  it.skipIf(!HAS_MONO)(
+    'Mono’s ResXResourceReader reads the German and hostile values as locsync wrote them',
+    async () => {
+      expect(await monoValues(path.join(FIXTURES, 'mono/Strings.de.resx'))).toEqual(
+        new Map([...(await open(path.join(FIXTURES, 'mono/Strings.de.resx'))).values(), ['Empty', '']]),
+      );
+      const hostile = `1 < 2 && 3 > 0 ]]> <!-- "q" 'a' --> </value\n\u202Eمرحبا  `;
+      const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
+      const out = path.join(dir, 'hostile-mono.resx');
+      await (await open(MONO)).write(evil, { path: out, format: 'resx' }, { targetLang: 'ar' });
+      const mono = await monoValues(out);
+      expect(mono.get('AppTitle')).toBe(hostile);
+      expect(mono.get('Greeting')).toBe(`${hostile}{0}${hostile}{1}${hostile}`);
+      expect(mono).toEqual(new Map([...(await open(out)).values(), ['Empty', '']]));
+    },
+  );
 });
