@@ -109,8 +109,13 @@ export interface SyncSummary {
    * possibly billed (their answer lost), text requests. The same figure `report` and `status` add up.
    */
   billedCharacters: number;
-  /** Documents uploaded (each a billed call). */
+  /** Documents uploaded (each a billed call), counted as the service answered them. */
   uploads: number;
+  /**
+   * Uploads the ledger holds as possibly billed: their answer was lost or hidden by a crash, so
+   * they are not among `uploads` (their characters are in `billedCharacters`). Absent when none.
+   */
+  possiblyBilled?: number;
   /** Text requests sent (POST /v2/translate, method: segments; each a billed call). */
   textRequests: number;
   /**
@@ -209,6 +214,8 @@ function billedFor(s: SyncSummary): string {
     uploads: s.uploads,
     textRequests: s.textRequests,
     earlier: s.resumed,
+    again: s.lostDownloads.length,
+    unconfirmed: s.possiblyBilled ?? 0,
   });
 }
 

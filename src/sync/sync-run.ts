@@ -325,6 +325,7 @@ export class SyncRun {
     const bill = await this.args.state.jobs.billedOfRun(this.runId);
     s.billedCharacters = bill.characters;
     s.textRequests = bill.textRequests;
+    if (bill.possibly) s.possiblyBilled = bill.possibly;
     const leverage = leverageOfRows(
       (await this.args.state.segments?.leverageRows({ run: this.runId })) ?? [],
     );

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { textRequests } from '../segments/helpers.js';
-import { createFixture, folderMapping, runCliOn, type Fixture } from './fixture.js';
+import { createFixture, folderMapping, runCliOn, type Fixture, type FixtureOptions } from './fixture.js';
 
 // The plan and the sync's summary count the same things with the same words: documents, uploads
 // (a whole document sent) and text requests (segments sent, method: segments). What the plan says
@@ -36,13 +36,18 @@ function billed(stdout: string): [string, string] {
   return [m![2]!, m![1]!];
 }
 
-async function planThenSync(mappings: unknown[]): Promise<{ plan: [string, string]; run: [string, string] }> {
-  fx = await createFixture({ manifest: { mappings }, files: FILES });
+async function planThenSync(
+  mappings: unknown[],
+  service?: FixtureOptions['service'],
+): Promise<{ plan: [string, string]; run: [string, string]; each: number[] }> {
+  fx = await createFixture({ manifest: { mappings }, files: FILES, ...(service ? { service } : {}) });
   const plan = await runCliOn(fx, 'plan', '--no-progress');
   expect(plan.code, plan.stderr).toBe(0);
   const sync = await runCliOn(fx, 'sync', '--no-progress');
   expect(sync.code, sync.stderr).toBe(0);
-  return { plan: planned(plan.stdout), run: billed(sync.stdout) };
+  // What the plan prices each document at: "  + a.txt → out/de/a.txt (de, new): 37 characters".
+  const each = [...plan.stdout.matchAll(/^ {2}\+ .+: (\d+) characters$/gm)].map((m) => Number(m[1]));
+  return { plan: planned(plan.stdout), run: billed(sync.stdout), each };
 }
 
 describe('plan and summary name the billed calls alike', () => {
@@ -67,6 +72,31 @@ describe('plan and summary name the billed calls alike', () => {
     expect(textRequests(fx!)).toHaveLength(2);
     expect(plan).toEqual(['6 documents: 4 uploads and 2 text requests', run[1]]);
     expect(run).toEqual(plan);
+  }, 180_000);
+});
+
+describe('a run that uploads more than once for a document says which uploads were extra', () => {
+  const characters = (s: string) => Number(s.replace(/\D/g, ''));
+
+  it('a lost answer: the unconfirmed upload is named apart, its bill the difference', async () => {
+    const { plan, run, each } = await planThenSync([mapping('guide')], {
+      faults: [{ match: { method: 'POST', path: '/v2/document' }, drop: 1, dropAfterBody: true }],
+    });
+    expect(plan[0]).toBe('4 uploads');
+    // The service took 5 uploads: the one whose answer was lost, and the 4 answered.
+    expect(fx!.service.requests().filter((r) => r.path === '/v2/document' && r.upload)).toHaveLength(5);
+    expect(run[0]).toBe('4 documents: 4 uploads and 1 unconfirmed upload (possibly billed)');
+    expect(each).toContain(characters(run[1]) - characters(plan[1]));
+  }, 180_000);
+
+  it('a lost download: the upload again is named, billed twice', async () => {
+    const { plan, run, each } = await planThenSync([mapping('guide')], {
+      faults: [{ match: { method: 'POST', path: '/v2/document/' }, cutDownloads: 1, cutAfterBytes: 5 }],
+    });
+    expect(plan[0]).toBe('4 uploads');
+    expect(fx!.uploads()).toHaveLength(5);
+    expect(run[0]).toBe('4 documents: 5 uploads (1 again after a lost download: billed twice)');
+    expect(each).toContain(characters(run[1]) - characters(plan[1]));
   }, 180_000);
 });
 
