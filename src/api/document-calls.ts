@@ -43,6 +43,12 @@ const UPLOAD_ANSWER: AnswerCheck<UploadDocumentResponse> = {
 
 const filled = (v: unknown): boolean => typeof v === 'string' && v !== '';
 
+/** A status answer: an object with a status (which one is the poll's to judge). */
+const STATUS_ANSWER: AnswerCheck<DocumentStatus> = {
+  holds: (a): a is DocumentStatus => filled((a as Partial<DocumentStatus> | null | undefined)?.status),
+  what: 'status',
+};
+
 /**
  * Upload a document, streamed from disk. Billed: retried only when the service surely did not take
  * it (connection never made or body not fully sent, 429, 503, 529); other failures after the body
@@ -88,6 +94,7 @@ export async function getDocumentStatus(
   const status = await t.request<DocumentStatus>(
     { method: 'POST', path: `/v2/document/${encodeURIComponent(id)}`, json: { document_key: key } },
     opts,
+    STATUS_ANSWER,
   );
   if (status.status !== 'error') return status;
   // The service's own words enter our data here — the summary, the state's error column, status,

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { UnreadableAnswerError } from '../../api/errors.js';
 import type { DocumentStatus } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
 import { nextPollDelay, type PollTiming } from '../timing.js';
@@ -18,8 +19,9 @@ export interface PollArgs {
 }
 
 /**
- * Status answers in a row that hold no status this client knows (a 200 of `{}`, a proxy's JSON)
- * before the polling gives up: polled for ever, such a job would hold its place and the run.
+ * Status answers in a row that hold no status this client knows (a 200 of `{}` or of nothing, a
+ * proxy's JSON or page, a body cut short) before the polling gives up: polled for ever, such a job
+ * would hold its place and the run; failed at the first, one proxy's hiccup would cost the run it.
  */
 export const UNREADABLE_STATUS_LIMIT = 10;
 
@@ -27,9 +29,9 @@ const KNOWN_STATUS = new Set(['queued', 'translating', 'done', 'error']);
 
 /** The service kept answering status checks with nothing this client can read as a status. */
 export class UnreadableStatusError extends Error {
-  constructor(last: unknown) {
+  constructor(last: string) {
     super(
-      `the service answered ${UNREADABLE_STATUS_LIMIT} status checks in a row without a status this client can read (the last: ${JSON.stringify(last)?.slice(0, 200)})`,
+      `the service answered ${UNREADABLE_STATUS_LIMIT} status checks in a row without a status this client can read (the last: ${last})`,
     );
     this.name = 'UnreadableStatusError';
   }
@@ -43,13 +45,15 @@ export async function pollUntilFinished(a: PollArgs): Promise<DocumentStatus> {
   for (;;) {
     if (a.signal.aborted) throw Object.assign(new Error('stopped'), { name: 'AbortError' });
     await sleep(wait, undefined, { signal: a.signal });
-    const st = await a.getStatus();
-    if (!KNOWN_STATUS.has(st?.status)) {
-      if (++unreadable >= UNREADABLE_STATUS_LIMIT) throw new UnreadableStatusError(st);
-      a.log.warn(
-        { answer: JSON.stringify(st)?.slice(0, 200) },
-        'a status answer without a status: asked again',
-      );
+    const st = await a.getStatus().catch((err: unknown) => {
+      // A 2xx the client could not read (not JSON, empty, no status): as unreadable as an unknown status.
+      if (err instanceof UnreadableAnswerError) return { unreadable: err.message };
+      throw err;
+    });
+    if (!('status' in st) || !KNOWN_STATUS.has(st.status)) {
+      const answer = 'status' in st ? JSON.stringify(st).slice(0, 200) : st.unreadable;
+      if (++unreadable >= UNREADABLE_STATUS_LIMIT) throw new UnreadableStatusError(answer);
+      a.log.warn({ answer }, 'a status answer without a status: asked again');
       delay = nextPollDelay(a.timing, delay, undefined, hinted).delayMs;
       wait = delay;
       continue;
