@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import iconv from 'iconv-lite';
 import { SaxesParser } from 'saxes';
 import { ConfigError } from '../util/errors.js';
@@ -190,7 +191,10 @@ export async function* readTmx(file: string): AsyncGenerator<Array<TmxHeader | T
   });
 
   const input = fs.createReadStream(file, { highWaterMark: 64 * 1024 });
+  // A file that does not start as XML (JSON, CSV, a PO file) is named for what it is, not as broken XML.
+  let start: { line: number } | undefined = { line: 1 };
   const write = (text: string): void => {
+    if (start) start = notXml(file, text, start);
     try {
       parser.write(text);
     } catch (err) {
@@ -216,6 +220,27 @@ export async function* readTmx(file: string): AsyncGenerator<Array<TmxHeader | T
   if (ready.length > 0) yield take();
   if (!sawRoot) throw new TmxError(file, parser.line, 'not a TMX file: no <tmx> element');
   if (!header) throw new TmxError(file, parser.line, 'not a TMX file: no <header>');
+}
+
+/**
+ * Before the first character that is not a byte order mark or white space: the line it is on, to be
+ * carried into the next chunk (undefined once it was "<"). Any other first character: a TmxError.
+ */
+function notXml(file: string, text: string, at: { line: number }): { line: number } | undefined {
+  let line = at.line;
+  for (const c of text) {
+    if (c === '\n') line++;
+    if (c === '\uFEFF' || /\s/.test(c)) continue;
+    if (c === '<') return undefined;
+    const ext = path.extname(file).slice(1).toLowerCase();
+    const seen = c === '{' || c === '[' ? 'JSON' : ext && ext !== 'tmx' ? `a .${ext} file` : 'not XML';
+    throw new TmxError(
+      file,
+      line,
+      `not a TMX file: TMX is XML and starts with "<", this file starts with "${c}" (${seen}); export the memory as TMX from the tool that keeps it (docs/memory.md says how for Trados, memoQ, Phrase, Crowdin, OmegaT), or make one from a PO file with po2tmx`,
+    );
+  }
+  return { line };
 }
 
 /** saxes says "file:line:column: message"; the line is ours to give. */

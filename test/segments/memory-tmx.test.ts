@@ -230,4 +230,33 @@ describe('memory import (TMX)', () => {
     await fx.sync();
     expect(sent(fx)).toEqual(only('Hello.'));
   });
+
+  it.each([
+    { file: 'memory.json', content: '\n{ "Hello.": "Hallo." }\n', line: 2, first: '{', seen: 'JSON' },
+    {
+      file: 'memory.csv',
+      content: 'source,target\nHello.,Hallo.\n',
+      line: 1,
+      first: 's',
+      seen: 'a .csv file',
+    },
+    {
+      file: 'de.po',
+      content: '\uFEFFmsgid "Hello."\nmsgstr "Hallo."\n',
+      line: 1,
+      first: 'm',
+      seen: 'a .po file',
+    },
+  ])('$file (not TMX) is named for what it is, with the fix, not as broken XML', async (t) => {
+    fx = await createFixture({ manifest: { mappings: [segmentsMapping()] }, files: { 'a.md': 'Hello.\n' } });
+    const file = path.join(fx.dir, t.file);
+    fs.writeFileSync(file, t.content);
+    const r = await runCliOn(fx, 'memory', 'import', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${file}:${t.line}: not a TMX file: TMX is XML and starts with "<", this file starts with "${t.first}" (${t.seen}); export the memory as TMX`,
+    );
+    expect(r.stderr).toContain('po2tmx');
+    expect(r.stderr).not.toContain('broken XML');
+  });
 });
