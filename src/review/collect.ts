@@ -1,3 +1,4 @@
+import type { DocumentWording } from '../xliff/wording.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FormatOptions } from '../documents/format-options.js';
@@ -35,7 +36,16 @@ export interface ReviewDocument {
   /** The document could not be read (the comparison is empty). */
   error?: string;
   comparison: Comparison;
+  /**
+   * Whose wording the output's segments are now, counted, and each segment's XLIFF unit id (the
+   * id `locsync xliff export` gives it and its import recognises): set by the command, which has
+   * the memory (src/xliff/wording.ts).
+   */
+  wording?: ReviewWording;
 }
+
+/** A document's wording on the review page: its counts and units. */
+export type ReviewWording = Pick<DocumentWording, 'counts' | 'units'>;
 
 export interface ReviewSection {
   /** Anchor of the section (`run-12`, `git`). */

@@ -40,6 +40,8 @@ export interface ReviewRow {
   /** Whose the previous and the new translation are (absent: not known). */
   previous_by?: Who;
   next_by?: Who;
+  /** The XLIFF unit id of the segment now (absent: removed, or not known). */
+  unit?: string;
 }
 
 export interface Comparison {

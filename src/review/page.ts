@@ -3,6 +3,7 @@ import { escapeHtml, htmlPage, isolated } from '../web/html.js';
 import type { ReviewDocument, ReviewData, ReviewSection } from './collect.js';
 import type { DiffPart } from './diff.js';
 import type { ReviewRow, Who } from './compare.js';
+import { formatWording, WORDING_WORDS } from '../xliff/wording.js';
 
 // `locsync review -o review.html`: one self-contained page (styles inline, no script, nothing loaded
 // from the network) with a section per run (or one for a git ref), and in it, per changed document
@@ -27,6 +28,8 @@ code.ph { font-family: ui-monospace, monospace; font-size: .92em; border: 1px so
 @media (prefers-color-scheme: dark) { code.ph { border-color: #d2a8ff; color: #d2a8ff; } }
 .by { display: inline-block; font-size: .75em; border-radius: 4px; padding: 0 .35rem; margin-left: .4rem; border: 1px solid var(--line); color: var(--muted); }
 .by.person { color: #9a6700; border-color: #9a6700; }
+a.unit { font-family: ui-monospace, monospace; font-size: .85em; }
+details.units ol { columns: 2; font-size: .88em; }
 nav ul { margin: .2rem 0; padding-left: 1.2rem; }
 `;
 
@@ -43,10 +46,14 @@ const KEY_LABEL: Record<ReviewRow['kind'], string> = {
   removed: 'key removed',
 };
 
+/** What a tag says (the words status and the XLIFF docs use). */
 const WHO_LABEL: Record<Who, string> = {
-  person: "a person's wording",
-  machine: "the machine's translation",
+  person: WORDING_WORDS.person,
+  machine: WORDING_WORDS.machine,
 };
+
+/** The anchor of a segment's XLIFF unit in its document's list of units. */
+const unitAnchor = (docId: string, unit: string) => `${docId}-${unit}`;
 
 /** One run of a text; a placeholder or inline code drawn as such, never left out. */
 function partHtml(p: DiffPart): string {
@@ -60,13 +67,17 @@ function partHtml(p: DiffPart): string {
 /** Text of a document with its changes marked, isolated; `lang` for the fonts of its language. */
 function marked(parts: readonly DiffPart[] | null, lang?: string, who?: Who): string {
   if (parts === null) return '<span class="none">none</span>';
-  const by = who ? `<span class="by ${who}" title="${WHO_LABEL[who]}">${who}</span>` : '';
+  const by = who ? `<span class="by ${who}">${WHO_LABEL[who]}</span>` : '';
   return `<bdi dir="auto"${lang ? ` lang="${escapeHtml(lang)}"` : ''}>${parts.map(partHtml).join('')}</bdi>${by}`;
 }
 
-function rowHtml(r: ReviewRow, lang: string): string {
+function rowHtml(r: ReviewRow, lang: string, docId: string): string {
   const label = (r.key === undefined ? KIND_LABEL : KEY_LABEL)[r.kind];
-  return `<tr class="${r.kind}"><td class="where">${isolated(r.where)}<br>${label}</td><td class="source">${marked(r.source)}</td><td class="previous">${marked(r.previous, lang, r.previous_by)}</td><td class="new">${marked(r.next, lang, r.next_by)}</td></tr>`;
+  const unit =
+    r.unit === undefined
+      ? ''
+      : `<br><a class="unit" href="#${unitAnchor(docId, r.unit)}" title="its XLIFF unit id">${escapeHtml(r.unit)}</a>`;
+  return `<tr class="${r.kind}"${r.unit === undefined ? '' : ` data-unit="${escapeHtml(r.unit)}"`}><td class="where">${isolated(r.where)}<br>${label}${unit}</td><td class="source">${marked(r.source)}</td><td class="previous">${marked(r.previous, lang, r.previous_by)}</td><td class="new">${marked(r.next, lang, r.next_by)}</td></tr>`;
 }
 
 const anchor = (section: ReviewSection, i: number) => `${section.id}-doc-${i + 1}`;
@@ -79,6 +90,9 @@ function documentHtml(d: ReviewDocument, id: string): string {
     c.unchanged
       ? `${formatCount(c.unchanged)} unchanged segment${c.unchanged === 1 ? '' : 's'} not shown`
       : '',
+    d.wording
+      ? `<span class="wording">segments now: ${escapeHtml(formatWording(d.wording.counts))}</span>`
+      : '',
   ].filter(Boolean);
   const notes = d.notes.map((n) => `<p class="warn">${isolated(n)}</p>`).join('');
   const body = d.error
@@ -86,11 +100,27 @@ function documentHtml(d: ReviewDocument, id: string): string {
     : c.rows.length === 0
       ? '<p class="muted">No segment changed (only what is around the text: layout, formatting).</p>'
       : `<table class="review"><thead><tr><th>where</th><th>source</th><th>previous translation</th><th>new translation</th></tr></thead><tbody>${c.rows
-          .map((r) => rowHtml(r, d.language))
+          .map((r) => rowHtml(r, d.language, id))
           .join('')}</tbody></table>`;
   return `<article class="doc" id="${id}" data-output="${escapeHtml(d.output)}" data-language="${escapeHtml(d.language)}">
 <h3>${isolated(d.output)}<span class="tag">${isolated(d.language)}</span><span class="tag ${d.state}">${escapeHtml(d.state === 'new' ? 'new document' : d.state)}</span></h3>
-<p class="muted">${facts.join(' · ')}</p>${notes}${body}</article>`;
+<p class="muted">${facts.join(' · ')}</p>${notes}${body}${unitsHtml(d, id)}</article>`;
+}
+
+/**
+ * The document's XLIFF unit ids (those of `locsync xliff export`, which its import recognises),
+ * one per segment with where it sits and whose wording it is: a reviewer finds a row's unit in a
+ * translator's file, and a translator's unit on the page.
+ */
+function unitsHtml(d: ReviewDocument, id: string): string {
+  if (!d.wording?.units.length) return '';
+  const items = d.wording.units
+    .map(
+      (u) =>
+        `<li id="${unitAnchor(id, u.id)}" data-unit="${escapeHtml(u.id)}"><code>${escapeHtml(u.id)}</code> ${isolated(u.where)} <span class="muted">${escapeHtml(WORDING_WORDS[u.wording])}</span></li>`,
+    )
+    .join('');
+  return `<details class="units"><summary>XLIFF unit ids (${formatCount(d.wording.units.length)})</summary><ol>${items}</ol></details>`;
 }
 
 function sectionHtml(s: ReviewSection): string {
@@ -129,7 +159,7 @@ export function renderReviewPage(d: ReviewData): string {
   <div class="card"><span class="muted">documents changed</span><b id="documents">${formatCount(documents)}</b></div>
   <div class="card"><span class="muted">segments to read</span><b id="segments">${formatCount(rows)}</b></div>
 </div>
-<p class="muted">Only the segments whose source or translation changed are shown. <del>struck through</del>: gone; <ins>highlighted</ins>: new; <code class="ph">{name}</code>: a placeholder or inline code, kept as it is. <span class="by person">person</span>: a person's wording (a reviewer's correction, kept by locsync); <span class="by machine">machine</span>: the machine's translation.</p>
+<p class="muted">Only the segments whose source or translation changed are shown. <del>struck through</del>: gone; <ins>highlighted</ins>: new; <code class="ph">{name}</code>: a placeholder or inline code, kept as it is. <span class="by person">${WORDING_WORDS.person}</span>: a person's wording (a reviewer's correction or a translator's, kept by locsync); <span class="by machine">${WORDING_WORDS.machine}</span>: the service's translation. Each segment's XLIFF unit id (<code>locsync xliff export</code>) links to its document's list of units.</p>
 ${contents(d.sections)}
 ${d.sections.map(sectionHtml).join('\n')}`;
   return htmlPage({ title: `locsync review — ${d.pipeline}`, body, style: STYLE });

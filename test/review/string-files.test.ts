@@ -147,8 +147,8 @@ describe('locsync review of string files and inline code', () => {
           `getComputedStyle(document.querySelector('article.doc code.ph')).borderTopStyle`,
         );
         expect(drawn).toBe('solid');
-        expect(await row('title').locator('td.new .by').innerText()).toBe('person');
-        expect(await row('old').locator('td.new .by').innerText()).toBe('machine');
+        expect(await row('title').locator('td.new .by').innerText()).toBe('reviewed by a person');
+        expect(await row('old').locator('td.new .by').innerText()).toBe('machine translation');
         const guide = page.locator('article.doc[data-output="out/guide/de/api.md"]');
         expect(await guide.locator('td.new code.ph').allInnerTexts()).toEqual(['`v1`']);
         expect(await guide.locator('td.source code.ph').allInnerTexts()).toEqual(['`v1`']);

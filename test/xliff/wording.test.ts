@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readXliffUnits } from '../../src/xliff/reader.js';
+import { HAS_CHROMIUM, openBrowser } from '../helpers/browser.js';
 import { segmentsMapping } from '../segments/helpers.js';
 import { createFixture, runCliOn, type Fixture } from '../sync/fixture.js';
 
@@ -64,5 +67,57 @@ describe('whose wording the segments are', () => {
         ],
       }),
     ]);
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the review page and whose wording', () => {
+  it("links each document to its XLIFF unit ids and tags the translator's wording", async () => {
+    const f = await reviewedGuide();
+    const units = new Map(readXliffUnits(path.join(f.dir, 'de.xlf')).map((u) => [u.resname, u.id]));
+    const json = await runCliOn(f, 'review', '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout).sections[0].documents.find(
+      (d: { output: string }) => d.output === 'out/de/guide.md',
+    );
+    expect(doc.wording.counts).toEqual({ person: 2, machine: 1 });
+    expect(doc.comparison.rows).toEqual([
+      expect.objectContaining({ unit: units.get('src/guide.md#1'), next_by: 'person' }),
+      expect.objectContaining({ unit: units.get('src/guide.md#3'), next_by: 'person' }),
+    ]);
+
+    const file = path.join(f.dir, 'review.html');
+    const r = await runCliOn(f, 'review', '-o', file);
+    expect(r.code, r.stderr).toBe(0);
+    const browser = await openBrowser();
+    try {
+      await browser.page.goto(pathToFileURL(file).href);
+      const page = browser.page;
+      expect(browser.errors).toEqual([]);
+      const article = page.locator('article.doc[data-output="out/de/guide.md"]');
+      expect(await article.locator('p.muted .wording').innerText()).toBe(
+        'segments now: 2 reviewed by a person, 1 machine translation',
+      );
+      // Each row names its unit and links to it in the document's list of every unit.
+      const rows = article.locator('tbody tr');
+      expect(await rows.count()).toBe(2);
+      const first = rows.nth(0);
+      expect(await first.locator('td.new .by').innerText()).toBe('reviewed by a person');
+      const link = first.locator('a.unit');
+      expect(await link.innerText()).toBe(units.get('src/guide.md#1'));
+      await link.click();
+      const target = page.locator(':target');
+      expect(await target.getAttribute('data-unit')).toBe(units.get('src/guide.md#1'));
+      expect(await target.isVisible()).toBe(true);
+      // The list has every segment's unit, the unchanged one too, with whose wording it is.
+      const listed = article.locator('details.units li');
+      expect(await listed.evaluateAll((ls) => ls.map((l) => l.getAttribute('data-unit')))).toEqual([
+        units.get('src/guide.md#1'),
+        units.get('src/guide.md#2'),
+        units.get('src/guide.md#3'),
+      ]);
+      expect(await listed.nth(1).innerText()).toContain('machine translation');
+    } finally {
+      await browser.close();
+    }
   });
 });
