@@ -1,18 +1,9 @@
 // A strict JSON file's string values, found and checked in one pass over its text (RFC 8259, as
 // JSON.parse reads it): a 50 MB string file is read without JSON.parse's copy of it as objects,
 // which took more memory than the file's values themselves (a plan of it peaked at 1.17 GB).
-// Whatever this scan does not take is handed back to JSON.parse (./json.ts), for its message.
-
-/** Where a string value is in the text, with its key path, its top-level key and its value. */
-export interface ScannedString {
-  path: string;
-  start: number;
-  end: number;
-  /** Top-level key (ARB skips "@..." ones). */
-  top: string;
-  /** The value, escapes read. */
-  value: string;
-}
+// Whatever this scan does not take is handed back to JSON.parse (./json.ts), for its message. The
+// walk of objects and arrays is ./json-walk.ts; these are strict JSON's tokens.
+import { walkJson, type JsonTokens, type ScannedString } from './json-walk.js';
 
 /** The text is not JSON this scan takes. */
 export class NotStrictJson extends Error {}
@@ -61,60 +52,43 @@ export function* scanStrictJson(text: string): Generator<ScannedString> {
     i++;
     return escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
   };
-  function* value(path: string, top: string, depth: number): Generator<ScannedString> {
-    if (depth > 1000) fail(); // JSON.parse's own limit decides such a file
-    ws();
-    const c = text[i];
-    if (c === '{') {
+  const tokens: JsonTokens = {
+    gap: ws,
+    peek: () => text[i],
+    skip: () => {
       i++;
+    },
+    key: () => {
+      const k = str();
       ws();
-      if (text[i] === '}') {
-        i++;
-        return;
+      if (text[i++] !== ':') fail();
+      return k;
+    },
+    leaf: () => {
+      if (text[i] === '"') {
+        const start = i;
+        const value = str();
+        return { start, end: i, value };
       }
-      for (;;) {
-        ws();
-        const k = str();
-        ws();
-        if (text[i++] !== ':') fail();
-        yield* value(path ? `${path}.${k}` : k, top || k, depth + 1);
-        ws();
-        const next = text[i++];
-        if (next === '}') return;
-        if (next !== ',') fail();
-      }
-    }
-    if (c === '[') {
-      i++;
+      for (const literal of ['true', 'false', 'null'])
+        if (text.startsWith(literal, i)) {
+          i += literal.length;
+          return undefined;
+        }
+      NUMBER.lastIndex = i;
+      if (!NUMBER.test(text)) fail();
+      i = NUMBER.lastIndex;
+      return undefined;
+    },
+    closes: (close) => {
       ws();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (let item = 0; ; item++) {
-        yield* value(`${path}[${item}]`, top, depth + 1);
-        ws();
-        const next = text[i++];
-        if (next === ']') return;
-        if (next !== ',') fail();
-      }
-    }
-    if (c === '"') {
-      const start = i;
-      const v = str();
-      yield { path, start, end: i, top, value: v };
-      return;
-    }
-    for (const literal of ['true', 'false', 'null'])
-      if (text.startsWith(literal, i)) {
-        i += literal.length;
-        return;
-      }
-    NUMBER.lastIndex = i;
-    if (!NUMBER.test(text)) fail();
-    i = NUMBER.lastIndex;
-  }
-  yield* value('', '', 0);
+      const next = text[i++];
+      if (next === close) return true;
+      if (next !== ',') fail();
+      return false;
+    },
+  };
+  yield* walkJson(tokens);
   ws();
   if (i !== n) fail();
 }

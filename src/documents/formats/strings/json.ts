@@ -18,23 +18,15 @@ import type { FormatReader } from '../reader.js';
 import { stringDocument, writesUnicodeEscapes, type StringEntry } from './keyed.js';
 import { languageInStyle } from '../../language-tag.js';
 import { NotStrictJson, scanStrictJson } from './json-strict.js';
-
-interface JsonString {
-  path: string;
-  start: number;
-  end: number;
-  /** Top-level key (ARB skips "@..." ones). */
-  top: string;
-}
+import { walkJson, type ScannedString } from './json-walk.js';
 
 /**
- * Offsets of every string value of a valid JSON, JSONC or JSON5 text, with its key path. The text
- * has been parsed first (JSON.parse or JSON5.parse), so the scan only needs to find its way: comments
+ * Each string value of a valid JSON, JSONC or JSON5 text, with its key path. The text has been
+ * parsed first (JSON.parse or JSON5.parse), so these tokens only need to find their way: comments
  * are skipped, a trailing comma closes its object or array, a key may be unquoted (JSON5) and a
  * string single-quoted (JSON5).
  */
-function stringValues(text: string): JsonString[] {
-  const out: JsonString[] = [];
+function relaxedValues(text: string): Generator<ScannedString> {
   let i = 0;
   const ws = (): void => {
     for (;;) {
@@ -53,60 +45,48 @@ function stringValues(text: string): JsonString[] {
     i++;
     return [start, i];
   };
-  const key = (): string => {
-    if (text[i] === '"' || text[i] === "'") {
-      const [ks, ke] = str();
-      return JSON5.parse(text.slice(ks, ke)) as string;
-    }
-    const ks = i;
-    while (i < text.length && !/[\s:/]/.test(text[i] as string)) i++;
-    return text.slice(ks, i); // a JSON5 identifier
+  /** A string literal's value: JSON5's reading of a single-quoted one. */
+  const read = (start: number, end: number): string => {
+    const literal = text.slice(start, end);
+    return (literal.startsWith("'") ? JSON5.parse(literal) : JSON.parse(literal)) as string;
   };
-  /** After a member or item: true when its object or array ends (a trailing comma allowed). */
-  const closes = (close: string): boolean => {
-    ws();
-    if (text[i++] === close) return true;
-    ws();
-    if (text[i] !== close) return false;
-    i++;
-    return true;
-  };
-  const value = (path: string, top: string): void => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
+  return walkJson({
+    gap: ws,
+    peek: () => text[i],
+    skip: () => {
       i++;
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return;
+    },
+    key: () => {
+      let k: string;
+      if (text[i] === '"' || text[i] === "'") {
+        const [ks, ke] = str();
+        k = JSON5.parse(text.slice(ks, ke)) as string;
+      } else {
+        const ks = i;
+        while (i < text.length && !/[\s:/]/.test(text[i] as string)) i++;
+        k = text.slice(ks, i); // a JSON5 identifier
       }
-      do {
-        ws();
-        const k = key();
-        ws();
-        i++; // ':'
-        value(path ? `${path}.${k}` : k, top || k);
-      } while (!closes('}'));
-    } else if (c === '[') {
-      i++;
       ws();
-      if (text[i] === ']') {
-        i++;
-        return;
+      i++; // ':'
+      return k;
+    },
+    leaf: () => {
+      if (text[i] === '"' || text[i] === "'") {
+        const [start, end] = str();
+        return { start, end, value: read(start, end) };
       }
-      let n = 0;
-      do value(`${path}[${n++}]`, top);
-      while (!closes(']'));
-    } else if (c === '"' || c === "'") {
-      const [start, end] = str();
-      out.push({ path, start, end, top });
-    } else {
       while (i < text.length && !/[\s,}\]/]/.test(text[i] as string)) i++;
-    }
-  };
-  value('', '');
-  return out;
+      return undefined;
+    },
+    closes: (close) => {
+      ws();
+      if (text[i++] === close) return true;
+      ws();
+      if (text[i] !== close) return false;
+      i++;
+      return true;
+    },
+  });
 }
 
 /** A JSON string literal; non-ASCII as \u escapes when the file writes it so (an ASCII-only file). */
@@ -151,11 +131,11 @@ export const readJson: FormatReader = async (path, ctx) => {
   const asciiOnly = writesUnicodeEscapes(text);
   const encode = (t: string): string => jsonString(t, asciiOnly);
   const encodeSingle = (t: string): string => singleQuoted(t, asciiOnly);
-  let locale: JsonString | undefined;
-  const entryOf = (s: JsonString, value: string, inStyle: (t: string) => string): StringEntry[] =>
+  let locale: ScannedString | undefined;
+  const entryOf = (s: ScannedString, inStyle: (t: string) => string): StringEntry[] =>
     arb && s.top.startsWith('@')
       ? []
-      : [{ key: s.path, text: value, span: { start: s.start, end: s.end }, encode: inStyle }];
+      : [{ key: s.path, text: s.value, span: { start: s.start, end: s.end }, encode: inStyle }];
   let entries: readonly StringEntry[] | (() => Iterable<StringEntry>);
   try {
     // Strict JSON (.json, .arb) is checked while its values are found, without building its objects,
@@ -164,19 +144,16 @@ export const readJson: FormatReader = async (path, ctx) => {
     if (RELAXED.has(ctx.format)) throw new NotStrictJson();
     for (const s of scanStrictJson(text)) if (arb && s.top === '@@locale') locale = s;
     entries = function* () {
-      for (const s of scanStrictJson(text)) yield* entryOf(s, s.value, encode);
+      for (const s of scanStrictJson(text)) yield* entryOf(s, encode);
     };
   } catch (err) {
     if (!(err instanceof NotStrictJson)) throw err;
     // Not taken by the scan: the parser says what is wrong (with the line), or reads what it takes.
     parseChecked(text, ctx.format);
     const found: StringEntry[] = [];
-    for (const s of stringValues(text)) {
+    for (const s of relaxedValues(text)) {
       if (arb && s.top === '@@locale') locale = s;
-      const literal = text.slice(s.start, s.end);
-      const single = literal.startsWith("'");
-      const value = (single ? JSON5.parse(literal) : JSON.parse(literal)) as string;
-      found.push(...entryOf(s, value, single ? encodeSingle : encode));
+      found.push(...entryOf(s, text[s.start] === "'" ? encodeSingle : encode));
     }
     entries = found;
   }
