@@ -1,8 +1,13 @@
 // Laravel language files (docs/strings/laravel.md): lang/en/*.php arrays (nested keys, :name
 // placeholders, pipes for plurals) and lang/en.json, every byte outside the values kept; hostile
 // translations stay PHP data; plurals per target; a sync of an edit sends only the changed value.
-// The fixtures are written by hand in the layout `php artisan lang:publish` gives (Debian's
-// php-cli is not on this machine); php-parser reads them.
+// The fixtures are written by hand in the layout `php artisan lang:publish` gives; php-parser reads
+// them. laravel/var_export/messages.php is the same file as PHP 8.2 itself prints it (Debian 12's
+// php-cli: `echo "<?php\n\nreturn ".var_export(include "lang/en/messages.php", true).";\n";`):
+// `array (`, numbered keys, `=> ` before a line break. Where php-cli is installed, PHP itself reads
+// locsync's hostile outputs back.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,6 +171,55 @@ describe('Laravel language files', () => {
     const code = path.join(dir, 'code.php');
     await fs.writeFile(code, '<?php\necho "hi";\n');
     await expect(open(code)).rejects.toThrow(/not a Laravel language file: it does not return an array/);
+  });
+});
+
+const VAR_EXPORT = 'laravel/var_export/messages.php';
+const HAS_PHP = existsSync('/usr/bin/php');
+/** The array a PHP file returns, as PHP itself reads it (json_encode of its include). */
+const phpReads = (file: string): unknown =>
+  JSON.parse(
+    execFileSync('php', ['-r', 'echo json_encode(include $argv[1], JSON_UNESCAPED_UNICODE);', file], {
+      encoding: 'utf8',
+    }),
+  );
+
+describe('a Laravel language file PHP’s var_export wrote', () => {
+  it('the same values as the file written by hand; identity is byte-identical', async () => {
+    const doc = await open(path.join(FIXTURES, VAR_EXPORT));
+    expect([...doc.values()]).toEqual([...(await open()).values()]);
+    expect(await write(doc, 'de', () => undefined)).toBe(await source(VAR_EXPORT));
+  });
+
+  it('a list item is named by the key PHP gives it, the same written or not', async () => {
+    const mixed = path.join(dir, 'mixed.php');
+    await fs.writeFile(
+      mixed,
+      "<?php\nreturn ['title' => 'Title', 'First', 5 => 'Fifth', 'Sixth', '7' => 'Seventh', 'x' => ['A', 1 => 'B']];\n",
+    );
+    const keys = [...(await open(mixed)).values().keys()];
+    expect(keys).toEqual(['title', '[0]', '[5]', '[6]', '[7]', 'x[0]', 'x[1]']);
+    // PHP's own keys for the same array
+    if (HAS_PHP)
+      expect(Object.keys(phpReads(mixed) as object).sort()).toEqual(['0', '5', '6', '7', 'title', 'x']);
+  });
+
+  it.skipIf(!HAS_PHP)('PHP itself reads hostile translations back as the data locsync wrote', async () => {
+    const hostile = `"q" it's \\' \\\\ $x $y->z \\$z ?> <?php exit; ]; //\nnext \u202Eمرحبا`;
+    const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
+    for (const name of [MESSAGES, VAR_EXPORT]) {
+      const out = path.join(dir, `php-reads-${path.basename(path.dirname(name))}.php`);
+      await (
+        await open(path.join(FIXTURES, name))
+      ).write(evil, { path: out, format: 'php' }, { targetLang: 'ar' });
+      const back = phpReads(out) as Record<string, unknown>;
+      expect(back.welcome).toBe(`${hostile}:name${hostile}`);
+      expect(back.title).toBe(hostile);
+      expect(back.auth).toEqual({ failed: hostile, throttle: `${hostile}:seconds${hostile}` });
+      expect(back.max).toBe(255);
+      // every key as the source has it: nothing ran (an `exit` would have ended the output)
+      expect(Object.keys(back)).toEqual(Object.keys(phpReads(path.join(FIXTURES, name)) as object));
+    }
   });
 });
 

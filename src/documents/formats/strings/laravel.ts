@@ -61,15 +61,37 @@ interface PhpString {
   raw: string;
 }
 
-function keyName(key: PhpNode | null | undefined, index: number): string | undefined {
-  if (!key) return `[${index}]`;
-  if (key.kind === 'string' || key.kind === 'number') return String(key.value);
-  return undefined; // a computed key (a constant, an expression): not a language line
+/** A key PHP stores as an integer: a number, or a string of a decimal integer ('7', not '07'). */
+function integerKey(key: PhpNode): number | undefined {
+  if (key.kind !== 'number' && key.kind !== 'string') return undefined;
+  const raw = String(key.value);
+  return /^(0|-?[1-9][0-9]*)$/.test(raw) ? Number(raw) : undefined;
+}
+
+/**
+ * The names of an array's keys as PHP gives them: an item without a key takes the integer after
+ * the largest so far (0 at first), so `[5 => 'a', 'b']` holds 5 and 6. An integer key is named
+ * `[n]` whether it is written or not, as Laravel reads both (`steps.0`); undefined: a computed key
+ * (a constant, an expression), not a language line.
+ */
+function keyNames(items: readonly PhpNode[]): Array<string | undefined> {
+  let next = 0;
+  return items.map((entry) => {
+    const key = entry.key;
+    const n = key ? integerKey(key) : next;
+    if (n !== undefined) {
+      next = Math.max(next, n + 1);
+      return `[${n}]`;
+    }
+    if (key?.kind === 'number') return `[${String(key.value)}]`; // 0x1F, 1.5: as written
+    return key?.kind === 'string' ? String(key.value) : undefined;
+  });
 }
 
 function stringsOf(array: PhpNode, path: string, out: PhpString[]): void {
+  const names = keyNames(array.items ?? []);
   (array.items ?? []).forEach((entry, i) => {
-    const name = keyName(entry.key, i);
+    const name = names[i];
     const value = entry.value as PhpNode | undefined;
     if (name === undefined || !value || typeof value !== 'object') return;
     const key = name.startsWith('[') ? `${path}${name}` : path ? `${path}.${name}` : name;
