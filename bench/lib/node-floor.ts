@@ -31,6 +31,11 @@ function timedProcess(args: string[]): number {
   return performance.now() - started;
 }
 
+/** Median wall time of a Node.js process that does nothing (the start the other two include). */
+export function nodeStartMs(runs = 3): number {
+  return median(Array.from({ length: runs }, () => timedProcess(['-e', ''])));
+}
+
 /** Median wall time of a Node.js process that walks `root` bare (see BARE_WALK). */
 export function bareWalkMs(root: string, runs = 3): number {
   return median(Array.from({ length: runs }, () => timedProcess(['-e', BARE_WALK, root])));
