@@ -1,4 +1,4 @@
-import { formatCount } from '../util/format.js';
+import { formatCount, formatCounted as counted } from '../util/format.js';
 
 // The billed calls of a plan or a run in one wording, so that `plan` and the sync's summary count
 // the same things with the same words: a *document* is one output translated (a file for one
@@ -19,8 +19,6 @@ export interface BilledCalls {
   /** Uploads whose answer was lost or hidden by a crash (possibly billed), not among `uploads`. */
   unconfirmed?: number;
 }
-
-const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /**
  * "2 uploads", or "5 documents: 4 uploads and 1 text request", or "3 documents: 0 text requests";

@@ -1,5 +1,5 @@
 import { formatBill, type BillingRate } from '../billing/money.js';
-import { formatCount } from '../util/format.js';
+import { formatCount, formatCounted } from '../util/format.js';
 import { wrapWords } from '../util/fit-text.js';
 import type { Delivery, WrittenFile } from './delivered.js';
 
@@ -10,8 +10,6 @@ import type { Delivery, WrittenFile } from './delivered.js';
 const SUBJECT_MAX = 72;
 const BODY_WIDTH = 72;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
-
 /** Target languages in the order of their first file. */
 function languagesOf(written: WrittenFile[]): string[] {
   return [...new Set(written.map((w) => w.target))];
@@ -20,15 +18,15 @@ function languagesOf(written: WrittenFile[]): string[] {
 /** "locsync: 12 documents into de, fr (3,210 characters)", within 72 characters. */
 export function commitSubject(d: Delivery): string {
   const billed = d.written.reduce((n, w) => n + w.billed, 0);
-  const removed = d.removed.length ? plural(d.removed.length, 'output') + ' removed' : '';
+  const removed = d.removed.length ? formatCounted(d.removed.length, 'output') + ' removed' : '';
   if (d.written.length === 0) return `locsync: ${removed} (sources deleted)`;
   const bill = billed > 0 ? `${formatCount(billed)} characters` : 'nothing billed';
   const tail = ` (${bill})${removed ? `, ${removed}` : ''}`;
   const langs = languagesOf(d.written);
-  const head = `locsync: ${plural(d.written.length, 'document')} into `;
+  const head = `locsync: ${formatCounted(d.written.length, 'document')} into `;
   const named = `${head}${langs.join(', ')}${tail}`;
   if (named.length <= SUBJECT_MAX) return named;
-  const counted = `${head}${plural(langs.length, 'language')}${tail}`;
+  const counted = `${head}${formatCounted(langs.length, 'language')}${tail}`;
   return counted.length <= SUBJECT_MAX ? counted : counted.slice(0, SUBJECT_MAX);
 }
 
@@ -46,8 +44,8 @@ function billLine(d: Delivery, rate?: BillingRate): string {
   const translated = d.written.filter((w) => !w.reused);
   const copied = d.written.length - translated.length;
   const billed = translated.reduce((n, w) => n + w.billed, 0);
-  const parts = [`${formatBill(billed, rate)} billed for ${plural(translated.length, 'document')}`];
-  if (copied) parts.push(`${plural(copied, 'copy', 'copies')} of identical translations (not billed)`);
+  const parts = [`${formatBill(billed, rate)} billed for ${formatCounted(translated.length, 'document')}`];
+  if (copied) parts.push(`${formatCounted(copied, 'copy', 'copies')} of identical translations (not billed)`);
   return `${parts.join('; ')}.`;
 }
 
@@ -55,9 +53,9 @@ function billLine(d: Delivery, rate?: BillingRate): string {
 export function commitBody(d: Delivery, rate?: BillingRate): string {
   const blocks: string[] = [];
   const delivered = d.written.length
-    ? `delivered ${plural(d.written.length, 'document')}` +
-      (d.removed.length ? ` and removed ${plural(d.removed.length, 'output')}` : '')
-    : `removed ${plural(d.removed.length, 'output')}`;
+    ? `delivered ${formatCounted(d.written.length, 'document')}` +
+      (d.removed.length ? ` and removed ${formatCounted(d.removed.length, 'output')}` : '')
+    : `removed ${formatCounted(d.removed.length, 'output')}`;
   blocks.push(wrap(`${runsLine(d)} ${delivered}. ${d.written.length ? billLine(d, rate) : ''}`.trim()));
   for (const lang of languagesOf(d.written)) {
     const files = d.written.filter((w) => w.target === lang);

@@ -1,5 +1,5 @@
 import { printable } from '../log/printable.js';
-import { formatCount, formatDuration } from '../util/format.js';
+import { formatCount, formatCounted, formatDuration } from '../util/format.js';
 import { formatBilledCalls } from '../billing/billed-calls.js';
 import { costOf, formatBill, type BillingRate } from '../billing/money.js';
 import { pricedLeverage, type LeverageByTarget } from '../billing/leverage.js';
@@ -238,7 +238,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
   const n = formatCount;
   // Files and outputs are different units: one source file has an output per target language.
   lines.push(
-    `${s.dryRun ? 'Dry run: ' : ''}${n(s.files)} source files; outputs: ` +
+    `${s.dryRun ? 'Dry run: ' : ''}${formatCounted(s.files, 'source file')}; outputs: ` +
       `${n(s.translated)} ${s.dryRun ? 'to translate' : 'translated'}` +
       (s.resumed ? ` (${n(s.resumed)} resumed)` : '') +
       `, ${n(s.reused)} reused, ${n(s.unchanged)} unchanged` +
@@ -247,7 +247,7 @@ export function formatSummary(s: SyncSummary, rate?: BillingRate): string {
       (s.retranslated ? ` (${n(s.retranslated)} re-translated)` : '') +
       `, ${n(s.failed.length)} failed` +
       (s.flagged?.length ? `, ${n(s.flagged.length)} flagged by the output checks` : '') +
-      (s.unsupported.length ? `; ${n(s.unsupported.length)} files unsupported` : ''),
+      (s.unsupported.length ? `; ${formatCounted(s.unsupported.length, 'file')} unsupported` : ''),
   );
   lines.push(
     `Billed: ${formatBill(s.billedCharacters, rate)} for ${billedFor(s)}, in ${formatDuration(s.durationMs)}`,

@@ -6,6 +6,11 @@ export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** "1 file", "2 files", "1,204 entries": a count and its noun, singular for one. */
+export function formatCounted(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** 1536 -> "1.5 KiB"; whole bytes below 1 KiB. */
 export function formatBytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -46,4 +46,14 @@ describe('summary counts', () => {
     expect(again.files).toBe(8);
     expect(again.translated + again.unchanged).toBe(16);
   });
+
+  it('one source file and one unsupported file are each "1 file", not "1 files"', async () => {
+    // A new team's first folder: a text file, and a string file the document mapping cannot take.
+    fx = await createFixture({
+      files: { 'notes.txt': 'Press the green button.\n', 'en.json': '{ "a": "Sign up" }\n' },
+    });
+    const s = await fx.sync();
+    expect(s.unsupported).toHaveLength(1);
+    expect(formatSummary(s)).toMatch(/^1 source file; outputs: .*; 1 file unsupported$/m);
+  });
 });
