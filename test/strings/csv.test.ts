@@ -4,6 +4,10 @@
 // translations stay data; a broken file is refused naming its file and line.
 // The fixtures are written by hand in the layout spreadsheet exports have (Excel's BOM, a
 // semicolon-separated CRLF file as a German Excel writes it); csv-parse reads them back here.
+// python/strings.csv is written by Python's csv module (python/make-csv.py: QUOTE_MINIMAL, CRLF
+// rows, a bare LF inside a quoted cell, unquoted spaces); Python's csv reader reads outputs back.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -254,4 +258,50 @@ describe('a CSV file on the segment path', () => {
       await fx.close();
     }
   });
+});
+
+describe('a CSV file Python’s csv module wrote', () => {
+  const PY = path.join(FIXTURES, 'python/strings.csv');
+  /** The rows of a CSV file as Python's csv.reader reads them. */
+  const pythonRows = (file: string) =>
+    JSON.parse(
+      execFileSync('/usr/bin/python3', [path.join(FIXTURES, 'python/read-csv.py'), file], {
+        encoding: 'utf8',
+      }),
+    ) as string[][];
+
+  it('the de column filled in place, every other cell kept; the same translation again, the same bytes', async () => {
+    const de = await write(await open(PY), 'de');
+    const others = (t: string[][]) => t.map((r) => r.filter((_, i) => i !== 2));
+    expect(others(rows(de))).toEqual(others(rows(await fs.readFile(PY))));
+    expect(rows(de)[1]).toEqual(['app.title', 'Photo Library', '«PHOTO LIBRARY»', 'Window title']);
+    const again = path.join(dir, 'python-again.csv');
+    await fs.writeFile(again, de);
+    expect(await write(await open(again), 'de')).toEqual(de);
+    await syncGoldenThenEdit({
+      name: 'strings.csv',
+      from: 'python/strings.csv',
+      output: 'src/ui/strings.{lang}.csv',
+      golden: 'python/strings.de.csv',
+      edit: (src) => src.replace('Photo Library', 'Photo Album'),
+      edited: 1,
+    });
+  });
+
+  it.skipIf(!existsSync('/usr/bin/python3'))(
+    'Python’s csv reader reads hostile translations back as data',
+    async () => {
+      const hostile = `a,b;c\t"q" ""x"\r\nnext row,\n\u202Eمرحبا, `;
+      const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
+      await write(await open(PY), 'de', evil);
+      const table = pythonRows(path.join(dir, `out-${n - 1}.csv`));
+      expect(table.map((r) => r.length)).toEqual(Array(7).fill(4));
+      expect(table[1]).toEqual(['app.title', 'Photo Library', hostile, 'Window title']);
+      expect(table[4]![2]).toBe(`${hostile}%s${hostile}{count}${hostile}`);
+      expect(table[0]).toEqual(['key', 'en', 'de', 'note']);
+      expect(pythonRows(path.join(FIXTURES, 'python/strings.de.csv'))[6]).toEqual(
+        rows(await fs.readFile(path.join(FIXTURES, 'python/strings.de.csv')))[6],
+      );
+    },
+  );
 });
