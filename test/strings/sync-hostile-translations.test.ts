@@ -33,6 +33,10 @@ const SOURCES: Record<string, string> = {
   'app_en.arb':
     '{\n  "photoCount": "{count, plural, =0{No photos in the album} other{{count} photos in the album}}"\n}\n',
   'guide.md': '# Guide\n\nPress **Save the document** to keep the `config.yml` file on the disk.\n',
+  'en.toml': '[settings]\ngreeting = "Hello, %s, your photos are ready to be shared"\n',
+  'Resources.resx':
+    '<?xml version="1.0" encoding="utf-8"?>\n<root>\n  <data name="Welcome" xml:space="preserve">\n    <value>Welcome back, {0}, your photos are ready</value>\n  </data>\n</root>\n',
+  'en.jsonc': '// settings\n{\n  "saved": "Saved %d files to the album, as you asked", // a count\n}\n',
 };
 
 const STRIP_TAGS: Rewrite = (t) => t.replace(/<\/?g[^<>]*>|<x[^<>]*\/>/g, '');
