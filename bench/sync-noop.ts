@@ -27,6 +27,7 @@ import { loadManifest } from '../src/manifest/load.js';
 import { startService } from '../src/local-service/index.js';
 import { openState } from '../src/state/store.js';
 import { runSync } from '../src/sync/engine.js';
+import { BIN, ensureBuilt } from './lib/built-cli.js';
 import { bareWalkMs, loadSyncCommandMs, nodeStartMs } from './lib/node-floor.js';
 import { noopBounds, ratioOf } from './lib/noop-bounds.js';
 import { benchSize } from './lib/options.js';
@@ -39,7 +40,6 @@ import type { BenchResult } from './types.js';
 
 const FILES = benchSize(100_000, 10_000, 'LOCSYNC_BENCH_NOOP_FILES');
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const BIN = path.join(ROOT, 'bin', 'locsync.js');
 const MB = 1024 * 1024;
 const KEY_ENV = 'LOCSYNC_BENCH_NOOP_KEY';
 const KEY = 'bench-noop-key-0001';
@@ -64,21 +64,6 @@ async function syncOnce(
   } finally {
     state.close();
   }
-}
-
-/** dist/ as the command runs it: rebuilt when a source file is newer than the built CLI. */
-function ensureBuilt(): void {
-  const built = path.join(ROOT, 'dist', 'bundle', 'main.js');
-  const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
-  const newer = (dir: string): boolean =>
-    fs.readdirSync(dir, { withFileTypes: true }).some((e) => {
-      const p = path.join(dir, e.name);
-      return e.isDirectory() ? newer(p) : e.name.endsWith('.ts') && fs.statSync(p).mtimeMs > builtAt;
-    });
-  if (!newer(path.join(ROOT, 'src'))) return;
-  process.stderr.write('sync-noop: building dist/ (a source is newer than dist/bundle/main.js)\n');
-  const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (r.status !== 0) throw new Error('npm run build failed');
 }
 
 interface CliRun {
@@ -131,7 +116,7 @@ function timedStatus(manifestPath: string): number {
 export async function run(): Promise<BenchResult[]> {
   return withTempDir('sync-noop', async (dir) => {
     process.stderr.write(`sync-noop: generating ${FILES} files\n`);
-    ensureBuilt();
+    ensureBuilt('sync-noop');
     await makeTree(path.join(dir, 'src'), FILES);
     // The one changed file is translated by a local service (the no-ops never call it).
     const service = await startService({ authKey: KEY, queueSeconds: 0, translateSeconds: 0 });
