@@ -75,7 +75,7 @@ export async function exportXliff(
 ): Promise<XliffExportSummary> {
   const version = opts.xliff ?? '1.2';
   const docs = await roundTripDocuments(loaded, state, opts);
-  const originOf = await memoryOrigins(memory, opts.lang);
+  const originOf = await memoryOrigins(memory, docs, opts.lang);
   if (opts.only === 'changed' && opts.since === undefined)
     throw new ConfigError('--only changed needs --since RUN|REF: changed since when');
   const changed = opts.since === undefined ? undefined : await changedSince(loaded, state, opts.since, docs);

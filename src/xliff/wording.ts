@@ -12,16 +12,28 @@ import type { Origin } from './writer.js';
 
 export type OriginOf = (d: RoundTripDocument, u: RoundTripUnit) => Origin;
 
-/** The memory's origins of (target language, source, translation), a person's winning. */
-export async function memoryOrigins(memory: TranslationMemory, lang?: string): Promise<OriginOf> {
-  const origins = new Map<string, SegmentOrigin>();
-  for await (const r of memory.rows(lang ? { targetLang: lang } : {})) {
-    const k = `${r.target_lang}\0${r.source}\0${r.translation}`;
-    // A person's wording wins over the service's for the same words.
-    if (origins.get(k) !== 'reviewed') origins.set(k, r.origin);
-  }
-  return (d, u) =>
-    u.target === undefined ? undefined : origins.get(`${d.targetLang}\0${u.source}\0${u.target}`);
+/**
+ * The memory's origins of the documents' segments (target language, source, translation), a
+ * person's winning. Only those segments are kept: the memory is read in pages, and one of a million
+ * imported units stays on disk unless a document holds it.
+ */
+export async function memoryOrigins(
+  memory: TranslationMemory,
+  docs: readonly RoundTripDocument[],
+  lang?: string,
+): Promise<OriginOf> {
+  const key = (targetLang: string, source: string, target: string) => `${targetLang}\0${source}\0${target}`;
+  const origins = new Map<string, SegmentOrigin | undefined>();
+  for (const d of docs)
+    for (const u of d.units)
+      if (u.target !== undefined) origins.set(key(d.targetLang, u.source, u.target), undefined);
+  if (origins.size > 0)
+    for await (const r of memory.rows(lang ? { targetLang: lang } : {})) {
+      const k = key(r.target_lang, r.source, r.translation);
+      // A person's wording wins over the service's for the same words.
+      if (origins.has(k) && origins.get(k) !== 'reviewed') origins.set(k, r.origin);
+    }
+  return (d, u) => (u.target === undefined ? undefined : origins.get(key(d.targetLang, u.source, u.target)));
 }
 
 /** What a user reads for each kind of wording. */
@@ -69,7 +81,7 @@ export async function documentWording(
   include?: (source: string, language: string) => boolean,
 ): Promise<DocumentWording[]> {
   const docs = await roundTripDocuments(loaded, state, include ? { include } : {});
-  const originOf = await memoryOrigins(memory);
+  const originOf = await memoryOrigins(memory, docs);
   return docs.map((d) => {
     const units = d.units.map((u) => ({
       id: u.id,
