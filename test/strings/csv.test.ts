@@ -6,8 +6,6 @@
 // semicolon-separated CRLF file as a German Excel writes it); csv-parse reads them back here.
 // python/strings.csv is written by Python's csv module (python/make-csv.py: QUOTE_MINIMAL, CRLF
 // rows, a bare LF inside a quoted cell, unquoted spaces); Python's csv reader reads outputs back.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +15,14 @@ import { openDocument, type FormatOptions, type TranslationOf } from '../../src/
 import { PlaceholderCheckError, type StringDocument } from '../../src/documents/formats/strings/keyed.js';
 import { createFixture } from '../sync/fixture.js';
 import { segmentsOf, shout } from './string-file.js';
-import { checkAgainst, findingsAbout, FIXTURES, syncGoldenThenEdit } from './format-sync.js';
+import {
+  checkAgainst,
+  findingsAbout,
+  FIXTURES,
+  HAS_PYTHON,
+  pythonReads,
+  syncGoldenThenEdit,
+} from './format-sync.js';
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-csv-'));
 afterAll(async () => fs.rm(dir, { recursive: true, force: true }));
@@ -262,13 +267,6 @@ describe('a CSV file on the segment path', () => {
 
 describe('a CSV file Python’s csv module wrote', () => {
   const PY = path.join(FIXTURES, 'python/strings.csv');
-  /** The rows of a CSV file as Python's csv.reader reads them. */
-  const pythonRows = (file: string) =>
-    JSON.parse(
-      execFileSync('/usr/bin/python3', [path.join(FIXTURES, 'python/read-csv.py'), file], {
-        encoding: 'utf8',
-      }),
-    ) as string[][];
 
   it('the de column filled in place, every other cell kept; the same translation again, the same bytes', async () => {
     const de = await write(await open(PY), 'de');
@@ -288,20 +286,17 @@ describe('a CSV file Python’s csv module wrote', () => {
     });
   });
 
-  it.skipIf(!existsSync('/usr/bin/python3'))(
-    'Python’s csv reader reads hostile translations back as data',
-    async () => {
-      const hostile = `a,b;c\t"q" ""x"\r\nnext row,\n\u202Eمرحبا, `;
-      const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
-      await write(await open(PY), 'de', evil);
-      const table = pythonRows(path.join(dir, `out-${n - 1}.csv`));
-      expect(table.map((r) => r.length)).toEqual(Array(7).fill(4));
-      expect(table[1]).toEqual(['app.title', 'Photo Library', hostile, 'Window title']);
-      expect(table[4]![2]).toBe(`${hostile}%s${hostile}{count}${hostile}`);
-      expect(table[0]).toEqual(['key', 'en', 'de', 'note']);
-      expect(pythonRows(path.join(FIXTURES, 'python/strings.de.csv'))[6]).toEqual(
-        rows(await fs.readFile(path.join(FIXTURES, 'python/strings.de.csv')))[6],
-      );
-    },
-  );
+  it.skipIf(!HAS_PYTHON)('Python’s csv reader reads hostile translations back as data', async () => {
+    const hostile = `a,b;c\t"q" ""x"\r\nnext row,\n\u202Eمرحبا, `;
+    const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
+    await write(await open(PY), 'de', evil);
+    const table = pythonReads('read-csv.py', path.join(dir, `out-${n - 1}.csv`)) as string[][];
+    expect(table.map((r) => r.length)).toEqual(Array(7).fill(4));
+    expect(table[1]).toEqual(['app.title', 'Photo Library', hostile, 'Window title']);
+    expect(table[4]![2]).toBe(`${hostile}%s${hostile}{count}${hostile}`);
+    expect(table[0]).toEqual(['key', 'en', 'de', 'note']);
+    expect(
+      (pythonReads('read-csv.py', path.join(FIXTURES, 'python/strings.de.csv')) as string[][])[6],
+    ).toEqual(rows(await fs.readFile(path.join(FIXTURES, 'python/strings.de.csv')))[6]);
+  });
 });

@@ -2,6 +2,8 @@
 // string-file.ts: a file synced to German through the local service, compared with its committed
 // golden output, then edited to see how many values are sent again; and the output checks of a
 // written file against its source.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -88,3 +90,12 @@ export function checkAgainst(source: string, output: string, format: string) {
 /** The findings of a check that name `token` (a placeholder, quoted as the checks quote it). */
 export const findingsAbout = (r: { findings: Array<{ message: string }> }, token: string) =>
   r.findings.filter((f) => f.message.includes(`"${token}"`));
+
+/** Debian's Python, whose own readers (csv, tomllib) read outputs back in the tests. */
+export const HAS_PYTHON = existsSync('/usr/bin/python3');
+
+/** What FIXTURES/python/<script> prints (JSON) of `file`: a format read by Python's own reader. */
+export const pythonReads = (script: string, file: string): unknown =>
+  JSON.parse(
+    execFileSync('/usr/bin/python3', [path.join(FIXTURES, 'python', script), file], { encoding: 'utf8' }),
+  );

@@ -2,7 +2,10 @@
 // arrays, inline tables and comments kept byte for byte; go-i18n plural tables get the target's
 // forms; hostile translations stay data; a sync of an edit sends only the changed value.
 // The fixture en.toml is written by hand in the shape Hugo's i18n files and go-i18n's goi18n write
-// (Debian has no TOML writer that keeps comments); smol-toml reads it.
+// (go-i18n is not in Debian); smol-toml reads it.
+// python/strings.toml is written by tomlkit (Debian's python3-tomlkit, python/make-toml.py): its
+// layout of comments, literal and multi-line strings, arrays of tables; Python's own tomllib
+// (python/read-toml.py) reads locsync's outputs back.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +14,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDocument, type TranslationOf } from '../../src/documents/index.js';
 import { PlaceholderCheckError, type StringDocument } from '../../src/documents/formats/strings/keyed.js';
 import { segmentsOf, writerIn } from './string-file.js';
-import { checkAgainst, findingsAbout, FIXTURES, syncGoldenThenEdit } from './format-sync.js';
+import {
+  checkAgainst,
+  findingsAbout,
+  FIXTURES,
+  HAS_PYTHON,
+  pythonReads,
+  syncGoldenThenEdit,
+} from './format-sync.js';
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'locsync-toml-'));
 afterAll(async () => fs.rm(dir, { recursive: true, force: true }));
@@ -116,5 +126,58 @@ describe('a TOML file on the segment path', () => {
       edit: (src) => src.replace('"Hold to select"', '"Hold to pick"'),
       edited: 1,
     });
+  });
+});
+
+describe('a TOML file tomlkit wrote', () => {
+  const PY = path.join(FIXTURES, 'python/strings.toml');
+
+  it('identity is byte-identical; the local service’s German is golden; an edit sends one value', async () => {
+    const doc = await open(PY);
+    expect([...doc.values().keys()]).toEqual([
+      'title',
+      'menu.open',
+      'menu.hint',
+      'menu.path',
+      'menu.help',
+      'menu.steps[0]',
+      'menu.steps[1]',
+      'photos (one)',
+      'photos (other)',
+      'tips[0].text',
+      'tips[1].text',
+    ]);
+    expect(await write(doc, 'de', () => undefined)).toBe(await fs.readFile(PY, 'utf8'));
+    await syncGoldenThenEdit({
+      name: 'strings.toml',
+      from: 'python/strings.toml',
+      output: 'src/ui/strings.{lang_bcp47}.toml',
+      golden: 'python/strings.de.toml',
+      edit: (src) => src.replace('"Pinch to zoom"', '"Pinch to zoom in"'),
+      edited: 1,
+    });
+  });
+
+  it.skipIf(!HAS_PYTHON)('Python’s tomllib reads hostile translations back as data', async () => {
+    const hostile = `it's "q" ''' """ \\ # not a comment ] } [x]\nkey = "v"\n\u202Eمرحبا`;
+    const evil: TranslationOf = (s) => s.pieces.map((p) => (p.code ? p.text : hostile));
+    const out = path.join(dir, 'hostile-tomlkit.toml');
+    await (await open(PY)).write(evil, { path: out, format: 'toml' }, { targetLang: 'ar' });
+    expect(pythonReads('read-toml.py', out)).toEqual({
+      title: hostile,
+      menu: {
+        open: hostile,
+        hint: hostile,
+        path: `${hostile}{name}`,
+        help: hostile,
+        steps: [hostile, hostile],
+        size: 3,
+      },
+      photos: expect.any(Object),
+      tips: [{ text: hostile }, { text: hostile }],
+    });
+    expect(pythonReads('read-toml.py', path.join(FIXTURES, 'python/strings.de.toml'))).toEqual(
+      parse(await fs.readFile(path.join(FIXTURES, 'python/strings.de.toml'), 'utf8')),
+    );
   });
 });
