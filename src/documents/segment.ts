@@ -46,6 +46,8 @@ export interface Segment {
   readonly role: SegmentRole;
   /** Where it is, for a person: "line 12", "cue 3", "word/document.xml paragraph 4", "page 2". */
   readonly where: string;
+  /** The line it starts on (1-based) where `where` names none (a string file's key): an editor's jump. */
+  readonly line?: number;
   readonly pieces: readonly Piece[];
 }
 

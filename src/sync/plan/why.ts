@@ -49,6 +49,7 @@ async function explain(
       const then = (await state.jobs.get(a.doneId))?.sha256;
       const before = then ? partsOf(await digestOf(then)) : undefined;
       const after = partsOf(await digestOf(a.source.sha256));
+      if (!after && a.settings.request.segments) return sentSegments(head, a, state, loaded);
       if (!after) return [`${head}: its bytes changed (.${a.source.ext} files have no content digest)`];
       if (!before)
         return [
@@ -74,6 +75,36 @@ async function explain(
     case 'forget':
       return [];
   }
+}
+
+/** Lines about one output's segments at most; the rest is counted. */
+const MAX_SEGMENT_LINES = 10;
+
+/**
+ * A segment-path translation of a file without a content digest (a string file): what changed is
+ * what the segment memory does not hold, the segments the plan sends, each with its line.
+ */
+async function sentSegments(
+  head: string,
+  a: Extract<PlannedAction, { kind: 'translate' }>,
+  state: SyncState,
+  loaded: LoadedManifest,
+): Promise<string[]> {
+  const { quoteSegments } = await import('../segments/quote.js');
+  const sent: string[] = [];
+  let count = 0;
+  await quoteSegments(loaded, state, [a], {
+    sends: (_, s) => {
+      if (count++ < MAX_SEGMENT_LINES) sent.push(s.line ? `line ${s.line} (${s.where})` : s.where);
+    },
+  });
+  if (count === 0)
+    return [`${head}: its bytes changed; the segment memory holds every segment: nothing is sent`];
+  return [
+    `${head}; what the segment memory does not hold (new or changed since), sent:`,
+    ...sent.map((l) => `  ${l}`),
+    ...(count > sent.length ? [`  and ${count - sent.length} more`] : []),
+  ];
 }
 
 /** `plan --why FILE` as text: per output of the file, what the plan does and why. */

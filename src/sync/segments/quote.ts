@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { SegmentsQuote } from '../../billing/price.js';
 import { priceUpload } from '../../billing/price.js';
 import { DocumentFormatError } from '../../documents/errors.js';
+import type { Segment } from '../../documents/segment.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import { countSegment, emptyLeverage, memoryLeverage, type LeverageKind } from '../../billing/leverage.js';
 import type { Recalled, SyncState } from '../../state/types.js';
@@ -37,7 +38,11 @@ export async function quoteSegments(
   loaded: LoadedManifest,
   state: Pick<SyncState, 'segments' | 'jobs'>,
   actions: readonly PlannedAction[],
-  opts: { overwriteEdits?: boolean } = {},
+  opts: {
+    overwriteEdits?: boolean;
+    /** Told of each segment the plan sends, with its action's output (`plan --why`). */
+    sends?: (output: string, segment: Segment) => void;
+  } = {},
 ): Promise<Map<string, SegmentsQuote>> {
   const quotes = new Map<string, SegmentsQuote>();
   const planned = new Set<string>();
@@ -94,6 +99,7 @@ export async function quoteSegments(
               continue;
             }
             planned.add(s.key);
+            opts.sends?.(a.ref.output, s.segment);
             send.push(i);
             q.sent++;
             q.characters += s.characters;

@@ -124,17 +124,31 @@ interface Slot {
  * plan's price walks a 500,000-value file once, keeping none), but made again, with the same ids,
  * by each walk.
  */
-function* slotsOf(entries: Iterable<StringEntry>): Generator<Slot> {
+function* slotsOf(entries: Iterable<StringEntry>, text: string): Generator<Slot> {
   let id = 0;
+  const lines = lineCounter(text);
   for (const entry of entries) {
     const pieces = protectPlaceholders(entry.text);
     // A value with no word between its placeholders ("%Y-%m-%d", "{count}") has nothing to translate.
     const words = pieces.some((p) => !p.code && /\p{L}/u.test(p.text));
+    const line = entry.span ? lines(entry.span.start) : undefined;
     const segment: Segment | undefined = words
-      ? { id: id++, role: 'string', where: KEY_PREFIX + entry.key, pieces }
+      ? { id: id++, role: 'string', where: KEY_PREFIX + entry.key, pieces, ...(line ? { line } : {}) }
       : undefined;
     yield { entry, pieces, segment };
   }
+}
+
+/** The line (1-based) of an offset in `text`, counted on from the last offset asked (file order). */
+function lineCounter(text: string): (offset: number) => number {
+  let at = 0;
+  let line = 1;
+  return (offset) => {
+    if (offset < at) [at, line] = [0, 1];
+    for (let i = text.indexOf('\n', at); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+    at = offset;
+    return line;
+  };
 }
 
 export function stringDocument(parts: StringFileParts): StringDocument {
@@ -146,12 +160,12 @@ export function stringDocument(parts: StringFileParts): StringDocument {
     keepsLayout: true,
     outputFormats: [format === 'pot' ? 'po' : format],
     async *segments() {
-      for (const { segment } of slotsOf(each())) if (segment) yield segment;
+      for (const { segment } of slotsOf(each(), decoded.text)) if (segment) yield segment;
     },
     async write(translationOf, out, opts: StringWriteOptions) {
       const written = new Map<StringEntry, string>();
       const problems: Array<{ key: string; problem: string }> = [];
-      for (const { entry, pieces, segment } of slotsOf(each())) {
+      for (const { entry, pieces, segment } of slotsOf(each(), decoded.text)) {
         const kept = opts.keep?.get(entry.key);
         const value = kept ?? textsOut(segment, pieces, translationOf).join('');
         const problem =
@@ -181,7 +195,7 @@ export function stringDocument(parts: StringFileParts): StringDocument {
       const forms = addedForms?.(lang) ?? [];
       if (!forms.length) return [];
       const segmentOf = new Map<StringEntry, Segment | undefined>();
-      for (const { entry, segment } of slotsOf(each())) segmentOf.set(entry, segment);
+      for (const { entry, segment } of slotsOf(each(), decoded.text)) segmentOf.set(entry, segment);
       return forms.flatMap(({ key, donor }) => {
         const segment = segmentOf.get(donor);
         return segment ? [{ key, where: KEY_PREFIX + key, donor: segment }] : [];
