@@ -23,7 +23,7 @@ export interface ChosenSourceLang {
   lang: string;
   /** How it was chosen, for the output and the manifest's comment. */
   how: 'given' | 'detected' | 'default';
-  /** The files its detection read (detected only). */
+  /** The files its detection read (detected, or too little text in them to tell: default). */
   files?: number;
 }
 
@@ -97,7 +97,7 @@ export async function chooseSourceLang(
   const read = files ? await reliableLanguage(text) : undefined;
   if (read && (SOURCE_LANGUAGES as readonly string[]).includes(read))
     return { lang: read, how: 'detected', files };
-  return { lang: 'en', how: 'default' };
+  return { lang: 'en', how: 'default', ...(files ? { files } : {}) };
 }
 
 /** Why init chose this source_lang (the manifest's comment and init's output say it). */
@@ -105,7 +105,10 @@ export function sourceLangWords(c: ChosenSourceLang, source: string): string {
   if (c.how === 'given') return 'as --source-lang says';
   if (c.how === 'detected')
     return `what the ${c.files} readable file(s) in ${source}/ are written in; --source-lang chooses`;
-  return `the default, with no --source-lang and nothing in ${source}/ to tell the language from; change it if the documents are in another language`;
+  const read = c.files
+    ? `too little text in the ${c.files === 1 ? 'readable file' : `${c.files} readable files`} of ${source}/ to tell the language from`
+    : `nothing in ${source}/ to tell the language from`;
+  return `the default, with no --source-lang and ${read}; change it if the documents are in another language`;
 }
 
 /** A target in the source language would fail on every run ("Source and target language are equal"). */
