@@ -1,5 +1,6 @@
 import { checkManifestFile } from '../manifest/load.js';
 import { ConfigError, EXIT } from '../util/errors.js';
+import { formatCounted } from '../util/format.js';
 
 /** "file:line:col: warning: message". */
 function labelled(e: ConfigError, label: string): string {
@@ -36,11 +37,11 @@ export async function validateAction(opts: { config: string; json?: boolean }): 
       const targets = m.mappings.reduce((n, x) => n + x.targets.length, 0);
       const lists = Object.keys(loaded.styleLists).length;
       process.stdout.write(
-        `${opts.config} is valid: ${m.mappings.length} mapping(s), ${targets} target(s), ${lists} style list(s)` +
-          (warnings.length ? `, ${warnings.length} warning(s)` : '') +
+        `${opts.config} is valid: ${formatCounted(m.mappings.length, 'mapping')}, ${formatCounted(targets, 'target')}, ${formatCounted(lists, 'style list')}` +
+          (warnings.length ? `, ${formatCounted(warnings.length, 'warning')}` : '') +
           '\n',
       );
-    } else process.stdout.write(`${errors.length} problem(s) found in ${opts.config}\n`);
+    } else process.stdout.write(`${formatCounted(errors.length, 'problem')} found in ${opts.config}\n`);
   }
   process.exitCode = errors.length ? EXIT.usage : EXIT.ok;
 }

@@ -21,7 +21,7 @@ describe('locsync validate', () => {
     cleanups.push(p.remove);
     const ok = await runCli(['validate', '-c', path.join(p.dir, 'ok.yaml')]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toContain('is valid: 1 mapping(s), 1 target(s), 0 style list(s)\n');
+    expect(ok.stdout).toContain('is valid: 1 mapping, 1 target, 0 style lists\n');
     expect(ok.stdout).not.toMatch(/warning/);
 
     const badPath = path.join(p.dir, 'bad.yaml');
@@ -30,7 +30,7 @@ describe('locsync validate', () => {
     const lines = bad.stdout.trim().split('\n');
     expect(lines.filter((l) => l.startsWith(`${path.join(p.dir, 'bad.yaml')}:`))).toHaveLength(4);
     expect(bad.stdout).toContain("unknown key 'sorce' in mappings[0] (did you mean 'source'?)");
-    expect(bad.stdout).toContain(`4 problem(s) found in ${badPath}`);
+    expect(bad.stdout).toContain(`4 problems found in ${badPath}`);
 
     const json = await runCli(['validate', '-c', badPath, '--json']);
     expect(json.code).toBe(2);

@@ -123,6 +123,6 @@ describe('YAML syntax errors: one per mistake, where it was made', () => {
       new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+: YAML syntax error`),
     );
     expect(r.stdout).toContain(`  ${line} |     source: "samples`);
-    expect(r.stdout).toContain('1 problem(s) found');
+    expect(r.stdout).toContain('1 problem found');
   });
 });
