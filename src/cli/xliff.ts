@@ -1,4 +1,5 @@
 import { ConfigError, EXIT } from '../util/errors.js';
+import { formatCounted } from '../util/format.js';
 import { exportXliff } from '../xliff/export.js';
 import { importXliff, type XliffImportSummary } from '../xliff/import.js';
 import { withMemory, type MemoryOptions } from './memory.js';
@@ -38,14 +39,14 @@ export async function xliffExportAction(
     opts.json
       ? JSON.stringify(s) + '\n'
       : s.files.length === 0
-        ? `nothing to export (0 units of ${s.documents} documents): no file written\n`
-        : `${s.files.join(', ')}: ${s.units} units of ${s.documents} documents (XLIFF ${version})${notWritten}\n`,
+        ? `nothing to export (0 units of ${formatCounted(s.documents, 'document')}): no file written\n`
+        : `${s.files.join(', ')}: ${formatCounted(s.units, 'unit')} of ${formatCounted(s.documents, 'document')} (XLIFF ${version})${notWritten}\n`,
   );
 }
 
 function importLines(s: XliffImportSummary): string[] {
   const lines = [
-    `${s.taken.length} units taken as reviewed wording, ${s.refused.length} refused, ${s.unchanged} left alone`,
+    `${formatCounted(s.taken.length, 'unit')} taken as reviewed wording, ${s.refused.length} refused, ${s.unchanged} left alone`,
   ];
   for (const t of s.taken) lines.push(`  taken: ${t.file}: ${t.unit} (${t.document})`);
   for (const r of s.refused) lines.push(`  refused: ${r.file}: unit ${r.unit}: ${r.why}`);

@@ -147,7 +147,7 @@ describe.skipIf(!haveToolkit)('xliff round trip of document-path Office files', 
     const delivered = fs.readFileSync(report);
     const imported = await runCliOn(f, 'xliff', 'import', 'de.xlf');
     expect(imported.code, imported.stdout + imported.stderr).toBe(1);
-    expect(imported.stdout).toContain('1 units taken as reviewed wording, 1 refused');
+    expect(imported.stdout).toContain('1 unit taken as reviewed wording, 1 refused');
     expect(imported.stdout).toMatch(
       /refused: de\.xlf: unit u[0-9a-f]+: not written into out\/de\/report\.docx: output check failed \(language\)/,
     );
