@@ -160,7 +160,8 @@ export async function run(): Promise<BenchResult[]> {
         // Not measured: no figure, and no verdict (the race is not won against a peer not run).
         results.push({
           name: 'strings-race: deepl-cli first sync',
-          value: NaN,
+          value: 0,
+          measured: false,
           unit: 'ms',
           note: 'not run: set DEEPL_CLI_DIR to a built checkout of DeepLcom/deepl-cli (v1.2.0)',
         });

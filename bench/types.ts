@@ -1,8 +1,9 @@
 /** One measured number of a benchmark (bench/*.ts export `run(): Promise<BenchResult[]>`). */
 export interface BenchResult {
   name: string;
-  /** NaN: not measured (the note says why), shown without a figure or a verdict. */
   value: number;
+  /** false: not measured (the note says why; value is 0), shown without a figure or a verdict. */
+  measured?: false;
   unit: string;
   /** The target this number is held to, in words (e.g. "< 50 MB over baseline"). */
   bound?: string;

@@ -15,8 +15,8 @@ export function verdict(r: BenchResult): 'yes' | 'NO' | '' {
 }
 
 function figure(r: BenchResult): string {
-  // NaN: not measured (its note says why).
-  if (Number.isNaN(r.value)) return 'not measured';
+  // Not measured: its note says why.
+  if (r.measured === false) return 'not measured';
   return `${Number.isInteger(r.value) ? r.value.toLocaleString('en-US') : String(r.value)} ${r.unit}`.trim();
 }
 
