@@ -13,6 +13,7 @@ import { segmentPathRefusal } from './method-refusal.js';
 import { recallSegments } from './recall.js';
 import { batchTexts, poolKey, RUN_LIMITS } from './batches.js';
 import { PlannedRequests } from './planned-requests.js';
+import { SegmentKeySet } from './key-set.js';
 
 // What a plan's segment-path translations will send, for its price ("3 new segments, 412 from
 // memory: 240 characters"): each document's segments looked up in the segment memory, a segment
@@ -45,7 +46,7 @@ export async function quoteSegments(
   } = {},
 ): Promise<Map<string, SegmentsQuote>> {
   const quotes = new Map<string, SegmentsQuote>();
-  const planned = new Set<string>();
+  const planned = new SegmentKeySet();
   const requests = new PlannedRequests<SegmentsQuote>((q, context) => {
     q.requests++;
     q.context = (q.context ?? 0) + context;
@@ -99,7 +100,7 @@ export async function quoteSegments(
               continue;
             }
             planned.add(s.key);
-            opts.sends?.(a.ref.output, s.segment);
+            if (s.segment) opts.sends?.(a.ref.output, s.segment);
             send.push(i);
             q.sent++;
             q.characters += s.characters;
@@ -114,6 +115,7 @@ export async function quoteSegments(
               run.neighbours,
             );
         },
+        opts.sends !== undefined,
       );
     } catch (err) {
       // Unreadable: priced as the document path would (the run fails it with the reason).
