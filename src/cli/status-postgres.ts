@@ -83,7 +83,7 @@ export async function postgresStatus(
     });
     const workers = (await listWorkers(state.pool)).map(workerLine);
     const edited = await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath));
-    const wording = await peoplesWording(loaded);
+    const wording = await peoplesWording(loaded, state);
     const data: StatusData & { workers: WorkerLine[] } = { ...status, edited, qa, workers, wording };
     if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
     else

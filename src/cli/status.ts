@@ -40,19 +40,11 @@ async function collect(opts: StatusOptions, loaded: LoadedManifest, now: number)
     return {
       ...data,
       edited: await editedOutputs(state.jobs, loaded.dir, opts.config, path.dirname(loaded.statePath)),
+      wording: await peoplesWording(loaded, state),
     };
   } finally {
     state.close();
   }
-}
-
-async function collectWithWording(
-  opts: StatusOptions,
-  loaded: LoadedManifest,
-  now: number,
-): Promise<StatusData> {
-  const data = await collect(opts, loaded, now);
-  return { ...data, wording: await peoplesWording(loaded) };
 }
 
 function ago(iso: string | null, now: number): string {
@@ -176,7 +168,7 @@ export async function statusAction(opts: StatusOptions): Promise<void> {
     process.exitCode = EXIT.ok;
     return;
   }
-  const data = await collectWithWording(opts, loaded, now);
+  const data = await collect(opts, loaded, now);
   if (opts.json) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
   else writeResult(formatStatus(data, opts.config, now));
   const last = data.last_run?.status;
