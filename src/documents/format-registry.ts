@@ -244,7 +244,12 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
     once(async () => (await import('./formats/strings/stringsdict.js')).readStringsdict),
   ),
   // Apple String Catalogs: every language of a table in one file (docs/strings/xcstrings.md).
-  xcstrings: stringFile(once(async () => (await import('./formats/strings/xcstrings.js')).readXcstrings)),
+  xcstrings: stringFile(
+    once(async () => (await import('./formats/strings/xcstrings.js')).readXcstrings),
+    {
+      digester: once(async () => (await import('./digest/xcstrings.js')).digestXcstrings),
+    },
+  ),
   properties: stringFile(once(async () => (await import('./formats/strings/properties.js')).readProperties)),
   toml: stringFile(once(async () => (await import('./formats/strings/toml.js')).readToml)),
   // Laravel's lang/en/*.php arrays (docs/strings/laravel.md); lang/en.json is read as JSON.

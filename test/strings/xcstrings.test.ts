@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openDocument, type TranslationOf } from '../../src/documents/index.js';
 import { PlaceholderCheckError, type StringDocument } from '../../src/documents/formats/strings/keyed.js';
+import { contentDigest } from '../../src/documents/digest/index.js';
 import { checkOutput } from '../../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
 import { segmentsOf, writerIn } from './string-file.js';
@@ -183,6 +184,29 @@ describe('Apple String Catalogs', () => {
     ).rejects.toThrow(PlaceholderCheckError);
   });
 
+  it('its digest is the source language’s: other languages written into it leave it as it was', async () => {
+    const digest = async (text: string) => {
+      const file = path.join(dir, 'digest.xcstrings');
+      await fs.writeFile(file, text);
+      return (await contentDigest(file, 'xcstrings'))?.digest;
+    };
+    const src = await source();
+    const was = await digest(src);
+    expect(was).toMatch(/^[0-9a-f]{64}$/);
+    // de and ja written into it, a translator's fr changed, laid out otherwise: the same content
+    const de = await write(await open(), 'de');
+    const both = path.join(dir, 'both.xcstrings');
+    await fs.writeFile(both, de);
+    expect(await digest(de)).toBe(was);
+    expect(await digest(await write(await open(both), 'ja'))).toBe(was);
+    expect(await digest(src.replace('"Ouvrir"', '"Ouvrir le fichier"'))).toBe(was);
+    expect(await digest(JSON.stringify(JSON.parse(src)))).toBe(was);
+    // the source language's text, a comment, shouldTranslate and a new key are content
+    expect(await digest(src.replace('"Click to share"', '"Click here to share"'))).not.toBe(was);
+    expect(await digest(src.replace('The number of photos in the library', 'Photos'))).not.toBe(was);
+    expect(await digest(src.replace('"shouldTranslate" : false', '"shouldTranslate" : true'))).not.toBe(was);
+  });
+
   it('a file that is not a catalog is refused naming the line', async () => {
     const bad = path.join(dir, 'broken.xcstrings');
     await fs.writeFile(bad, '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {\n  }\n');
@@ -195,6 +219,31 @@ describe('Apple String Catalogs', () => {
 });
 
 let fx: Fixture | undefined;
+/** The texts sent to the local service since `mark` (answered), as [texts, characters]. */
+const sentSince = (f: Fixture, mark: number) =>
+  f.service
+    .requests()
+    .slice(mark)
+    .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
+    .map((r) => [r.text!.texts, r.text!.characters]);
+/** The catalog in src/App, its targets written to out/<lang>/ by the local service. */
+const catalogFixture = (src: string, targets: string[]) =>
+  createFixture({
+    manifest: {
+      mappings: [
+        {
+          name: 'app',
+          source: 'src/App',
+          include: ['Localizable.xcstrings'],
+          output: 'out/{lang_bcp47}/Localizable.xcstrings',
+          method: 'segments',
+          source_lang: 'en',
+          targets: targets.map((lang) => ({ lang })),
+        },
+      ],
+    },
+    files: { 'App/Localizable.xcstrings': src },
+  });
 afterEach(async () => {
   await fx?.close();
   fx = undefined;
@@ -203,22 +252,7 @@ afterEach(async () => {
 describe('a String Catalog on the segment path', () => {
   it('golden output from the local service; an edit sends only the changed value', async () => {
     const src = await source();
-    fx = await createFixture({
-      manifest: {
-        mappings: [
-          {
-            name: 'app',
-            source: 'src/App',
-            include: ['Localizable.xcstrings'],
-            output: 'out/{lang_bcp47}/Localizable.xcstrings',
-            method: 'segments',
-            source_lang: 'en',
-            targets: [{ lang: 'de' }],
-          },
-        ],
-      },
-      files: { 'App/Localizable.xcstrings': src },
-    });
+    fx = await catalogFixture(src, ['de']);
     expect((await fx.sync()).failed).toEqual([]);
     expect(fx.read('out/de/Localizable.xcstrings')).toBe(
       await fs.readFile(path.join(FIXTURES, 'Localizable.de.xcstrings'), 'utf8'),
@@ -226,11 +260,27 @@ describe('a String Catalog on the segment path', () => {
     const mark = fx.mark();
     fx.write('src/App/Localizable.xcstrings', src.replace('"Click to share"', '"Click here to share"'));
     expect((await fx.sync()).failed).toEqual([]);
-    const sent = fx.service
-      .requests()
-      .slice(mark)
-      .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
-      .map((r) => [r.text!.texts, r.text!.characters]);
-    expect(sent).toEqual([[1, 'Click here to share'.length]]);
+    expect(sentSince(fx, mark)).toEqual([[1, 'Click here to share'.length]]);
+  });
+
+  it('a translator’s edit of another language in the source catalog buys nothing again', async () => {
+    const src = await source();
+    fx = await catalogFixture(src, ['de', 'ja']);
+    expect((await fx.sync()).failed).toEqual([]);
+    const de = fx.read('out/de/Localizable.xcstrings');
+    const mark = fx.mark();
+    // Xcode saves the catalog with a translator's French changed and reviewed
+    fx.write(
+      'src/App/Localizable.xcstrings',
+      src.replace('"Ouvrir"', '"Ouvrir le fichier"').replace('"needs_review"', '"translated"'),
+    );
+    const again = await fx.sync();
+    expect(again.failed).toEqual([]);
+    expect(sentSince(fx, mark)).toEqual([]);
+    expect(fx.read('out/de/Localizable.xcstrings')).toBe(de);
+    // and the next sync, with nothing changed, has nothing to do either
+    const next = fx.mark();
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(sentSince(fx, next)).toEqual([]);
   });
 });
