@@ -5,23 +5,19 @@
 // and characters of `context` uploaded, and locsync's requests per 1,000 segments (target <= 25,
 // i.e. >= 40 texts a request on average).
 //
-// The peer runs only when DEEPL_CLI_DIR names a built checkout of DeepLcom/deepl-cli (its
-// dist/cli/index.js); without one the bench says so and prints locsync's figures alone.
+// Both run as their users run them, each a command in its own process (locsync's built
+// bin/locsync.js), timed from start to exit. The peer runs only when DEEPL_CLI_DIR names a built
+// checkout of DeepLcom/deepl-cli (its dist/cli/index.js: `git checkout v1.2.0 && npm ci && npm run
+// build`); without one the bench says so and prints locsync's figures alone.
 //
 //   npx tsx bench/strings-race.ts   (--quick: 5 files of 200 keys; LOCSYNC_BENCH_RACE_FILES/_KEYS)
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ServiceClient } from '../src/api/client.js';
-import { clientOptionsOf } from '../src/cli/connect.js';
-import { silentLogger } from '../src/log/logger.js';
-import { loadManifest } from '../src/manifest/load.js';
 import { startService, type RunningService } from '../src/local-service/index.js';
-import { openState } from '../src/state/store.js';
-import { runSync } from '../src/sync/engine.js';
+import { BIN, ensureBuilt } from './lib/built-cli.js';
 import { benchSize } from './lib/options.js';
-import { timed } from './lib/timing.js';
 import { withTempDir } from './lib/tree.js';
 import type { BenchResult } from './types.js';
 
@@ -85,45 +81,56 @@ function sentSince(service: RunningService, since: number): Sent {
   return out;
 }
 
-/** One locsync sync of the project at the manifest's defaults (concurrency, requests per second). */
-async function locsyncSync(manifestPath: string, url: string): Promise<{ ms: number; failed: number }> {
-  const loaded = await loadManifest(manifestPath);
-  const state = openState(loaded.statePath);
-  const client = new ServiceClient({
-    ...clientOptionsOf(loaded.manifest.service),
-    baseUrl: url,
-    apiKey: KEY,
-  });
-  try {
-    const r = await timed(() =>
-      runSync({ loaded, connection: { client }, state, logger: silentLogger(), options: {} }),
-    );
-    return { ms: r.ms, failed: r.value.failed.length };
-  } finally {
-    client.close();
-    state.close();
-  }
+interface Ran {
+  status: number | null;
+  stderr: string;
 }
 
+/**
+ * Runs a command's script in Node.js without blocking this process: the local service answers from this process's
+ * event loop, so a synchronous spawn would leave the peer waiting on a service that cannot answer.
+ */
+function runNode(cli: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stderr }));
+  });
+}
+
+/**
+ * `locsync sync` of the project as a user runs it (the built command, in its own process, as the
+ * peer is), at the manifest's defaults (concurrency, requests per second).
+ */
+async function locsyncSync(dir: string): Promise<{ ms: number; ok: boolean; error?: string }> {
+  const env = { ...process.env, LOCSYNC_BENCH_RACE_KEY: KEY };
+  const start = process.hrtime.bigint();
+  const r = await runNode(BIN, ['sync'], dir, env);
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  return r.status === 0 ? { ms, ok: true } : { ms, ok: false, error: firstLine(r) };
+}
+
+const firstLine = (r: Ran) => r.stderr.trim().split('\n')[0];
+
 /** `deepl sync` of the same project (a copy), when DEEPL_CLI_DIR names a built checkout. */
-function peerSync(dir: string, url: string): { ms: number; ok: boolean; error?: string } {
+async function peerSync(dir: string, url: string): Promise<{ ms: number; ok: boolean; error?: string }> {
   const cli = path.join(process.env.DEEPL_CLI_DIR as string, 'dist/cli/index.js');
   const env = { ...process.env, DEEPL_API_KEY: KEY, DEEPL_CONFIG_DIR: path.join(dir, '.deepl-config') };
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [cli, ...args], { cwd: dir, env, encoding: 'utf8' });
-  const setUrl = run(['config', 'set', 'api.baseUrl', url]);
-  if (setUrl.status !== 0) return { ms: 0, ok: false, error: setUrl.stderr.trim().split('\n')[0] };
+  const setUrl = await runNode(cli, ['config', 'set', 'api.baseUrl', url], dir, env);
+  if (setUrl.status !== 0) return { ms: 0, ok: false, error: firstLine(setUrl) };
   const start = process.hrtime.bigint();
-  const r = run(['sync']);
+  const r = await runNode(cli, ['sync'], dir, env);
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  return r.status === 0 ? { ms, ok: true } : { ms, ok: false, error: r.stderr.trim().split('\n')[0] };
+  return r.status === 0 ? { ms, ok: true } : { ms, ok: false, error: firstLine(r) };
 }
 
 export async function run(): Promise<BenchResult[]> {
+  ensureBuilt('strings-race');
   return withTempDir('strings-race', async (dir) => {
     const service = await startService({ queueSeconds: 0, translateSeconds: 0, authKey: KEY });
     try {
-      process.env.LOCSYNC_BENCH_RACE_KEY = KEY;
       const ours = path.join(dir, 'locsync');
       const segments = writeProject(ours);
       const manifestPath = path.join(ours, 'pipeline.yaml');
@@ -134,10 +141,10 @@ export async function run(): Promise<BenchResult[]> {
       );
       process.stderr.write(`strings-race: ${FILES} files x ${KEYS} keys into ${LANGS.join(', ')}, locsync\n`);
       const mark = service.requests().length;
-      const first = await locsyncSync(manifestPath, service.url);
-      if (first.failed > 0) throw new Error(`locsync's first sync failed ${first.failed} outputs`);
+      const first = await locsyncSync(ours);
+      if (!first.ok) throw new Error(`locsync's first sync failed: ${first.error ?? 'no message'}`);
       const sent = sentSince(service, mark);
-      const noop = await locsyncSync(manifestPath, service.url);
+      const noop = await locsyncSync(ours);
       const perThousand = (sent.requests / (segments * LANGS.length)) * 1000;
       const results: BenchResult[] = [
         {
@@ -175,9 +182,9 @@ export async function run(): Promise<BenchResult[]> {
       );
       process.stderr.write('strings-race: the same project, deepl sync\n');
       const peerMark = service.requests().length;
-      const peerFirst = peerSync(peer, service.url);
+      const peerFirst = await peerSync(peer, service.url);
       const peerSent = sentSince(service, peerMark);
-      const peerNoop = peerSync(peer, service.url);
+      const peerNoop = await peerSync(peer, service.url);
       const wins = peerFirst.ok && first.ms < peerFirst.ms && sent.requests < peerSent.requests;
       results.push(
         {
