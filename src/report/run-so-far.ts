@@ -1,3 +1,4 @@
+import { REQUEST_OF_ROW } from '../state/billed.js';
 import type { RunBill, RunRecord } from '../state/types.js';
 
 // A run still going, as status, status --json, /status.json and the status page show it: what it
@@ -27,9 +28,10 @@ export const ledgerOfRunSql = (p: string): string =>
   `SELECT j.mapping, j.target_lang,
      CAST(COALESCE(SUM(x.characters), 0) AS BIGINT) AS billed,
      CAST(SUM(x.uploads) AS BIGINT) AS uploads,
-     CAST(SUM(1 - x.uploads) AS BIGINT) AS text_requests
-   FROM (SELECT job_id, characters, 1 AS uploads FROM charges WHERE run_id = ${p}
-         UNION ALL SELECT job_id, characters, 0 AS uploads FROM text_requests WHERE run_id = ${p}) x
+     CAST(COUNT(DISTINCT x.request) AS BIGINT) AS text_requests
+   FROM (SELECT job_id, characters, 1 AS uploads, NULL AS request FROM charges WHERE run_id = ${p}
+         UNION ALL SELECT job_id, characters, 0 AS uploads, ${REQUEST_OF_ROW} AS request
+         FROM text_requests WHERE run_id = ${p}) x
    JOIN jobs j ON j.id = x.job_id
    GROUP BY j.mapping, j.target_lang ORDER BY j.mapping, j.target_lang`;
 

@@ -75,6 +75,12 @@ export const billedSinceSql = (p: string): string =>
      COALESCE((SELECT SUM(characters) FROM charges WHERE at >= ${p}), 0)
      + COALESCE((SELECT SUM(characters) FROM text_requests WHERE sent_at >= ${p}), 0) AS BIGINT) AS billed`;
 
+/**
+ * The request a text_requests row is a share of: rows of one request packed across documents share
+ * it (rows written before it was recorded are each a request of their own).
+ */
+export const REQUEST_OF_ROW = "COALESCE(request, 'row ' || CAST(id AS TEXT))";
+
 /** What one run billed, and for what (RunBill). */
 export const billedOfRunSql = (p: string): string =>
   `SELECT CAST(
@@ -82,7 +88,7 @@ export const billedOfRunSql = (p: string): string =>
      + COALESCE((SELECT SUM(characters) FROM text_requests WHERE run_id = ${p}), 0) AS BIGINT) AS characters,
      CAST((SELECT COUNT(*) FROM charges WHERE run_id = ${p} AND sure = 1) AS BIGINT) AS documents,
      CAST((SELECT COUNT(*) FROM charges WHERE run_id = ${p} AND sure = 0) AS BIGINT) AS possibly,
-     CAST((SELECT COUNT(*) FROM text_requests WHERE run_id = ${p}) AS BIGINT) AS text_requests`;
+     CAST((SELECT COUNT(DISTINCT ${REQUEST_OF_ROW}) FROM text_requests WHERE run_id = ${p}) AS BIGINT) AS text_requests`;
 
 export function runBillOf(row: Record<string, number | null> | undefined): RunBill {
   return {

@@ -41,6 +41,11 @@ export interface NewTextRequest {
   runId: number;
   texts: number;
   characters: number;
+  /**
+   * The request this is the job's share of: every document's share of one request packed across
+   * documents has the same, so the ledger counts the request once.
+   */
+  request: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,7 +167,13 @@ async function setup(method: Method, o: Options = {}) {
   /** The method's own record of one call (the document path has none beside the job row). */
   const record = (): CallRecord | undefined =>
     method === 'segments'
-      ? textRequestRecord(memory, { jobId: job.id, runId, texts: 1, characters: CHARS })
+      ? textRequestRecord(memory, {
+          jobId: job.id,
+          runId,
+          texts: 1,
+          characters: CHARS,
+          request: randomUUID(),
+        })
       : undefined;
   /** A call whose client is `send` (its bytes leave at beforeSend). */
   const callWith = (send: (o: Required<CallOptions>) => Promise<typeof ANSWER>, r = record()) =>
@@ -533,6 +540,7 @@ describe('a share of a text request another job sends (method: segments)', () =>
       runId: s.runId,
       texts: 1,
       characters: CHARS,
+      request: randomUUID(),
     });
     await s.attempt.joined(CHARS, share);
     expect((await s.row()).attempts).toBe(1);

@@ -294,6 +294,8 @@ export const MIGRATIONS: string[] = [
     'timestamptz NOT NULL DEFAULT now()',
     'bigint',
   ),
+  // 18: the request a text_requests row is a document's share of (SQLite's migration 20; ../billed.ts)
+  `ALTER TABLE text_requests ADD COLUMN request text;`,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */

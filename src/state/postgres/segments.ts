@@ -98,8 +98,8 @@ export class PgSegmentMemory implements SegmentMemory {
 
   async textRequestSent(r: NewTextRequest): Promise<number> {
     const res = await this.pool.query<{ id: string }>(
-      `INSERT INTO text_requests (job_id, run_id, texts, characters, state) VALUES ($1, $2, $3, $4, 'sent') RETURNING id`,
-      [r.jobId, r.runId, r.texts, r.characters],
+      `INSERT INTO text_requests (job_id, run_id, texts, characters, request, state) VALUES ($1, $2, $3, $4, $5, 'sent') RETURNING id`,
+      [r.jobId, r.runId, r.texts, r.characters, r.request],
     );
     return Number(res.rows[0]!.id);
   }

@@ -224,6 +224,9 @@ export const MIGRATIONS: string[] = [
     "TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
     'INTEGER',
   ),
+  // 20: the request a text_requests row is a document's share of (../billed.ts): one request packed
+  // across documents has a row per document, and is counted once
+  `ALTER TABLE text_requests ADD COLUMN request TEXT;`,
 ];
 
 /** Schema version this code writes (number of migrations). */

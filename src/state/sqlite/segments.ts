@@ -28,8 +28,8 @@ export class SqliteSegmentMemory implements SegmentMemory {
        ON CONFLICT (key, origin) DO UPDATE SET translation = excluded.translation, run_id = excluded.run_id,
          created_at = excluded.created_at, document = coalesce(excluded.document, document)`,
     );
-    this.sentStmt = db.prepare<[number, number, number, number, string]>(
-      `INSERT INTO text_requests (job_id, run_id, texts, characters, state, sent_at) VALUES (?, ?, ?, ?, 'sent', ?)`,
+    this.sentStmt = db.prepare<[number, number, number, number, string, string]>(
+      `INSERT INTO text_requests (job_id, run_id, texts, characters, request, state, sent_at) VALUES (?, ?, ?, ?, ?, 'sent', ?)`,
     );
     this.stateStmt = db.prepare<[string, string | null, number]>(
       'UPDATE text_requests SET state = ?, answered_at = ? WHERE id = ?',
@@ -71,7 +71,9 @@ export class SqliteSegmentMemory implements SegmentMemory {
   }
 
   async textRequestSent(r: NewTextRequest): Promise<number> {
-    return Number(this.sentStmt.run(r.jobId, r.runId, r.texts, r.characters, now()).lastInsertRowid);
+    return Number(
+      this.sentStmt.run(r.jobId, r.runId, r.texts, r.characters, r.request, now()).lastInsertRowid,
+    );
   }
 
   async textRequestAnswered(id: number, rows: readonly SegmentMemoryRow[]): Promise<void> {

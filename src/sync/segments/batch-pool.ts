@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { CallOptions } from '../../api/transport.js';
 import type { TranslateTextResponse } from '../../api/types.js';
@@ -27,8 +28,15 @@ export interface PoolPart {
   context: readonly string[];
   characters: number;
   attempt: BilledAttempt;
-  /** The job's record of its share of a request, made for each request its texts go in. */
-  record: (texts: number, characters: number) => CallRecord & { readonly id: number | undefined };
+  /**
+   * The job's record of its share of a request, made for each request its texts go in; `request`
+   * names the request (the same for every job's share of it).
+   */
+  record: (
+    texts: number,
+    characters: number,
+    request: string,
+  ) => CallRecord & { readonly id: number | undefined };
   charactersOf: (index: number) => number;
 }
 
@@ -246,10 +254,11 @@ class TextQueue {
       p.characters += w.part.charactersOf(w.index);
       parts.set(w.part, p);
     }
+    const request = randomUUID();
     const shares = [...parts].map(([part, p]) => ({
       part,
       ...p,
-      record: part.record(p.indexes.length, p.characters),
+      record: part.record(p.indexes.length, p.characters, request),
     }));
     const [lead, ...others] = shares as [(typeof shares)[number], ...typeof shares];
     const record: CallRecord = {

@@ -121,12 +121,13 @@ export class SegmentSending {
             characters: items.reduce((n, s) => n + s.characters, 0),
             charactersOf: (k) => (items[k] as KeyedSegment).characters,
             attempt: this.attempt,
-            record: (texts, chars) =>
+            record: (texts, chars, request) =>
               textRequestRecord(memory, {
                 jobId: this.dr.job.id,
                 runId: this.deps.runId,
                 texts,
                 characters: chars,
+                request,
               }),
           },
           (a) => this.answered(a, items, known, document),
