@@ -5,6 +5,7 @@ import { gitDeliveryWanted } from '../manifest/sections/git.js';
 import { loadManifest } from '../manifest/load.js';
 import { notifyRunEvents } from '../notify/run-notifications.js';
 import { webhookFromManifest } from '../notify/webhook.js';
+import { lagProbeFromEnv } from '../watch/event-loop-lag.js';
 import { createWatchRunner, type WatchRunner } from '../watch/runner.js';
 import { progressWanted } from './context.js';
 import { startRunView, type RunView } from './progress.js';
@@ -26,6 +27,7 @@ export async function watchAction(opts: WatchCliOptions): Promise<void> {
 export async function watchCommand(opts: WatchCliOptions): Promise<number> {
   const loaded = await loadManifest(opts.config);
   const logger = createLogger();
+  const stopLagProbe = lagProbeFromEnv(logger);
   let opened: OpenedState;
   try {
     opened = await openRunState(loaded, { logger, command: 'watch', drives: true });
@@ -91,6 +93,7 @@ export async function watchCommand(opts: WatchCliOptions): Promise<number> {
     await commits?.close();
     view?.close();
     signals.dispose();
+    stopLagProbe();
     await connection?.close().catch(() => undefined);
     await opened.close();
   }

@@ -35,3 +35,35 @@ export function registerEventLoopLag(registry: Registry, prefix: string, resolut
     });
   }
 }
+
+/** Resolution of the lag probe's timer, ms (fine enough to see a 10 ms stall). */
+const PROBE_RESOLUTION_MS = 10;
+
+/**
+ * LOCSYNC_WATCH_LAG_LOG=<seconds>: logs the event loop lag of the last so many seconds (p50, p99,
+ * max in ms, then starts afresh), for soak runs (bench/watch-soak.ts) that compare the start of a
+ * long watch with its end; /metrics's gauges are cumulative since the start. Off when unset.
+ * Returns the function that stops it.
+ */
+export function lagProbeFromEnv(
+  logger: { info(obj: object, msg: string): void },
+  env: NodeJS.ProcessEnv = process.env,
+): () => void {
+  const everyS = Number(env.LOCSYNC_WATCH_LAG_LOG);
+  if (!Number.isFinite(everyS) || everyS <= 0) return () => {};
+  const h = monitorEventLoopDelay({ resolution: PROBE_RESOLUTION_MS });
+  h.enable();
+  const ms = (ns: number) => Number((Math.max(0, ns - PROBE_RESOLUTION_MS * 1e6) / 1e6).toFixed(2));
+  const timer = setInterval(() => {
+    logger.info(
+      { lag_p50_ms: ms(h.percentile(50)), lag_p99_ms: ms(h.percentile(99)), lag_max_ms: ms(h.max) },
+      'event loop lag',
+    );
+    h.reset();
+  }, everyS * 1000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    h.disable();
+  };
+}
