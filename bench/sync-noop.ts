@@ -22,11 +22,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { silentLogger } from '../src/log/logger.js';
-import { loadManifest } from '../src/manifest/load.js';
 import { startService } from '../src/local-service/index.js';
-import { openState } from '../src/state/store.js';
-import { runSync } from '../src/sync/engine.js';
 import { BIN, ensureBuilt } from './lib/built-cli.js';
 import { bareWalkMs, loadSyncCommandMs, nodeStartMs } from './lib/node-floor.js';
 import { noopBounds, ratioOf } from './lib/noop-bounds.js';
@@ -34,7 +30,7 @@ import { benchSize } from './lib/options.js';
 import { sampleRss } from './lib/rss.js';
 import { median, medianMs, timed } from './lib/timing.js';
 import { commandExists } from './lib/tools.js';
-import { translatingClient } from './lib/seed-client.js';
+import { syncThroughStandIn } from './lib/seed-client.js';
 import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
 
@@ -46,25 +42,6 @@ const KEY = 'bench-noop-key-0001';
 /** Targets (design.md): RSS under 200 MB, one change at most 1.2x (the no-op's: ./lib/noop-bounds.ts). */
 const RSS_MB = 200;
 const ONE_CHANGE_RATIO = 1.2;
-
-async function syncOnce(
-  manifestPath: string,
-): Promise<{ translated: number; unchanged: number; hashed: number }> {
-  const loaded = await loadManifest(manifestPath);
-  const state = openState(loaded.statePath);
-  try {
-    const s = await runSync({
-      loaded,
-      connection: { client: translatingClient() },
-      state,
-      logger: silentLogger(),
-      options: { poll: { initialMs: 0, minMs: 0 }, concurrency: 64, maxUndownloaded: 1000 },
-    });
-    return { translated: s.translated, unchanged: s.unchanged, hashed: s.hashed };
-  } finally {
-    state.close();
-  }
-}
 
 interface CliRun {
   ms: number;
@@ -132,7 +109,7 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
   {
     const manifestPath = writeDocsManifest(dir, { url, key_env: KEY_ENV });
     process.stderr.write('sync-noop: seeding the state (first sync)\n');
-    const seed = await syncOnce(manifestPath);
+    const seed = await syncThroughStandIn(manifestPath);
     if (seed.translated !== FILES) throw new Error(`seeding translated ${seed.translated} of ${FILES}`);
 
     const noop = (r: CliRun) => {
@@ -235,13 +212,13 @@ async function measure(dir: string, url: string): Promise<BenchResult[]> {
 async function child(manifestPath: string): Promise<void> {
   const startRss = process.memoryUsage.rss();
   const rss = sampleRss(process.pid, 20);
-  const { value, ms } = await timed(() => syncOnce(manifestPath));
+  const { value, ms } = await timed(() => syncThroughStandIn(manifestPath));
   const peak = rss.stop();
   process.stdout.write(JSON.stringify({ ms, peakRss: peak, startRss, ...value }) + '\n');
 }
 
 if (process.argv[2] === '--seed' && process.argv[3]) {
-  console.log(await syncOnce(process.argv[3]));
+  console.log(await syncThroughStandIn(process.argv[3]));
 } else if (process.argv[2] === '--child' && process.argv[3]) {
   await child(process.argv[3]);
 } else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

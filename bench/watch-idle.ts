@@ -18,17 +18,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { stringify } from 'yaml';
-import { silentLogger } from '../src/log/logger.js';
-import { loadManifest } from '../src/manifest/load.js';
 import { startService } from '../src/local-service/index.js';
-import { openState } from '../src/state/store.js';
-import { runSync } from '../src/sync/engine.js';
 import { benchSize } from './lib/options.js';
 import { rssOf } from './lib/rss.js';
-import { translatingClient } from './lib/seed-client.js';
+import { seedState } from './lib/seed-client.js';
 import { cpuMsOf } from './lib/timing.js';
-import { makeTree, withTempDir } from './lib/tree.js';
+import { makeTree, withTempDir, writeDocsManifest } from './lib/tree.js';
 import type { BenchResult } from './types.js';
 
 const FILES = benchSize(100_000, 10_000, 'LOCSYNC_BENCH_WATCH_FILES');
@@ -40,24 +35,6 @@ const DELAY_SAMPLES = 5;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'bench-watch-key';
 const MB = 1024 * 1024;
-
-/** Seeds state.db and outputs: each file translated at once by the engine's pseudo-translation. */
-async function seed(manifestPath: string): Promise<void> {
-  const loaded = await loadManifest(manifestPath);
-  const state = openState(loaded.statePath);
-  try {
-    const s = await runSync({
-      loaded,
-      connection: { client: translatingClient() },
-      state,
-      logger: silentLogger(),
-      options: { poll: { initialMs: 0, minMs: 0 }, concurrency: 64, maxUndownloaded: 1000 },
-    });
-    if (s.translated !== FILES) throw new Error(`seeding translated ${s.translated} of ${FILES}`);
-  } finally {
-    state.close();
-  }
-}
 
 /** inotify watches held by `pid` (Linux: the "inotify wd:" lines of its inotify descriptors). */
 function inotifyWatches(pid: number): number | undefined {
@@ -114,19 +91,12 @@ export async function run(): Promise<BenchResult[]> {
       c.stderr!.setEncoding('utf8').on('data', (d: string) => (log = (log + d).slice(-20_000)));
       return { c, log: () => log };
     };
-    const writeManifest = (watch: Record<string, unknown>) => {
-      const file = path.join(dir, 'pipeline.yaml');
-      fs.writeFileSync(
-        file,
-        stringify({
-          version: 1,
-          service: { url: service.url, key_env: 'LOCSYNC_BENCH_WATCH_KEY' },
-          watch: { stability: STABILITY_S, ...watch },
-          mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
-        }),
+    const writeManifest = (watch: Record<string, unknown>) =>
+      writeDocsManifest(
+        dir,
+        { url: service.url, key_env: 'LOCSYNC_BENCH_WATCH_KEY' },
+        { watch: { stability: STABILITY_S, ...watch } },
       );
-      return file;
-    };
     /** Starts `locsync watch`; resolves once it is watching, with the start time. */
     const startWatch = async (manifestPath: string) => {
       const started = performance.now();
@@ -155,7 +125,7 @@ export async function run(): Promise<BenchResult[]> {
     try {
       const manifestPath = writeManifest({});
       process.stderr.write('watch-idle: seeding the state (first sync)\n');
-      await seed(manifestPath);
+      await seedState(manifestPath, FILES);
 
       process.stderr.write('watch-idle: a no-op locsync sync of the same tree (reference for the start)\n');
       const t = performance.now();

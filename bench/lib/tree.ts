@@ -58,15 +58,21 @@ export async function makeTree(root: string, count: number, opts: TreeOptions = 
 
 /**
  * Writes `dir/pipeline.yaml`: one mapping `docs` from `dir/src` to `out/{lang}/{path}`, target de,
- * with the given service section. Returns its path.
+ * with the given service section and any other top-level sections in `more` (watch, ...). Returns
+ * its path.
  */
-export function writeDocsManifest(dir: string, service: Record<string, unknown>): string {
+export function writeDocsManifest(
+  dir: string,
+  service: Record<string, unknown>,
+  more: Record<string, unknown> = {},
+): string {
   const manifestPath = path.join(dir, 'pipeline.yaml');
   fs.writeFileSync(
     manifestPath,
     stringify({
       version: 1,
       service,
+      ...more,
       mappings: [{ name: 'docs', source: 'src', output: 'out/{lang}/{path}', targets: [{ lang: 'de' }] }],
     }),
   );
