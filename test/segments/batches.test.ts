@@ -7,6 +7,8 @@ import {
   DEFAULT_BATCH_LIMITS,
   jsonBytes,
   needsContext,
+  RUN_LIMITS,
+  RunCutter,
   type SegmentText,
 } from '../../src/sync/segments/batches.js';
 
@@ -83,5 +85,35 @@ describe("a request's context", () => {
     ).toBe('Alpha.\nBeta.');
     const many = Array.from({ length: 100 }, (_, i) => [`${i} ${'x'.repeat(100)}`]);
     expect(contextOf(many, new Set()).length).toBeLessThanOrEqual(CONTEXT_BOUND);
+  });
+});
+
+describe('RunCutter', () => {
+  it('cuts a document read a segment at a time into the runs and neighbours of batchTexts', () => {
+    // Labels (which need neighbours), sentences and long texts, some sent, some not.
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    const texts = ['Save', 'Colour', 'Open the lid now, then wait.', `${'Long text. '.repeat(40)}`, ''];
+    for (let round = 0; round < 50; round++) {
+      const segments = doc(1 + random(200), (i) => `${texts[random(texts.length)]}${i % 3 ? '' : i}`);
+      const send = all(segments.length).filter(() => random(4) > 0);
+      const runs: Array<{ members: number[]; neighbours?: string[] }> = [];
+      const cutter = new RunCutter<{ members: number[]; neighbours?: string[] }>({
+        start: () => {
+          const run = { members: [] };
+          runs.push(run);
+          return run;
+        },
+        end: (run, neighbours) => (run.neighbours = neighbours),
+      });
+      const sent = new Set(send);
+      for (const [i, s] of segments.entries()) cutter.next(s, sent.has(i))?.members.push(i);
+      cutter.finish();
+      const expected = batchTexts(segments, send, RUN_LIMITS).map((b) => ({
+        members: b.members,
+        neighbours: b.neighbours,
+      }));
+      expect(runs, `round ${round}`).toEqual(expected);
+    }
   });
 });

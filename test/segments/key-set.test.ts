@@ -31,4 +31,16 @@ describe('the plan’s set of segment keys sent', () => {
     expect(set.has('a'.repeat(64))).toBe(false);
     expect(set.has('not-a-digest2')).toBe(false);
   });
+
+  it('keeps the number added with each key, the first one', () => {
+    const set = new SegmentKeySet();
+    const key = (i: number) => segmentKey(`Segment number ${i}.`, 'en', 'de', 'settings');
+    for (let i = 0; i < 5_000; i++) set.add(key(i), i * 3);
+    set.add(key(7), 1);
+    set.add('not-a-digest', 9);
+    set.add('not-a-digest', 10);
+    for (let i = 0; i < 5_000; i++) expect(set.get(key(i))).toBe(i * 3);
+    expect(set.get('not-a-digest')).toBe(9);
+    expect(set.get(key(5_000))).toBeUndefined();
+  });
 });

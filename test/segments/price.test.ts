@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatFiles } from '../../src/cli/plan-text.js';
 import { gateRun, pricedPlan } from '../../src/cli/sync-gate.js';
 import { makePlan } from '../../src/sync/engine.js';
+import { quoteSegments } from '../../src/sync/segments/quote.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { createFixture, defaultManifest, houseStyleManifest, type Fixture } from '../sync/fixture.js';
 import { charactersSent, segmentsMapping, textRequests } from './helpers.js';
@@ -39,6 +40,36 @@ function labels(edited: readonly number[] = []): string {
     strings[`key_${k}`] =
       k % 10 === 0 ? 'Save' : `Label ${k} of the screen${edited.includes(k) ? ' again' : ''}`;
   return `${JSON.stringify(strings, null, 2)}\n`;
+}
+
+/**
+ * 2,110 sentences with one label, "Colour", near the end of a look-up's first batch of 2,000, and a
+ * copy of the first sentence at 2,100: the run of the first 2,100 needs its neighbours (the label
+ * does), which are the copy and the sentences after it, and so does every request of the run.
+ */
+function helpPage(): string {
+  const strings: Record<string, string> = {};
+  const sentence = (k: number) => `Sentence ${k} of the help page is here.`;
+  for (let k = 0; k < 2_110; k++)
+    strings[`key_${k}`] = k === 1_990 ? 'Colour' : k === 2_100 ? sentence(0) : sentence(k);
+  return `${JSON.stringify(strings, null, 2)}\n`;
+}
+
+/** The plan's text requests, characters and context when it looks the memory up `batchSize` at a time. */
+async function plannedRequests(fx: Fixture, batchSize?: number) {
+  const loaded = await fx.load();
+  const { state, close } = await fx.open();
+  try {
+    const { plan } = await makePlan({ loaded, state, connection: { client: fx.client() } });
+    const quotes = [...(await quoteSegments(loaded, state, plan.actions, { batchSize })).values()];
+    return {
+      requests: quotes.reduce((n, q) => n + q.requests, 0),
+      characters: quotes.reduce((n, q) => n + q.characters, 0),
+      context: quotes.reduce((n, q) => n + (q.context ?? 0), 0),
+    };
+  } finally {
+    await close();
+  }
 }
 
 /** What the service counted in the text requests it answered since `mark`. */
@@ -164,5 +195,21 @@ describe('the priced plan of method: segments', () => {
         `uploaded with the text requests as context (not billed): ${sent.context.toLocaleString('en-US')} characters`,
       );
     }
+  });
+
+  it('counts the same context whatever batches the memory is looked up in', async () => {
+    fx = await createFixture({
+      manifest: { mappings: [segmentsMapping()] },
+      files: { 'help.json': helpPage() },
+    });
+    const planned = await plannedRequests(fx);
+    // The runs of neighbours are the whole document's, not a batch's.
+    expect(await plannedRequests(fx, 7)).toEqual(planned);
+    expect(await plannedRequests(fx, 2_000)).toEqual(planned);
+    const mark = fx.mark();
+    expect((await fx.sync()).failed).toEqual([]);
+    const sent = counted(fx, mark);
+    expect(sent.context).toBeGreaterThan(0);
+    expect(planned).toEqual(sent);
   });
 });

@@ -81,7 +81,10 @@ export function poolKey(request: UploadDocumentRequest): string {
  * The request's context: its parts' neighbouring texts, each once and none that the request itself
  * sends (translated with it, it needs no second upload), within CONTEXT_BOUND characters.
  */
-export function contextOf(parts: ReadonlyArray<readonly string[]>, sent: ReadonlySet<string>): string {
+export function contextOf(
+  parts: ReadonlyArray<readonly string[]>,
+  sent: Pick<ReadonlySet<string>, 'has'>,
+): string {
   const out: string[] = [];
   let n = 0;
   for (const c of new Set(parts.flat())) {
@@ -159,19 +162,97 @@ export function needsContext(plain: string): boolean {
 function neighboursOf(segments: readonly SegmentText[], members: readonly number[], chars: number): string[] {
   const first = members[0] as number;
   const last = members[members.length - 1] as number;
-  const before: string[] = [];
-  let n = 0;
-  for (let i = first - 1; i >= 0 && n < chars; i--) {
-    const t = (segments[i] as SegmentText).plain;
-    before.unshift(t.length + n > chars ? t.slice(t.length - (chars - n)) : t);
-    n += t.length;
-  }
+  const before = nearestBefore((k) => segments[first - 1 - k]?.plain, chars);
   const after: string[] = [];
-  n = 0;
-  for (let i = last + 1; i < segments.length && n < chars; i++) {
+  for (let i = last + 1, n = 0; i < segments.length && n < chars; i++) {
     const t = (segments[i] as SegmentText).plain;
-    after.push(t.length + n > chars ? t.slice(0, chars - n) : t);
+    after.push(afterPiece(t, n, chars));
     n += t.length;
   }
   return [...before, ...after];
+}
+
+/** The texts before a run, nearest first from `at(0)`, up to `chars`, in document order. */
+function nearestBefore(at: (k: number) => string | undefined, chars: number): string[] {
+  const before: string[] = [];
+  let n = 0;
+  for (let k = 0, t = at(0); t !== undefined && n < chars; t = at(++k)) {
+    before.unshift(t.length + n > chars ? t.slice(t.length - (chars - n)) : t);
+    n += t.length;
+  }
+  return before;
+}
+
+/** What a run's context takes of the neighbour `t` after it, `n` characters being taken already. */
+function afterPiece(t: string, n: number, chars: number): string {
+  return t.length + n > chars ? t.slice(0, chars - n) : t;
+}
+
+/** A run closed, waiting for the text after it. */
+interface Closing<R> {
+  run: R;
+  before: string[];
+  needs: boolean;
+  after: string[];
+  taken: number;
+}
+
+/**
+ * The runs of batchTexts(segments, send, RUN_LIMITS) of a document read one segment at a time,
+ * holding no segment beyond the context's reach: a run is started at its first text, and ended
+ * with its neighbours once the text after it is read (or the document ends). Runs and neighbours
+ * do not depend on how the document was cut for reading.
+ */
+export class RunCutter<R> {
+  /** The last texts read, as far back as a run's context reaches. */
+  private readonly window: string[] = [];
+  private windowChars = 0;
+  private open: Omit<Closing<R>, 'after' | 'taken'> | undefined;
+  private readonly closing: Array<Closing<R>> = [];
+
+  constructor(
+    private readonly runs: { start(): R; end(run: R, neighbours: string[]): void },
+    private readonly chars = RUN_LIMITS.contextChars,
+  ) {}
+
+  /** The document's next segment; `send`: it is sent. Returns the run it joins (sent only). */
+  next(segment: SegmentText, send: boolean): R | undefined {
+    const t = segment.plain;
+    if (!send) this.closeRun();
+    for (const c of this.closing) {
+      if (c.taken >= this.chars) continue;
+      c.after.push(afterPiece(t, c.taken, this.chars));
+      c.taken += t.length;
+    }
+    // The run closed first has taken the most text after it: the runs end in order.
+    while (this.closing[0] && this.closing[0].taken >= this.chars) this.end(this.closing.shift()!);
+    if (send) {
+      this.open ??= {
+        run: this.runs.start(),
+        before: nearestBefore((k) => this.window[this.window.length - 1 - k], this.chars),
+        needs: false,
+      };
+      this.open.needs ||= needsContext(t);
+    }
+    this.window.push(t);
+    this.windowChars += t.length;
+    while (this.window.length > 1 && this.windowChars - (this.window[0] as string).length >= this.chars)
+      this.windowChars -= (this.window.shift() as string).length;
+    return send ? this.open?.run : undefined;
+  }
+
+  /** The document ended: every run ends with what it has. */
+  finish(): void {
+    this.closeRun();
+    for (const c of this.closing.splice(0)) this.end(c);
+  }
+
+  private closeRun(): void {
+    if (this.open) this.closing.push({ ...this.open, after: [], taken: 0 });
+    this.open = undefined;
+  }
+
+  private end(c: Closing<R>): void {
+    this.runs.end(c.run, c.needs ? [...c.before, ...c.after] : []);
+  }
 }

@@ -71,29 +71,33 @@ export async function readSegments(absPath: string, ext: string, k: KeyOptions):
   return { doc, segments };
 }
 
-/** Segments handed on at a time by eachSegmentBatch: one memory look-up's worth. */
-const BATCH = 2000;
+/**
+ * Segments handed on at a time by eachSegmentBatch: one memory look-up's worth. Few: a batch is held
+ * across the look-up, and V8 soon allocates what lives that long straight into old space
+ * (allocation-site pretenuring), where it drags its texts until the next full collection (issue 44:
+ * `plan` of a 50 MB string file peaked at 350 MB RSS with batches of 2,000).
+ */
+export const SEGMENT_BATCH = 64;
 
 /**
- * A document's keyed segments, `BATCH` at a time, none kept after its batch (throws
+ * A document's keyed segments, `batchSize` at a time, none kept after its batch (throws
  * DocumentFormatError for a broken file): what needs only to count and look up (a plan's price)
  * holds one batch of a 500,000-value string file, not all of it. The Segments themselves only with
- * `keepSegments`: held across the look-up, V8 soon allocates them straight into old space
- * (allocation-site pretenuring), where each drags its pieces and texts until the next full
- * collection (issue 44: `plan` of a 50 MB string file peaked at 450 MB RSS, 350 MB without them).
+ * `keepSegments` (they drag their pieces along).
  */
 export async function eachSegmentBatch(
   absPath: string,
   ext: string,
   k: KeyOptions,
   take: (batch: readonly BatchedSegment[]) => Promise<void>,
-  keepSegments = false,
+  opts: { keepSegments?: boolean; batchSize?: number } = {},
 ): Promise<void> {
+  const size = opts.batchSize ?? SEGMENT_BATCH;
   const doc = await openDocument(absPath, readOptions(ext, k));
   let batch: BatchedSegment[] = [];
   for await (const segment of doc.segments()) {
-    batch.push(keepSegments ? keyed(segment, k) : keyFields(segment, k));
-    if (batch.length < BATCH) continue;
+    batch.push(opts.keepSegments ? keyed(segment, k) : keyFields(segment, k));
+    if (batch.length < size) continue;
     await take(batch);
     batch = [];
   }

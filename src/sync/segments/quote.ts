@@ -11,14 +11,16 @@ import type * as DocumentSegmentsModule from './document-segments.js';
 import type * as PlannedReviewModule from './planned-review.js';
 import { segmentPathRefusal } from './method-refusal.js';
 import { recallSegments } from './recall.js';
-import { batchTexts, poolKey, RUN_LIMITS } from './batches.js';
-import { PlannedRequests } from './planned-requests.js';
+import { poolKey, RunCutter } from './batches.js';
+import { PlannedRequests, type PlannedRun, type SentIn } from './planned-requests.js';
 import { SegmentKeySet } from './key-set.js';
+import { normaliseSegment, segmentKey } from './memory-key.js';
 
 // What a plan's segment-path translations will send, for its price ("3 new segments, 412 from
 // memory: 240 characters"): each document's segments looked up in the segment memory, a segment
 // counted once in the whole plan (the run sends it once), in plan order; the segments sent cut into
-// requests, with their context, as the run's pool cuts them (./planned-requests.ts).
+// runs of neighbours as the run cuts a whole document, whatever batches the look-up takes, and the
+// runs into requests, with their context, as the run's pool cuts them (./planned-requests.ts).
 
 /**
  * Where a segment's translation comes from: a person's edit of the output, the memory (whose), this
@@ -43,10 +45,15 @@ export async function quoteSegments(
     overwriteEdits?: boolean;
     /** Told of each segment the plan sends, with its action's output (`plan --why`). */
     sends?: (output: string, segment: Segment) => void;
+    /** Segments looked up in the memory at a time (SEGMENT_BATCH unless a test asks). */
+    batchSize?: number;
   } = {},
 ): Promise<Map<string, SegmentsQuote>> {
   const quotes = new Map<string, SegmentsQuote>();
+  // Each segment key sent, with the number of the request that sends it.
   const planned = new SegmentKeySet();
+  // The texts sent that NFC changes, by key: a key alone tells their text only up to NFC.
+  const unnormal = new Map<string, string>();
   const requests = new PlannedRequests<SegmentsQuote>((q, context) => {
     q.requests++;
     q.context = (q.context ?? 0) + context;
@@ -74,53 +81,59 @@ export async function quoteSegments(
       leverage,
     };
     let text = 0;
+    const k = {
+      sourceLang: a.settings.request.source_lang,
+      targetLang: a.settings.request.target_lang,
+      settings,
+      read: a.settings.request.segments?.read,
+    };
+    const pool = poolKey(a.settings.request);
+    // A neighbour is sent in a request when its text's key was placed there (the same text).
+    const sentIn: SentIn = (c, request) => {
+      const key = segmentKey(c, k.sourceLang, k.targetLang, settings);
+      if (planned.get(key) !== request) return false;
+      const sent = unnormal.get(key);
+      return sent === undefined ? c === normaliseSegment(c) : c === sent;
+    };
+    const cutter = new RunCutter<PlannedRun<SegmentsQuote>>({
+      start: () => requests.run(pool, q, sentIn),
+      end: (run, neighbours) => run.end(neighbours),
+    });
     try {
       // A batch at a time: a string file of 500,000 values is priced holding one batch of them.
       await reader.eachSegmentBatch(
         path.resolve(loaded.dir, a.source.path),
         a.source.ext,
-        {
-          sourceLang: a.settings.request.source_lang,
-          targetLang: a.settings.request.target_lang,
-          settings,
-          read: a.settings.request.segments?.read,
-        },
+        k,
         async (batch) => {
           const known = state.segments
             ? await recallSegments(state.segments, batch)
             : new Map<string, Recalled>();
           q.segments += batch.length;
-          const send: number[] = [];
-          for (const [i, s] of batch.entries()) {
+          for (const s of batch) {
             text += s.characters;
             const kind = leverageOf(known.get(s.key), planned.has(s.key), !!edited?.has(s.key));
             countSegment(leverage, kind, s.characters);
-            if (kind !== 'new') {
+            const run = cutter.next(s, kind === 'new');
+            if (!run) {
               q.fromMemory++;
               continue;
             }
-            planned.add(s.key);
+            planned.add(s.key, run.add(s.tagged));
+            if (s.tagged !== normaliseSegment(s.tagged)) unnormal.set(s.key, s.tagged);
             if (s.segment) opts.sends?.(a.ref.output, s.segment);
-            send.push(i);
             q.sent++;
             q.characters += s.characters;
           }
-          // Handed on as the run hands them to its pool: runs of neighbours (a run across two
-          // batches counts as two).
-          for (const run of batchTexts(batch, send, RUN_LIMITS))
-            requests.add(
-              poolKey(a.settings.request),
-              q,
-              run.members.map((m) => (batch[m] as (typeof batch)[number]).tagged),
-              run.neighbours,
-            );
         },
-        opts.sends !== undefined,
+        { keepSegments: opts.sends !== undefined, batchSize: opts.batchSize },
       );
     } catch (err) {
       // Unreadable: priced as the document path would (the run fails it with the reason).
       if (err instanceof DocumentFormatError) continue;
       throw err;
+    } finally {
+      cutter.finish();
     }
     q.documentPath = priceUpload(a.ref.file, text).billed;
     quotes.set(a.ref.output, q);
