@@ -8,12 +8,16 @@ import { Gauge, type Registry } from 'prom-client';
 
 const STATS = ['min', 'max', 'mean', 'p50', 'p90', 'p99'] as const;
 
+/** The lag in seconds of a histogram value `ns` of a timer of `resolutionMs`: how late it fired. */
+function lagSeconds(ns: number, resolutionMs: number): number {
+  return Number.isFinite(ns) ? Math.max(0, ns - resolutionMs * 1e6) / 1e9 : 0;
+}
+
 /** Replace prom-client's event loop lag statistics in `registry` (names `${prefix}nodejs_eventloop_lag_*_seconds`). */
 export function registerEventLoopLag(registry: Registry, prefix: string, resolutionMs: number): void {
   const h = monitorEventLoopDelay({ resolution: resolutionMs });
   h.enable();
-  const resolutionNs = resolutionMs * 1e6;
-  const lag = (ns: number) => (Number.isFinite(ns) ? Math.max(0, ns - resolutionNs) / 1e9 : 0);
+  const lag = (ns: number) => lagSeconds(ns, resolutionMs);
   const stat: Record<(typeof STATS)[number], () => number> = {
     min: () => lag(h.min),
     max: () => lag(h.max),
@@ -53,7 +57,7 @@ export function lagProbeFromEnv(
   if (!Number.isFinite(everyS) || everyS <= 0) return () => {};
   const h = monitorEventLoopDelay({ resolution: PROBE_RESOLUTION_MS });
   h.enable();
-  const ms = (ns: number) => Number((Math.max(0, ns - PROBE_RESOLUTION_MS * 1e6) / 1e6).toFixed(2));
+  const ms = (ns: number) => Number((lagSeconds(ns, PROBE_RESOLUTION_MS) * 1e3).toFixed(2));
   const timer = setInterval(() => {
     logger.info(
       { lag_p50_ms: ms(h.percentile(50)), lag_p99_ms: ms(h.percentile(99)), lag_max_ms: ms(h.max) },
