@@ -57,10 +57,11 @@ describe('memory lookups of a run', () => {
     // Every document's segments were asked for (own and any-settings keys; 'Save' is in every file)...
     expect(first.calls.reduce((n, k) => n + k, 0)).toBeGreaterThanOrEqual(200 * 2 * 2 + 2);
     // ...in far fewer queries than documents: on SQLite, whose queries answer at once, the lookups
-    // of the documents read in the same turn (main: 231 queries); on PostgreSQL every query is a
-    // round trip, the lookups (and the claims' lookups) asked meanwhile go in the next one (main:
-    // about 600, three per document).
-    expect(first.calls.length, JSON.stringify(first.calls)).toBeLessThanOrEqual(onPostgres ? 300 : 40);
+    // of the documents read in the same turn (before the shared lookups: 231 queries; with them
+    // 20-50, more on a loaded machine, where fewer documents are read in one turn); on PostgreSQL
+    // every query is a round trip, the lookups (and the claims' lookups) asked meanwhile go in the
+    // next one (before: about 600, three per document). Half a query per document at most.
+    expect(first.calls.length, JSON.stringify(first.calls)).toBeLessThanOrEqual(onPostgres ? 300 : 100);
     expect(JSON.parse(fx.read('out/de/screen-7.json'))).toHaveProperty('back');
     // A source changed in one string: the rest comes from the memory, one new text sent.
     fx.write(
