@@ -17,6 +17,14 @@ export type Digester = (path: string) => Promise<ContentDigest>;
 /** Why the file at `path` (named `name` for people) is not this format, from its first bytes. */
 export type ContentCheck = (path: string, name: string) => Promise<string | undefined>;
 
+/** What a format whose one file holds every language does with one language's part of a file. */
+export interface LanguageParts {
+  /** The digest of `lang`'s part of the file at `path` (hex). */
+  digest(path: string, lang: string): Promise<string>;
+  /** The text `into` with `lang`'s part taken from the text `from` (every other part kept). */
+  take(into: string, from: string, lang: string): string;
+}
+
 /** Why method: segments cannot translate a format. */
 export type SegmentsRefusal = 'not written back' | 'no segments';
 
@@ -55,6 +63,11 @@ export interface DocumentFormat {
   readonly convertsTo?: readonly string[];
   /** The mapping's settings its files are read with (FormatOptions): a CSV file's columns. */
   readonly options?: keyof FormatOptions;
+  /**
+   * One file holds every language (.xcstrings): its targets may be written into the source file
+   * itself, each a part of it whose digest tells whether a person edited it (docs/strings/xcstrings.md).
+   */
+  readonly inPlace?: () => Promise<LanguageParts>;
 }
 
 /** A loader that imports its module once. */
@@ -248,6 +261,13 @@ const FORMATS: Readonly<Record<string, DocumentFormat>> = {
     once(async () => (await import('./formats/strings/xcstrings.js')).readXcstrings),
     {
       digester: once(async () => (await import('./digest/xcstrings.js')).digestXcstrings),
+      inPlace: once(async () => {
+        const [{ digestXcstringsLanguage }, { takeXcstringsLanguage }] = await Promise.all([
+          import('./digest/xcstrings.js'),
+          import('./formats/strings/xcstrings.js'),
+        ]);
+        return { digest: digestXcstringsLanguage, take: takeXcstringsLanguage };
+      }),
     },
   ),
   properties: stringFile(once(async () => (await import('./formats/strings/properties.js')).readProperties)),
@@ -300,6 +320,26 @@ export function isStringFormat(ext: string): boolean {
 /** Formats that carry a translation beside their source text (read with `side: 'target'`). */
 export function isBilingual(ext: string): boolean {
   return formatOf(ext)?.bilingual === true;
+}
+
+/** Whether a file of this extension holds every language, its targets written into it. */
+export function isInPlaceFormat(ext: string): boolean {
+  return formatOf(ext)?.inPlace !== undefined;
+}
+
+/** Extensions whose one file holds every language (in the registry's order). */
+export const IN_PLACE_FORMATS: readonly string[] = Object.keys(FORMATS).filter((e) => FORMATS[e]!.inPlace);
+
+/** What an in-place format (isInPlaceFormat) does with a language's part of its files. */
+export async function languageParts(ext: string): Promise<LanguageParts> {
+  const parts = formatOf(ext)?.inPlace;
+  if (!parts) throw new Error(`a .${ext} file holds one language: it has no language parts`);
+  return parts();
+}
+
+/** The digest of `lang`'s part of the file at `path`, of an in-place format (isInPlaceFormat). */
+export async function languagePartDigest(path: string, ext: string, lang: string): Promise<string> {
+  return (await languageParts(ext)).digest(path, lang);
 }
 
 /** Which of the mapping's format settings files of this extension are read with, if any. */

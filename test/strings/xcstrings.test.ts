@@ -14,7 +14,8 @@ import { PlaceholderCheckError, type StringDocument } from '../../src/documents/
 import { contentDigest } from '../../src/documents/digest/index.js';
 import { checkOutput } from '../../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
-import { segmentsOf, writerIn } from './string-file.js';
+import { languagePartDigest } from '../../src/documents/format-registry.js';
+import { segmentsOf, shout, writerIn } from './string-file.js';
 import { createFixture, type Fixture } from '../sync/fixture.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
@@ -205,6 +206,76 @@ describe('Apple String Catalogs', () => {
     expect(await digest(src.replace('"Click to share"', '"Click here to share"'))).not.toBe(was);
     expect(await digest(src.replace('The number of photos in the library', 'Photos'))).not.toBe(was);
     expect(await digest(src.replace('"shouldTranslate" : false', '"shouldTranslate" : true'))).not.toBe(was);
+  });
+
+  it('writes a target into the catalog as it is now (into): what was written there since stays', async () => {
+    // de and ja read from the same catalog; ja is written after de, into the file de was written to
+    const [forDe, forJa] = [await open(), await open()];
+    const file = path.join(dir, 'into.xcstrings');
+    await fs.writeFile(file, await source());
+    const into = async (doc: StringDocument, lang: string) => {
+      const part = path.join(dir, 'into.part');
+      await doc.write(shout, { path: part, format: 'xcstrings' }, { targetLang: lang, into: file });
+      await fs.rename(part, file);
+    };
+    await into(forDe, 'de');
+    await into(forJa, 'ja');
+    const both = await fs.readFile(file, 'utf8');
+    const c = parse(both);
+    expect(c.strings['Open']?.localizations?.['de']?.stringUnit?.value).toBe('«OPEN»');
+    expect(c.strings['Open']?.localizations?.['ja']?.stringUnit?.value).toBe('«OPEN»');
+    expect(c.strings['Open']?.localizations?.['fr']?.stringUnit?.state).toBe('needs_review');
+    // the same as ja written into de's output: the layout of a catalog written in one go
+    const de = path.join(dir, 'de.xcstrings');
+    await fs.writeFile(de, await write(await open(), 'de'));
+    expect(both).toBe(await write(await open(de), 'ja'));
+    // a string added since the catalog was read, and one marked shouldTranslate: false since, stay
+    await fs.writeFile(
+      file,
+      both
+        .replace('"Photos\\/Videos" : {', '"Added" : {\n\n    },\n    "Photos\\/Videos" : {')
+        .replace('"Open" : {\n', '"Open" : {\n      "shouldTranslate" : false,\n'),
+    );
+    await into(await open(), 'ru');
+    const later = parse(await fs.readFile(file, 'utf8'));
+    expect(later.strings['Added']).toEqual({});
+    expect(later.strings['Open']?.shouldTranslate).toBe(false);
+    expect(later.strings['Open']?.localizations?.['ru']).toBeUndefined();
+    expect(later.strings['Tap to share']?.localizations?.['ru']).toBeDefined();
+    // a format holding one language has nothing to write into
+    const json = path.join(dir, 'one.json');
+    await fs.writeFile(json, '{ "a": "Open" }\n');
+    const doc = await openDocument(json, { format: 'json' });
+    await expect(
+      doc.write(shout, { path: path.join(dir, 'x.json'), format: 'json' }, {
+        targetLang: 'de',
+        into: json,
+      } as object & {
+        targetLang: string;
+      }),
+    ).rejects.toThrow(/holds one language/);
+  });
+
+  it('a language’s part of a catalog: changed by its own entries only', async () => {
+    const part = async (text: string, lang: string) => {
+      const file = path.join(dir, 'part.xcstrings');
+      await fs.writeFile(file, text);
+      return languagePartDigest(file, 'xcstrings', lang);
+    };
+    const src = await source();
+    const de = await write(await open(), 'de');
+    const both = path.join(dir, 'part-both.xcstrings');
+    await fs.writeFile(both, de);
+    const withJa = await write(await open(both), 'ja');
+    // ja written into it, fr edited, laid out otherwise: de's part as it was
+    expect(await part(withJa, 'de')).toBe(await part(de, 'de'));
+    expect(await part(withJa.replace('"Ouvrir"', '"Ouvrir le fichier"'), 'de')).toBe(await part(de, 'de'));
+    expect(await part(JSON.stringify(JSON.parse(withJa)), 'de')).toBe(await part(de, 'de'));
+    // de's own entries written or edited: another part
+    expect(await part(de, 'de')).not.toBe(await part(src, 'de'));
+    expect(await part(withJa.replace('"«OPEN»"', '"Öffnen!"'), 'ja')).toBe(await part(withJa, 'ja'));
+    expect(await part(de.replace('"«OPEN»"', '"Öffnen!"'), 'de')).not.toBe(await part(de, 'de'));
+    expect(await part(withJa, 'pt-br')).toBe(await part(src, 'pt-BR'));
   });
 
   it('a file that is not a catalog is refused naming the line', async () => {

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { languageInStyle } from '../language-tag.js';
 import { decodeText } from '../formats/text-encoding.js';
 import { PartHasher, digestOf } from './hash.js';
 import type { ContentDigest } from './types.js';
@@ -39,4 +41,22 @@ export async function digestXcstrings(path: string): Promise<ContentDigest> {
     part.endUnit();
   }
   return digestOf('xcstrings', [part.finish()]);
+}
+
+/**
+ * The digest of one language's part of a catalog: each string's key and its `localizations.<lang>`
+ * entry, as JSON data. What locsync wrote of a target into the catalog is this part: another
+ * target written into the same file, or a translator's edit of another language, leaves it as it
+ * was; a person's edit of this language's entries changes it (docs/strings/xcstrings.md).
+ */
+export async function digestXcstringsLanguage(path: string, lang: string): Promise<string> {
+  const { text } = decodeText(await readFile(path), 'the .xcstrings file');
+  const root = objectOf(JSON.parse(text) as Json);
+  const tag = languageInStyle(lang, 'bcp47');
+  const h = createHash('sha256');
+  for (const [key, value] of Object.entries(objectOf(root['strings']))) {
+    const entry = objectOf(objectOf(value)['localizations'])[tag];
+    h.update(`${JSON.stringify(key)}\0${entry === undefined ? '-' : canonical(entry)}\n`);
+  }
+  return h.digest('hex');
 }

@@ -5,11 +5,11 @@
 // text, so that every byte outside the values (indentation, quoting, comments, key order) stays.
 // A format adds its own splices for what depends on the target language (a Rails root key, a PO
 // header, plural forms).
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { OpenedDocument, TranslationOf, WriteOptions, WriteTarget } from '../../document.js';
 import { comparePlaceholders, describePlaceholderProblems, protectPlaceholders } from '../../placeholders.js';
 import type { Piece, Segment } from '../../segment.js';
-import { encodeTranslated, type DecodedText } from '../text-encoding.js';
+import { decodeText, encodeTranslated, type DecodedText } from '../text-encoding.js';
 import { applySplices, type Splice } from '../xml.js';
 import { textsOut } from '../reader.js';
 import { icuStructureProblem } from '../../icu-structure.js';
@@ -54,6 +54,15 @@ export interface StringFileParts {
   icuPlurals?: boolean;
   /** The plural forms a target language adds (written by languageSplices). */
   addedForms?: (lang: string) => AddedForm[];
+  /**
+   * A format whose one file holds every language (.xcstrings): `other`, the text of such a file as
+   * it is now, with the target language's values written into it (StringWriteOptions.into).
+   */
+  languageInto?: (
+    other: string,
+    lang: string,
+    valueOf: (entry: StringEntry, form?: string) => string,
+  ) => string;
 }
 
 export interface StringWriteOptions extends WriteOptions {
@@ -72,6 +81,12 @@ export interface StringWriteOptions extends WriteOptions {
    * written (the segment path: ../../../sync/segments/broken-tags.ts): written as it is, not thrown.
    */
   valuesChecked?: boolean;
+  /**
+   * The file the target's values are written into instead of this document's own text: the one
+   * file of a format that holds every language (.xcstrings), as it is on disk at write time, so the
+   * other languages written into it since this document was read are kept.
+   */
+  into?: string;
 }
 
 /** A string file: a document whose segments are its keyed values. */
@@ -152,7 +167,7 @@ function lineCounter(text: string): (offset: number) => number {
 }
 
 export function stringDocument(parts: StringFileParts): StringDocument {
-  const { format, decoded, languageSplices, icuPlurals, addedForms } = parts;
+  const { format, decoded, languageSplices, languageInto, icuPlurals, addedForms } = parts;
   const listed = parts.entries;
   const each = (): Iterable<StringEntry> => (typeof listed === 'function' ? listed() : listed);
   const doc: OpenedDocument = {
@@ -179,6 +194,14 @@ export function stringDocument(parts: StringFileParts): StringDocument {
       if (problems.length && !opts.valuesChecked) throw new PlaceholderCheckError(problems);
       const valueOf = (e: StringEntry, form?: string): string =>
         (form === undefined ? undefined : opts.forms?.get(form)) ?? written.get(e) ?? e.text;
+      if (opts.into !== undefined) {
+        if (!languageInto)
+          throw new Error(`a .${format} file holds one language: nothing is written into another`);
+        const into = decodeText(await readFile(opts.into), `the .${format} file`);
+        const text = languageInto(into.text, opts.targetLang, valueOf);
+        await writeFile(out.path, encodeTranslated(text, into));
+        return;
+      }
       const splices: Splice[] = languageSplices?.(opts.targetLang, valueOf) ?? [];
       // A value written as it was keeps its source bytes (its escapes and quoting).
       for (const [entry, value] of written)

@@ -67,8 +67,6 @@ export const readXcstrings: FormatReader = async (path, ctx) => {
     throw new DocumentFormatError(
       `${what} is not a String Catalog: it has no "sourceLanguage" and "strings"`,
     );
-  const escapesSlash = text.includes('\\/');
-  const str = (value: string) => xcodeString(value, escapesSlash);
   const readLang = ctx.side === 'target' && ctx.lang ? languageInStyle(ctx.lang, 'bcp47') : sourceLanguage;
 
   const entries: StringEntry[] = [];
@@ -108,82 +106,132 @@ export const readXcstrings: FormatReader = async (path, ctx) => {
       );
     });
 
+  const isSource = (lang: string) => languageInStyle(lang, 'bcp47') === sourceLanguage;
+  /**
+   * A catalog with `lang`'s entries written: this one, or `other`, the catalog as it is on disk now
+   * (every language in one file: the other targets written into it since this one was read stay).
+   */
+  const writeInto = (
+    lang: string,
+    valueOf: (entry: StringEntry, form?: string) => string,
+    other?: string,
+  ): string => {
+    const into = other === undefined ? { root, before, after } : parseXcodeJson(other, what);
+    const intoText = other ?? text;
+    const tag = languageInStyle(lang, 'bcp47');
+    const intoStrings = member(into.root, 'strings');
+    if (intoStrings?.kind !== 'object')
+      throw new DocumentFormatError(`${what} written into is not a String Catalog: it has no "strings"`);
+    const build = targetLocalization(lang, valueOf, intoText.includes('\\/'));
+    const empty: JsonNode = { kind: 'object', members: [] };
+    const written: JsonNode = {
+      kind: 'object',
+      members: intoStrings.members.map((m) => {
+        // shouldTranslate: false here, or a string the catalog read has not (added since): as it is
+        const should = member(m.value, 'shouldTranslate');
+        if (!translated.has(m.key) || (should?.kind === 'literal' && should.raw === 'false')) return m;
+        const locs = member(m.value, 'localizations') ?? empty;
+        const target = build(translated.get(m.key), m.key);
+        return { ...m, value: withMember(m.value, 'localizations', withMember(locs, tag, target)) };
+      }),
+    };
+    return into.before + printXcodeJson(withMember(into.root, 'strings', written)) + into.after;
+  };
+
+  /** The target's localization of a string, laid out as the source's (plural forms the target's). */
+  const targetLocalization = (
+    lang: string,
+    valueOf: (entry: StringEntry, form?: string) => string,
+    escapesSlash: boolean,
+  ) => {
+    const str = (value: string) => xcodeString(value, escapesSlash);
+    const valueFor = (key: string, form?: string): string => {
+      const entry = byKey.get(key);
+      return entry ? valueOf(entry, form) : key;
+    };
+    const build = (loc: JsonNode | undefined, key: string, form?: string): JsonNode => {
+      const out: Array<[string, JsonNode]> = [];
+      if (!loc || member(loc, 'stringUnit'))
+        out.push([
+          'stringUnit',
+          sortedObject([
+            ['state', str(WRITTEN_STATE)],
+            ['value', str(valueFor(key, form))],
+          ]),
+        ]);
+      const variations = membersOf(member(loc, 'variations')).map(
+        ({ key: kind, value }): [string, JsonNode] => {
+          const forms = membersOf(value);
+          if (kind !== 'plural')
+            return [kind, sortedObject(forms.map((v) => [v.key, build(v.value, `${key} [${v.key}]`)]))];
+          const laid =
+            formsFor(
+              forms.map((f) => ({ category: f.key, node: f.value })),
+              lang,
+            ) ?? forms.map((f) => [f.key, { category: f.key, node: f.value }] as const);
+          return [
+            kind,
+            sortedObject(
+              laid.map(([c, donor]) => [
+                c,
+                build(
+                  donor.node,
+                  `${key} (${donor.category})`,
+                  c === donor.category ? undefined : `${key} (${c})`,
+                ),
+              ]),
+            ),
+          ];
+        },
+      );
+      if (variations.length) out.push(['variations', sortedObject(variations)]);
+      const subs = membersOf(member(loc, 'substitutions')).map(({ key: name, value }): [string, JsonNode] => {
+        // argNum and formatSpecifier as they are; the forms of its variations the target's
+        const kept = membersOf(value).filter((m) => m.key !== 'variations');
+        const variationsOnly: JsonNode = {
+          kind: 'object',
+          members: membersOf(value).filter((m) => m.key === 'variations'),
+        };
+        const laid = membersOf(build(variationsOnly, `${key} {${name}}`));
+        return [name, sortedObject([...kept, ...laid].map((m): [string, JsonNode] => [m.key, m.value]))];
+      });
+      if (subs.length) out.push(['substitutions', sortedObject(subs)]);
+      return sortedObject(out);
+    };
+    return build;
+  };
+
   return stringDocument({
     format: ctx.format,
     decoded,
     entries,
     addedForms: added,
-    languageSplices: (lang, valueOf) => {
-      const valueFor = (key: string, form?: string): string => {
-        const entry = byKey.get(key);
-        return entry ? valueOf(entry, form) : key;
-      };
-      /** The target's localization, laid out as the source's (plural forms the target's). */
-      const build = (loc: JsonNode | undefined, key: string, form?: string): JsonNode => {
-        const out: Array<[string, JsonNode]> = [];
-        if (!loc || member(loc, 'stringUnit'))
-          out.push([
-            'stringUnit',
-            sortedObject([
-              ['state', str(WRITTEN_STATE)],
-              ['value', str(valueFor(key, form))],
-            ]),
-          ]);
-        const variations = membersOf(member(loc, 'variations')).map(
-          ({ key: kind, value }): [string, JsonNode] => {
-            const forms = membersOf(value);
-            if (kind !== 'plural')
-              return [kind, sortedObject(forms.map((v) => [v.key, build(v.value, `${key} [${v.key}]`)]))];
-            const laid =
-              formsFor(
-                forms.map((f) => ({ category: f.key, node: f.value })),
-                lang,
-              ) ?? forms.map((f) => [f.key, { category: f.key, node: f.value }] as const);
-            return [
-              kind,
-              sortedObject(
-                laid.map(([c, donor]) => [
-                  c,
-                  build(
-                    donor.node,
-                    `${key} (${donor.category})`,
-                    c === donor.category ? undefined : `${key} (${c})`,
-                  ),
-                ]),
-              ),
-            ];
-          },
-        );
-        if (variations.length) out.push(['variations', sortedObject(variations)]);
-        const subs = membersOf(member(loc, 'substitutions')).map(
-          ({ key: name, value }): [string, JsonNode] => {
-            // argNum and formatSpecifier as they are; the forms of its variations the target's
-            const kept = membersOf(value).filter((m) => m.key !== 'variations');
-            const variationsOnly: JsonNode = {
-              kind: 'object',
-              members: membersOf(value).filter((m) => m.key === 'variations'),
-            };
-            const laid = membersOf(build(variationsOnly, `${key} {${name}}`));
-            return [name, sortedObject([...kept, ...laid].map((m): [string, JsonNode] => [m.key, m.value]))];
-          },
-        );
-        if (subs.length) out.push(['substitutions', sortedObject(subs)]);
-        return sortedObject(out);
-      };
-      const tag = languageInStyle(lang, 'bcp47');
-      if (tag === sourceLanguage) return [];
-      const empty: JsonNode = { kind: 'object', members: [] };
-      const written: JsonNode = {
-        kind: 'object',
-        members: strings.members.map((m) => {
-          if (!translated.has(m.key)) return m; // shouldTranslate: false
-          const locs = member(m.value, 'localizations') ?? empty;
-          const target = build(translated.get(m.key), m.key);
-          return { ...m, value: withMember(m.value, 'localizations', withMember(locs, tag, target)) };
-        }),
-      };
-      const out = before + printXcodeJson(withMember(root, 'strings', written)) + after;
-      return [{ start: 0, end: text.length, text: out }];
-    },
+    languageSplices: (lang, valueOf) =>
+      isSource(lang) ? [] : [{ start: 0, end: text.length, text: writeInto(lang, valueOf) }],
+    languageInto: (other, lang, valueOf) => (isSource(lang) ? other : writeInto(lang, valueOf, other)),
   });
 };
+
+/**
+ * The catalog `into` with `lang`'s entry of each of its strings taken from the catalog `from`
+ * (`locsync outputs take-new` of a target written into its catalog): every other language, and a
+ * string `from` has no entry of, as `into` has them.
+ */
+export function takeXcstringsLanguage(into: string, from: string, lang: string): string {
+  const what = 'the .xcstrings file';
+  const tag = languageInStyle(lang, 'bcp47');
+  const target = parseXcodeJson(into, what);
+  const strings = member(target.root, 'strings');
+  const theirs = member(parseXcodeJson(from, what).root, 'strings');
+  if (strings?.kind !== 'object') return into;
+  const taken: JsonNode = {
+    kind: 'object',
+    members: strings.members.map((m) => {
+      const entry = member(member(member(theirs, m.key), 'localizations'), tag);
+      if (!entry) return m;
+      const locs = member(m.value, 'localizations') ?? { kind: 'object', members: [] };
+      return { ...m, value: withMember(m.value, 'localizations', withMember(locs, tag, entry)) };
+    }),
+  };
+  return target.before + printXcodeJson(withMember(target.root, 'strings', taken)) + target.after;
+}
