@@ -48,6 +48,12 @@ export interface NewTextRequest {
   request: string;
 }
 
+/** One share of an answered text request: its record and the translations it brought. */
+export interface AnsweredShare {
+  id: number;
+  rows: readonly SegmentMemoryRow[];
+}
+
 /**
  * The segment memory (method: segments, docs/segments.md): translated segments by key, and the text
  * requests that bought them, recorded before each is sent. Its only writer besides the review of
@@ -65,17 +71,24 @@ export interface SegmentMemory {
    * output made with them failed the checks, so they are bought again, not written again.
    */
   forgetAnswers(keys: readonly string[]): Promise<void>;
-  /** A text request of job `jobId` is about to be sent: recorded first (answers its id). */
-  textRequestSent(r: NewTextRequest): Promise<number>;
-  /** Its answer came: the translations remembered and the request marked answered, together. */
-  textRequestAnswered(id: number, rows: readonly SegmentMemoryRow[]): Promise<void>;
-  /** Its answer was lost (the service may have translated and billed it). */
-  textRequestLost(id: number): Promise<void>;
+  /**
+   * A text request is about to be sent: every job's share of it (one request packed across
+   * documents, src/sync/segments/batch-pool.ts) recorded first, in one transaction (answers their
+   * ids, in order).
+   */
+  textRequestsSent(shares: readonly NewTextRequest[]): Promise<number[]>;
+  /**
+   * Its answer came: every share's translations remembered and every share marked answered, in
+   * one transaction.
+   */
+  textRequestsAnswered(shares: readonly AnsweredShare[]): Promise<void>;
+  /** Its answer was lost (the service may have translated and billed it): its shares kept as lost. */
+  textRequestsLost(ids: readonly number[]): Promise<void>;
   /**
    * It is not sent after all: every attempt so far was surely not taken and uploads stopped before
-   * the next (it waited for its retry). Its record is removed: nothing of it was billed.
+   * the next (it waited for its retry). Its shares' records are removed: nothing of it was billed.
    */
-  textRequestNotSent(id: number): Promise<void>;
+  textRequestsNotSent(ids: readonly number[]): Promise<void>;
   /** Requests of a job sent by an earlier run and never answered (it crashed): marked lost, answered. */
   unansweredOf(jobId: number): Promise<TextRequestRecord[]>;
   /** Characters of a job's text requests that may have been billed (every one recorded as sent). */

@@ -33,7 +33,7 @@ import {
 import { RunControl } from '../../src/sync/run/control.js';
 import { LiveSummary } from '../../src/sync/run/live-summary.js';
 import { RunLedger } from '../../src/sync/run/run-ledger.js';
-import { textRequestRecord } from '../../src/sync/segments/text-request-record.js';
+import { requestRecord } from '../../src/sync/segments/text-request-record.js';
 import { OutputIndex } from '../../src/sync/plan/output-index.js';
 
 // The billed call (src/sync/run/billed-call.ts) on its own: a real state (SQLite), the run's real
@@ -167,13 +167,7 @@ async function setup(method: Method, o: Options = {}) {
   /** The method's own record of one call (the document path has none beside the job row). */
   const record = (): CallRecord | undefined =>
     method === 'segments'
-      ? textRequestRecord(memory, {
-          jobId: job.id,
-          runId,
-          texts: 1,
-          characters: CHARS,
-          request: randomUUID(),
-        })
+      ? requestRecord(memory, [{ jobId: job.id, runId, texts: 1, characters: CHARS, request: randomUUID() }])
       : undefined;
   /** A call whose client is `send` (its bytes leave at beforeSend). */
   const callWith = (send: (o: Required<CallOptions>) => Promise<typeof ANSWER>, r = record()) =>
@@ -535,19 +529,18 @@ describe('a lost download’s re-upload (method: document)', () => {
 describe('a share of a text request another job sends (method: segments)', () => {
   it('starts this job’s attempt and is recorded as it leaves; surely not taken, its record goes', async () => {
     const s = await setup('segments');
-    const share = textRequestRecord(s.memory, {
-      jobId: s.job.id,
-      runId: s.runId,
-      texts: 1,
-      characters: CHARS,
-      request: randomUUID(),
-    });
-    await s.attempt.joined(CHARS, share);
+    const share = requestRecord(s.memory, [
+      { jobId: s.job.id, runId: s.runId, texts: 1, characters: CHARS, request: randomUUID() },
+    ]);
+    await s.attempt.joins();
     expect((await s.row()).attempts).toBe(1);
     expect(s.uploading).toHaveLength(1);
+    await share.sent();
+    s.attempt.shared(CHARS);
     expect(s.attempt.spent).toBe(CHARS);
     expect(await billedRequests(s)).toBe(CHARS);
-    await s.attempt.joinedNotTaken(CHARS, share);
+    await share.notTaken();
+    s.attempt.shared(-CHARS);
     expect(s.attempt.spent).toBe(0);
     expect(await billedRequests(s)).toBe(0);
   });

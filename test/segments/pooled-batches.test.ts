@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTEXT_BOUND } from '../../src/sync/segments/batches.js';
 import { holdingProxy, type HoldingProxy } from '../helpers/holding-proxy.js';
@@ -36,6 +38,30 @@ function manifest(): Record<string, unknown> {
     // On PostgreSQL the killed worker's claim lasts its lease: kept short, so the next run takes over soon.
     ...(onPostgres ? { postgres: { lease_seconds: 5 } } : {}),
     mappings: [segmentsMapping()],
+  };
+}
+
+/** SQL on the fixture's state itself: its state.db, or its PostgreSQL schema. */
+async function stateSql(f: Fixture): Promise<{
+  exec(sql: string): Promise<void>;
+  all<T>(sql: string): Promise<T[]>;
+  close(): Promise<void>;
+}> {
+  const loaded = await f.load();
+  if (onPostgres) {
+    const client = new pg.Client({ connectionString: loaded.manifest.state as string });
+    await client.connect();
+    return {
+      exec: async (sql) => void (await client.query(sql)),
+      all: async <T>(sql: string) => (await client.query(sql)).rows as T[],
+      close: () => client.end(),
+    };
+  }
+  const db = new Database(loaded.statePath);
+  return {
+    exec: async (sql) => void db.exec(sql),
+    all: async <T>(sql: string) => db.prepare(sql).all() as T[],
+    close: async () => void db.close(),
   };
 }
 
@@ -77,6 +103,58 @@ describe('text requests packed across documents', () => {
     expect(requests).toHaveLength(1);
     const outputs = Object.keys(stringFiles(30, 1)).map((f) => JSON.parse(fx!.read(`out/de/${f}`)));
     expect(new Set(outputs.map((o: Record<string, string>) => o.save)).size).toBe(1);
+  });
+
+  /**
+   * A sync of ten files of three strings (one request of 30 texts, ten documents' shares of it) on
+   * a state whose `table` refuses a row when `when` holds (a trigger, as a full disk would refuse):
+   * the records of the request's shares after it, and the segment memory's rows.
+   */
+  async function refusedBy(
+    table: string,
+    when: string,
+  ): Promise<{ shares: Array<{ request: string; state: string }>; memory: number }> {
+    fx = await createFixture({ manifest: manifest(), files: stringFiles(10, 3) });
+    const f = fx;
+    await (await f.open()).close();
+    const db = await stateSql(f);
+    try {
+      await db.exec(
+        onPostgres
+          ? `CREATE FUNCTION refuse_one() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+               IF ${when} THEN RAISE EXCEPTION 'no room for this row'; END IF; RETURN NEW; END $$;
+             CREATE TRIGGER refuse_one BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_one()`
+          : `CREATE TRIGGER refuse_one BEFORE INSERT ON ${table} WHEN ${when}
+               BEGIN SELECT RAISE(ABORT, 'no room for this row'); END`,
+      );
+      await f.sync().catch(() => undefined);
+      const shares = await db.all<{ request: string; state: string }>(
+        'SELECT request, state FROM text_requests',
+      );
+      const [count] = await db.all<{ n: number }>(
+        'SELECT CAST(count(*) AS integer) AS n FROM segment_memory',
+      );
+      return { shares, memory: count?.n ?? -1 };
+    } finally {
+      await db.close();
+    }
+  }
+
+  it('records a request as sent in one transaction: every share or none', async () => {
+    // The state refuses the sixth share's record: no share is recorded, and the request does not leave.
+    const { shares } = await refusedBy('text_requests', '(SELECT count(*) FROM text_requests) >= 5');
+    expect(shares).toEqual([]);
+    expect(textRequests(fx!)).toEqual([]);
+  });
+
+  it('records the answer of a request in one transaction: every share or none', async () => {
+    // The state refuses one document's rows: no share of the request is answered, none half.
+    const { shares, memory } = await refusedBy('segment_memory', "NEW.document LIKE '%screen-05.json'");
+    expect(textRequests(fx!)).toHaveLength(1);
+    expect(shares).toHaveLength(10);
+    expect(new Set(shares.map((r) => r.request)).size).toBe(1);
+    expect(shares.filter((r) => r.state === 'answered')).toEqual([]);
+    expect(memory).toBe(0);
   });
 
   it('sends again only the requests a killed run had no answer for', async () => {

@@ -4,6 +4,7 @@ import { pgStatement } from '../billed.js';
 import { leverageRead, leverageStatement, type JobLeverageCounts } from '../leverage-ledger.js';
 import type { LeverageRow, LeverageScope } from '../leverage-ledger.js';
 import type { Recalled } from '../memory-types.js';
+import type { AnsweredShare } from '../segment-types.js';
 import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
 import { inTransaction } from './tx.js';
 
@@ -96,29 +97,47 @@ export class PgSegmentMemory implements SegmentMemory {
     ]);
   }
 
-  async textRequestSent(r: NewTextRequest): Promise<number> {
+  async textRequestsSent(shares: readonly NewTextRequest[]): Promise<number[]> {
+    if (shares.length === 0) return [];
+    // One statement, one transaction. Identity values are drawn as the rows are inserted, in the
+    // order of the shares: the returned ids sorted are the shares' in order.
     const res = await this.pool.query<{ id: string }>(
-      `INSERT INTO text_requests (job_id, run_id, texts, characters, request, state) VALUES ($1, $2, $3, $4, $5, 'sent') RETURNING id`,
-      [r.jobId, r.runId, r.texts, r.characters, r.request],
+      `INSERT INTO text_requests (job_id, run_id, texts, characters, request, state)
+       SELECT job_id, run_id, texts, characters, request, 'sent'
+       FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::text[])
+         WITH ORDINALITY AS s(job_id, run_id, texts, characters, request, n)
+       ORDER BY n RETURNING id`,
+      [
+        shares.map((r) => r.jobId),
+        shares.map((r) => r.runId),
+        shares.map((r) => r.texts),
+        shares.map((r) => r.characters),
+        shares.map((r) => r.request),
+      ],
     );
-    return Number(res.rows[0]!.id);
+    return res.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   }
 
-  async textRequestAnswered(id: number, rows: readonly SegmentMemoryRow[]): Promise<void> {
+  async textRequestsAnswered(shares: readonly AnsweredShare[]): Promise<void> {
+    if (shares.length === 0) return;
+    const rows = distinct(shares.flatMap((s) => s.rows));
     await inTransaction(this.pool, async (client) => {
-      if (rows.length > 0) await client.query(PUT_SQL, putValues(distinct(rows)));
-      await client.query(`UPDATE text_requests SET state = 'answered', answered_at = now() WHERE id = $1`, [
-        id,
-      ]);
+      if (rows.length > 0) await client.query(PUT_SQL, putValues(rows));
+      await client.query(
+        `UPDATE text_requests SET state = 'answered', answered_at = now() WHERE id = ANY($1::bigint[])`,
+        [shares.map((s) => s.id)],
+      );
     });
   }
 
-  async textRequestLost(id: number): Promise<void> {
-    await this.pool.query(`UPDATE text_requests SET state = 'lost' WHERE id = $1`, [id]);
+  async textRequestsLost(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query(`UPDATE text_requests SET state = 'lost' WHERE id = ANY($1::bigint[])`, [ids]);
   }
 
-  async textRequestNotSent(id: number): Promise<void> {
-    await this.pool.query('DELETE FROM text_requests WHERE id = $1', [id]);
+  async textRequestsNotSent(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query('DELETE FROM text_requests WHERE id = ANY($1::bigint[])', [ids]);
   }
 
   async unansweredOf(jobId: number): Promise<TextRequestRecord[]> {

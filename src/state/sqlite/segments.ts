@@ -4,6 +4,7 @@ import { sqliteStatement } from '../billed.js';
 import { leverageRead, leverageStatement, type JobLeverageCounts } from '../leverage-ledger.js';
 import type { LeverageRow, LeverageScope } from '../leverage-ledger.js';
 import type { Recalled } from '../memory-types.js';
+import type { AnsweredShare } from '../segment-types.js';
 import type { NewTextRequest, SegmentMemory, SegmentMemoryRow, TextRequestRecord } from '../segment-types.js';
 
 // The segment memory on SQLite (see SegmentMemory): translated segments by key, and the text requests
@@ -19,12 +20,14 @@ export class SqliteSegmentMemory implements SegmentMemory {
   private readonly putStmt;
   private readonly sentStmt;
   private readonly stateStmt;
+  private readonly statesStmt;
+  private readonly notSentStmt;
   private readonly recallStmt;
   private readonly forgetStmt;
   constructor(private readonly db: Database.Database) {
     this.putStmt = db.prepare(
       `INSERT INTO segment_memory (key, origin, source, source_lang, target_lang, settings, translation, run_id, created_at, document)
-       VALUES (@key, @origin, @source, @source_lang, @target_lang, @settings, @translation, @run_id, @created_at, @document)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key, origin) DO UPDATE SET translation = excluded.translation, run_id = excluded.run_id,
          created_at = excluded.created_at, document = coalesce(excluded.document, document)`,
     );
@@ -34,6 +37,10 @@ export class SqliteSegmentMemory implements SegmentMemory {
     this.stateStmt = db.prepare<[string, string | null, number]>(
       'UPDATE text_requests SET state = ?, answered_at = ? WHERE id = ?',
     );
+    this.statesStmt = db.prepare<[string, string | null, string]>(
+      `UPDATE text_requests SET state = ?, answered_at = ? WHERE id IN (${KEYS})`,
+    );
+    this.notSentStmt = db.prepare<[string]>(`DELETE FROM text_requests WHERE id IN (${KEYS})`);
     this.recallStmt = db.prepare<[string], Recalled & { key: string }>(
       `SELECT key, translation, origin, run_id FROM segment_memory WHERE key IN (${KEYS})`,
     );
@@ -57,12 +64,23 @@ export class SqliteSegmentMemory implements SegmentMemory {
   }
 
   async put(rows: readonly SegmentMemoryRow[]): Promise<void> {
-    this.db.transaction(() => this.putRows(rows))();
+    this.db.transaction(() => this.putRows(rows, now()))();
   }
 
-  private putRows(rows: readonly SegmentMemoryRow[]): void {
-    const at = now();
-    for (const r of rows) this.putStmt.run({ ...r, document: r.document ?? null, created_at: at });
+  private putRows(rows: readonly SegmentMemoryRow[], at: string): void {
+    for (const r of rows)
+      this.putStmt.run(
+        r.key,
+        r.origin,
+        r.source,
+        r.source_lang,
+        r.target_lang,
+        r.settings,
+        r.translation,
+        r.run_id,
+        at,
+        r.document ?? null,
+      );
   }
 
   async forgetAnswers(keys: readonly string[]): Promise<void> {
@@ -70,25 +88,31 @@ export class SqliteSegmentMemory implements SegmentMemory {
     this.forgetStmt.run(JSON.stringify([...new Set(keys)]));
   }
 
-  async textRequestSent(r: NewTextRequest): Promise<number> {
-    return Number(
-      this.sentStmt.run(r.jobId, r.runId, r.texts, r.characters, r.request, now()).lastInsertRowid,
-    );
+  async textRequestsSent(shares: readonly NewTextRequest[]): Promise<number[]> {
+    const at = now();
+    return this.db.transaction(() =>
+      shares.map((r) =>
+        Number(this.sentStmt.run(r.jobId, r.runId, r.texts, r.characters, r.request, at).lastInsertRowid),
+      ),
+    )();
   }
 
-  async textRequestAnswered(id: number, rows: readonly SegmentMemoryRow[]): Promise<void> {
+  async textRequestsAnswered(shares: readonly AnsweredShare[]): Promise<void> {
+    const at = now();
     this.db.transaction(() => {
-      this.putRows(rows);
-      this.stateStmt.run('answered', now(), id);
+      for (const s of shares) {
+        this.putRows(s.rows, at);
+        this.stateStmt.run('answered', at, s.id);
+      }
     })();
   }
 
-  async textRequestLost(id: number): Promise<void> {
-    this.stateStmt.run('lost', null, id);
+  async textRequestsLost(ids: readonly number[]): Promise<void> {
+    if (ids.length > 0) this.statesStmt.run('lost', null, JSON.stringify(ids));
   }
 
-  async textRequestNotSent(id: number): Promise<void> {
-    this.db.prepare<[number]>('DELETE FROM text_requests WHERE id = ?').run(id);
+  async textRequestsNotSent(ids: readonly number[]): Promise<void> {
+    if (ids.length > 0) this.notSentStmt.run(JSON.stringify(ids));
   }
 
   async unansweredOf(jobId: number): Promise<TextRequestRecord[]> {

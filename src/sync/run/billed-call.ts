@@ -216,16 +216,20 @@ export class BilledAttempt {
   }
 
   /**
-   * This attempt's share of a call another job's attempt makes (texts of several jobs in one
-   * request, ../segments/batch-pool.ts) leaves with it: the attempt starts, its record is written.
+   * This attempt has a share of a call another job's attempt makes (texts of several jobs in one
+   * request, ../segments/batch-pool.ts), about to leave: the attempt starts (its row counts it)
+   * before that call's record is written.
    */
-  async joined(characters: number, record: CallRecord): Promise<void> {
-    await this.leaves({ characters, record, send: () => Promise.reject(new Error('not sent here')) });
+  async joins(): Promise<void> {
+    await (this.starting ??= this.starts());
   }
 
-  /** That shared call surely did not reach the service: this attempt's share of it goes. */
-  async joinedNotTaken(characters: number, record: CallRecord): Promise<void> {
-    await this.notTaken({ characters, record, send: () => Promise.reject(new Error('not sent here')) });
+  /**
+   * That shared call was recorded as sent with this attempt's share of `characters` (negative:
+   * it surely did not reach the service after all, and its record went).
+   */
+  shared(characters: number): void {
+    this.spentFlag += characters;
   }
 
   private async failed<T>(c: BilledCall<T>, err: unknown): Promise<BilledOutcome<T>> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { CallOptions } from '../../api/transport.js';
 import type { TranslateTextResponse } from '../../api/types.js';
+import type { NewTextRequest, SegmentMemory, SegmentMemoryRow } from '../../state/types.js';
 import type { BilledAttempt, BilledOutcome, CallRecord } from '../run/billed-call.js';
 import {
   CONTEXT_BYTES,
@@ -12,13 +13,15 @@ import {
   type BatchLimits,
 } from './batches.js';
 import type { Coming } from './places-watch.js';
+import { requestRecord } from './text-request-record.js';
 
 // The run's text requests, packed across documents (issue 51): the segments that jobs of one target
 // language and one set of settings (the request's `settings` key) need are gathered here and sent
 // in requests of up to 50 texts and 128 KiB, whichever documents they come from. Each job keeps its
 // own record of what it put in a request (text_requests, beside its row): every part is recorded as
 // sent before the bytes leave, and is answered, removed or kept as lost with the call, so a crash,
-// a lost answer and the bill stay per job as they were. Requests leave in the order their texts
+// a lost answer and the bill stay per job as they were. A request's parts are written together,
+// one transaction each time (./text-request-record.ts). Requests leave in the order their texts
 // came, and each answer is handed back (and remembered by its jobs) as it returns.
 
 /** One job's texts for the pool, with how its attempt records and makes the call. */
@@ -28,15 +31,15 @@ export interface PoolPart {
   context: readonly string[];
   characters: number;
   attempt: BilledAttempt;
+  /** The run's segment memory (the same for every part of a pool): its shares are recorded there. */
+  memory: SegmentMemory;
   /**
-   * The job's record of its share of a request, made for each request its texts go in; `request`
-   * names the request (the same for every job's share of it).
+   * The record of the job's share of a request, for each request its texts go in; `request` names
+   * the request (the same for every job's share of it).
    */
-  record: (
-    texts: number,
-    characters: number,
-    request: string,
-  ) => CallRecord & { readonly id: number | undefined };
+  share: (texts: number, characters: number, request: string) => NewTextRequest;
+  /** The segment memory's rows of the texts at `indexes`, answered with `translations`. */
+  rows: (indexes: readonly number[], translations: readonly string[]) => SegmentMemoryRow[];
   charactersOf: (index: number) => number;
 }
 
@@ -46,8 +49,6 @@ export interface PartAnswer {
   indexes: number[];
   /** `dropped`: never sent, the job's earlier request failed (it sends nothing more this drive). */
   outcome: BilledOutcome<TranslateTextResponse> | { kind: 'thrown'; error: unknown } | { kind: 'dropped' };
-  /** The job's record of its share of this request. */
-  recordId: number | undefined;
 }
 
 interface Waiting {
@@ -224,8 +225,7 @@ class TextQueue {
     this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((w) => w.part.attempt !== job));
     const byPart = new Map<Waiting['answer'], number[]>();
     for (const w of mine) byPart.set(w.answer, [...(byPart.get(w.answer) ?? []), w.index]);
-    for (const [answer, indexes] of byPart)
-      answer({ indexes, outcome: { kind: 'dropped' }, recordId: undefined });
+    for (const [answer, indexes] of byPart) answer({ indexes, outcome: { kind: 'dropped' } });
   }
 
   /** Send `items`: out of the queue, their jobs busy until the answer. */
@@ -245,34 +245,42 @@ class TextQueue {
     });
   }
 
-  /** One request: every part's share recorded as sent through the first part's billed call. */
+  /**
+   * One request: every part's share recorded as sent through the first part's billed call, all in
+   * one write of the state, and answered in one (./text-request-record.ts).
+   */
   private async request(items: Waiting[]): Promise<void> {
-    const parts = new Map<PoolPart, { indexes: number[]; characters: number; answer: Waiting['answer'] }>();
-    for (const w of items) {
-      const p = parts.get(w.part) ?? { indexes: [], characters: 0, answer: w.answer };
+    // Each part's texts: their indexes in the part, and their positions in the request.
+    const parts = new Map<
+      PoolPart,
+      { indexes: number[]; positions: number[]; characters: number; answer: Waiting['answer'] }
+    >();
+    for (const [k, w] of items.entries()) {
+      const p = parts.get(w.part) ?? { indexes: [], positions: [], characters: 0, answer: w.answer };
       p.indexes.push(w.index);
+      p.positions.push(k);
       p.characters += w.part.charactersOf(w.index);
       parts.set(w.part, p);
     }
     const request = randomUUID();
-    const shares = [...parts].map(([part, p]) => ({
-      part,
-      ...p,
-      record: part.record(p.indexes.length, p.characters, request),
-    }));
+    const shares = [...parts].map(([part, p]) => ({ part, ...p }));
     const [lead, ...others] = shares as [(typeof shares)[number], ...typeof shares];
+    const shared = requestRecord(
+      lead.part.memory,
+      shares.map((s) => s.part.share(s.indexes.length, s.characters, request)),
+    );
     const record: CallRecord = {
+      // Every other job's attempt starts (its row counts it) before the request's record is written.
       sent: async () => {
-        await lead.record.sent();
-        for (const s of others) await s.part.attempt.joined(s.characters, s.record);
+        for (const s of others) await s.part.attempt.joins();
+        await shared.sent();
+        for (const s of others) s.part.attempt.shared(s.characters);
       },
       notTaken: async () => {
-        await lead.record.notTaken();
-        for (const s of others) await s.part.attempt.joinedNotTaken(s.characters, s.record);
+        await shared.notTaken();
+        for (const s of others) s.part.attempt.shared(-s.characters);
       },
-      lost: async () => {
-        for (const s of shares) await s.record.lost();
-      },
+      lost: () => shared.lost(),
     };
     const texts = items.map((w) => w.part.texts[w.index] as string);
     const context = contextOf(
@@ -290,18 +298,31 @@ class TextQueue {
       // The state's own failure (not the call's): each job's drive ends with it.
       outcome = { kind: 'thrown', error: err };
     }
-    for (const s of shares) {
-      const mine = items.map((w, k) => [w, k] as const).filter(([w]) => w.part === s.part);
-      const all = outcome;
+    const all = outcome;
+    const answers = shares.map((s) =>
+      all.kind === 'answered' ? s.positions.map((k) => all.answer.translations[k] ?? NONE) : [],
+    );
+    if (all.kind === 'answered')
+      try {
+        // Remembered as the request returns: a crash after this sends none of its texts again.
+        await shared.answered(
+          shares.map((s, i) =>
+            s.part.rows(
+              s.indexes,
+              (answers[i] ?? []).map((t) => t.text),
+            ),
+          ),
+        );
+      } catch (err) {
+        outcome = { kind: 'thrown', error: err };
+      }
+    shares.forEach((s, i) => {
       const sliced: PartAnswer['outcome'] =
-        all.kind === 'answered'
-          ? {
-              kind: 'answered',
-              answer: { translations: mine.map(([, k]) => all.answer.translations[k] ?? NONE) },
-            }
-          : all;
-      s.answer({ indexes: s.indexes, outcome: sliced, recordId: s.record.id });
-    }
+        outcome.kind === 'answered'
+          ? { kind: 'answered', answer: { translations: answers[i] ?? [] } }
+          : outcome;
+      s.answer({ indexes: s.indexes, outcome: sliced });
+    });
   }
 }
 

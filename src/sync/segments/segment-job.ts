@@ -247,7 +247,7 @@ export class SegmentJob {
   /** Requests an earlier run sent and never saw answered: maybe billed (the executor listed the job). */
   private async crashedRequests(memory: SegmentMemory): Promise<void> {
     const lost = await memory.unansweredOf(this.job.id);
-    for (const r of lost) await memory.textRequestLost(r.id);
+    await memory.textRequestsLost(lost.map((r) => r.id));
     if (lost.length > 0)
       this.log.warn(
         { requests: lost.length, characters: lost.reduce((n, r) => n + r.characters, 0) },

@@ -9,7 +9,6 @@ import type { JobEnds, JobOutcome } from '../run/job-ends.js';
 import { batchTexts, poolKey, RUN_LIMITS } from './batches.js';
 import type { BatchPool, PartAnswer, Send } from './batch-pool.js';
 import type { KeyedSegment } from './document-segments.js';
-import { textRequestRecord } from './text-request-record.js';
 
 // The sending of one segment job's missing segments (./segment-job.ts): the budget reserved for
 // them, the runs of neighbours handed to the run's pool (./batch-pool.ts), which packs them with
@@ -121,16 +120,23 @@ export class SegmentSending {
             characters: items.reduce((n, s) => n + s.characters, 0),
             charactersOf: (k) => (items[k] as KeyedSegment).characters,
             attempt: this.attempt,
-            record: (texts, chars, request) =>
-              textRequestRecord(memory, {
-                jobId: this.dr.job.id,
-                runId: this.deps.runId,
-                texts,
-                characters: chars,
-                request,
+            memory,
+            share: (texts, chars, request) => ({
+              jobId: this.dr.job.id,
+              runId: this.deps.runId,
+              texts,
+              characters: chars,
+              request,
+            }),
+            rows: (indexes, translations) =>
+              indexes.map((k, i) => {
+                const s = items[k] as KeyedSegment;
+                // The source it was translated in, for an export (docs/memory.md).
+                const t = { key: s.key, source: s.tagged, translation: translations[i] ?? '', document };
+                return memoryRow(this.on.request, this.deps.runId, t, 'service');
               }),
           },
-          (a) => this.answered(a, items, known, document),
+          (a) => this.answered(a, items, known),
         );
       }),
     );
@@ -143,7 +149,6 @@ export class SegmentSending {
     a: PartAnswer,
     items: readonly KeyedSegment[],
     known: Map<string, string>,
-    document: string,
   ): Promise<void> {
     const out = a.outcome;
     if (out.kind === 'dropped') return;
@@ -155,26 +160,11 @@ export class SegmentSending {
     if (out.kind === 'ended-elsewhere')
       throw new SendingStopped(this.ends.endedElsewhere(this.dr, out.found));
     if (out.kind !== 'answered') throw requestFailed(out);
+    // Remembered in the segment memory already, with the request's other shares (./batch-pool.ts).
     const mine = a.indexes.map((k) => items[k] as KeyedSegment);
     this.sent.characters += mine.reduce((n, s) => n + s.characters, 0);
     this.sent.requests++;
-    const rows: SegmentMemoryRow[] = mine.map((s, k) =>
-      memoryRow(
-        this.on.request,
-        this.deps.runId,
-        {
-          key: s.key,
-          source: s.tagged,
-          translation: out.answer.translations[k]?.text ?? '',
-          // The source it was translated in, for an export (docs/memory.md).
-          document,
-        },
-        'service',
-      ),
-    );
-    // Remembered as each request returns: a crash after this never sends these segments again.
-    await this.on.memory.textRequestAnswered(a.recordId as number, rows);
-    for (const r of rows) known.set(r.key, r.translation);
+    mine.forEach((s, k) => known.set(s.key, out.answer.translations[k]?.text ?? ''));
   }
 
   /** Uploads stopped before a request left: how the job ends (what was answered is remembered). */

@@ -1,29 +1,35 @@
-import type { NewTextRequest, SegmentMemory } from '../../state/types.js';
+import type { NewTextRequest, SegmentMemory, SegmentMemoryRow } from '../../state/types.js';
 import type { CallRecord } from '../run/billed-call.js';
 
-// The segment path's record of one text request (text_requests), beside the attempt's on the job
-// row: recorded as it leaves, removed when the service surely did not take it, kept as lost when it
-// may have been billed, answered with the translations it brought (SegmentJob).
+// The segment path's record of one text request (text_requests), beside the attempts' on the job
+// rows: each job's share of the request (./batch-pool.ts packs several documents' texts in one) is
+// recorded as it leaves, removed when the service surely did not take it, kept as lost when it may
+// have been billed, answered with the translations it brought. Every change of a request's shares
+// is one write of the state (one transaction): a crash leaves all of its shares sent or none, all
+// answered or none, never a request half recorded.
 
-export interface TextRequestRecord extends CallRecord {
-  /** The request's id once it was recorded as sent (undefined: it never left). */
-  readonly id: number | undefined;
+export interface RequestRecord extends CallRecord {
+  /** The request came back: each share's translations remembered with it (rows in share order). */
+  answered(rows: ReadonlyArray<readonly SegmentMemoryRow[]>): Promise<void>;
 }
 
-export function textRequestRecord(memory: SegmentMemory, request: NewTextRequest): TextRequestRecord {
-  let id: number | undefined;
+/** The record of one request whose shares are `shares`, in `memory` (the run's segment memory). */
+export function requestRecord(memory: SegmentMemory, shares: readonly NewTextRequest[]): RequestRecord {
+  let ids: number[] | undefined;
   return {
-    get id() {
-      return id;
-    },
     sent: async () => {
-      id = await memory.textRequestSent(request);
+      ids = await memory.textRequestsSent(shares);
     },
     notTaken: async () => {
-      if (id !== undefined) await memory.textRequestNotSent(id);
+      if (ids) await memory.textRequestsNotSent(ids);
     },
     lost: async () => {
-      if (id !== undefined) await memory.textRequestLost(id);
+      if (ids) await memory.textRequestsLost(ids);
+    },
+    answered: async (rows) => {
+      const sent = ids;
+      if (!sent) throw new Error('a text request answered that was never recorded as sent');
+      await memory.textRequestsAnswered(sent.map((id, i) => ({ id, rows: rows[i] ?? [] })));
     },
   };
 }
