@@ -79,6 +79,8 @@ export interface FileInventory {
   contentsOf(mapping: string, relPaths: readonly string[]): Promise<Map<string, string>>;
   /** A file was hashed: recorded (its verified mark and its mapping's snapshot are void). */
   put(rec: HashedFile): Promise<void>;
+  /** Files hashed by one scan, recorded as put() records each, in one transaction. */
+  putAll(recs: readonly HashedFile[]): Promise<void>;
   /** A source is gone. */
   remove(mapping: string, relPath: string): Promise<void>;
   /** These files' outputs were all found up to date under the settings signature `sig`. */

@@ -204,6 +204,29 @@ describe.each(backends)('state interface on $name', (backend) => {
     expect(a).toMatchObject({ status: 'failed', attempts: 1, error_kind: 'quota', lost_downloads: 1 });
   });
 
+  it('a scan records its hashed files in one call: every record kept, the snapshots of their mappings void', async () => {
+    const { state } = await fresh();
+    const files = state.files;
+    const snap = { digest: 'd1', outputDirs: ['out/de'], outputsDigest: 'o1' };
+    await files.setSnapshot('m', snap, 1);
+    await files.setSnapshot('n', snap, 1);
+    await files.putAll([]);
+    expect(await files.snapshot('m')).toEqual(snap);
+    await files.putAll([
+      { mapping: 'm', rel_path: 'a.txt', size: 3, mtime_ms: 1.5, sha256: 'sha-a', ino: 7, ctime_ms: 2.5 },
+      { mapping: 'm', rel_path: 'b.txt', size: 4, mtime_ms: 2, sha256: 'sha-b' },
+    ]);
+    expect(await files.contents('m')).toEqual(
+      new Map([
+        ['a.txt', 'sha-a'],
+        ['b.txt', 'sha-b'],
+      ]),
+    );
+    expect(await files.get('m', 'a.txt')).toMatchObject({ size: 3, ino: 7, ctime_ms: 2.5, verified: null });
+    expect(await files.snapshot('m')).toBeUndefined();
+    expect(await files.snapshot('n')).toEqual(snap);
+  });
+
   it('the inventory keeps files, contents, verified marks and snapshots; a done job voids them', async () => {
     const { state } = await fresh();
     const files = state.files;

@@ -79,25 +79,13 @@ export class PgFileInventory implements FileInventory {
   }
 
   async put(rec: HashedFile): Promise<void> {
-    await inTransaction(this.pool, async (c) => {
-      await c.query(
-        `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at, ino, ctime_ms)
-         VALUES ($1, $2, $3, $4, $5, now(), $6, $7)
-         ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
-           sha256 = excluded.sha256, seen_at = excluded.seen_at, verified = NULL, ino = excluded.ino,
-           ctime_ms = excluded.ctime_ms`,
-        [
-          rec.mapping,
-          rec.rel_path,
-          rec.size,
-          rec.mtime_ms,
-          rec.sha256,
-          rec.ino ?? null,
-          rec.ctime_ms ?? null,
-        ],
-      );
-      await c.query('DELETE FROM snapshots WHERE mapping = $1', [rec.mapping]);
-    });
+    await this.putAll([rec]);
+  }
+
+  /** Records of many files in one transaction (a scan's). */
+  async putAll(recs: readonly HashedFile[]): Promise<void> {
+    if (recs.length === 0) return;
+    await inTransaction(this.pool, (c) => recordFiles(c, recs));
   }
 
   async remove(mapping: string, relPath: string): Promise<void> {
@@ -154,4 +142,22 @@ export class PgFileInventory implements FileInventory {
       ],
     );
   }
+}
+
+/**
+ * Records of files hashed (put, putAll; the ledger's deliveredInBulk), on a connection in a
+ * transaction: their verified marks and their mappings' snapshots void.
+ */
+export async function recordFiles(c: pg.PoolClient, recs: readonly HashedFile[]): Promise<void> {
+  for (const rec of recs)
+    await c.query(
+      `INSERT INTO files (mapping, rel_path, size, mtime_ms, sha256, seen_at, ino, ctime_ms)
+       VALUES ($1, $2, $3, $4, $5, now(), $6, $7)
+       ON CONFLICT (mapping, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+         sha256 = excluded.sha256, seen_at = excluded.seen_at, verified = NULL, ino = excluded.ino,
+         ctime_ms = excluded.ctime_ms`,
+      [rec.mapping, rec.rel_path, rec.size, rec.mtime_ms, rec.sha256, rec.ino ?? null, rec.ctime_ms ?? null],
+    );
+  for (const m of new Set(recs.map((r) => r.mapping)))
+    await c.query('DELETE FROM snapshots WHERE mapping = $1', [m]);
 }

@@ -133,9 +133,19 @@ export class SqliteFileRows implements FileRows {
     })();
   }
   putFile(rec: HashedFile & { seen_at?: string }): void {
+    this.putFiles([rec]);
+  }
+  /** Records of many files in one transaction (a scan's: one commit, not one per file). */
+  putFiles(recs: ReadonlyArray<HashedFile & { seen_at?: string }>): void {
+    if (recs.length === 0) return;
+    const at = now();
     this.db.transaction(() => {
-      this.stmts.putFile.run({ ino: null, ctime_ms: null, ...rec, seen_at: rec.seen_at ?? now() });
-      this.stmts.dropSnapshot.run(rec.mapping);
+      const mappings = new Set<string>();
+      for (const rec of recs) {
+        this.stmts.putFile.run({ ino: null, ctime_ms: null, ...rec, seen_at: rec.seen_at ?? at });
+        mappings.add(rec.mapping);
+      }
+      for (const m of mappings) this.stmts.dropSnapshot.run(m);
     })();
   }
   deleteFile(mapping: string, relPath: string): void {

@@ -13,6 +13,7 @@ export interface FileRows {
   shasOf(mapping: string): Map<string, string>;
   shasOfEach(mapping: string, relPaths: readonly string[]): Map<string, string>;
   putFile(rec: HashedFile): void;
+  putFiles(recs: readonly HashedFile[]): void;
   deleteFile(mapping: string, relPath: string): void;
   verifyFiles(mapping: string, sig: number, relPaths: readonly string[]): void;
   mappingSnapshot(mapping: string): MappingSnapshot | undefined;
@@ -50,6 +51,9 @@ export class SqliteFileInventory implements FileInventory {
   }
   async put(rec: HashedFile): Promise<void> {
     this.rows.putFile(rec);
+  }
+  async putAll(recs: readonly HashedFile[]): Promise<void> {
+    this.rows.putFiles(recs);
   }
   async remove(mapping: string, relPath: string): Promise<void> {
     this.rows.deleteFile(mapping, relPath);

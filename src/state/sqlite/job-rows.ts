@@ -169,8 +169,12 @@ export class SqliteJobRows implements JobRows {
   sincePlan(job: JobRecord, runId: number, since: string): JobSincePlan | undefined {
     // A row is stamped as it is written, synchronously: no margin.
     const { sql, params } = sqliteStatement(sincePlanStatement(job, runId, since, 0));
-    return this.db.prepare<[typeof params], JobSincePlan>(sql).get(params);
+    // Asked before every billed call: prepared once (its SQL is the same for every job).
+    this.sincePlanStmt ??= this.db.prepare<[typeof params], JobSincePlan>(sql);
+    return this.sincePlanStmt.get(params);
   }
+  private sincePlanStmt:
+    Database.Statement<[Record<string, string | number | null>], JobSincePlan> | undefined;
   /** Jobs not done: pending, uploaded (id+key kept: resume), failed (retried up to max_attempts). */
   openJobs(): JobRecord[] {
     return this.stmts.openJobs.all().map((j) => revealKey(j) as JobRecord);
@@ -181,10 +185,13 @@ export class SqliteJobRows implements JobRows {
   jobsOfRun(runId: number): JobRecord[] {
     return this.stmts.jobsOfRun.all(runId);
   }
-  /** Run `fn` in one transaction. */
+  /** Run `fn` in one transaction (a savepoint inside one already open). */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    // One transaction function for all (better-sqlite3 builds a new one per db.transaction()).
+    this.inTransaction ??= this.db.transaction((f: () => unknown) => f());
+    return this.inTransaction(fn) as T;
   }
+  private inTransaction: ((fn: () => unknown) => unknown) | undefined;
 }
 
 /** The writes of the jobs table. */

@@ -1,5 +1,6 @@
 import { chargeOf, type Charge } from '../billed.js';
 import { transitions, type JobFields } from '../transitions.js';
+import { WriteGroup } from './write-group.js';
 import type {
   DoneIndexRow,
   JobFailure,
@@ -13,9 +14,9 @@ import type {
   WrittenRecordRow,
 } from '../job-types.js';
 
-// The job ledger on SQLite: the only writer of job rows. Each transition is one update of the row
-// (better-sqlite3 is synchronous: the row is written when the call returns, before any await of the
-// caller), then the fresh row is read back.
+// The job ledger on SQLite: the only writer of job rows. Each transition is one update of the row,
+// then the fresh row is read back; the transitions asked for in one turn of the event loop are
+// committed together (./write-group.ts), and each call answers once its write is committed.
 
 /** The writes of state.db's jobs table: the SQLite store hands them to its ledger only. */
 export interface JobRowWrites {
@@ -47,10 +48,16 @@ export interface JobRows {
 }
 
 export class SqliteJobLedger implements JobLedger {
+  private readonly group: WriteGroup;
+
   constructor(
     private readonly rows: JobRows,
     private readonly writes: JobRowWrites,
-  ) {}
+    /** Whether the connection is still open (writes left queued at close() are refused). */
+    isOpen: () => boolean = () => true,
+  ) {
+    this.group = new WriteGroup((fn) => this.rows.transaction(fn), isOpen);
+  }
 
   private fresh(id: number): JobRecord {
     const job = this.rows.getJob(id);
@@ -62,14 +69,12 @@ export class SqliteJobLedger implements JobLedger {
     job: JobRecord,
     fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>,
     charge?: Charge,
-  ): JobRecord {
-    if (!charge) this.writes.updateJob(job.id, fields);
-    else
-      this.rows.transaction(() => {
-        this.writes.updateJob(job.id, fields);
-        this.writes.charge(charge);
-      });
-    return this.fresh(job.id);
+  ): Promise<JobRecord> {
+    return this.group.write(() => {
+      this.writes.updateJob(job.id, fields);
+      if (charge) this.writes.charge(charge);
+      return this.fresh(job.id);
+    });
   }
 
   async get(id: number): Promise<JobRecord | undefined> {
@@ -126,7 +131,7 @@ export class SqliteJobLedger implements JobLedger {
   }
 
   async created(job: NewJob): Promise<JobRecord> {
-    return this.writes.createJob(job);
+    return this.group.write(() => this.writes.createJob(job));
   }
   async takenUp(job: JobRecord, runId: number, request: string): Promise<JobRecord> {
     return this.write(job, transitions.takenUp(job, runId, request));
@@ -141,13 +146,12 @@ export class SqliteJobLedger implements JobLedger {
     return this.createdDone(job, transitions.adopted());
   }
   /** A new row done at once, in one transaction (nothing sees it pending). */
-  private createdDone(job: NewJob, fields: JobFields): JobRecord {
-    const id = this.rows.transaction(() => {
+  private createdDone(job: NewJob, fields: JobFields): Promise<JobRecord> {
+    return this.group.write(() => {
       const created = this.writes.createJob(job);
       this.writes.updateJob(created.id, fields);
-      return created.id;
+      return this.fresh(created.id);
     });
-    return this.fresh(id);
   }
   async uploadStarted(job: JobRecord, runId: number, reupload?: 'lost-download'): Promise<JobRecord> {
     return this.write(job, transitions.uploadStarted(job, runId, reupload));
@@ -181,7 +185,7 @@ export class SqliteJobLedger implements JobLedger {
   async superseded(job: JobRecord, error: string): Promise<JobRecord | undefined> {
     const fields = transitions.superseded(job, error);
     if (fields) return this.write(job, fields);
-    this.writes.deleteJob(job.id);
+    await this.group.write(() => this.writes.deleteJob(job.id));
     return undefined;
   }
 }

@@ -115,7 +115,7 @@ export class StateStore implements StyleStateStore, SyncState {
     this.fileRows = new SqliteFileRows(this.db);
     const jobTableRows = jobTable(this.db, this.fileRows);
     this.jobRows = jobTableRows.rows;
-    this.jobs = new SqliteJobLedger(jobTableRows.rows, jobTableRows.writes);
+    this.jobs = new SqliteJobLedger(jobTableRows.rows, jobTableRows.writes, () => this.db.open);
     this.styleRows = new SqliteStyleRows(this.db);
     this.runRows = new SqliteRunRows(this.db);
     this.files = new SqliteFileInventory(this.fileRows);
