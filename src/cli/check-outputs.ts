@@ -6,6 +6,7 @@ import { extOf, outputExtFor } from '../sync/plan/fingerprint.js';
 import { listSourceFiles } from '../sync/plan/list-sources.js';
 import { outputPattern } from '../sync/plan/settings.js';
 import { renderOutputPath } from '../manifest/paths.js';
+import { outputFile } from '../manifest/in-place-output.js';
 
 // Which outputs `locsync check` checks and what each translates (docs/qa.md): every output the
 // state records as delivered, or the files given, each found through the state (its last done
@@ -37,7 +38,7 @@ export async function deliveredOutputs(
   for await (const row of ledger.doneIndex()) latest.set(row.output_path, row.id);
   const out: DeliveredOutput[] = [];
   for (const [outputRel, id] of [...latest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const outputAbs = path.resolve(loaded.dir, outputRel);
+    const outputAbs = path.resolve(loaded.dir, outputFile(outputRel));
     if (!(await exists(outputAbs))) continue;
     const job = await ledger.get(id);
     if (job) out.push(fromJob(loaded, outputAbs, job));

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { extensionOf, languageParts } from '../documents/format-registry.js';
+import { outputFile, outputLanguage } from '../manifest/in-place-output.js';
 import { loadManifest } from '../manifest/load.js';
 import { acceptSegmentConflicts, keepSegmentConflicts } from '../sync/segments-written.js';
 import { besidePath, freeBackupTag, taggedPath } from '../sync/run/edited-output.js';
@@ -53,6 +55,22 @@ export async function outputsKeepAction(output: string, opts: OutputsOptions): P
   process.exitCode = EXIT.ok;
 }
 
+/**
+ * A language's part of an in-place file (an .xcstrings catalog holding every language): the file
+ * as edited is copied to `backup`, and only that language's entries are taken from the new
+ * translation beside it; the other languages, written into the file since, stay.
+ */
+async function takeLanguagePart(part: string, beside: string, backup: string, lang: string): Promise<void> {
+  const file = outputFile(part);
+  const parts = await languageParts(extensionOf(file));
+  const [now, taken] = [await fsp.readFile(file, 'utf8'), await fsp.readFile(beside, 'utf8')];
+  await fsp.copyFile(file, backup);
+  const written = `${file}.locsync-take`;
+  await fsp.writeFile(written, parts.take(now, taken, lang));
+  await fsp.rename(written, file);
+  await fsp.rm(beside);
+}
+
 /** `outputs take-new`: the new translation wins; the person's version is kept as a backup file. */
 export async function outputsTakeNewAction(output: string, opts: OutputsOptions): Promise<void> {
   const o = await outputOf(output, opts);
@@ -69,6 +87,15 @@ export async function outputsTakeNewAction(output: string, opts: OutputsOptions)
   }
   // A backup name not taken yet: guide.locsync-edited.docx, then guide.locsync-edited-2.docx ...
   const backup = taggedPath(o.abs, freeBackupTag(o.abs));
+  const lang = outputLanguage(o.rel);
+  if (lang !== undefined) {
+    await takeLanguagePart(o.abs, o.beside, backup, lang);
+    process.stdout.write(
+      `${output} is the new translation now (its ${lang} entries); the catalog as edited is kept as ${path.basename(backup)}\n`,
+    );
+    process.exitCode = EXIT.ok;
+    return;
+  }
   if (fs.existsSync(o.abs)) await fsp.rename(o.abs, backup);
   // A rename keeps the new translation's mtime: the output is as written again (not edited).
   await fsp.rename(o.beside, o.abs);

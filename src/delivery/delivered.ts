@@ -1,4 +1,5 @@
 import type { FailureKind, SyncEventMap, SyncEvents } from '../sync/events.js';
+import { outputFile } from '../manifest/in-place-output.js';
 
 // What runs delivered, gathered from their events for one commit: the outputs written (where they
 // were written: beside an output a person edited, the file beside it), the outputs removed, what
@@ -85,7 +86,8 @@ export class DeliveryLog {
   private delivered(e: Done, billed: number, reused: boolean): void {
     const at = this.beside.get(e.output);
     this.beside.delete(e.output);
-    const path = at ?? e.output;
+    // The targets of an in-place file (an .xcstrings catalog) are one file delivered.
+    const path = at ?? outputFile(e.output);
     const before = this.written.get(path);
     this.written.set(path, {
       path,

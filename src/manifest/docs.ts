@@ -111,7 +111,7 @@ const CHECKS = [
   '`formality: more` or `less` on a target other than DE, FR, IT, ES, NL, PL, PT-BR, PT-PT, JA, RU (use `prefer_more` / `prefer_less`);',
   "a target language equal to the mapping's `source_lang`; `glossary_id` without `source_lang`;",
   '`output_format` other than `docx` (the only conversion: pdf → docx);',
-  'output patterns: unknown placeholders, unbalanced braces, no file placeholder (`{path}`, `{name}` or `{stem}`), a pattern without `{lang}` used by several targets, two mappings or targets writing the same paths, the output folder of a target inside a source folder or a source folder inside it (`content/en` → `content/{lang}/{path}` is fine);',
+  'output patterns: unknown placeholders, unbalanced braces, no file placeholder (`{path}`, `{name}` or `{stem}`), a pattern without `{lang}` used by several targets, two mappings or targets writing the same paths, the output folder of a target inside a source folder or a source folder inside it (`content/en` → `content/{lang}/{path}` is fine), an output that is its source file itself unless every file of the mapping is a String Catalog (`.xcstrings`, whose targets are written into it: docs/strings/xcstrings.md);',
   'duplicate mapping names; duplicate custom instruction labels in one list (instructions are matched by label);',
   `more than 200 custom instructions in a list, a name over 1024, a label over 100 or a prompt over 300 characters;`,
   'style lists on the free plan; a style list file that is missing or invalid (the error names that file and line);',

@@ -10,6 +10,7 @@ import {
   singleSourceFile,
   withLanguage,
 } from './paths.js';
+import { extensionOf, IN_PLACE_FORMATS, isInPlaceFormat } from '../documents/format-registry.js';
 import { patternOverlap } from './pattern-overlap.js';
 import type { Manifest } from './schema.js';
 import { OUTPUT_PLACEHOLDERS, type Mapping, type Target } from './sections/mapping.js';
@@ -109,6 +110,27 @@ function checkPattern(
   }
 }
 
+/**
+ * Whether a use writes each source file of its mapping into that file itself (`App/{path}` for
+ * source App, or a one-file mapping's file named as it is): the targets of a format whose one file
+ * holds every language (.xcstrings) are written so (./in-place-output.ts).
+ */
+function writesIntoSource(ctx: CheckContext, use: OutputUse): boolean {
+  const m = use.mapping;
+  const single = singleSourceFile(m);
+  if (
+    single !== undefined &&
+    path.resolve(ctx.dir, fixedPattern(use)) === path.resolve(ctx.dir, m.source, single)
+  )
+    return true;
+  return collisionKey(use) === path.posix.normalize(`${m.source.replaceAll('\\', '/')}/{dir}/{stem}.{ext}`);
+}
+
+/** A mapping whose include patterns all name files of a format that holds every language. */
+function takesInPlaceFormatsOnly(m: Mapping): boolean {
+  return m.include.every((p) => isInPlaceFormat(extensionOf(p)));
+}
+
 /** Every problem of the output patterns: each pattern, same paths written twice, folders inside sources. */
 export function checkOutputs(ctx: CheckContext, errors: ConfigError[]): void {
   const uses = outputUses(ctx.manifest);
@@ -120,8 +142,33 @@ export function checkOutputs(ctx: CheckContext, errors: ConfigError[]): void {
     // A pattern is written in one mapping (its output, or a target's): that mapping decides.
     checkPattern(ctx, use.pattern, use.at, errors, singleSourceFile(use.mapping) !== undefined);
   }
-  checkSamePaths(ctx, uses, errors);
-  checkOutputFolders(ctx, uses, errors);
+  const intoSource = uses.filter((use) => writesIntoSource(ctx, use));
+  checkIntoSource(ctx, intoSource, errors);
+  const apart = uses.filter((use) => !intoSource.includes(use));
+  checkSamePaths(ctx, apart, errors);
+  checkOutputFolders(ctx, apart, errors);
+}
+
+/**
+ * Outputs written into their source files: every target of a String Catalog is a part of the one
+ * file (docs/strings/xcstrings.md). Any other format holds one language: refused, naming the files.
+ */
+function checkIntoSource(ctx: CheckContext, uses: OutputUse[], errors: ConfigError[]): void {
+  const reported = new Set<string>();
+  for (const use of uses) {
+    const m = use.mapping;
+    const key = use.at.join('\0');
+    if (takesInPlaceFormatsOnly(m) || reported.has(key)) continue;
+    reported.add(key);
+    const files = singleSourceFile(m) ?? m.include.join(', ');
+    const formats = IN_PLACE_FORMATS.map((e) => `.${e}`).join(', ');
+    errors.push(
+      ctx.source.errorAt(
+        use.at,
+        `${formatPath(use.at)}: '${use.pattern}' writes the files of mapping '${m.name}' (${files} in '${m.source}') into themselves, over their source text; only a format whose one file holds every language (${formats}) has its targets written into its source file; write the others to a folder of their own such as out/{lang}/{path}`,
+      ),
+    );
+  }
 }
 
 /** Two uses writing the same paths. */

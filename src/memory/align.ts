@@ -13,6 +13,7 @@ import { makePlan, type RunState } from '../sync/engine.js';
 import type { TranslateAction } from '../sync/plan/types.js';
 import { readSegments } from '../sync/segments/document-segments.js';
 import { anySettingsKey } from '../sync/segments/memory-key.js';
+import { outputFile } from '../manifest/in-place-output.js';
 
 // `locsync memory align` (docs/memory.md): translations made before locsync seed the memory. Each
 // source the plan would translate is paired with the output already at its place, both read with
@@ -83,7 +84,7 @@ export async function outputSegments(
 /** The pairs of one document, or why it does not align. */
 async function alignOne(loaded: LoadedManifest, a: TranslateAction): Promise<BroughtRow[] | string> {
   const sourceAbs = path.resolve(loaded.dir, a.source.path);
-  const outputAbs = path.resolve(loaded.dir, a.ref.output);
+  const outputAbs = path.resolve(loaded.dir, outputFile(a.ref.output));
   const request = a.settings.request;
   const sourceLang = request.source_lang?.toLowerCase() ?? null;
   let read;
@@ -137,7 +138,7 @@ export async function alignOutputs(
   summary.importId = writer.id;
   try {
     for (const a of actions) {
-      if (!fs.existsSync(path.resolve(loaded.dir, a.ref.output))) {
+      if (!fs.existsSync(path.resolve(loaded.dir, outputFile(a.ref.output)))) {
         summary.missing++;
         continue;
       }

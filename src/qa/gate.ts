@@ -5,6 +5,7 @@ import type { CheckedOutput } from './check-output.js';
 import type { QaFinding, QaResult } from './checks.js';
 import { quarantineFile } from './quarantine.js';
 import { outputContextOf, qaSettingsOf } from './settings.js';
+import { outputFile } from '../manifest/in-place-output.js';
 
 // The gate between a download and its output folder (docs/qa.md): the downloaded file is checked
 // before it is renamed into place; one that fails (a hard check, or a soft one the mapping's
@@ -63,7 +64,7 @@ export class OutputGate {
     const read = ctx.readOf(extensionOf(job.rel_path));
     const checked: CheckedOutput = await checkOutput({
       source: sourceAbs !== undefined ? { path: sourceAbs, format: extensionOf(sourceAbs), read } : undefined,
-      output: { path: candidate, format: extensionOf(job.output_path), read },
+      output: { path: candidate, format: extensionOf(outputFile(job.output_path)), read },
       targetLang: job.target_lang.toLowerCase(),
       sourceLang: ctx.sourceLang,
       glossary: ctx.glossary,

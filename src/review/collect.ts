@@ -12,6 +12,7 @@ import { changedSince, fileAt } from './git.js';
 import { outputNowBy, wholly } from './provenance.js';
 import { extensionOf } from '../documents/format-registry.js';
 import { segmentLinesOfBytes, segmentLinesOfFile, type ReadAs, type SegmentLine } from './segment-lines.js';
+import { outputFile } from '../manifest/in-place-output.js';
 
 // What `locsync review` shows, per changed document and language: where "previous" comes from is
 // the one difference between its two sources (docs/review.md, "The review page").
@@ -161,14 +162,14 @@ export async function sinceCommit(
     const conflict = fs.existsSync(path.resolve(base, beside));
     if (!conflict && !changed.has(rec.output_path)) continue;
     const job = await ledger.get(rec.id);
-    if (!job || !fs.existsSync(path.resolve(base, conflict ? beside : rec.output_path))) continue;
+    if (!job || !fs.existsSync(path.resolve(base, conflict ? beside : outputFile(rec.output_path)))) continue;
     const source = sourceOf(loaded, job.mapping, job.rel_path);
     const [oldOutput, oldSource] = await Promise.all([
-      fileAt(base, commit.sha, rec.output_path),
+      fileAt(base, commit.sha, outputFile(rec.output_path)),
       source ? fileAt(base, commit.sha, source) : undefined,
     ]);
     const notes: string[] = [];
-    const outputAbs = path.resolve(base, rec.output_path);
+    const outputAbs = path.resolve(base, outputFile(rec.output_path));
     if (conflict)
       notes.push(
         `edited by a person: the new translation is beside it (${beside}); resolve with \`locsync outputs keep|take-new ${rec.output_path}\``,
@@ -188,8 +189,8 @@ export async function sinceCommit(
         language: job.target_lang,
         state: conflict ? 'conflict' : oldOutput ? 'changed' : 'new',
         newTranslation: conflict ? beside : rec.output_path,
-        newOutput: { file: path.resolve(base, conflict ? beside : rec.output_path) },
-        oldOutput: oldOutput ? { bytes: oldOutput, format: extensionOf(rec.output_path) } : null,
+        newOutput: { file: path.resolve(base, conflict ? beside : outputFile(rec.output_path)) },
+        oldOutput: oldOutput ? { bytes: oldOutput, format: extensionOf(outputFile(rec.output_path)) } : null,
         oldSource: oldSource && source ? { bytes: oldSource, format: extensionOf(source) } : null,
         newSource: existing(base, source),
         notes,

@@ -5,6 +5,7 @@ import { segmentConflicts, type SegmentConflict } from './segments-written.js';
 import type { PlannedReview } from './segments/planned-review.js';
 import { TimeSlices } from '../util/time-slices.js';
 import { besidePath, conditionByStat, conditionOfBytes, type OutputCondition } from './run/edited-output.js';
+import { outputFile } from '../manifest/in-place-output.js';
 
 // The outputs people have edited, as `status` and `plan` list them: an output that differs from
 // what its latest translation wrote (./run/edited-output.ts). With a new translation beside it, the
@@ -61,7 +62,7 @@ export async function editedOutputs(
   const slices = new TimeSlices();
   for (const rec of await ledger.writtenRecords()) {
     if (slices.due()) await slices.yield();
-    const abs = path.resolve(base, rec.output_path);
+    const abs = path.resolve(base, outputFile(rec.output_path));
     if ((await outputOfRecord(abs, rec)) !== 'edited') continue;
     const beside = besidePath(rec.output_path);
     const conflict = fs.existsSync(path.resolve(base, beside));

@@ -3,6 +3,7 @@ import { fromTaggedText, openDocument, type Segment } from '../documents/index.j
 import type { LoadedManifest } from '../manifest/types.js';
 import { writeTranslated } from '../sync/segments/write-output.js';
 import type { RoundTripDocument } from './units.js';
+import { outputFile } from '../manifest/in-place-output.js';
 
 // A translator's wording written into a document-path output (a docx, pptx or xlsx the service
 // translated whole; docs/xliff.md): the delivered file is read by the document layer and written
@@ -28,7 +29,7 @@ export async function writeIntoOutput(
   // An output that is gone (or no longer pairs with its source) has no segment to write into; the
   // wording stays in the memory, and the sync that delivers the output again replaces it.
   if (doc.units.every((u) => u.target === undefined)) return false;
-  const outputAbs = path.resolve(loaded.dir, doc.output);
+  const outputAbs = path.resolve(loaded.dir, outputFile(doc.output));
   const format = path.extname(outputAbs).slice(1).toLowerCase();
   const opened = await openDocument(outputAbs, { format });
   const positions = new Map<Segment['id'], number>();

@@ -7,6 +7,7 @@ import { firstDifference, outputSegments } from '../memory/align.js';
 import { makePlan, type RunState } from '../sync/engine.js';
 import type { TranslateAction } from '../sync/plan/types.js';
 import { readSegments } from '../sync/segments/document-segments.js';
+import { outputFile } from '../manifest/in-place-output.js';
 
 // The units of a translator's round trip (docs/xliff.md): each segment of each source document the
 // plan translates, with the output's wording at its place (read by the document layer, as `memory
@@ -53,7 +54,7 @@ async function documentUnits(loaded: LoadedManifest, a: TranslateAction): Promis
     settings: '',
     read: request.segments?.read,
   });
-  const outputAbs = path.resolve(loaded.dir, a.ref.output);
+  const outputAbs = path.resolve(loaded.dir, outputFile(a.ref.output));
   let output;
   if (fs.existsSync(outputAbs)) {
     try {

@@ -61,6 +61,36 @@ describe('string file output paths', () => {
     const same = await errorsOf(
       `  - name: web\n    source: locales\n    include: [en.json]\n    output: locales/en.json\n    targets: [{ lang: de }]\n`,
     );
-    expect(same.join('\n')).toMatch(/inside the source folder/);
+    expect(same).toEqual([
+      "mappings[0].output: 'locales/en.json' writes the files of mapping 'web' (en.json in 'locales') into themselves, over their source text; only a format whose one file holds every language (.xcstrings) has its targets written into its source file; write the others to a folder of their own such as out/{lang}/{path}",
+    ]);
+  });
+
+  it('writes a String Catalog’s targets into the catalog itself, and no other format’s', async () => {
+    const targets = '    targets: [{ lang: de }, { lang: ja }]\n    method: segments\n';
+    // every target into the one catalog: as a pattern of the source folder, or the file named
+    for (const [include, output] of [
+      ["['**/*.xcstrings']", 'App/{path}'],
+      ["['*.xcstrings']", 'App/{dir}/{stem}.{ext}'],
+      ['[Localizable.xcstrings]', 'App/Localizable.xcstrings'],
+      ['[Localizable.xcstrings]', 'App/{path}'],
+    ])
+      expect(
+        await errorsOf(
+          `  - name: app\n    source: App\n    include: ${include}\n    output: ${output}\n${targets}`,
+        ),
+      ).toEqual([]);
+    // JSON holds one language: its files written over themselves are refused, naming them
+    const json = await errorsOf(
+      `  - name: web\n    source: locales\n    include: ['**/*.json']\n    output: locales/{path}\n${targets}`,
+    );
+    expect(json).toEqual([
+      "mappings[0].output: 'locales/{path}' writes the files of mapping 'web' (**/*.json in 'locales') into themselves, over their source text; only a format whose one file holds every language (.xcstrings) has its targets written into its source file; write the others to a folder of their own such as out/{lang}/{path}",
+    ]);
+    // and so is a mapping that takes a catalog among other files
+    const mixed = await errorsOf(
+      `  - name: app\n    source: App\n    include: ['*.xcstrings', '*.strings']\n    output: App/{path}\n${targets}`,
+    );
+    expect(mixed.join('\n')).toMatch(/\(\*\.xcstrings, \*\.strings in 'App'\) into themselves/);
   });
 });

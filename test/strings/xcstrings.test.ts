@@ -16,7 +16,16 @@ import { checkOutput } from '../../src/qa/check-output.js';
 import { DEFAULT_QA_SETTINGS } from '../../src/qa/checks.js';
 import { languagePartDigest } from '../../src/documents/format-registry.js';
 import { segmentsOf, shout, writerIn } from './string-file.js';
-import { createFixture, type Fixture } from '../sync/fixture.js';
+import { createFixture, runCliOn, type Fixture } from '../sync/fixture.js';
+import { DeliveryLog } from '../../src/delivery/delivered.js';
+import { createSyncEvents } from '../../src/sync/events.js';
+import {
+  member,
+  parseXcodeJson,
+  printXcodeJson,
+  withMember,
+  type JsonNode,
+} from '../../src/documents/formats/strings/xcode-json.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
 const CATALOG = path.join(FIXTURES, 'Localizable.xcstrings');
@@ -297,8 +306,11 @@ const sentSince = (f: Fixture, mark: number) =>
     .slice(mark)
     .filter((r) => r.path === '/v2/translate' && r.status === 200 && r.text)
     .map((r) => [r.text!.texts, r.text!.characters]);
-/** The catalog in src/App, its targets written to out/<lang>/ by the local service. */
-const catalogFixture = (src: string, targets: string[]) =>
+/**
+ * The catalog in src/App, its targets written by the local service to out/<lang>/, or (`output`
+ * src/App/{path}) into the catalog itself.
+ */
+const catalogFixture = (src: string, targets: string[], output = 'out/{lang_bcp47}/Localizable.xcstrings') =>
   createFixture({
     manifest: {
       mappings: [
@@ -306,7 +318,7 @@ const catalogFixture = (src: string, targets: string[]) =>
           name: 'app',
           source: 'src/App',
           include: ['Localizable.xcstrings'],
-          output: 'out/{lang_bcp47}/Localizable.xcstrings',
+          output,
           method: 'segments',
           source_lang: 'en',
           targets: targets.map((lang) => ({ lang })),
@@ -353,5 +365,161 @@ describe('a String Catalog on the segment path', () => {
     const next = fx.mark();
     expect((await fx.sync()).failed).toEqual([]);
     expect(sentSince(fx, next)).toEqual([]);
+  });
+});
+
+/** The catalog in src/App, every target written into it (output: the source file itself). */
+const inPlaceFixture = (src: string, targets: string[]) => catalogFixture(src, targets, 'src/App/{path}');
+const CATALOG_IN_APP = 'src/App/Localizable.xcstrings';
+/** A catalog's text without one language's entries, printed as Xcode prints it. */
+const withoutLanguage = (text: string, lang: string): string => {
+  const { root, before, after } = parseXcodeJson(text, 'catalog');
+  const strings = member(root, 'strings');
+  if (strings?.kind !== 'object') throw new Error('no strings');
+  const dropped: JsonNode = {
+    kind: 'object',
+    members: strings.members.map((m) => {
+      const locs = member(m.value, 'localizations');
+      if (locs?.kind !== 'object') return m;
+      const kept: JsonNode = { kind: 'object', members: locs.members.filter((l) => l.key !== lang) };
+      return { ...m, value: withMember(m.value, 'localizations', kept) };
+    }),
+  };
+  return before + printXcodeJson(withMember(root, 'strings', dropped)) + after;
+};
+const mtimeOf = (f: Fixture, rel: string) => fs.stat(path.join(f.dir, rel)).then((s) => s.mtimeMs);
+
+describe('a String Catalog whose targets are written into it', () => {
+  it('de and ja in the one catalog, every other language and byte kept; then nothing to do', async () => {
+    const src = await source();
+    fx = await inPlaceFixture(src, ['de', 'ja']);
+    const events = createSyncEvents();
+    const delivered = new DeliveryLog(events, 'sync');
+    const first = await fx.sync({ events });
+    expect(first.failed).toEqual([]);
+    // what a git delivery commits: the one catalog (not a file per part of it)
+    expect(delivered.take().written.map((w) => w.path)).toEqual([CATALOG_IN_APP]);
+    const out = fx.read(CATALOG_IN_APP);
+    const c = parse(out);
+    // both targets, the translator's fr, the comments and the untranslated string as they were
+    expect(c.strings['Open']?.localizations?.['de']?.stringUnit).toEqual({
+      state: 'translated',
+      value: '[de] Ópěñ ~',
+    });
+    expect(c.strings['Open']?.localizations?.['ja']?.stringUnit).toEqual({
+      state: 'translated',
+      value: '[ja] Òpęņ ~',
+    });
+    expect(c.strings['Open']?.localizations?.['fr']).toEqual(
+      parse(src).strings['Open']?.localizations?.['fr'],
+    );
+    expect(
+      Object.keys(c.strings['%lld photos']?.localizations?.['ja']?.variations?.['plural'] ?? {}),
+    ).toEqual(['other']);
+    expect(c.strings['%lld photos']?.comment).toBe('The number of photos in the library');
+    // without ja, byte for byte the catalog de alone is written as (Xcode's layout, `\/` kept)
+    expect(withoutLanguage(out, 'ja')).toBe(
+      await fs.readFile(path.join(FIXTURES, 'Localizable.de.xcstrings'), 'utf8'),
+    );
+    // no copy per language, nothing beside it
+    expect((await fs.readdir(path.join(fx.dir, 'src/App'))).sort()).toEqual(['Localizable.xcstrings']);
+
+    // a second sync: nothing sent, nothing written
+    const mtime = await mtimeOf(fx, CATALOG_IN_APP);
+    const mark = fx.mark();
+    const second = await fx.sync();
+    expect(second.failed).toEqual([]);
+    expect(sentSince(fx, mark)).toEqual([]);
+    expect(fx.read(CATALOG_IN_APP)).toBe(out);
+    expect(await mtimeOf(fx, CATALOG_IN_APP)).toBe(mtime);
+    // a translator's French edited in Xcode: not a target, nothing to do either
+    const fr = out.replace('"Ouvrir"', '"Ouvrir le fichier"');
+    fx.write(CATALOG_IN_APP, fr);
+    const third = await fx.sync();
+    expect(third.failed).toEqual([]);
+    expect(sentSince(fx, mark)).toEqual([]);
+    expect(fx.read(CATALOG_IN_APP)).toBe(fr);
+    expect(fx.exists('src/App/Localizable.locsync-new.de.xcstrings')).toBe(false);
+  });
+
+  it('a changed source string is sent once per language and rewritten in both entries', async () => {
+    fx = await inPlaceFixture(await source(), ['de', 'ja']);
+    expect((await fx.sync()).failed).toEqual([]);
+    const mark = fx.mark();
+    fx.write(CATALOG_IN_APP, fx.read(CATALOG_IN_APP).replace('"Click to share"', '"Click here to share"'));
+    expect((await fx.sync()).failed).toEqual([]);
+    const n = 'Click here to share'.length;
+    expect(sentSince(fx, mark)).toEqual([
+      [1, n],
+      [1, n],
+    ]);
+    const c = parse(fx.read(CATALOG_IN_APP));
+    const mac = (lang: string) =>
+      c.strings['Tap to share']?.localizations?.[lang]?.variations?.['device']?.['mac']?.stringUnit?.value;
+    expect(mac('en')).toBe('Click here to share');
+    expect(mac('de')).toBe('[de] Çļĩçķ ħěřě ťó ŝħâřě ~');
+    expect(mac('ja')).toBe('[ja] Çłĭçķ ħęŗę ţò šħåŗę ~');
+    // ja written after de is no person's edit of de (nor de of ja): nothing put beside the catalog
+    expect((await fs.readdir(path.join(fx.dir, 'src/App'))).sort()).toEqual(['Localizable.xcstrings']);
+    // and the next sync has nothing to do
+    const next = fx.mark();
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(sentSince(fx, next)).toEqual([]);
+  });
+
+  it('a person’s edit of the de entries is kept for de only; ja is written', async () => {
+    fx = await inPlaceFixture(await source(), ['de', 'ja']);
+    expect((await fx.sync()).failed).toEqual([]);
+    const written = fx.read(CATALOG_IN_APP);
+    const jaWas = parse(written).strings['Tap to share']?.localizations?.['ja'];
+    // in Xcode: de's Open and de's mac wording edited, and the mac source string changed
+    fx.write(
+      CATALOG_IN_APP,
+      written
+        .replace('"[de] Ópěñ ~"', '"Öffnen!"')
+        .replace('"[de] Çļĩçķ ťó ŝħâřě ~"', '"Zum Teilen klicken"')
+        .replace('"Click to share"', '"Click here to share"'),
+    );
+    const s = await fx.sync();
+    expect(s.failed).toEqual([]);
+    const c = parse(fx.read(CATALOG_IN_APP));
+    const de = c.strings['Tap to share']?.localizations?.['de']?.variations?.['device'];
+    // de: the person's wording stays in the catalog; the new translation of the changed string is
+    // beside it, in a file that names its language (a conflict of de alone)
+    expect(c.strings['Open']?.localizations?.['de']?.stringUnit?.value).toBe('Öffnen!');
+    expect(de?.['mac']?.stringUnit?.value).toBe('Zum Teilen klicken');
+    const beside = parse(fx.read('src/App/Localizable.locsync-new.de.xcstrings'));
+    expect(
+      beside.strings['Tap to share']?.localizations?.['de']?.variations?.['device']?.['mac']?.stringUnit
+        ?.value,
+    ).toBe('[de] Çļĩçķ ħěřě ťó ŝħâřě ~');
+    expect(fx.exists('src/App/Localizable.locsync-new.ja.xcstrings')).toBe(false);
+    // ja: its entry of the changed string written, its other entries as they were
+    const ja = c.strings['Tap to share']?.localizations?.['ja']?.variations?.['device'];
+    expect(ja?.['mac']?.stringUnit?.value).toBe('[ja] Çłĭçķ ħęŗę ţò šħåŗę ~');
+    expect(ja?.['iphone']).toEqual(jaWas?.variations?.['device']?.['iphone']);
+    // status names the conflict of de alone
+    const status = await runCliOn(fx, 'status');
+    expect(status.stdout).toContain('src/App/Localizable.xcstrings#de');
+    expect(status.stdout).not.toContain('src/App/Localizable.xcstrings#ja');
+
+    // the new translation taken: de's entries from beside it, ja's as the catalog has them
+    const before = fx.read(CATALOG_IN_APP);
+    const taken = await runCliOn(fx, 'outputs', 'take-new', 'src/App/Localizable.xcstrings#de');
+    expect(taken.code).toBe(0);
+    const after = parse(fx.read(CATALOG_IN_APP));
+    const mac = (lang: string) =>
+      after.strings['Tap to share']?.localizations?.[lang]?.variations?.['device']?.['mac']?.stringUnit
+        ?.value;
+    expect(mac('de')).toBe('[de] Çļĩçķ ħěřě ťó ŝħâřě ~');
+    expect(mac('ja')).toBe('[ja] Çłĭçķ ħęŗę ţò šħåŗę ~');
+    expect(fx.read('src/App/Localizable.locsync-edited.de.xcstrings')).toBe(before);
+    expect(fx.exists('src/App/Localizable.locsync-new.de.xcstrings')).toBe(false);
+    // and the next sync finds every part as written: nothing sent, nothing written
+    const mark = fx.mark();
+    const resolved = fx.read(CATALOG_IN_APP);
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(sentSince(fx, mark)).toEqual([]);
+    expect(fx.read(CATALOG_IN_APP)).toBe(resolved);
   });
 });

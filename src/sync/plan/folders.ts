@@ -4,6 +4,7 @@ import type { Mapping } from '../../manifest/sections/mapping.js';
 import { outputRoot, singleSourceFile } from '../../manifest/paths.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import { outputPattern } from './settings.js';
+import { outputFile } from '../../manifest/in-place-output.js';
 
 // Where a manifest's folders lie and how they overlap: source folders, output roots, and the checks
 // that keep outputs out of source folders. Computed once per mapping.
@@ -43,7 +44,7 @@ export class ManifestFolders {
 
   /** Absolute path of an output (relative to the manifest folder, or absolute): as the writer resolves it. */
   abs(output: string): string {
-    return path.resolve(this.loaded.dir, output);
+    return path.resolve(this.loaded.dir, outputFile(output));
   }
 
   /** Absolute output root of each target of a mapping. */

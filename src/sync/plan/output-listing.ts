@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { FoundFile } from './list-sources.js';
 import { extOf } from './fingerprint.js';
+import { outputFile } from '../../manifest/in-place-output.js';
 
 // Whether outputs exist, answered from one listing per output folder instead of a stat per output,
 // and the digests the no-op fast path compares: of a source listing, and of output folders' names.
@@ -24,7 +25,8 @@ export class OutputListing {
 
   constructor(private readonly base: string) {}
 
-  has(output: string): boolean {
+  has(part: string): boolean {
+    const output = outputFile(part);
     const slash = output.lastIndexOf('/');
     const dir = slash === -1 ? '' : output.slice(0, slash);
     let names = this.dirs.get(dir);

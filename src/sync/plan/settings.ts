@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Mapping, Target } from '../../manifest/sections/mapping.js';
 import { renderOutputPath } from '../../manifest/paths.js';
+import { inPlaceOutput, isOwnSource } from '../../manifest/in-place-output.js';
+import { isInPlaceFormat } from '../../documents/format-registry.js';
 import type { LoadedManifest } from '../../manifest/types.js';
 import { glossaryPairOf } from '../../manifest/glossary-checks.js';
 import type { AppliedGlossary, AppliedStyle, SyncState } from '../../state/types.js';
@@ -145,15 +147,22 @@ export class TargetSettings {
     return sig;
   }
 
-  /** The output path of a source file for one target (throws OutputPathError when it would escape). */
+  /**
+   * The output path of a source file for one target (throws OutputPathError when it would escape).
+   * A file of a format that holds every language, rendered to itself, is written in place: the
+   * output is the target's part of it (../../manifest/in-place-output.ts).
+   */
   outputOf(m: Mapping, ti: number, relPath: string, ext: string): string {
     const t = m.targets[ti] as Target;
-    return renderOutputPath(outputPattern(m, t), {
+    const rendered = renderOutputPath(outputPattern(m, t), {
       lang: t.lang,
       relPath,
       mapping: m.name,
       outputExt: this.of(m, ti, ext).settings.outputExt,
     });
+    return isInPlaceFormat(ext) && isOwnSource(rendered, m.source, relPath)
+      ? inPlaceOutput(rendered, t.lang)
+      : rendered;
   }
 }
 

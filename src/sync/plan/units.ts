@@ -11,6 +11,7 @@ import { decide, type Decision, type UnitFacts } from './decide.js';
 import { sameContent } from './digests.js';
 import { sha256File, type FoundFile } from './list-sources.js';
 import { outputCondition } from '../run/edited-output.js';
+import { outputLanguage } from '../../manifest/in-place-output.js';
 import { besideTooLong, nameTooLong } from './name-limits.js';
 import { notSentAgain } from './not-sent-again.js';
 import type { DoneEntry } from './output-index.js';
@@ -80,9 +81,11 @@ export async function planFileTargets(
       continue;
     }
     if (onlyOutput !== undefined && output !== onlyOutput) continue;
-    const inSource = ctx.folders.mayLandInSource(m, ti)
-      ? ctx.folders.sourceRootOf(ctx.folders.abs(output))
-      : undefined;
+    // A target written into its own source file (outputOf named its part) is no source read back.
+    const inSource =
+      ctx.folders.mayLandInSource(m, ti) && outputLanguage(output) === undefined
+        ? ctx.folders.sourceRootOf(ctx.folders.abs(output))
+        : undefined;
     if (inSource) {
       const message = `output ${output} would lie inside the source folder of mapping ${inSource}`;
       b.add({ kind: 'skip', ref: refOf(m, f, t, output), reason: 'path-escape', message });
@@ -213,9 +216,12 @@ async function planUnit(
     outputExists: fileExists(ctx.folders.abs(ref.output)),
     open,
     contentUnchanged: done !== undefined && (await sameContent(ctx, b, m, done.sha256, sha256)),
+    // A language's part of an in-place file is written into it, never copied from another file.
     donor:
-      (await existingDonor(ctx, sha256, fp, ref.output)) ??
-      (await acrossPipelinesDonor(ctx, sha256, fp, ref.target)),
+      outputLanguage(ref.output) !== undefined
+        ? undefined
+        : ((await existingDonor(ctx, sha256, fp, ref.output)) ??
+          (await acrossPipelinesDonor(ctx, sha256, fp, ref.target))),
     maxAttempts: ctx.loaded.manifest.max_attempts,
     retranslate: ctx.retranslate,
     retryFailedQa: ctx.retryFailedQa,
@@ -296,6 +302,7 @@ async function existingDonor(
 ): Promise<{ output: string; jobId: number } | undefined> {
   for (const donor of await ctx.index.donors(sha256, fp)) {
     if (donor.output === output || ctx.refusedDonor(donor.output)) continue;
+    if (outputLanguage(donor.output) !== undefined) continue; // a part of a file holding others
     const abs = ctx.folders.abs(donor.output);
     if (!fileExists(abs)) continue;
     const condition = await outputCondition(abs, await ctx.state.jobs.get(donor.jobId));

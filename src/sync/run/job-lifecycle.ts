@@ -5,6 +5,7 @@ import type { Drive, DriveFlags, JobSource } from './drive.js';
 import type { JobEnds, JobOutcome } from './job-ends.js';
 import { OutputDelivery, type DeliveryDeps, type Translation } from './output-delivery.js';
 import type { WorkerPlacePool } from './places.js';
+import { outputFile } from '../../manifest/in-place-output.js';
 
 // One job's lifecycle, the same for both methods. The executor plans and claims the job and hands
 // it here; its method (a strategy: ./document-method.ts uploads, polls and spools a document,
@@ -67,7 +68,7 @@ export class JobLifecycle {
       holdsSlot: flags.holdsSlot,
       worker: worker ?? (await this.deps.places.take()),
       reupload: flags.lostAnswer ? 'lost-answer' : flags.unconfirmed ? 'unconfirmed-upload' : undefined,
-      outputAbs: path.resolve(this.deps.base, job.output_path),
+      outputAbs: path.resolve(this.deps.base, outputFile(job.output_path)),
       sourceAbs: src.absPath,
     };
     this.deps.places.arrived(dr.worker);

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import { QaFailedError, type OutputGate } from '../../qa/gate.js';
 import type { JobLedger, JobRecord } from '../../state/types.js';
-import { besidePath, Placement, writtenOf } from './edited-output.js';
+import { outputLanguage } from '../../manifest/in-place-output.js';
+import { besideOf, Placement, writtenOf } from './edited-output.js';
 import type { Drive } from './drive.js';
 import type { JobEnds, JobEndsDeps, JobOutcome } from './job-ends.js';
 import { keepFor } from './replaced-outputs.js';
@@ -74,13 +75,13 @@ export async function previousDelivery(jobs: JobLedger, job: JobRecord): Promise
   return previous && previous.id !== job.id ? await jobs.get(previous.id) : undefined;
 }
 
-/** A place beside the output whatever the output holds (its person's wording stays in it). */
-export function besideOnly(outputAbs: string): OutputPlace {
-  return {
-    placed: besidePath(outputAbs),
-    beside: true,
-    placeAt: (dest) => Promise.resolve(besidePath(dest)),
-  };
+/**
+ * A place beside the output whatever the output holds (its person's wording stays in it). `output`:
+ * the output as the job names it, whose language a part of an in-place file's beside name says.
+ */
+export function besideOnly(outputAbs: string, output?: string): OutputPlace {
+  const beside = besideOf(output);
+  return { placed: beside(outputAbs), beside: true, placeAt: (dest) => Promise.resolve(beside(dest)) };
 }
 
 export class OutputDelivery {
@@ -91,7 +92,7 @@ export class OutputDelivery {
     const log = ends.log(dr.job);
     const place =
       t.place === 'beside'
-        ? besideOnly(dr.outputAbs)
+        ? besideOnly(dr.outputAbs, dr.job.output_path)
         : this.placementOver(
             dr,
             t.place.over === 'previous' ? await previousDelivery(this.deps.jobs, dr.job) : t.place.over,
@@ -122,6 +123,7 @@ export class OutputDelivery {
       dr.outputAbs,
       record,
       this.deps.overwriteEdits ?? false,
+      besideOf(dr.job.output_path),
       keepFor({ base: this.deps.base, stateFolder: path.dirname(this.deps.spoolDir) }, this.deps.runId, {
         outputRel: dr.job.output_path,
         target: dr.job.target_lang,
@@ -132,7 +134,11 @@ export class OutputDelivery {
 
   /** The output holds the translation: the job recorded done with what it wrote, and reported. */
   private async recordDone(dr: Drive, t: Translation, w: Written, log: Logger): Promise<void> {
-    const file = await writtenOf(w.recorded.placed, w.sha256).catch(() => undefined);
+    // A target written into its source file is recorded as its part of it (./edited-output.ts).
+    const lang = outputLanguage(dr.job.output_path);
+    const file = await writtenOf(w.recorded.placed, w.sha256, lang ? { lang } : undefined).catch(
+      () => undefined,
+    );
     dr.job = await this.deps.ledger.done(dr.job, await t.billed(), file);
     await t.recorded?.(dr.job);
     if (dr.qa) {

@@ -5,10 +5,11 @@ import { CopyMismatchError, copyFileAtomic } from '../../util/part-file.js';
 import { contentKey, type OutputRef, type ResavedAction, type ReuseAction } from '../plan/types.js';
 import type { Claims } from './claims.js';
 import type { DecideAgainBecause } from './decide-again.js';
-import { Placement, recordOf, writtenOf } from './edited-output.js';
+import { besidePath, Placement, recordOf, writtenOf } from './edited-output.js';
 import type { ExecutorDeps } from './executor-deps.js';
 import type { ContentInFlight } from './output-order.js';
 import { keepFor } from './replaced-outputs.js';
+import { outputFile } from '../../manifest/in-place-output.js';
 
 // The work that uploads nothing: an output copied from an identical translation (of this run, of
 // an earlier one, of another pipeline), and a source saved again without a change of content.
@@ -56,12 +57,13 @@ export class ReuseSteps {
   private async copy(a: ReuseAction, fromJobId: number): Promise<void> {
     const { loaded, state, ledger, report, logger, runId } = this.deps;
     try {
-      const outputAbs = path.resolve(loaded.dir, a.ref.output);
+      const outputAbs = path.resolve(loaded.dir, outputFile(a.ref.output));
       const previous = await state.jobs.latestDoneOf(a.ref.output);
       const placement = new Placement(
         outputAbs,
         previous && (await state.jobs.get(previous.id)),
         this.deps.overwriteEdits ?? false,
+        besidePath,
         keepFor({ base: loaded.dir, stateFolder: path.dirname(loaded.statePath) }, runId, {
           outputRel: a.ref.output,
           target: a.ref.target,

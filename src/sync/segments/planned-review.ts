@@ -9,6 +9,7 @@ import { readRecord, type SegmentConflict } from '../segments-written.js';
 import { outputCondition } from '../run/edited-output.js';
 import { readSegments } from './document-segments.js';
 import { segmentPathRefusal } from './method-refusal.js';
+import { outputFile } from '../../manifest/in-place-output.js';
 
 // What `sync` will do with a person's work on the segment path, said by `plan` beforehand (the
 // delivery's own assessment, ../reviewed-segments.ts, made without writing anything): for each
@@ -51,7 +52,7 @@ export async function plannedReview(
   const stateFolder = path.dirname(loaded.statePath);
   const settings = a.settings.request.segments?.settings;
   if (!memory || settings === undefined || segmentPathRefusal(a.source.ext)) return undefined;
-  const outputAbs = path.resolve(loaded.dir, a.ref.output);
+  const outputAbs = path.resolve(loaded.dir, outputFile(a.ref.output));
   if (!fs.existsSync(outputAbs)) return undefined;
   const done = await state.jobs.latestDoneOf(a.ref.output);
   const previous = done && (await state.jobs.get(done.id));

@@ -1,4 +1,5 @@
 import { fromTaggedText } from '../../documents/index.js';
+import { outputLanguage } from '../../manifest/in-place-output.js';
 import type { Logger } from '../../log/logger.js';
 import type { OutputGate } from '../../qa/gate.js';
 import type { JobRecord, SegmentMemory } from '../../state/types.js';
@@ -70,6 +71,7 @@ export function segmentTranslation(
       targetLang: job.target_lang,
       forms: review.forms,
       valuesChecked: true,
+      inPlace: outputLanguage(job.output_path) !== undefined,
       placeAt,
       vet: async (partPath) => {
         if (broken.length > 0) await deps.gate.refuse(job, partPath, brokenFinding(broken));
@@ -87,7 +89,7 @@ export function segmentTranslation(
       // A person's wording of a segment whose source changed stays in the output; the machine's
       // translation of it goes beside it, for a person to decide. The job records what is beside.
       await write(job, new Map([...known, ...review.held]), place.placeAt, vet);
-      const beside = besideOnly(dr.outputAbs);
+      const beside = besideOnly(dr.outputAbs, job.output_path);
       return { bytes: await write(job, known, beside.placeAt, vet), recorded: beside };
     },
     // What failed the checks is not written again: its segments are bought again by a retry

@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { OpenedDocument, StringWriteOptions, TranslationOf } from '../../documents/index.js';
 import { makeFolder, type TakeBack } from '../../util/made-folder.js';
+import { oneAtATime } from '../../util/one-at-a-time.js';
 import { PartFile, type PlaceAt } from '../../util/part-file.js';
 
 // The translated document written by the document layer's writer (every byte that is not translated
@@ -22,10 +23,20 @@ export interface WriteTranslated {
   placeAt: PlaceAt;
   /** Looks at the written part file before it is put in place (the output checks; throws to refuse). */
   vet: (partPath: string) => Promise<void>;
+  /**
+   * The output is the target's part of a file holding every language (its source: .xcstrings): the
+   * target is written into that file as it is now, read, written and renamed one language at a time.
+   */
+  inPlace?: boolean;
 }
 
 /** Answers the bytes written. */
 export async function writeTranslated(w: WriteTranslated): Promise<number> {
+  if (!w.inPlace) return writeOnce(w);
+  return oneAtATime(w.outputAbs, () => writeOnce(w));
+}
+
+async function writeOnce(w: WriteTranslated): Promise<number> {
   const { part, takeBack } = await openPart(w.outputAbs);
   let placed = false;
   try {
@@ -34,6 +45,7 @@ export async function writeTranslated(w: WriteTranslated): Promise<number> {
       targetLang: w.targetLang,
       ...(w.forms?.size ? { forms: w.forms } : {}),
       ...(w.valuesChecked ? { valuesChecked: true } : {}),
+      ...(w.inPlace ? { into: w.outputAbs } : {}),
     };
     await w.doc.write(w.translationOf, { path: part.path, format: w.format }, opts);
     const { size } = await fsp.stat(part.path);
