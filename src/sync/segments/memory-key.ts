@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 // The key of a segment translation in the segment memory: the source segment as sent (its text with
 // inline tags, src/documents/tagged.ts), normalised, with both languages and the digest of the
@@ -16,17 +16,17 @@ export function segmentKey(
   targetLang: string,
   settings: string,
 ): string {
-  return createHash('sha256')
-    .update(
-      JSON.stringify([
-        1,
-        normaliseSegment(tagged),
-        sourceLang?.toLowerCase() ?? null,
-        targetLang.toLowerCase(),
-        settings,
-      ]),
-    )
-    .digest('hex');
+  // One call, no Hash object: a first sync keys every segment of every target at least twice.
+  return hash(
+    'sha256',
+    JSON.stringify([
+      1,
+      normaliseSegment(tagged),
+      sourceLang?.toLowerCase() ?? null,
+      targetLang.toLowerCase(),
+      settings,
+    ]),
+  );
 }
 
 /**
