@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startService, type RunningService } from '../src/local-service/index.js';
+import { DEFAULT_REQUESTS_PER_SECOND } from '../src/manifest/sections/service.js';
 import { BIN, ensureBuilt } from './lib/built-cli.js';
 import { benchSize } from './lib/options.js';
 import { withTempDir } from './lib/tree.js';
@@ -58,6 +59,17 @@ function writeProject(dir: string): number {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(strings, null, 2)}\n`);
   }
+  return segments;
+}
+
+/** locsync's copy of the project in `dir`, its manifest at the defaults (plus `service` settings). */
+function writeOurs(dir: string, url: string, service = ''): number {
+  const segments = writeProject(dir);
+  fs.writeFileSync(
+    path.join(dir, 'pipeline.yaml'),
+    `version: 1\nservice: { url: '${url}', key_env: LOCSYNC_BENCH_RACE_KEY${service} }\nmappings:\n` +
+      `  - { name: web, source: locales/en, source_lang: en, method: segments, output: 'locales/{lang}/{path}', targets: [${LANGS.map((l) => `{ lang: ${l} }`).join(', ')}] }\n`,
+  );
   return segments;
 }
 
@@ -132,13 +144,7 @@ export async function run(): Promise<BenchResult[]> {
     const service = await startService({ queueSeconds: 0, translateSeconds: 0, authKey: KEY });
     try {
       const ours = path.join(dir, 'locsync');
-      const segments = writeProject(ours);
-      const manifestPath = path.join(ours, 'pipeline.yaml');
-      fs.writeFileSync(
-        manifestPath,
-        `version: 1\nservice: { url: '${service.url}', key_env: LOCSYNC_BENCH_RACE_KEY }\nmappings:\n` +
-          `  - { name: web, source: locales/en, source_lang: en, method: segments, output: 'locales/{lang}/{path}', targets: [${LANGS.map((l) => `{ lang: ${l} }`).join(', ')}] }\n`,
-      );
+      const segments = writeOurs(ours, service.url);
       process.stderr.write(`strings-race: ${FILES} files x ${KEYS} keys into ${LANGS.join(', ')}, locsync\n`);
       const mark = service.requests().length;
       const first = await locsyncSync(ours);
@@ -163,6 +169,19 @@ export async function run(): Promise<BenchResult[]> {
         },
         { name: 'strings-race: locsync no-op', value: Math.round(noop.ms), unit: 'ms' },
       ];
+      // The same first sync without locsync's own rate limit (the peer has none): what its work takes.
+      const unlimited = path.join(dir, 'locsync-unlimited');
+      writeOurs(unlimited, service.url, ', requests_per_second: 1000');
+      process.stderr.write('strings-race: locsync again at requests_per_second 1000\n');
+      const fast = await locsyncSync(unlimited);
+      results.push({
+        name: 'strings-race: locsync first sync at requests_per_second 1000',
+        value: Math.round(fast.ms),
+        unit: 'ms',
+        note: fast.ok
+          ? `at the default of ${DEFAULT_REQUESTS_PER_SECOND} a second ${sent.requests} requests take >= ${(sent.requests / DEFAULT_REQUESTS_PER_SECOND).toFixed(1)} s`
+          : `failed: ${fast.error ?? 'no message'}`,
+      });
       if (!process.env.DEEPL_CLI_DIR) {
         // Not measured: no figure, and no verdict (the race is not won against a peer not run).
         results.push({

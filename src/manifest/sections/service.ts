@@ -3,6 +3,9 @@ import { envVarName, httpUrlSchema, seconds } from './values.js';
 
 // `service` of the manifest: which translation service, and how to call it.
 
+/** service.requests_per_second when the manifest sets none. */
+export const DEFAULT_REQUESTS_PER_SECOND = 50;
+
 export const serviceSchema = z.strictObject({
   /** Base URL of the service; omitted: the embedded local service. */
   url: httpUrlSchema
@@ -28,7 +31,7 @@ export const serviceSchema = z.strictObject({
     .number()
     .positive()
     .max(1000)
-    .default(50)
+    .default(DEFAULT_REQUESTS_PER_SECOND)
     .describe('Requests per second to the service, all calls together.'),
   /** Maximum documents translated by the service and not yet downloaded. */
   max_undownloaded: z
