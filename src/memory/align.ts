@@ -81,6 +81,15 @@ export async function outputSegments(
   return out;
 }
 
+/**
+ * Whether the output of `a` has its source's format, so its segments pair with the source's: not
+ * a conversion (pdf → docx), which has no segments to pair. A part of an in-place file
+ * (`App/Localizable.xcstrings#de`) is of its file's format.
+ */
+export function pairsWithSource(a: TranslateAction): boolean {
+  return path.extname(outputFile(a.ref.output)).slice(1).toLowerCase() === a.source.ext;
+}
+
 /** The pairs of one document, or why it does not align. */
 async function alignOne(loaded: LoadedManifest, a: TranslateAction): Promise<BroughtRow[] | string> {
   const sourceAbs = path.resolve(loaded.dir, a.source.path);
@@ -130,8 +139,7 @@ export async function alignOutputs(
       a.kind === 'translate' &&
       (opts.mapping === undefined || a.ref.mapping === opts.mapping) &&
       (opts.lang === undefined || a.ref.target === opts.lang) &&
-      // A conversion (pdf → docx) has no segments to pair with its source's.
-      path.extname(a.ref.output).slice(1).toLowerCase() === a.source.ext,
+      pairsWithSource(a),
   );
   const summary: AlignSummary = { importId: undefined, aligned: 0, stored: 0, mismatched: [], missing: 0 };
   const writer = await memory.beginImport({ file: 'align', origin: 'reviewed' });

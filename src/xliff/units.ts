@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DocumentFormatError, taggedText, type FormatOptions } from '../documents/index.js';
 import type { LoadedManifest } from '../manifest/types.js';
-import { firstDifference, outputSegments } from '../memory/align.js';
+import { firstDifference, outputSegments, pairsWithSource } from '../memory/align.js';
 import { makePlan, type RunState } from '../sync/engine.js';
 import type { TranslateAction } from '../sync/plan/types.js';
 import { readSegments } from '../sync/segments/document-segments.js';
@@ -106,7 +106,7 @@ export async function roundTripDocuments(
     if (a.kind !== 'translate') continue;
     if (filter.mapping !== undefined && a.ref.mapping !== filter.mapping) continue;
     if (filter.lang !== undefined && a.ref.target !== filter.lang) continue;
-    if (path.extname(a.ref.output).slice(1).toLowerCase() !== a.source.ext) continue;
+    if (!pairsWithSource(a)) continue;
     if (filter.include && !filter.include(a.source.path, a.ref.target)) continue;
     docs.push(await documentUnits(loaded, a));
   }

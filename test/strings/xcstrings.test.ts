@@ -523,3 +523,61 @@ describe('a String Catalog whose targets are written into it', () => {
     expect(fx.read(CATALOG_IN_APP)).toBe(resolved);
   });
 });
+
+describe('a String Catalog written in place, in the round trip and memory tools', () => {
+  it('xliff export and import of de: only de’s entries change, ja and fr kept, nothing sent', async () => {
+    const src = await source();
+    fx = await inPlaceFixture(src, ['de', 'ja']);
+    expect((await fx.sync()).failed).toEqual([]);
+    const written = fx.read(CATALOG_IN_APP);
+    const exported = await runCliOn(fx, 'xliff', 'export', '--lang', 'de', '-o', 'de.xlf');
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('of 1 document');
+    const xlf = fx.read('de.xlf');
+    // the export pairs each unit with de's entry (not the source language, not ja)
+    expect(xlf).toContain('[de] Ópěñ ~');
+    expect(xlf).not.toContain('[ja] Òpęņ ~');
+    // a translator's wording of Open
+    fx.write('de.xlf', xlf.replace('[de] Ópěñ ~', 'Öffnen'));
+    const imported = await runCliOn(fx, 'xliff', 'import', 'de.xlf');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('1 unit taken as reviewed wording, 0 refused');
+    const mark = fx.mark();
+    const s = await fx.sync();
+    expect(s.failed).toEqual([]);
+    expect(s.translated).toBe(1);
+    expect(sentSince(fx, mark)).toEqual([]);
+    const now = fx.read(CATALOG_IN_APP);
+    // the catalog as it was, de's Open in the translator's wording: ja, fr, every other entry kept
+    expect(now).toBe(written.replace('"[de] Ópěñ ~"', '"Öffnen"'));
+    expect((await fs.readdir(path.join(fx.dir, 'src/App'))).sort()).toEqual(['Localizable.xcstrings']);
+    // and the next sync has nothing to do
+    const next = fx.mark();
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(sentSince(fx, next)).toEqual([]);
+    expect(fx.read(CATALOG_IN_APP)).toBe(now);
+  });
+
+  it('memory align reads de’s entries of the catalog for the #de part', async () => {
+    // a catalog whose de entries were translated before locsync, one of them by a person
+    const before = await fs.readFile(path.join(FIXTURES, 'Localizable.de.xcstrings'), 'utf8');
+    fx = await inPlaceFixture(before.replace('"[de] Ópěñ ~"', '"Öffnen"'), ['de', 'ja']);
+    const aligned = await runCliOn(fx, 'memory', 'align', '--lang', 'de');
+    expect(aligned.code, aligned.stderr).toBe(0);
+    expect(aligned.stdout).toMatch(/^1 documents aligned, [1-9]\d* translations stored/);
+    const tmx = await runCliOn(fx, 'memory', 'export', '-o', 'memory.tmx');
+    expect(tmx.code, tmx.stderr).toBe(0);
+    const memory = fx.read('memory.tmx');
+    expect(memory).toContain('<seg>Öffnen</seg>');
+    expect(memory).toContain('[de] Çļĩçķ ťó ŝħâřě ~');
+    // the source language's wording is not stored as de's
+    expect(memory).not.toMatch(/<tuv xml:lang="de">\s*<seg>Open<\/seg>/);
+    // and the sync writes de from the memory (nothing sent for it) and ja from the service
+    const mark = fx.mark();
+    expect((await fx.sync()).failed).toEqual([]);
+    expect(sentSince(fx, mark).length).toBe(1);
+    const c = parse(fx.read(CATALOG_IN_APP));
+    expect(c.strings['Open']?.localizations?.['de']?.stringUnit?.value).toBe('Öffnen');
+    expect(c.strings['Open']?.localizations?.['ja']?.stringUnit?.value).toBe('[ja] Òpęņ ~');
+  });
+});

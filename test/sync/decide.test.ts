@@ -55,6 +55,14 @@ describe('decide: what a (file, target) needs', () => {
       kind: 'translate',
       reason: 'changed',
     });
+    // Re-saved with the same content (a catalog written in place always is): the wording is
+    // written, not the re-save recorded (which would settle the note with nothing written).
+    const resaved = { ...up, sha256: OTHER_SHA, contentUnchanged: true };
+    expect(decide(facts(resaved))).toEqual({ kind: 'resaved', doneId: up.done.id });
+    expect(decide(facts({ ...resaved, wordingImported: true }))).toEqual({
+      kind: 'translate',
+      reason: 'wording-imported',
+    });
   });
 
   it('a translation of a file never translated (new)', () => {

@@ -123,10 +123,14 @@ export function decide(f: UnitFacts): Decision {
   }
   // The output holds a translation of this very content, saved again as other bytes: it stays.
   const sameContent = done !== undefined && (done.sha256 === f.sha256 || f.contentUnchanged);
+  // Wording imported for it since (an XLIFF import) is still to be written: a catalog written in
+  // place is always re-saved after its delivery, and recording the re-save would settle the note.
   if (sameContent && f.outputExists && sameSettings(done.fingerprint) && done.sha256 !== f.sha256)
     return f.retranslate.has('all')
       ? { kind: 'translate', reason: 'requested' }
-      : { kind: 'resaved', doneId: done.id };
+      : f.wordingImported
+        ? { kind: 'translate', reason: 'wording-imported' }
+        : { kind: 'resaved', doneId: done.id };
   if (f.donor)
     return {
       kind: 'reuse',
