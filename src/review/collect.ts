@@ -141,7 +141,7 @@ function sourceOf(loaded: LoadedManifest, mapping: string, relPath: string): str
 /** How the mapping reads a file of `rel`'s format (a CSV file's columns); none: as it is. */
 function readOptionsOf(loaded: LoadedManifest, mapping: string | undefined, rel: string) {
   const m = mapping === undefined ? undefined : mappingNamed(loaded, mapping);
-  return m ? formatOptionsOf(m, extensionOf(rel)) : undefined;
+  return m ? formatOptionsOf(m, extensionOf(outputFile(rel))) : undefined;
 }
 
 const existing = (base: string, rel: string | null): Side =>
@@ -160,7 +160,7 @@ export async function sinceCommit(
   for (const rec of await ledger.writtenRecords()) {
     const beside = besidePath(rec.output_path);
     const conflict = fs.existsSync(path.resolve(base, beside));
-    if (!conflict && !changed.has(rec.output_path)) continue;
+    if (!conflict && !changed.has(outputFile(rec.output_path))) continue;
     const job = await ledger.get(rec.id);
     if (!job || !fs.existsSync(path.resolve(base, conflict ? beside : outputFile(rec.output_path)))) continue;
     const source = sourceOf(loaded, job.mapping, job.rel_path);
@@ -249,7 +249,9 @@ export async function sinceRun(
     for (const d of mine.values()) {
       const later = all.find((x) => x.output === d.output && x.run > run && x.previous);
       const earlier = all.filter((x) => x.output === d.output && x.run < run && x.source).pop();
-      const beside = d.placed !== d.output;
+      // A language's part of an in-place file is placed in the file itself (outputFile), not beside.
+      const file = outputFile(d.output);
+      const beside = d.placed !== file;
       const notes: string[] = [];
       // The new translation: what a later run replaced, else where this run put it (still there?).
       let newTranslation = d.placed;
@@ -259,14 +261,14 @@ export async function sinceRun(
         newFile = path.join(later.dir, later.previous!);
       } else if (!fs.existsSync(newFile)) {
         newTranslation = d.output;
-        newFile = path.resolve(base, d.output);
+        newFile = path.resolve(base, file);
       }
       if (!fs.existsSync(newFile)) continue;
       // The new translation beside a person's edit is the machine's; the output now is what its
       // record says; a version a later run replaced is not known.
       const nextBy = later
         ? undefined
-        : newTranslation === d.output
+        : newTranslation === d.output || newTranslation === file
           ? await outputNowBy(stateFolder, d.output, newFile, records.get(d.output))
           : wholly('machine');
       if (beside && !later)
@@ -278,7 +280,7 @@ export async function sinceRun(
       const oldOutput: Side = d.previous
         ? { file: path.join(d.dir, d.previous) }
         : beside
-          ? existing(base, d.output)
+          ? existing(base, file)
           : null;
       const newSource: Side = d.source ? { file: path.join(d.dir, d.source) } : existing(base, d.source_path);
       if (oldOutput && !earlier) notes.push('the previous source was not kept: its changes are not marked');

@@ -129,3 +129,64 @@ describe('locsync review of files holding several languages', () => {
     }
   });
 });
+
+describe('locsync review of a String Catalog whose targets are written into it', () => {
+  it.each([
+    ['--since HEAD', ['--since', 'HEAD']],
+    ['--since the last run', []],
+  ])('%s: each language’s part is read by its language', async (_, since) => {
+    fx = await createFixture({
+      manifest: {
+        mappings: [
+          {
+            name: 'app',
+            source: 'src/app',
+            include: ['Localizable.xcstrings'],
+            output: 'src/app/{path}',
+            method: 'segments',
+            source_lang: 'en',
+            targets: [{ lang: 'de' }, { lang: 'ja' }],
+          },
+        ],
+      },
+      files: { 'app/Localizable.xcstrings': CATALOG },
+    });
+    const f = fx;
+    const rel = 'src/app/Localizable.xcstrings';
+    expect((await f.sync()).failed).toEqual([]);
+    commitAll(f, 'first translation');
+    const before = f.read(rel);
+    f.write(rel, before.replace('Save the file', 'Save the document'));
+    expect((await f.sync()).failed).toEqual([]);
+    const r = await runCliOn(f, 'review', ...since, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const docs = JSON.parse(r.stdout).sections[0].documents as Array<{
+      output: string;
+      language: string;
+      state: string;
+      error?: string;
+      comparison: { rows: Row[] };
+    }>;
+    // Written into the file itself is where the part belongs: not a person's edit, not a conflict.
+    expect(docs.map((d) => d.state)).toEqual(['changed', 'changed']);
+    expect(docs.map((d) => [d.output, d.language])).toEqual([
+      [`${rel}#de`, 'de'],
+      [`${rel}#ja`, 'ja'],
+    ]);
+    const entry = (json: string, lang: string) =>
+      (
+        JSON.parse(json) as {
+          strings: Record<string, { localizations: Record<string, { stringUnit: { value: string } }> }>;
+        }
+      ).strings['Save']!.localizations[lang]!.stringUnit.value;
+    for (const doc of docs) {
+      expect(doc.error).toBeUndefined();
+      expect(doc.comparison.rows.map((x) => [x.kind, x.key])).toEqual([['changed', 'Save']]);
+      const row = doc.comparison.rows[0]!;
+      expect(text(row.source)).toBe('Save the document');
+      expect(text(row.previous, 'was')).toBe(entry(before, doc.language));
+      expect(text(row.next)).toBe(entry(f.read(rel), doc.language));
+      expect(text(row.next)).toContain(`[${doc.language}]`);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { outputFile } from '../../manifest/in-place-output.js';
 
 // What `locsync review --since <run>` compares: for every output a run put a new translation to,
 // the run keeps the output as it was before (the previous translation) and the source it translated,
@@ -110,7 +111,7 @@ export async function keepReplaced(
     fs.mkdirSync(dir, { recursive: true });
     if (fresh) prune(k.dir, k.runId);
     const name = createHash('sha256').update(k.outputRel).digest('hex').slice(0, 20);
-    const outExt = path.extname(k.outputRel).toLowerCase();
+    const outExt = path.extname(outputFile(k.outputRel)).toLowerCase();
     const srcExt = k.sourceAbs ? path.extname(k.sourceAbs).toLowerCase() : '';
     let previous: string | null = null;
     // Beside an edit, the output is not replaced: the person's version is read where it is.
