@@ -1,6 +1,7 @@
 // The job ledger: one row per (source content, target, settings) job, its transitions, and what a
 // delivered output recorded.
 // Part of the state interface (./types.ts).
+import type { HashedFile } from './file-types.js';
 
 /** Job statuses. pending: recorded before upload (no id yet); uploaded: id+key recorded; done; failed. */
 export type JobStatus = 'pending' | 'uploaded' | 'done' | 'failed';
@@ -95,6 +96,13 @@ export interface WrittenOutput {
   sha256: string;
   size: number;
   mtimeMs: number;
+}
+
+/** An output delivered outside a run (JobLedger.deliveredInBulk): its source as hashed, its job, what it wrote. */
+export interface DeliveredOutput {
+  source: HashedFile;
+  job: NewJob;
+  written: WrittenOutput;
 }
 
 /**
@@ -231,6 +239,12 @@ export interface JobLedger {
    * once, nothing billed, nothing uploaded).
    */
   adopted(job: NewJob): Promise<JobRecord>;
+  /**
+   * Outputs delivered outside a run (a benchmark's seeded state of a million files): each source
+   * file recorded as hashed and its output's job done at once with what it wrote, nothing uploaded
+   * or billed; in transactions of many outputs each (../delivered-bulk.ts). Answers how many.
+   */
+  deliveredInBulk(outputs: readonly DeliveredOutput[]): Promise<number>;
   /** An output copied from an identical translation: a new job, done at once, nothing billed. */
   reused(job: NewJob, fromJobId: number, written?: WrittenOutput): Promise<JobRecord>;
   /**

@@ -204,6 +204,55 @@ describe.each(backends)('state interface on $name', (backend) => {
     expect(a).toMatchObject({ status: 'failed', attempts: 1, error_kind: 'quota', lost_downloads: 1 });
   });
 
+  it('outputs delivered in bulk: each file recorded, a done job with what it wrote, nothing billed', async () => {
+    const { state } = await fresh();
+    await state.files.setSnapshot('docs', { digest: 'd', outputDirs: ['out/de'], outputsDigest: 'o' }, 1);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const outputs = [1, 2, 3].map((i) => ({
+      source: {
+        mapping: 'docs',
+        rel_path: `f${i}.txt`,
+        size: i,
+        mtime_ms: 10 + i,
+        sha256: `sha-${i}`,
+        ino: i,
+        ctime_ms: 20 + i,
+      },
+      job: newJob({
+        rel_path: `f${i}.txt`,
+        sha256: `sha-${i}`,
+        output_path: `out/de/f${i}.txt`,
+        request: '{"target_lang":"DE"}',
+      }),
+      written: { sha256: `out-${i}`, size: 100 + i, mtimeMs: 30 + i },
+    }));
+    expect(await state.jobs.deliveredInBulk(outputs)).toBe(3);
+    expect(await state.files.get('docs', 'f2.txt')).toMatchObject({
+      size: 2,
+      mtime_ms: 12,
+      ino: 2,
+      ctime_ms: 22,
+      sha256: 'sha-2',
+    });
+    const done = await state.jobs.latestDoneOfEach(outputs.map((o) => o.job.output_path));
+    expect(done.map((d) => [d.output_path, d.sha256, d.fingerprint])).toEqual([
+      ['out/de/f1.txt', 'sha-1', 'fp-1'],
+      ['out/de/f2.txt', 'sha-2', 'fp-1'],
+      ['out/de/f3.txt', 'sha-3', 'fp-1'],
+    ]);
+    expect(await state.jobs.get(done[0]!.id)).toMatchObject({
+      status: 'done',
+      attempts: 0,
+      document_id: null,
+      output_sha256: 'out-1',
+      output_size: 101,
+      output_mtime_ms: 31,
+    });
+    expect(await state.jobs.billedSince(since)).toBe(0);
+    expect(await state.jobs.open()).toEqual([]);
+    expect(await state.files.snapshot('docs')).toBeUndefined();
+  });
+
   it('a scan records its hashed files in one call: every record kept, the snapshots of their mappings void', async () => {
     const { state } = await fresh();
     const files = state.files;

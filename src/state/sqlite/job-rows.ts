@@ -10,7 +10,9 @@ import {
 } from '../billed.js';
 import { latestPerOutput, WRITTEN_RECORDS_SQL } from '../transitions.js';
 import { sincePlanStatement } from '../since-plan.js';
+import { deliveredJobStatement } from '../delivered-bulk.js';
 import type {
+  DeliveredOutput,
   DoneIndexRow,
   JobRecord,
   JobSincePlan,
@@ -245,6 +247,22 @@ class SqliteJobWrites implements JobRowWrites {
   /** Remove a job row (one that never led to an upload; see JobLedger.superseded). */
   deleteJob(id: number): void {
     this.stmts.deleteJob.run(id);
+  }
+  /**
+   * Outputs delivered outside a run (JobLedger.deliveredInBulk): their files recorded, a done job
+   * each; nothing vouches for any output afterwards (the next scan checks and marks them again).
+   */
+  deliveredInBulk(outputs: readonly DeliveredOutput[]): void {
+    if (outputs.length === 0) return;
+    const at = now();
+    this.db.transaction(() => {
+      this.files.putFiles(outputs.map((d) => d.source));
+      for (const d of outputs) {
+        const { sql, params } = sqliteStatement(deliveredJobStatement(d, at));
+        this.statement(sql).run(params);
+      }
+      this.files.outputRewritten(undefined, false);
+    })();
   }
   /** Record what the service billed or may have billed (../billed.ts). */
   charge(c: Charge): void {

@@ -1,7 +1,9 @@
 import { chargeOf, type Charge } from '../billed.js';
 import { transitions, type JobFields } from '../transitions.js';
+import { DELIVERED_BATCH } from '../delivered-bulk.js';
 import { WriteGroup } from './write-group.js';
 import type {
+  DeliveredOutput,
   DoneIndexRow,
   JobFailure,
   JobLedger,
@@ -23,6 +25,8 @@ export interface JobRowWrites {
   createJob(job: NewJob): JobRecord;
   updateJob(id: number, fields: Partial<Omit<JobRecord, 'id' | 'created_at'>>): void;
   deleteJob(id: number): void;
+  /** Outputs delivered outside a run: file records and done jobs, in one transaction. */
+  deliveredInBulk(outputs: readonly DeliveredOutput[]): void;
   /** Record what the service billed or may have billed (../billed.ts). */
   charge(c: Charge): void;
 }
@@ -175,6 +179,13 @@ export class SqliteJobLedger implements JobLedger {
       transitions.done(billedCharacters, written),
       chargeOf.billed(job, billedCharacters),
     );
+  }
+  async deliveredInBulk(outputs: readonly DeliveredOutput[]): Promise<number> {
+    for (let at = 0; at < outputs.length; at += DELIVERED_BATCH) {
+      const batch = outputs.slice(at, at + DELIVERED_BATCH);
+      await this.group.write(() => this.writes.deliveredInBulk(batch));
+    }
+    return outputs.length;
   }
   async lostDownload(job: JobRecord): Promise<JobRecord> {
     return this.write(job, transitions.lostDownload(job));
