@@ -3,6 +3,7 @@ import type { LoadedManifest } from '../manifest/types.js';
 import type { JobRecord, QaResultStore } from '../state/types.js';
 import type { CheckedOutput } from './check-output.js';
 import type { QaFinding, QaResult } from './checks.js';
+import { MIN_LETTERS_TO_DETECT } from './language.js';
 import { quarantineFile } from './quarantine.js';
 import { outputContextOf, qaSettingsOf } from './settings.js';
 import { outputFile } from '../manifest/in-place-output.js';
@@ -10,6 +11,12 @@ import { outputFile } from '../manifest/in-place-output.js';
 // The gate between a download and its output folder (docs/qa.md): the downloaded file is checked
 // before it is renamed into place; one that fails (a hard check, or a soft one the mapping's
 // qa.fail_on names) goes to the quarantine instead. The verdict is recorded per output.
+
+/**
+ * Source bytes below which no output is expected to hold the letters the language check reads
+ * (MIN_LETTERS_TO_DETECT; a translation more than twice as long as its source is rare).
+ */
+export const TOO_SHORT_TO_CHECK = MIN_LETTERS_TO_DETECT / 2;
 
 /** A downloaded output failed a check: it is in `quarantined`, not in the output folder. */
 export class QaFailedError extends Error {
@@ -38,11 +45,15 @@ export class OutputGate {
   ) {}
 
   /**
-   * Outputs of these mappings are on their way: the language check's model starts loading now, in
-   * its worker thread (./language-detector.ts), unless every one of them ignores that check.
+   * Outputs of these mappings, translated from sources of these sizes, are on their way: the
+   * language check's model starts loading now, in its worker thread (./language-detector.ts),
+   * unless every one of them ignores that check or comes from a source too short to give an output
+   * the check reads (TOO_SHORT_TO_CHECK: a run after one short file changed does not load 80 MB and
+   * 0.3 s of CPU beside its upload for nothing; an output that turns out long loads it then).
    */
-  expect(mappings: Iterable<string>): void {
-    for (const name of mappings) {
+  expect(outputs: Iterable<{ mapping: string; sourceBytes: number }>): void {
+    for (const { mapping: name, sourceBytes } of outputs) {
+      if (sourceBytes < TOO_SHORT_TO_CHECK) continue;
       const mapping = this.loaded.manifest.mappings.find((m) => m.name === name);
       if (qaSettingsOf(mapping).ignore.includes('language')) continue;
       void import('./language-detector.js').then((m) => m.prepareLanguageCheck());

@@ -147,3 +147,8 @@ export function languageDetector(): Promise<LanguageDetector> {
 export function prepareLanguageCheck(): void {
   start();
 }
+
+/** Whether the detector has started loading in this process (diagnostics, tests). */
+export function languageCheckStarted(): boolean {
+  return loading !== undefined;
+}

@@ -152,7 +152,11 @@ export class SyncRun {
       actions = kept;
     }
     // Outputs to check are coming: the language check loads meanwhile, off the run's thread.
-    this.gate.expect(actions.flatMap((a) => (a.kind === 'translate' ? [a.ref.mapping] : [])));
+    this.gate.expect(
+      actions.flatMap((a) =>
+        a.kind === 'translate' ? [{ mapping: a.ref.mapping, sourceBytes: a.source.size }] : [],
+      ),
+    );
     if (this.args.logger.isLevelEnabled('debug'))
       for (const action of actions) this.args.logger.debug({ action }, 'action carried out');
     this.executor.execute(actions);
