@@ -20,9 +20,9 @@
 //
 // The curve (./lib/noop-curve.ts): the steady no-op and its RSS at other sizes too, each seeded in
 // bulk in a temp folder of its own (10,000 files by default; LOCSYNC_BENCH_NOOP_CURVE=10000,1000000
-// for the million, about 9 GB of disk and 20 minutes), the cost per file above the fixed part
-// (start + load) held flat within 15% from 10,000 to 100,000 files, and what it predicts for 1 and
-// 10 million files.
+// for the million, about 9 GB of disk and 20 minutes), the cost per file above the fixed part (the
+// same command's no-op over a tree of one file) held flat within 15% from 10,000 to 100,000 files,
+// and what it predicts for 1 and 10 million files.
 //
 //   npx tsx bench/sync-noop.ts          (LOCSYNC_BENCH_NOOP_FILES overrides the size)
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,7 +32,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startService } from '../src/local-service/index.js';
 import { BIN, ensureBuilt } from './lib/built-cli.js';
 import { bulkSeed, roomFor } from './lib/bulk-seed.js';
-import { bareWalkMs, loadSyncCommandMs, loadSyncCommandRss, nodeStartMs } from './lib/node-floor.js';
+import { bareWalkMs, loadSyncCommandMs, nodeStartMs } from './lib/node-floor.js';
 import { noopBounds, ratioOf } from './lib/noop-bounds.js';
 import { curveResults, curveSizes, type CurvePoint } from './lib/noop-curve.js';
 import { benchSize, isQuick } from './lib/options.js';
@@ -108,8 +108,9 @@ export async function run(): Promise<BenchResult[]> {
     const points = [point];
     for (const files of curveSizes(process.env.LOCSYNC_BENCH_NOOP_CURVE, isQuick()))
       if (files !== FILES) points.push(await withTempDir('sync-noop-curve', (dir) => curvePoint(dir, files)));
-    const fixed = { ms: loadSyncCommandMs(ROOT), rssBytes: loadSyncCommandRss(ROOT) };
-    return [...results, ...curveResults(points, fixed, FILES)];
+    // The fixed part under every size: the same command's no-op over a tree of one file.
+    const one = await withTempDir('sync-noop-one', (dir) => curvePoint(dir, 1));
+    return [...results, ...curveResults(points, { ms: one.ms, rssBytes: one.rssBytes }, FILES)];
   } finally {
     await service.close();
   }

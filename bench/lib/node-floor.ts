@@ -46,27 +46,12 @@ export function bareWalkMs(root: string, runs = 3): number {
  * bundled command (dist/bundle/main.js) and its sync command (dist/bundle/sync.js).
  */
 export function loadSyncCommandMs(projectRoot: string, runs = 3): number {
-  return median(Array.from({ length: runs }, () => timedProcess(loadArgs(projectRoot, ''))));
+  return median(Array.from({ length: runs }, () => timedProcess(loadArgs(projectRoot))));
 }
 
-/** Peak RSS (bytes) of a Node.js process that only loads the sync command (as loadSyncCommandMs). */
-export function loadSyncCommandRss(projectRoot: string): number {
-  const r = spawnSync(
-    process.execPath,
-    loadArgs(projectRoot, 'process.stdout.write(String(process.resourceUsage().maxRSS))'),
-    { encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(`loading the sync command failed: ${r.stderr}`);
-  return Number(r.stdout) * 1024;
-}
-
-/** node's arguments that load the bundled command and its sync command, then run `then`. */
-function loadArgs(projectRoot: string, then: string): string[] {
+/** node's arguments that load the bundled command and its sync command. */
+function loadArgs(projectRoot: string): string[] {
   const url = (name: string) =>
     JSON.stringify(pathToFileURL(path.join(projectRoot, 'dist', 'bundle', name)).href);
-  return [
-    '--input-type=module',
-    '-e',
-    `await import(${url('main.js')}); await import(${url('sync.js')}); ${then}`,
-  ];
+  return ['--input-type=module', '-e', `await import(${url('main.js')}); await import(${url('sync.js')})`];
 }

@@ -1,10 +1,10 @@
 import type { BenchResult } from '../types.js';
 
 // The no-op's cost per file from 10,000 to 100,000 files and what it predicts for 1 and 10 million
-// (issue 51). A no-op pays a fixed part (Node.js start and loading the command, measured in the
-// same run as the floor's `load`, and that process's RSS) and a part per file; the curve is the
-// per-file part, which is flat when the no-op scales: within 15% from one size to the next, for
-// both time and RSS. Pure: the figures come from sync-noop.ts.
+// (issue 51). A no-op pays a fixed part (Node.js start, loading the command, the state, the run
+// record: measured in the same run as the same command's no-op over a tree of one file) and a part
+// per file; the curve is the per-file part, which is flat when the no-op scales: within 15% from
+// 10,000 to 100,000 files, for both time and RSS. Pure: the figures come from sync-noop.ts.
 
 /** Targets: the per-file cost at 100,000 files within 15% of that at 10,000. */
 export const FLAT_WITHIN = 0.15;
@@ -16,7 +16,7 @@ export interface CurvePoint {
   rssBytes: number;
 }
 
-/** The fixed part under every point: start + load (ms) and the loaded command's peak RSS. */
+/** The fixed part under every point: the no-op over one file, its time (ms) and peak RSS. */
 export interface CurveFixed {
   ms: number;
   rssBytes: number;
@@ -59,13 +59,13 @@ export function curveResults(
         name: `sync-noop: curve: no-op over ${p.files} files`,
         value: Math.round(p.ms),
         unit: 'ms',
-        note: `${round2(pf.us)} us/file above start + load (${Math.round(fixed.ms)} ms)`,
+        note: `${round2(pf.us)} us/file above the no-op of one file (${Math.round(fixed.ms)} ms)`,
       },
       {
         name: `sync-noop: curve: peak RSS of the no-op over ${p.files} files`,
         value: Math.round(p.rssBytes / MB),
         unit: 'MB',
-        note: `${Math.round(pf.bytes)} bytes/file above the loaded command (${Math.round(fixed.rssBytes / MB)} MB)`,
+        note: `${Math.round(pf.bytes)} bytes/file above the no-op of one file (${Math.round(fixed.rssBytes / MB)} MB)`,
       },
     );
   }

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { curveResults, curveSizes, perFile } from '../../bench/lib/noop-curve.js';
 import { verdict } from '../../bench/lib/table.js';
 
-// The no-op's curve (issue 51): the cost per file above the fixed part (start + load), held flat
+// The no-op's curve (issue 51): the cost per file above the fixed part (a no-op of one file), held flat
 // within 15% from 10,000 to 100,000 files, and what it predicts for 1 and 10 million files.
 
 const MB = 1024 * 1024;
 const fixed = { ms: 200, rssBytes: 50 * MB };
 
 describe("the no-op bench's curve", () => {
-  it('takes the cost per file above start + load, and judges its change from 10,000 to 100,000', () => {
+  it('takes the cost per file above the no-op of one file, and judges its change from 10,000 to 100,000', () => {
     // 3 us and 1,000 bytes per file at both sizes: flat.
     const flat = [
       { files: 10_000, ms: 230, rssBytes: 50 * MB + 10_000_000 },
