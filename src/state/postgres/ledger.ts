@@ -18,8 +18,7 @@ import { noticeDeadWorkers } from './runs.js';
 import { DoneElsewhereError, HeldByOtherWorkerError, RecordedJobError } from '../held.js';
 import { DEFAULT_OUTAGE_MS, whileUnreachable } from './patient.js';
 import { inTransaction } from './tx.js';
-import { recordFiles } from './inventory.js';
-import { DELIVERED_BATCH, deliveredJobStatement } from '../delivered-bulk.js';
+import { recordDeliveredInBulk } from './delivered-bulk.js';
 import { pgBilledOfRun, pgBilledSince, pgHorizon, pgSincePlan } from './ledger-reads.js';
 import { chargeOf, chargeStatements, pgStatement, type Charge } from '../billed.js';
 
@@ -250,24 +249,8 @@ export class PgJobLedger implements JobLedger {
     const created = await this.created(job);
     return this.write(created, transitions.reused(fromJobId, written), { release: true });
   }
-  async deliveredInBulk(outputs: readonly DeliveredOutput[]): Promise<number> {
-    for (let at = 0; at < outputs.length; at += DELIVERED_BATCH) {
-      const batch = outputs.slice(at, at + DELIVERED_BATCH);
-      await inTransaction(this.pool, async (c) => {
-        await recordFiles(
-          c,
-          batch.map((d) => d.source),
-        );
-        const stamp = new Date().toISOString();
-        for (const d of batch) {
-          const { sql, values } = pgStatement(deliveredJobStatement(d, stamp));
-          await c.query(sql, values);
-        }
-        // As a delivery does: nothing vouches for any output any more.
-        await c.query('DELETE FROM snapshots');
-      });
-    }
-    return outputs.length;
+  deliveredInBulk(outputs: readonly DeliveredOutput[]): Promise<number> {
+    return recordDeliveredInBulk(this.pool, outputs);
   }
   async adopted(job: NewJob): Promise<JobRecord> {
     const created = await this.created(job);

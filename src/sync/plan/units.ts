@@ -7,10 +7,10 @@ import { extOf, staleReason, uploadRequest } from './fingerprint.js';
 import type { PlanBuilder } from './builder.js';
 import { OutputClaims } from './claims.js';
 import type { PlanContext } from './context.js';
-import { decide, type Decision, type UnitFacts } from './decide.js';
+import { decide, type Decision } from './decide.js';
 import { sameContent } from './digests.js';
-import { sha256File, type FoundFile } from './list-sources.js';
-import { outputCondition } from '../run/edited-output.js';
+import { type FoundFile } from './list-sources.js';
+import { acrossPipelinesDonor, existingDonor } from './donors.js';
 import { outputLanguage } from '../../manifest/in-place-output.js';
 import { besideTooLong, nameTooLong } from './name-limits.js';
 import { notSentAgain } from './not-sent-again.js';
@@ -287,51 +287,6 @@ async function planUnit(
     return;
   }
   addDecision(ctx, b, ref, decision, source, planned, staleReason(m.targets[ti]!), done?.id);
-}
-
-/**
- * Another existing output holding this content's translation with these settings, as its job wrote
- * it: one a person edited (or the run found changed when it copied it) holds their wording, not this
- * content's translation, and copying it would fail its check (docs/sync.md, "Exactly once").
- */
-async function existingDonor(
-  ctx: PlanContext,
-  sha256: string,
-  fp: string,
-  output: string,
-): Promise<{ output: string; jobId: number } | undefined> {
-  for (const donor of await ctx.index.donors(sha256, fp)) {
-    if (donor.output === output || ctx.refusedDonor(donor.output)) continue;
-    if (outputLanguage(donor.output) !== undefined) continue; // a part of a file holding others
-    const abs = ctx.folders.abs(donor.output);
-    if (!fileExists(abs)) continue;
-    const condition = await outputCondition(abs, await ctx.state.jobs.get(donor.jobId));
-    if (condition === 'as-written' || condition === 'unrecorded') return donor;
-  }
-  return undefined;
-}
-
-/**
- * With reuse: across_pipelines, another opted-in pipeline's translation of this content, target and
- * settings whose output is still readable and exactly what it wrote (else: uploaded as usual).
- */
-async function acrossPipelinesDonor(
-  ctx: PlanContext,
-  sha256: string,
-  fingerprint: string,
-  target_lang: string,
-): Promise<UnitFacts['donor']> {
-  const across = ctx.state.acrossPipelines;
-  if (!across) return undefined;
-  for (const t of await across.translationsOf({ sha256, fingerprint, target_lang })) {
-    if ((await sha256File(t.path).catch(() => undefined)) === t.outputSha256)
-      return {
-        output: t.path,
-        jobId: t.jobId,
-        across: { pipeline: t.pipeline, outputSha256: t.outputSha256 },
-      };
-  }
-  return undefined;
 }
 
 function addDecision(
