@@ -158,18 +158,20 @@ export async function sinceCommit(
   const changed = await changedSince(base, commit.sha);
   const documents: ReviewDocument[] = [];
   for (const rec of await ledger.writtenRecords()) {
+    // An in-place target (`file#de`) is a part of its file: git, the disk and the formats know the file.
+    const file = outputFile(rec.output_path);
     const beside = besidePath(rec.output_path);
     const conflict = fs.existsSync(path.resolve(base, beside));
-    if (!conflict && !changed.has(outputFile(rec.output_path))) continue;
+    if (!conflict && !changed.has(file)) continue;
     const job = await ledger.get(rec.id);
-    if (!job || !fs.existsSync(path.resolve(base, conflict ? beside : outputFile(rec.output_path)))) continue;
+    if (!job || !fs.existsSync(path.resolve(base, conflict ? beside : file))) continue;
     const source = sourceOf(loaded, job.mapping, job.rel_path);
     const [oldOutput, oldSource] = await Promise.all([
-      fileAt(base, commit.sha, outputFile(rec.output_path)),
+      fileAt(base, commit.sha, file),
       source ? fileAt(base, commit.sha, source) : undefined,
     ]);
     const notes: string[] = [];
-    const outputAbs = path.resolve(base, outputFile(rec.output_path));
+    const outputAbs = path.resolve(base, file);
     if (conflict)
       notes.push(
         `edited by a person: the new translation is beside it (${beside}); resolve with \`locsync outputs keep|take-new ${rec.output_path}\``,
@@ -189,8 +191,8 @@ export async function sinceCommit(
         language: job.target_lang,
         state: conflict ? 'conflict' : oldOutput ? 'changed' : 'new',
         newTranslation: conflict ? beside : rec.output_path,
-        newOutput: { file: path.resolve(base, conflict ? beside : outputFile(rec.output_path)) },
-        oldOutput: oldOutput ? { bytes: oldOutput, format: extensionOf(outputFile(rec.output_path)) } : null,
+        newOutput: { file: path.resolve(base, conflict ? beside : file) },
+        oldOutput: oldOutput ? { bytes: oldOutput, format: extensionOf(file) } : null,
         oldSource: oldSource && source ? { bytes: oldSource, format: extensionOf(source) } : null,
         newSource: existing(base, source),
         notes,
