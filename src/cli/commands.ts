@@ -128,6 +128,10 @@ export function registerServe(program: Command): void {
       'characters per billing period (GET /v2/usage); beyond it translations answer 456 (default: no limit)',
     )
     .option(
+      '--requests-per-second <n>',
+      'requests a second each key may send; beyond it 429 with Retry-After (default: no limit)',
+    )
+    .option(
       '--faults <json>',
       'faults to inject: a JSON FaultSpec or array, or @file (see docs/local-service.md)',
     )

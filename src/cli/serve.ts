@@ -22,6 +22,7 @@ interface ServeFlags {
   workers?: string;
   maxUndownloaded?: string;
   characterLimit?: string;
+  requestsPerSecond?: string;
   faults?: string;
   logLevel?: string;
 }
@@ -137,6 +138,8 @@ export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process
   if (m !== undefined) o.maxUndownloaded = m;
   const c = num('character-limit', flags.characterLimit, 1, true);
   if (c !== undefined) o.characterLimit = c;
+  const r = num('requests-per-second', flags.requestsPerSecond, 1);
+  if (r !== undefined) o.requestsPerSecond = r;
   if (flags.faults) o.faults = parseFaultsFlag(flags.faults);
   if (flags.logLevel) o.logLevel = flags.logLevel;
   return o;

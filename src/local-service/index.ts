@@ -34,6 +34,7 @@ import { registerGlossariesV2 } from './glossaries-v2.js';
 import { registerGlossariesV3 } from './glossaries-v3.js';
 import { MockSessions } from './mock-sessions.js';
 import { registerLanguages } from './languages-route.js';
+import { KeyRateLimit } from './rate-limit.js';
 import { Scheduler } from './scheduler.js';
 import { Store } from './store.js';
 import { registerStyleRules } from './style-rules.js';
@@ -90,6 +91,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       ...(opts.phrasebookPath ? { phrasebookPath: opts.phrasebookPath } : {}),
       ...(opts.preloadDetection ? { preloadDetection: true } : {}),
     });
+  const rateLimit = opts.requestsPerSecond ? new KeyRateLimit(opts.requestsPerSecond) : undefined;
   const faults = new FaultBook();
   faults.add(...(opts.faults ?? []));
   const log = new RequestLog();
@@ -201,6 +203,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
         'forbidden',
         `Authorization failed: send 'Authorization: ${AUTH_SCHEME} <key>' with a valid key.`,
       );
+    const wait = rateLimit?.take(req.headers.authorization ?? '');
+    if (wait) {
+      await discardBody(req);
+      throw new ApiError(429, 'too_many_requests', 'Too many requests: retry after a while.', {
+        'Retry-After': String(wait),
+      });
+    }
   });
 
   // Faults that drop the connection, or garble a 2xx answer, after the request was handled.

@@ -106,6 +106,11 @@ export interface ServiceOptions {
    */
   uploadLimits?: Partial<Record<string, number>>;
   faults?: FaultSpec[];
+  /**
+   * Requests a second each key may send (every API request counts); beyond it the service answers
+   * 429 with Retry-After, as the real service does. Default: no limit.
+   */
+  requestsPerSecond?: number;
   /** Translation engine to use instead of createEngine() (tests: stub engines, slow or failing ones). */
   engine?: Engine;
   /** Log requests with pino at this level; default silent. */

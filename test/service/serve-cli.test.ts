@@ -94,6 +94,22 @@ describe('locsync serve', () => {
     expect(await s.exited).toBe(0);
   });
 
+  it('--requests-per-second: a burst beyond the rate answers 429 with Retry-After', async () => {
+    const s = serve(['--requests-per-second', '1']);
+    const url = await s.url;
+    const H = { Authorization: 'Service-Auth-Key any-key-123456' };
+    // A bucket of one request, refilled once a second: ten at once cannot all go.
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, () => fetch(`${url}/v2/usage`, { headers: H })),
+    );
+    const over = burst.filter((r) => r.status === 429);
+    expect(burst.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(over.length).toBeGreaterThanOrEqual(1);
+    expect(over[0]!.headers.get('retry-after')).toBe('1');
+    s.child.kill('SIGINT');
+    expect(await s.exited).toBe(0);
+  });
+
   it('exits 2 on bad flags', async () => {
     const cases = [
       ['--plan', 'gold'],
@@ -101,6 +117,7 @@ describe('locsync serve', () => {
       ['--faults', '{"bogus":1}'],
       ['--port', 'x'],
       ['--workers', '0'],
+      ['--requests-per-second', '0'],
     ];
     const results = await Promise.all(
       cases.map((args) => runCli(['serve', ...args], { timeoutMs: 170_000 })),
