@@ -28,8 +28,9 @@ import { quoteSegments } from '../sync/segments/quote.js';
 import { checkSavedPlan } from './saved-plan.js';
 
 // Before a sync uploads anything, its plan (the one it carries out, made after the style lists were
-// applied), priced, must be within the budget caps, must not pay again for outputs an empty state
-// does not know, and, with --plan, must be the saved one: then the saved actions are carried out.
+// applied) must not pay again for outputs an empty state does not know and, priced where there
+// are caps, must be within the budget caps; with --plan, it must be the saved one: then the saved
+// actions are carried out.
 
 /** A run refused before any upload: its message, and the exit code. */
 export class RunRefused extends Error {
@@ -127,11 +128,10 @@ export async function gateRun(args: {
   const { loaded, state, checks, plan } = args;
   const caps = budgetCaps(loaded, checks.maxBilled);
   const known = await state.jobs.anyDone();
-  if (known && !checks.savedPlan && Object.keys(caps).length === 0) return undefined;
-  const quotes = await quoteSegments(loaded, state, plan.actions, {
-    overwriteEdits: checks.overwriteEdits ?? false,
-  });
-  const files = { ...(await priceFiles(loaded, groupPlan(plan), quotes)), plan };
+  // The price is read by the caps and the saved plan's check only; a first sync without either
+  // would spend seconds reading and cutting every document once more before its first request.
+  const priced = checks.savedPlan !== undefined || Object.keys(caps).length > 0;
+  if (known && !priced) return undefined;
 
   const unrecorded = await notRecordedMeanwhile(
     state,
@@ -152,7 +152,12 @@ export async function gateRun(args: {
       ),
       EXIT.usage,
     );
+  if (!priced) return undefined;
 
+  const quotes = await quoteSegments(loaded, state, plan.actions, {
+    overwriteEdits: checks.overwriteEdits ?? false,
+  });
+  const files = { ...(await priceFiles(loaded, groupPlan(plan), quotes)), plan };
   const saved = checks.savedPlan
     ? await checkSavedPlan(checks.savedPlan, loaded, state, plan, files)
     : undefined;
