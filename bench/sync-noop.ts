@@ -60,6 +60,16 @@ interface CliRun {
   translated: number;
 }
 
+/**
+ * Writes the page cache's dirty pages out (sync(1)) before a timed phase: a tree just seeded, a
+ * state just marked or a mirror just copied is otherwise written back by the kernel during the
+ * next measurement, which then pays for the phase before it (the no-op right after seeding
+ * 100,000 files took 1.8 s, the same no-op 1.4 s once the writes were out).
+ */
+function flushWrites(): void {
+  spawnSync('sync');
+}
+
 /** `locsync sync --json` in a fresh process: its wall time from spawn to exit, its peak RSS. */
 function runCli(manifestPath: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
@@ -150,6 +160,7 @@ async function curvePoint(dir: string, files: number): Promise<CurvePoint> {
   const manifestPath = await seeded(dir, files);
   const noop = noopOf(files);
   noop(await runCli(manifestPath));
+  flushWrites();
   const runs = [];
   for (let i = 0; i < 3; i++) runs.push(noop(await runCli(manifestPath)));
   const point = {
@@ -167,7 +178,9 @@ async function measure(dir: string, url: string): Promise<{ results: BenchResult
   {
     const manifestPath = await seeded(dir, FILES, url);
     const noop = noopOf(FILES);
+    flushWrites();
     const verifying = noop(await runCli(manifestPath));
+    flushWrites();
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(noop(await runCli(manifestPath)));
     const ms = median(runs.map((r) => r.ms));
@@ -188,6 +201,7 @@ async function measure(dir: string, url: string): Promise<{ results: BenchResult
     let rsyncMs: number | undefined;
     if (rsyncOk) {
       spawnSync('rsync', ['-a', `${dir}/src/`, `${dir}/mirror/`]);
+      flushWrites();
       rsyncMs = await medianMs(
         async () => {
           const r = spawnSync('rsync', ['-a', '--dry-run', `${dir}/src/`, `${dir}/mirror/`]);
@@ -199,6 +213,7 @@ async function measure(dir: string, url: string): Promise<{ results: BenchResult
     }
     // The floor under the no-op on this machine, measured in the same run (docs/benchmarks.md), and
     // also shown in its parts beside rsync.
+    flushWrites();
     const floor = {
       start: nodeStartMs(),
       load: loadSyncCommandMs(ROOT),
