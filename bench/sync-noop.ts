@@ -192,6 +192,7 @@ async function measure(dir: string, url: string): Promise<{ results: BenchResult
     await warmService(path.join(dir, 'warm'), url);
     // One file edited (new content, new size): translated; every other file by its verified mark.
     fs.appendFileSync(path.join(dir, 'src', 'd0', 'd0', 'f0.txt'), 'Edited.\n');
+    flushWrites();
     const oneChanged = await runCli(manifestPath);
     if (oneChanged.translated !== 1 || oneChanged.unchanged !== FILES - 1 || oneChanged.hashed !== 1)
       throw new Error(`one changed file: ${JSON.stringify(oneChanged)}`);
