@@ -51,6 +51,12 @@ export interface MappingSnapshot {
   /** Digest of the names in those folders when every output was there. */
   outputsDigest: string;
   /**
+   * Digest of those folders' stamps (inode, mtime, ctime) taken before their names were read, when
+   * every folder's times had settled (../sync/plan/output-listing.ts): while it is the same, so are
+   * the names. Absent when some had not, and in snapshots recorded before it existed.
+   */
+  outputsStamp?: string;
+  /**
    * Digest of each source folder's own files (folder: the path before the last '/', '' at the top),
    * as `digest` is of them all: a scan whose listing changed in some folders takes the others as the
    * no-op does. Absent in snapshots recorded before it existed.

@@ -22,7 +22,7 @@ const TABLES = {
   ],
   style_lists: ['key', 'style_id', 'name', 'language', 'version', 'hash', 'applied_at'],
   runs: ['id', 'started_at', 'finished_at', 'command', 'status', 'pid', 'counts', 'billed_characters', 'reason'],
-  snapshots: ['mapping', 'digest', 'output_dirs', 'outputs_digest', 'files', 'taken_at', 'folders'],
+  snapshots: ['mapping', 'digest', 'output_dirs', 'outputs_digest', 'outputs_stamp', 'files', 'taken_at', 'folders'],
   glossaries: ['key', 'glossary_id', 'name', 'hashes', 'applied_at'],
   content_digests: ['sha256', 'digest', 'parts'],
   // The segment memory is bought translations (method: segments): moved with the rest.

@@ -72,6 +72,7 @@ export async function recordObservations(state: SyncState, o: Observations): Pro
         digest: s.digest,
         outputDirs: s.outputDirs,
         outputsDigest: s.outputsDigest,
+        ...(s.outputsStamp !== undefined ? { outputsStamp: s.outputsStamp } : {}),
         folders: new Map(s.folders),
       },
       s.files,

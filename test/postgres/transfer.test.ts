@@ -69,7 +69,11 @@ describe.skipIf(!server)('state export / import', () => {
     }
     await st.jobs.reused({ ...job(0), rel_path: 'copy.docx', output_path: 'out/de/copy.docx' }, 1);
     await st.files.put({ mapping: 'docs', rel_path: 'f0.docx', size: 10, mtime_ms: 1.25, sha256: 'sha-0' });
-    await st.files.setSnapshot('docs', { digest: 'd', outputDirs: ['out/de'], outputsDigest: 'o' }, 1);
+    await st.files.setSnapshot(
+      'docs',
+      { digest: 'd', outputDirs: ['out/de'], outputsDigest: 'o', outputsStamp: 's' },
+      1,
+    );
     await st.runs.finish(run, { status: 'ok' }, { translated: 2 }, 100_001);
     const verdict = {
       output_path: 'out/de/f1.docx',
@@ -98,7 +102,12 @@ describe.skipIf(!server)('state export / import', () => {
     expect(lite.recentRuns()).toMatchObject([
       { id: run, status: 'ok', billed_characters: 100_001, counts: { translated: 2 } },
     ]);
-    expect(lite.mappingSnapshot('docs')).toEqual({ digest: 'd', outputDirs: ['out/de'], outputsDigest: 'o' });
+    expect(lite.mappingSnapshot('docs')).toEqual({
+      digest: 'd',
+      outputDirs: ['out/de'],
+      outputsDigest: 'o',
+      outputsStamp: 's',
+    });
     expect((await lite.jobs.open()).map((j) => j.document_key)).toEqual(['KEY-2-abcdef']);
     expect(await lite.qaResults.list(['flagged'])).toEqual([verdict]);
     lite.close();

@@ -302,10 +302,13 @@ describe.each(backends)('state interface on $name', (backend) => {
     expect(await files.contents('n')).toEqual(new Map([['a.txt', 'sha-n']]));
     expect(await files.get('m', 'a.txt')).toMatchObject({ sha256: 'sha-a', verified: 7 });
 
-    const snap = { digest: 'd1', outputDirs: ['out/de', 'out/fr'], outputsDigest: 'o1' };
+    const snap = { digest: 'd1', outputDirs: ['out/de', 'out/fr'], outputsDigest: 'o1', outputsStamp: 's1' };
     await files.setSnapshot('m', snap, 2);
-    await files.setSnapshot('n', { ...snap, digest: 'd2' }, 1);
+    // A snapshot whose output folders had not settled keeps no stamp.
+    const { outputsStamp: _none, ...unstamped } = { ...snap, digest: 'd2' };
+    await files.setSnapshot('n', unstamped, 1);
     expect(await files.snapshot('m')).toEqual(snap);
+    expect(await files.snapshot('n')).toEqual(unstamped);
     await files.put({ mapping: 'm', rel_path: 'a.txt', size: 3, mtime_ms: 9, sha256: 'sha-a2' });
     expect(await files.snapshot('m')).toBeUndefined();
     expect((await files.get('m', 'a.txt'))?.verified).toBeNull();

@@ -112,14 +112,19 @@ export class PgFileInventory implements FileInventory {
       digest: string;
       output_dirs: string[];
       outputs_digest: string;
+      outputs_stamp: string | null;
       folders: Array<[string, string]> | null;
-    }>('SELECT digest, output_dirs, outputs_digest, folders FROM snapshots WHERE mapping = $1', [mapping]);
+    }>(
+      'SELECT digest, output_dirs, outputs_digest, outputs_stamp, folders FROM snapshots WHERE mapping = $1',
+      [mapping],
+    );
     const row = r.rows[0];
     return (
       row && {
         digest: row.digest,
         outputDirs: row.output_dirs,
         outputsDigest: row.outputs_digest,
+        ...(row.outputs_stamp !== null ? { outputsStamp: row.outputs_stamp } : {}),
         ...(row.folders !== null ? { folders: new Map(row.folders) } : {}),
       }
     );
@@ -127,16 +132,17 @@ export class PgFileInventory implements FileInventory {
 
   async setSnapshot(mapping: string, snap: MappingSnapshot, files: number): Promise<void> {
     await this.pool.query(
-      `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, files, taken_at, folders)
-       VALUES ($1, $2, $3, $4, $5, now(), $6)
+      `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, outputs_stamp, files, taken_at, folders)
+       VALUES ($1, $2, $3, $4, $5, $6, now(), $7)
        ON CONFLICT (mapping) DO UPDATE SET digest = excluded.digest, output_dirs = excluded.output_dirs,
-         outputs_digest = excluded.outputs_digest, files = excluded.files, taken_at = excluded.taken_at,
-         folders = excluded.folders`,
+         outputs_digest = excluded.outputs_digest, outputs_stamp = excluded.outputs_stamp,
+         files = excluded.files, taken_at = excluded.taken_at, folders = excluded.folders`,
       [
         mapping,
         snap.digest,
         JSON.stringify(snap.outputDirs),
         snap.outputsDigest,
+        snap.outputsStamp ?? null,
         files,
         snap.folders ? JSON.stringify([...snap.folders]) : null,
       ],

@@ -296,6 +296,8 @@ export const MIGRATIONS: string[] = [
   ),
   // 18: the request a text_requests row is a document's share of (SQLite's migration 20; ../billed.ts)
   `ALTER TABLE text_requests ADD COLUMN request text;`,
+  // 19: the snapshot's digest of its output folders' stamps (SQLite's migration 21)
+  `ALTER TABLE snapshots ADD COLUMN outputs_stamp text;`,
 ];
 
 /** The tables a locsync state makes in its schema (another application's of the same name are refused). */

@@ -68,13 +68,22 @@ export class SqliteFileRows implements FileRows {
       deleteFile: db.prepare('DELETE FROM files WHERE mapping = ? AND rel_path = ?'),
       getSnapshot: db.prepare<
         [string],
-        { digest: string; output_dirs: string; outputs_digest: string; folders: string | null }
-      >('SELECT digest, output_dirs, outputs_digest, folders FROM snapshots WHERE mapping = ?'),
+        {
+          digest: string;
+          output_dirs: string;
+          outputs_digest: string;
+          outputs_stamp: string | null;
+          folders: string | null;
+        }
+      >(
+        'SELECT digest, output_dirs, outputs_digest, outputs_stamp, folders FROM snapshots WHERE mapping = ?',
+      ),
       putSnapshot: db.prepare(
-        `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, files, taken_at, folders) VALUES (?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO snapshots (mapping, digest, output_dirs, outputs_digest, outputs_stamp, files, taken_at, folders)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (mapping) DO UPDATE SET digest = excluded.digest, output_dirs = excluded.output_dirs,
-           outputs_digest = excluded.outputs_digest, files = excluded.files, taken_at = excluded.taken_at,
-           folders = excluded.folders`,
+           outputs_digest = excluded.outputs_digest, outputs_stamp = excluded.outputs_stamp,
+           files = excluded.files, taken_at = excluded.taken_at, folders = excluded.folders`,
       ),
       dropSnapshot: db.prepare('DELETE FROM snapshots WHERE mapping = ?'),
       dropSnapshots: db.prepare('DELETE FROM snapshots'),
@@ -170,6 +179,7 @@ export class SqliteFileRows implements FileRows {
         digest: r.digest,
         outputDirs: JSON.parse(r.output_dirs) as string[],
         outputsDigest: r.outputs_digest,
+        ...(r.outputs_stamp !== null ? { outputsStamp: r.outputs_stamp } : {}),
         ...(r.folders !== null ? { folders: new Map(JSON.parse(r.folders) as Array<[string, string]>) } : {}),
       }
     );
@@ -180,6 +190,7 @@ export class SqliteFileRows implements FileRows {
       snap.digest,
       JSON.stringify(snap.outputDirs),
       snap.outputsDigest,
+      snap.outputsStamp ?? null,
       files,
       now(),
       snap.folders ? JSON.stringify([...snap.folders]) : null,

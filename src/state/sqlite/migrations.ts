@@ -227,6 +227,8 @@ export const MIGRATIONS: string[] = [
   // 20: the request a text_requests row is a document's share of (../billed.ts): one request packed
   // across documents has a row per document, and is counted once
   `ALTER TABLE text_requests ADD COLUMN request TEXT;`,
+  // 21: the snapshot's digest of its output folders' stamps (MappingSnapshot.outputsStamp)
+  `ALTER TABLE snapshots ADD COLUMN outputs_stamp TEXT;`,
 ];
 
 /** Schema version this code writes (number of migrations). */

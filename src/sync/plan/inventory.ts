@@ -8,7 +8,8 @@ import { digestContents } from './digests.js';
 import { matchesRecord } from './file-stamp.js';
 import { extOf } from './fingerprint.js';
 import { listSourceFiles, type FoundFile } from './list-sources.js';
-import { OutputListing, listingDigests, outputsDigest, type ListingFolders } from './output-listing.js';
+import { OutputListing, outputsRecord, type ListingFolders } from './output-listing.js';
+import { fastPaths, planSameListing, snapshotOf, type FastPaths } from './same-listing.js';
 import {
   NEEDS_HASH,
   NEEDS_NOTHING,
@@ -43,19 +44,6 @@ function sourceMissing(b: PlanBuilder, m: Mapping, src: string, how: 'missing' |
 }
 
 type Listed = Awaited<ReturnType<typeof listSourceFiles>>;
-type Snapshot = Awaited<ReturnType<PlanContext['state']['files']['snapshot']>>;
-type Signature = (m: Mapping, ext: string) => number;
-
-/** What the no-op fast paths found: the listing's digests, the mapping's snapshot, whether it holds. */
-interface FastPaths {
-  /** The listing's digest and its folders' (none when some of it could not be read). */
-  listing: (ListingFolders & { digest: string }) | undefined;
-  snap: Snapshot;
-  /** --retranslate all looks at every output: no fast path vouches for one. */
-  everyOutput: boolean;
-  /** The output folders list the same names as when the snapshot was taken. */
-  outputsHeld: boolean;
-}
 
 /** The listed files sorted by what their records say (index i: listed.files[i]). */
 interface ByRecord {
@@ -80,7 +68,7 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   const listed = await listMapping(ctx, b, m, src);
   const fast = await fastPaths(ctx, m, listed);
   if (fast.snap !== undefined && fast.listing?.digest === fast.snap.digest && !fast.everyOutput)
-    return planSameListing(ctx, b, m, listed.files, fast.outputsHeld); // same listing: no source is gone
+    return planSameListing(ctx, b, m, listed.files, fast); // same listing: no source is gone
   const records = await sortByRecord(ctx, m, listed.files, fast);
   const planned = await planListedFiles(ctx, b, m, listed.files, records);
   const { hashed, bytesHashed } = planned;
@@ -110,56 +98,6 @@ async function listMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping, src: st
     if (p.relPath === '.' && !fs.existsSync(src)) sourceMissing(b, m, src, 'missing');
     else b.skipped({ mapping: m.name, file: p.relPath, reason: p.reason, message: p.message });
   return listed;
-}
-
-/** The no-op fast paths: the listing is the one recorded when every output was found up to date. */
-async function fastPaths(ctx: PlanContext, m: Mapping, listed: Listed): Promise<FastPaths> {
-  const signature: Signature = (mm, ext) => ctx.settings.signature(mm, ext);
-  const listing = listed.problems.length === 0 ? listingDigests(m, listed.files, signature) : undefined;
-  const snap = listing !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
-  // Imported wording waits for some output of the mapping: its files are looked at one by one.
-  const everyOutput = ctx.retranslate.has('all') || wordingWaitsIn(ctx, m.name);
-  // Nothing is in flight that could change an output, and no other mapping can claim one.
-  const outputsHeld =
-    snap !== undefined &&
-    !everyOutput &&
-    ctx.idle() &&
-    !ctx.folders.sharesOutputRoots(m) &&
-    outputsDigest(ctx.loaded.dir, snap.outputDirs) === snap.outputsDigest;
-  return { listing, snap, everyOutput, outputsHeld };
-}
-
-/** Whether a person's wording imported since (xliff import) waits for an output of the mapping. */
-export function wordingWaitsIn(ctx: PlanContext, mapping: string): boolean {
-  for (const w of ctx.importedWording.values()) if (w.mapping === mapping) return true;
-  return false;
-}
-
-/** The listing is the snapshot's: nothing to look at per file unless an output folder changed. */
-async function planSameListing(
-  ctx: PlanContext,
-  b: PlanBuilder,
-  m: Mapping,
-  files: FoundFile[],
-  outputsHeld: boolean,
-): Promise<void> {
-  // The outputs are claimed (collisions) only if later work needs it.
-  if (outputsHeld) {
-    const n = files.length;
-    b.plan.files += n;
-    b.plan.unchanged += n * m.targets.length;
-    ctx.claims.defer(m, files);
-    ctx.events.emit('scan:done', { mapping: m.name, files: n, hashed: 0, bytesHashed: 0 });
-    return;
-  }
-  ctx.listing = new OutputListing(ctx.loaded.dir);
-  for (let i = 0; i < files.length; i++) {
-    if (i > 0 && i % 5000 === 0) ctx.events.emit('scan:progress', { mapping: m.name, files: i, hashed: 0 });
-    b.plan.files++;
-    await planFileTargets(ctx, b, m, { file: files[i] as FoundFile, sha256: undefined, verified: true });
-  }
-  ctx.listing = undefined;
-  ctx.events.emit('scan:done', { mapping: m.name, files: files.length, hashed: 0, bytesHashed: 0 });
 }
 
 /**
@@ -361,14 +299,9 @@ function noteSnapshot(
     ...(r.vouched.length && fast.snap ? fast.snap.outputDirs : []),
   ]);
   const outputDirs = [...dirs].sort();
-  b.plan.observations.snapshots.push({
-    mapping: m.name,
-    files,
-    digest: listing.digest,
-    outputDirs,
-    outputsDigest: outputsDigest(ctx.loaded.dir, outputDirs, outputListings),
-    folders: pairsOf(listing),
-  });
+  b.plan.observations.snapshots.push(
+    snapshotOf(m, files, listing, outputDirs, outputsRecord(ctx.loaded.dir, outputDirs, outputListings)),
+  );
 }
 
 /**
@@ -388,9 +321,4 @@ function compareFolders(
   const listed = new Set(now.names);
   for (const folder of then.keys()) if (!listed.has(folder)) changed.push(folder);
   return { ...now, same, changed };
-}
-
-/** A listing's folder digests as the snapshot keeps them. */
-function pairsOf(f: ListingFolders): Array<[string, string]> {
-  return f.names.map((name, k) => [name, f.digests[k] as string]);
 }

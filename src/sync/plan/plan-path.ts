@@ -6,7 +6,7 @@ import type { PlanContext } from './context.js';
 import { digestContents } from './digests.js';
 import { matchesRecord } from './file-stamp.js';
 import { extOf } from './fingerprint.js';
-import { wordingWaitsIn } from './inventory.js';
+import { wordingWaitsIn } from './same-listing.js';
 import { isSupportedExtension, linkOutsideProblem, sha256File, type ScanProblem } from './list-sources.js';
 import { skippedBeforeUpload } from './source-reading.js';
 import { unsupportedMessage } from './source-rules.js';

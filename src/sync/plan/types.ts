@@ -215,6 +215,7 @@ export interface Observations {
     digest: string;
     outputDirs: string[];
     outputsDigest: string;
+    outputsStamp?: string;
     /** Each source folder's digest (MappingSnapshot.folders), as pairs: a plan is JSON. */
     folders: Array<[string, string]>;
   }>;
