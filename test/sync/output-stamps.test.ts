@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SETTLED_MS, outputsRecord } from '../../src/sync/plan/output-listing.js';
+import type { Mapping } from '../../src/manifest/sections/mapping.js';
+import { SETTLED_MS, listingDigests, outputsRecord } from '../../src/sync/plan/output-listing.js';
 import { createFixture, uploadedUnits, type Fixture } from './fixture.js';
 
 // The no-op takes a stat per output folder (its stamp: inode, mtime, ctime) where it read each
@@ -123,5 +124,60 @@ describe('outputsRecord', () => {
     } finally {
       fs.rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe('listingDigests', () => {
+  const file = (
+    relPath: string,
+    over: Partial<Record<'size' | 'mtimeMs' | 'ino' | 'ctimeMs', number>> = {},
+  ) => ({
+    relPath,
+    absPath: `/src/${relPath}`,
+    size: 40,
+    mtimeMs: 1_796_685_468_807.125,
+    ino: 2 ** 40 + 3,
+    ctimeMs: 1_796_685_468_807.5,
+    ...over,
+  });
+  const mapping = { name: 'docs' } as Mapping;
+  const digests = (files: ReturnType<typeof file>[], sig = 7) => listingDigests(mapping, files, () => sig);
+  const listing = [file('a.txt'), file('sub/b.txt'), file('sub/c.txt'), file('top.txt')];
+
+  it('is the same for the same files, and changes with any path, number or signature, in its folder only', () => {
+    const before = digests(listing);
+    expect(digests(listing.map((f) => ({ ...f })))).toEqual(before);
+    expect(before.names).toEqual(['', 'sub']);
+    expect([...before.of]).toEqual([0, 1, 1, 0]);
+    const changes = [
+      [file('a.txt'), file('sub/b.txt', { size: 41 }), file('sub/c.txt'), file('top.txt')],
+      [
+        file('a.txt'),
+        file('sub/b.txt', { mtimeMs: 1_796_685_468_807.25 }),
+        file('sub/c.txt'),
+        file('top.txt'),
+      ],
+      [file('a.txt'), file('sub/b.txt', { ino: 2 ** 40 + 4 }), file('sub/c.txt'), file('top.txt')],
+      [file('a.txt'), file('sub/b.txt', { ctimeMs: 1 }), file('sub/c.txt'), file('top.txt')],
+      [file('a.txt'), file('sub/b2.txt'), file('sub/c.txt'), file('top.txt')],
+      [file('a.txt'), file('sub/c.txt'), file('top.txt')],
+    ];
+    for (const changed of changes) {
+      const after = digests(changed);
+      expect(after.digest).not.toBe(before.digest);
+      expect(after.digests[0]).toBe(before.digests[0]); // the top folder's files are as they were
+      expect(after.digests[1]).not.toBe(before.digests[1]);
+    }
+    const resigned = digests(listing, 8);
+    expect(resigned.digests.every((d, k) => d !== before.digests[k])).toBe(true);
+  });
+
+  it('feeds a folder of more files than one run holds without losing any', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => file(`big/f${String(i).padStart(5, '0')}.txt`));
+    const before = digests(many);
+    const last = many.length - 1;
+    const edited = many.map((f, i) => (i === last ? { ...f, size: 99 } : f));
+    expect(digests(edited).digests[0]).not.toBe(before.digests[0]);
+    expect(digests(many.map((f, i) => (i === 0 ? { ...f, ino: 5 } : f))).digest).not.toBe(before.digest);
   });
 });

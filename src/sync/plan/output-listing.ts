@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Mapping } from '../../manifest/sections/mapping.js';
@@ -105,13 +105,6 @@ export function outputsStamp(base: string, dirs: string[]): string {
   return h.digest('hex');
 }
 
-/**
- * What a listing's digest holds of a file: its path, size, mtime, inode, ctime (a rename over a file
- * of the same size and mtime changes these: file-stamp.ts) and settings signature.
- */
-const entryOf = (m: Mapping, f: FoundFile, signature: (m: Mapping, ext: string) => number) =>
-  `${f.relPath}\0${f.size}\0${f.mtimeMs}\0${f.ino}\0${f.ctimeMs}\0${signature(m, extOf(f.relPath))}\n`;
-
 /** The folders of a listing: each file's folder (its path before the last '/', '' at the top). */
 export interface ListingFolders {
   /** Folder names, in order of first appearance. */
@@ -120,6 +113,36 @@ export interface ListingFolders {
   digests: string[];
   /** The index in `names` of each file's folder. */
   of: Uint32Array;
+}
+
+/** Numbers a listing's digest holds of a file (FolderDigest.add). */
+const NUMBERS = 5;
+/** Files whose numbers are fed to a folder's hash at a time. */
+const RUN = 4096;
+
+/**
+ * The digest of one folder's files as listed: of each file's path, size, mtime, inode, ctime (a
+ * rename over a file of the same size and mtime changes these: file-stamp.ts) and settings
+ * signature. The paths are fed as text and the numbers as the bytes of a Float64Array, a run of files
+ * at a time: 100,000s of mtimes and ctimes turned into decimal text cost more than the walk's own
+ * work (issue 51). The bytes are the machine's (little-endian everywhere Node.js runs); a state
+ * shared with a machine of the other order would only see its snapshots differ, and look again.
+ */
+class FolderDigest {
+  private readonly paths = createHash('sha256');
+  private readonly numbers = createHash('sha256');
+
+  /** Feeds a run of this folder's files: their paths ('\0' after each) and NUMBERS each of `run`. */
+  update(paths: string, run: Float64Array, files: number): void {
+    this.paths.update(paths);
+    this.numbers.update(new Uint8Array(run.buffer, 0, files * NUMBERS * 8));
+  }
+
+  digest(): string {
+    return createHash('sha256')
+      .update(`${this.paths.digest('hex')}${this.numbers.digest('hex')}`)
+      .digest('hex');
+  }
 }
 
 /**
@@ -136,40 +159,49 @@ export function listingDigests(
   const names: string[] = [];
   // A hash per folder, fed a run of its files at a time: no folder's text is held whole (the
   // snapshot is recorded at the end of a scan, when the scan's memory is at its peak).
-  const hashes: Hash[] = [];
+  const hashes: FolderDigest[] = [];
   const index = new Map<string, number>();
   const of = new Uint32Array(files.length);
+  const run = new Float64Array(RUN * NUMBERS);
   // Files of one folder mostly follow each other in path order (a subfolder's files may come
   // between): the folder is looked up only where it changes, not per file.
   let cur = -1;
   let curSlash = -2;
   let curName = '';
-  let chunk = '';
+  let paths = '';
+  let inRun = 0;
+  const feed = () => {
+    if (cur !== -1 && inRun > 0) hashes[cur]?.update(paths, run, inRun);
+    paths = '';
+    inRun = 0;
+  };
   for (let i = 0; i < files.length; i++) {
     const f = files[i] as FoundFile;
     const slash = f.relPath.lastIndexOf('/');
     if (slash !== curSlash || (slash !== -1 && !f.relPath.startsWith(curName))) {
-      if (cur !== -1) hashes[cur]?.update(chunk);
+      feed();
       curSlash = slash;
       curName = slash === -1 ? '' : f.relPath.slice(0, slash);
       let k = index.get(curName);
       if (k === undefined) {
         k = names.push(curName) - 1;
-        hashes.push(createHash('sha256'));
+        hashes.push(new FolderDigest());
         index.set(curName, k);
       }
       cur = k;
-      chunk = '';
     }
-    chunk += entryOf(m, f, signature);
+    paths += `${f.relPath}\0`;
+    const at = inRun * NUMBERS;
+    run[at] = f.size;
+    run[at + 1] = f.mtimeMs;
+    run[at + 2] = f.ino;
+    run[at + 3] = f.ctimeMs;
+    run[at + 4] = signature(m, extOf(f.relPath));
     of[i] = cur;
-    if (chunk.length > 1 << 16) {
-      hashes[cur]?.update(chunk);
-      chunk = '';
-    }
+    if (++inRun === RUN) feed();
   }
-  if (cur !== -1) hashes[cur]?.update(chunk);
-  const digests = hashes.map((h) => h.digest('hex'));
+  feed();
+  const digests = hashes.map((h) => h.digest());
   const whole = createHash('sha256');
   names.forEach((name, k) => whole.update(`${name}\0${digests[k]}\n`));
   return { names, digests, of, digest: whole.digest('hex') };
