@@ -5,16 +5,18 @@ import path from 'node:path';
 import { loadManifest } from '../../src/manifest/load.js';
 import type { Mapping } from '../../src/manifest/sections/mapping.js';
 import type { LoadedManifest } from '../../src/manifest/types.js';
+import { storedDigestOf } from '../../src/sync/plan/digests.js';
 import { extOf, uploadRequest } from '../../src/sync/plan/fingerprint.js';
 import { TargetSettings } from '../../src/sync/plan/settings.js';
 import { openState } from '../../src/state/store.js';
-import type { DeliveredOutput } from '../../src/state/types.js';
+import type { DeliveredOutput, StoredDigest } from '../../src/state/types.js';
+import { contentDigest } from '../../src/documents/digest/index.js';
 import { makeTree, writeDocsManifest } from './tree.js';
 
 // A state as a first sync of a large tree would leave it, made without uploading anything (issue
 // 51): the source tree and every output written, and the state seeded in bulk through the state
 // interface (JobLedger.deliveredInBulk: each file's record and a done job of its output with what it
-// wrote), in batches. A no-op sync then accepts the state as it is; its first run checks every
+// wrote; ContentDigests.put: each content's digest), in batches. A no-op sync then accepts the state as it is; its first run checks every
 // output against its job and records the fast-path marks, as after a real first sync. Seeding
 // 1,000,000 files this way takes minutes where a million uploads through the stand-in would take
 // hours.
@@ -61,11 +63,38 @@ export async function bulkSeed(
           )),
         );
       await state.jobs.deliveredInBulk(batch);
+      await state.digests.put(await digestsOf(loaded, mapping, batch));
     }
   } finally {
     state.close();
   }
   return manifestPath;
+}
+
+/**
+ * The content digests a first sync records of the contents it uploads (src/sync/plan/digests.ts):
+ * without them the first no-op would read and digest every file, which after a real first sync it
+ * does not.
+ */
+async function digestsOf(
+  loaded: LoadedManifest,
+  m: Mapping,
+  batch: DeliveredOutput[],
+): Promise<StoredDigest[]> {
+  const rows: StoredDigest[] = [];
+  for (let i = 0; i < batch.length; i += WRITING)
+    rows.push(
+      ...(await Promise.all(
+        batch.slice(i, i + WRITING).map(async ({ source }) => {
+          const d = await contentDigest(
+            path.join(loaded.dir, m.source, source.rel_path),
+            extOf(source.rel_path),
+          );
+          return storedDigestOf(source.sha256, d);
+        }),
+      )),
+    );
+  return rows;
 }
 
 /** The output of source file number `i` (at `rel`) written, and what the state records of both. */

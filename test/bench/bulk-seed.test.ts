@@ -48,6 +48,15 @@ describe('a state seeded in bulk', () => {
       expect(fs.readFileSync(path.join(dir, 'out/de/d0/d1/f123.txt'), 'utf8')).toBe(
         '[seeded de] Document number 123. Hello world.\n',
       );
+      // Every content's digest, as a first sync records them: the first no-op reads no file for one.
+      const seeded = openState((await loadManifest(manifestPath)).statePath);
+      try {
+        const contents = [...(await seeded.files.contents('docs')).values()];
+        expect(contents).toHaveLength(250);
+        expect((await seeded.digests.known(contents)).size).toBe(250);
+      } finally {
+        seeded.close();
+      }
       const first = await sync(manifestPath);
       expect(first).toMatchObject({ uploads: 0, translated: 0, unchanged: 250, hashed: 0 });
       // The first no-op recorded the fast-path marks: the next one is as quiet.

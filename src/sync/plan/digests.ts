@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { contentDigest, hasContentDigest } from '../../documents/digest/index.js';
+import { contentDigest, hasContentDigest, type ContentDigest } from '../../documents/digest/index.js';
 import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { StoredDigest } from '../../state/types.js';
 import type { PlanBuilder } from './builder.js';
@@ -40,8 +40,13 @@ export async function digestContents(
     const d = await contentDigest(f.absPath, extOf(f.relPath));
     // Written meanwhile: the digest may be of other bytes than `sha256`; the next scan makes it.
     if (!unchangedSince(f)) return;
-    b.digested({ sha256: f.sha256, digest: d?.digest ?? '', parts: JSON.stringify(d?.parts ?? []) });
+    b.digested(storedDigestOf(f.sha256, d));
   });
+}
+
+/** A content's digest as the state keeps it ('' and no parts when its bytes decide). */
+export function storedDigestOf(sha256: string, d: ContentDigest | undefined): StoredDigest {
+  return { sha256, digest: d?.digest ?? '', parts: JSON.stringify(d?.parts ?? []) };
 }
 
 function unchangedSince(f: DigestCandidate): boolean {
