@@ -3,6 +3,7 @@
 // that sends too fast.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { KeyRateLimit } from '../../src/local-service/rate-limit.js';
 import { call, start } from './helpers.js';
 
 const RATE = 5;
@@ -41,5 +42,14 @@ describe('a rate limit per key', () => {
     const s = await start();
     const burst = await Promise.all(Array.from({ length: 60 }, () => call(s, 'GET', '/v2/usage')));
     expect(burst.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('lets a key through once every 1/rate seconds at a rate below 1 a second', () => {
+    const limit = new KeyRateLimit(0.5);
+    expect(limit.take('key-a')).toBe(0);
+    // The next token is two seconds away.
+    expect(limit.take('key-a')).toBe(2);
+    expect(limit.take('key-b')).toBe(0);
+    expect(() => new KeyRateLimit(0)).toThrow(RangeError);
   });
 });
