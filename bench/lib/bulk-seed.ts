@@ -16,10 +16,10 @@ import { makeTree, writeDocsManifest } from './tree.js';
 // A state as a first sync of a large tree would leave it, made without uploading anything (issue
 // 51): the source tree and every output written, and the state seeded in bulk through the state
 // interface (JobLedger.deliveredInBulk: each file's record and a done job of its output with what it
-// wrote; ContentDigests.put: each content's digest), in batches. A no-op sync then accepts the state as it is; its first run checks every
-// output against its job and records the fast-path marks, as after a real first sync. Seeding
-// 1,000,000 files this way takes minutes where a million uploads through the stand-in would take
-// hours.
+// wrote; ContentDigests.put: each content's digest), in batches. A no-op sync then accepts the
+// state as it is; its first run checks every output against its job and records the fast-path
+// marks, as after a real first sync. Seeding 1,000,000 files this way takes minutes where a million
+// uploads through the stand-in would take hours.
 
 /** Outputs recorded per call of deliveredInBulk (and files written per batch). */
 const BATCH = 10_000;

@@ -115,7 +115,7 @@ export interface ListingFolders {
   of: Uint32Array;
 }
 
-/** Numbers a listing's digest holds of a file (FolderDigest.add). */
+/** Numbers a listing's digest holds of a file: size, mtime, inode, ctime, settings signature. */
 const NUMBERS = 5;
 /** Files whose numbers are fed to a folder's hash at a time. */
 const RUN = 4096;
