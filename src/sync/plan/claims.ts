@@ -14,7 +14,10 @@ export class OutputClaims {
    * Mappings whose outputs a no-op scan did not claim yet (claimed when later work needs it): the
    * files of a no-op path (`defer`), and files found up to date one by one (`deferFile`).
    */
-  private readonly unclaimed = new Map<string, { m: Mapping; files: FoundFile[]; more: FoundFile[] }>();
+  private readonly unclaimed = new Map<
+    string,
+    { m: Mapping; files: () => Iterable<string>; more: string[] }
+  >();
 
   constructor(private readonly settings: () => TargetSettings) {}
 
@@ -54,7 +57,7 @@ export class OutputClaims {
   }
 
   /** A mapping's scan took the no-op fast path: its outputs are claimed only when needed. */
-  defer(m: Mapping, files: FoundFile[]): void {
+  defer(m: Mapping, files: () => Iterable<string>): void {
     this.unclaimed.set(m.name, { m, files, more: [] });
   }
 
@@ -65,8 +68,8 @@ export class OutputClaims {
    */
   deferFile(m: Mapping, f: FoundFile): void {
     const cur = this.unclaimed.get(m.name);
-    if (cur) cur.more.push(f);
-    else this.unclaimed.set(m.name, { m, files: [], more: [f] });
+    if (cur) cur.more.push(f.relPath);
+    else this.unclaimed.set(m.name, { m, files: () => [], more: [f.relPath] });
   }
 
   private claimSkipped(): void {
@@ -75,16 +78,16 @@ export class OutputClaims {
     this.unclaimed.clear();
     const settings = this.settings();
     for (const { m, files, more } of skipped) {
-      for (const f of files.concat(more)) {
-        const ext = extOf(f.relPath);
+      for (const relPath of [...files(), ...more]) {
+        const ext = extOf(relPath);
         for (let ti = 0; ti < m.targets.length; ti++) {
           let output: string;
           try {
-            output = settings.outputOf(m, ti, f.relPath, ext);
+            output = settings.outputOf(m, ti, relPath, ext);
           } catch {
             continue; // rendered when the snapshot was taken: cannot happen
           }
-          if (!this.owner.has(output)) this.owner.set(output, OutputClaims.key(m.name, f.relPath, ti));
+          if (!this.owner.has(output)) this.owner.set(output, OutputClaims.key(m.name, relPath, ti));
         }
       }
     }

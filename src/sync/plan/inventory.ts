@@ -7,8 +7,9 @@ import type { PlanContext } from './context.js';
 import { digestContents } from './digests.js';
 import { matchesRecord } from './file-stamp.js';
 import { extOf } from './fingerprint.js';
-import { listSourceFiles, type FoundFile } from './list-sources.js';
-import { OutputListing, outputsRecord, type ListingFolders } from './output-listing.js';
+import { listSourceFiles, relPathsIn, type FoundFile, type ListedFolder } from './list-sources.js';
+import type { ListingFolders } from './listing-digest.js';
+import { OutputListing, outputsRecord } from './output-listing.js';
 import { fastPaths, planSameListing, snapshotOf, type FastPaths } from './same-listing.js';
 import {
   NEEDS_HASH,
@@ -45,9 +46,9 @@ function sourceMissing(b: PlanBuilder, m: Mapping, src: string, how: 'missing' |
 
 type Listed = Awaited<ReturnType<typeof listSourceFiles>>;
 
-/** The listed files sorted by what their records say (index i: listed.files[i]). */
+/** The files of the changed folders sorted by what their records say (index i: the i-th file). */
 interface ByRecord {
-  byFolder: ReturnType<typeof compareFolders> | undefined;
+  byFolder: FolderComparison | undefined;
   /** 1: the file's verified mark matches; 2: and the snapshot vouches for it. */
   verified: Uint8Array;
   /** NEEDS_HASH, NEEDS_RECORDED or NEEDS_NOTHING (verified), by file. */
@@ -59,6 +60,14 @@ interface ByRecord {
   read: number;
   /** Files vouched for by their folder whose record was not read. */
   unread: number;
+  /** The folders the snapshot vouches for whole (their files are not in the files sorted). */
+  vouchedFolders: VouchedFolders;
+}
+
+/** Listed folders whose own listing is the snapshot's: nothing is looked at per file in them. */
+interface VouchedFolders {
+  folders: ListedFolder[];
+  files: number;
 }
 
 /** Plan one mapping: every file found, in path order; sources gone are kept for planRemovals. */
@@ -68,16 +77,44 @@ export async function planMapping(ctx: PlanContext, b: PlanBuilder, m: Mapping):
   const listed = await listMapping(ctx, b, m, src);
   const fast = await fastPaths(ctx, m, listed);
   if (fast.snap !== undefined && fast.listing?.digest === fast.snap.digest && !fast.everyOutput)
-    return planSameListing(ctx, b, m, listed.files, fast); // same listing: no source is gone
-  const records = await sortByRecord(ctx, m, listed.files, fast);
-  const planned = await planListedFiles(ctx, b, m, listed.files, records);
+    return planSameListing(ctx, b, m, listed, fast); // same listing: no source is gone
+  const byFolder = folderComparison(fast);
+  const { files, vouched } = splitByFolder(listed, byFolder);
+  const records = await sortByRecord(ctx, m, files, fast, byFolder, vouched);
+  const planned = await planListedFiles(ctx, b, m, files, records);
   const { hashed, bytesHashed } = planned;
   b.plan.hashed += hashed;
-  ctx.events.emit('scan:done', { mapping: m.name, files: listed.files.length, hashed, bytesHashed });
+  ctx.events.emit('scan:done', { mapping: m.name, files: listed.count, hashed, bytesHashed });
   const gone = noteGone(ctx, b, m, src, listed, records);
   // Every file's every output up to date and nothing gone: the next scan of this listing is a no-op.
-  if (fast.listing && planned.fresh === listed.files.length && gone === 0)
-    noteSnapshot(ctx, b, m, listed.files.length, fast.listing, fast, records, planned.outputListings);
+  if (fast.listing && planned.fresh === listed.count && gone === 0)
+    noteSnapshot(ctx, b, m, listed.count, fast.listing, fast, records, planned.outputListings);
+}
+
+/** The listing's folders against the snapshot's, where the output folders are as it saw them. */
+function folderComparison(fast: FastPaths): FolderComparison | undefined {
+  const { snap, outputsHeld, listing } = fast;
+  return outputsHeld && snap?.folders && listing ? compareFolders(listing, snap.folders) : undefined;
+}
+
+/**
+ * The files to sort by their records: those of the folders that changed since the snapshot. A
+ * folder the snapshot vouches for is counted whole; an edit in a tree of 100,000 files makes no
+ * object for the other 99,999 (the listing's folders are in the comparison's order).
+ */
+function splitByFolder(
+  listed: Listed,
+  byFolder: FolderComparison | undefined,
+): { files: FoundFile[]; vouched: VouchedFolders } {
+  const vouched: VouchedFolders = { folders: [], files: 0 };
+  if (!byFolder) return { files: listed.files, vouched };
+  const changed: ListedFolder[] = [];
+  listed.folders.forEach((f, k) => {
+    if (byFolder.same[k] !== 1) return void changed.push(f);
+    vouched.folders.push(f);
+    vouched.files += f.names.length;
+  });
+  return { files: vouched.files === 0 ? listed.files : listed.filesIn(changed), vouched };
 }
 
 /** Lists the mapping's sources; reports the unsupported and unreadable ones (and a missing folder). */
@@ -113,10 +150,10 @@ async function sortByRecord(
   m: Mapping,
   files: FoundFile[],
   fast: FastPaths,
+  byFolder: FolderComparison | undefined,
+  vouchedFolders: VouchedFolders,
 ): Promise<ByRecord> {
-  const { snap, outputsHeld, everyOutput, listing } = fast;
-  const byFolder =
-    outputsHeld && snap?.folders && listing ? compareFolders(listing, snap.folders) : undefined;
+  const { outputsHeld, everyOutput } = fast;
   const r: ByRecord = {
     byFolder,
     verified: new Uint8Array(files.length),
@@ -129,10 +166,9 @@ async function sortByRecord(
     gone: [],
     read: 0,
     unread: 0,
+    vouchedFolders,
   };
-  for (let i = 0; i < files.length; i++)
-    if (byFolder?.same[byFolder.of[i] as number] === 1) r.verified[i] = 2;
-    else r.need[i] = NEEDS_HASH; // unless its record says otherwise
+  r.need.fill(NEEDS_HASH); // unless its record says otherwise
   const sortOne = (i: number, prev: ListedFile) => {
     const f = files[i] as FoundFile;
     if (r.verified[i] === 2 || !matchesRecord(f, prev[1], prev[2], prev[4], prev[5])) return;
@@ -145,13 +181,11 @@ async function sortByRecord(
     // Records of the changed folders only while they are few (a query each on SQLite).
     const known = await ctx.state.files.listedIn(m.name, byFolder.changed);
     r.read = known.size;
+    r.unread = vouchedFolders.files;
     for (let i = 0; i < files.length; i++) {
       const rel = (files[i] as FoundFile).relPath;
       const prev = known.get(rel);
-      if (prev === undefined) {
-        if (r.verified[i] === 2) r.unread++;
-        continue;
-      }
+      if (prev === undefined) continue;
       known.delete(rel);
       sortOne(i, prev);
     }
@@ -159,18 +193,20 @@ async function sortByRecord(
   } else {
     // Every record, a page at a time: the first scan after a run with much work reads 100,000s,
     // and holds no map of them beside the listing.
+    const vouched = new Set(vouchedFolders.folders.map((f) => f.rel));
     for await (const page of ctx.state.files.listedPages(m.name)) {
       r.read += page.length;
       for (const prev of page) {
         const i = indexOfPath(files, prev[0]);
-        if (i === -1) r.gone.push(prev[0]);
-        else sortOne(i, prev);
+        if (i !== -1) sortOne(i, prev);
+        else if (!vouched.has(folderOfPath(prev[0]))) r.gone.push(prev[0]);
       }
     }
   }
   for (let i = 0; i < files.length; i++) if (r.verified[i] === 2) r.vouched.push(files[i] as FoundFile);
   // Claimed (lazily) before any other file of the mapping claims an output: they were there first.
-  if (r.vouched.length) ctx.claims.defer(m, r.vouched);
+  if (r.vouched.length || vouchedFolders.files)
+    ctx.claims.defer(m, () => [...relPathsIn(vouchedFolders.folders), ...r.vouched.map((f) => f.relPath)]);
   // The done index's size, estimated (when to load it whole rather than look outputs up one by one).
   ctx.index.expectOutputs((r.read + r.unread) * m.targets.length);
   return r;
@@ -212,7 +248,10 @@ async function planListedFiles(
   // Files found up to date, by settings signature (a mapping has a handful): their marks.
   const toVerify = new Map<number, string[]>();
   const read: ContentsRead = { hashed: 0, bytesHashed: 0, done: 0 };
-  let fresh = 0;
+  const whole = r.vouchedFolders.files;
+  b.plan.files += whole;
+  b.plan.unchanged += whole * m.targets.length;
+  let fresh = whole;
   for (let from = 0; from < files.length; from += PART_FILES) {
     const part = { from, to: Math.min(files.length, from + PART_FILES) };
     const hashes = await readContents(ctx, b, m, files, r, part, read);
@@ -266,7 +305,7 @@ function noteGone(
 ): number {
   const { gone } = r;
   const blind = listed.problems.filter((p) => p.reason === 'unreadable').map((p) => p.relPath);
-  if (blind.includes('.') || (listed.files.length === 0 && gone.length > 0)) {
+  if (blind.includes('.') || (listed.count === 0 && gone.length > 0)) {
     if (!blind.includes('.')) sourceMissing(b, m, src, 'empty');
     if (gone.length)
       ctx.logger.warn(
@@ -296,7 +335,7 @@ function noteSnapshot(
   // The folders of the vouched files' outputs were not read this time: the old snapshot's still count.
   const dirs = new Set([
     ...outputListings.keys(),
-    ...(r.vouched.length && fast.snap ? fast.snap.outputDirs : []),
+    ...((r.vouched.length || r.vouchedFolders.files) && fast.snap ? fast.snap.outputDirs : []),
   ]);
   const outputDirs = [...dirs].sort();
   b.plan.observations.snapshots.push(
@@ -304,14 +343,13 @@ function noteSnapshot(
   );
 }
 
+type FolderComparison = ListingFolders & { same: Uint8Array; changed: string[] };
+
 /**
  * A listing's folders against the snapshot's: which of them have the digest they had then (`same`,
  * 1 by folder index), and the others, listed now or then but not both alike (`changed`).
  */
-function compareFolders(
-  now: ListingFolders,
-  then: ReadonlyMap<string, string>,
-): ListingFolders & { same: Uint8Array; changed: string[] } {
+function compareFolders(now: ListingFolders, then: ReadonlyMap<string, string>): FolderComparison {
   const same = new Uint8Array(now.names.length);
   const changed: string[] = [];
   now.names.forEach((folder, k) => {
@@ -321,4 +359,10 @@ function compareFolders(
   const listed = new Set(now.names);
   for (const folder of then.keys()) if (!listed.has(folder)) changed.push(folder);
   return { ...now, same, changed };
+}
+
+/** A file's folder: its path before the last '/' ('' at the top). */
+function folderOfPath(relPath: string): string {
+  const slash = relPath.lastIndexOf('/');
+  return slash === -1 ? '' : relPath.slice(0, slash);
 }

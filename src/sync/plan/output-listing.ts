@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Mapping } from '../../manifest/sections/mapping.js';
-import type { FoundFile } from './list-sources.js';
-import { extOf } from './fingerprint.js';
 import { outputFile } from '../../manifest/in-place-output.js';
 
 // Whether outputs exist, answered from one listing per output folder instead of a stat per output,
-// and the digests the no-op fast path compares: of a source listing, and of output folders: of
-// their names, and of their stamps (inode, mtime, ctime), which a stat per folder reads where the
+// and the digests of output folders the no-op fast path compares (a source listing's are
+// listing-digest.ts's): of their names, and of their stamps (inode, mtime, ctime), which a stat per folder reads where the
 // names take a readdir per folder. A folder's times change whenever a name in it is added, removed
 // or renamed, and its inode when it is replaced; a stamp vouches for the names read after it only
 // once the folder's times have settled: a change within the clock tick of the one before (a few
@@ -103,106 +100,4 @@ export function outputsStamp(base: string, dirs: string[]): string {
   const h = createHash('sha256');
   for (const dir of dirs) h.update(`${dir}\0${stampOf(base, dir).stamp}\n`);
   return h.digest('hex');
-}
-
-/** The folders of a listing: each file's folder (its path before the last '/', '' at the top). */
-export interface ListingFolders {
-  /** Folder names, in order of first appearance. */
-  names: string[];
-  /** Digest of each folder's own files, as listingDigest of them (same index as `names`). */
-  digests: string[];
-  /** The index in `names` of each file's folder. */
-  of: Uint32Array;
-}
-
-/** Numbers a listing's digest holds of a file: size, mtime, inode, ctime, settings signature. */
-const NUMBERS = 5;
-/** Files whose numbers are fed to a folder's hash at a time. */
-const RUN = 4096;
-
-/**
- * The digest of one folder's files as listed: of each file's path, size, mtime, inode, ctime (a
- * rename over a file of the same size and mtime changes these: file-stamp.ts) and settings
- * signature. The paths are fed as text and the numbers as the bytes of a Float64Array, a run of files
- * at a time: 100,000s of mtimes and ctimes turned into decimal text cost more than the walk's own
- * work (issue 51). The bytes are the machine's (little-endian everywhere Node.js runs); a state
- * shared with a machine of the other order would only see its snapshots differ, and look again.
- */
-class FolderDigest {
-  private readonly paths = createHash('sha256');
-  private readonly numbers = createHash('sha256');
-
-  /** Feeds a run of this folder's files: their paths ('\0' after each) and NUMBERS each of `run`. */
-  update(paths: string, run: Float64Array, files: number): void {
-    this.paths.update(paths);
-    this.numbers.update(new Uint8Array(run.buffer, 0, files * NUMBERS * 8));
-  }
-
-  digest(): string {
-    return createHash('sha256')
-      .update(`${this.paths.digest('hex')}${this.numbers.digest('hex')}`)
-      .digest('hex');
-  }
-}
-
-/**
- * Digest of each folder's own files (a folder whose digest is the snapshot's lists the same files,
- * sizes, mtimes, inodes, ctimes and settings as then), and of the whole listing: of its folders'
- * names and digests, so that a listing that is not the snapshot's is compared folder by folder
- * without a second pass over its files.
- */
-export function listingDigests(
-  m: Mapping,
-  files: FoundFile[],
-  signature: (m: Mapping, ext: string) => number,
-): ListingFolders & { digest: string } {
-  const names: string[] = [];
-  // A hash per folder, fed a run of its files at a time: no folder's text is held whole (the
-  // snapshot is recorded at the end of a scan, when the scan's memory is at its peak).
-  const hashes: FolderDigest[] = [];
-  const index = new Map<string, number>();
-  const of = new Uint32Array(files.length);
-  const run = new Float64Array(RUN * NUMBERS);
-  // Files of one folder mostly follow each other in path order (a subfolder's files may come
-  // between): the folder is looked up only where it changes, not per file.
-  let cur = -1;
-  let curSlash = -2;
-  let curName = '';
-  let paths = '';
-  let inRun = 0;
-  const feed = () => {
-    if (cur !== -1 && inRun > 0) hashes[cur]?.update(paths, run, inRun);
-    paths = '';
-    inRun = 0;
-  };
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i] as FoundFile;
-    const slash = f.relPath.lastIndexOf('/');
-    if (slash !== curSlash || (slash !== -1 && !f.relPath.startsWith(curName))) {
-      feed();
-      curSlash = slash;
-      curName = slash === -1 ? '' : f.relPath.slice(0, slash);
-      let k = index.get(curName);
-      if (k === undefined) {
-        k = names.push(curName) - 1;
-        hashes.push(new FolderDigest());
-        index.set(curName, k);
-      }
-      cur = k;
-    }
-    paths += `${f.relPath}\0`;
-    const at = inRun * NUMBERS;
-    run[at] = f.size;
-    run[at + 1] = f.mtimeMs;
-    run[at + 2] = f.ino;
-    run[at + 3] = f.ctimeMs;
-    run[at + 4] = signature(m, extOf(f.relPath));
-    of[i] = cur;
-    if (++inRun === RUN) feed();
-  }
-  feed();
-  const digests = hashes.map((h) => h.digest());
-  const whole = createHash('sha256');
-  names.forEach((name, k) => whole.update(`${name}\0${digests[k]}\n`));
-  return { names, digests, of, digest: whole.digest('hex') };
 }

@@ -1,15 +1,9 @@
 import type { Mapping } from '../../manifest/sections/mapping.js';
 import type { PlanBuilder } from './builder.js';
 import type { PlanContext } from './context.js';
-import type { FoundFile, ListedTree } from './list-sources.js';
-import {
-  OutputListing,
-  listingDigests,
-  outputsRecord,
-  outputsStamp,
-  type ListingFolders,
-  type OutputsRecord,
-} from './output-listing.js';
+import { relPathsIn, type FoundFile, type ListedTree } from './list-sources.js';
+import { listingDigests, type ListingFolders } from './listing-digest.js';
+import { OutputListing, outputsRecord, outputsStamp, type OutputsRecord } from './output-listing.js';
 import type { Observations } from './types.js';
 import { planFileTargets } from './units.js';
 
@@ -42,7 +36,7 @@ export interface FastPaths {
 /** The no-op fast paths: the listing is the one recorded when every output was found up to date. */
 export async function fastPaths(ctx: PlanContext, m: Mapping, listed: ListedTree): Promise<FastPaths> {
   const signature: Signature = (mm, ext) => ctx.settings.signature(mm, ext);
-  const listing = listed.problems.length === 0 ? listingDigests(m, listed.files, signature) : undefined;
+  const listing = listed.problems.length === 0 ? listingDigests(m, listed.folders, signature) : undefined;
   const snap = listing !== undefined ? await ctx.state.files.snapshot(m.name) : undefined;
   // Imported wording waits for some output of the mapping: its files are looked at one by one.
   const everyOutput = ctx.retranslate.has('all') || wordingWaitsIn(ctx, m.name);
@@ -69,22 +63,23 @@ export async function planSameListing(
   ctx: PlanContext,
   b: PlanBuilder,
   m: Mapping,
-  files: FoundFile[],
+  listed: ListedTree,
   fast: FastPaths,
 ): Promise<void> {
   // The outputs are claimed (collisions) only if later work needs it.
   if (fast.outputsHeld) {
-    const n = files.length;
+    const n = listed.count;
     if (fast.restamped && fast.snap && fast.listing)
       b.plan.observations.snapshots.push(
         snapshotOf(m, n, fast.listing, fast.snap.outputDirs, fast.restamped),
       );
     b.plan.files += n;
     b.plan.unchanged += n * m.targets.length;
-    ctx.claims.defer(m, files);
+    ctx.claims.defer(m, () => relPathsIn(listed.folders));
     ctx.events.emit('scan:done', { mapping: m.name, files: n, hashed: 0, bytesHashed: 0 });
     return;
   }
+  const files = listed.files;
   const listing = new OutputListing(ctx.loaded.dir);
   ctx.listing = listing;
   let fresh = 0;

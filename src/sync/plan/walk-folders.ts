@@ -34,6 +34,9 @@ export interface WalkOptions extends ListOptions {
   unsupported?: (relPath: string) => void;
 }
 
+/** A file's path relative to the source folder, from its folder's and its own name. */
+export const relPathIn = (rel: string, name: string): string => (rel === '' ? name : `${rel}/${name}`);
+
 interface Pending {
   abs: string;
   rel: string;
@@ -83,7 +86,7 @@ export async function walkSourceFolders(
       // What the sync's walk never takes: dot entries (fast-glob's dot: false) and default ignores,
       // for a folder all it holds.
       if (name.charCodeAt(0) === 0x2e || isDefaultIgnored(name)) continue;
-      const relPath = rel === '' ? name : `${rel}/${name}`;
+      const relPath = relPathIn(rel, name);
       if (e.isDirectory()) {
         if (nested || !rules.prunes(relPath)) todo.push({ abs: prefix + name, rel: relPath, nested });
         continue;
