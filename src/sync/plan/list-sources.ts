@@ -154,7 +154,7 @@ export async function listSourceFiles(
     sourceDir,
     include,
     ignore,
-    { ...opts, unsupported },
+    { ...opts, unsupported, statThread: true },
     (rel, { names, stats }, prefix) => {
       if (names.length > 0) out.add(sortedFolder(rel, prefix, names, stats));
     },

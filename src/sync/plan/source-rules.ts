@@ -259,12 +259,13 @@ export function statSourceFile(abs: string, relPath: string): fs.Stats | ScanPro
   try {
     return fs.lstatSync(abs, { throwIfNoEntry: false });
   } catch (err) {
-    return {
-      relPath,
-      reason: 'unreadable',
-      message: `cannot be read: ${(err as NodeJS.ErrnoException).code}`,
-    };
+    return unreadableFile(relPath, (err as NodeJS.ErrnoException).code);
   }
+}
+
+/** A file that cannot be stat'ed (`code`: its error's code). */
+export function unreadableFile(relPath: string, code: string | undefined): ScanProblem {
+  return { relPath, reason: 'unreadable', message: `cannot be read: ${code}` };
 }
 
 /** A folder that cannot be read (listed as a problem, never as a folder whose files are gone). */

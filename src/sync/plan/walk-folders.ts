@@ -5,11 +5,13 @@ import {
   isSupportedExtension,
   SourceRules,
   statSourceFile,
+  unreadableFile,
   unreadableFolder,
   type ListOptions,
   type ScanProblem,
 } from './source-rules.js';
 import { extOf } from './fingerprint.js';
+import { FAILED, GONE, StatHelper, type HandedFolder, type StattedFolder } from './stat-helper.js';
 import { TimeSlices } from '../../util/time-slices.js';
 
 // The walk of a source folder, one folder at a time: each folder is read (one readdir) and its files
@@ -18,7 +20,8 @@ import { TimeSlices } from '../../util/time-slices.js';
 // of the whole tree; the sync's listing, list-sources.ts, builds its own from the folders). Which
 // entries are source files is decided by source-rules.ts. Synchronous reads a folder at a time: one
 // readdir and a stat per file cost less than the callbacks of asynchronous ones, and the event loop
-// gets a turn between slices of work.
+// gets a turn between slices of work. A large walk may stat its plain files on a second thread
+// (stat-helper.ts); its folders are then handed over in no set order.
 
 /** A folder's files as listed: names, and size, mtime, inode, ctime of each in the same order. */
 export interface FolderFiles {
@@ -32,7 +35,12 @@ export const NUMBERS_PER_FILE = 4;
 export interface WalkOptions extends ListOptions {
   /** Called for a file taken by the patterns whose extension the service does not translate. */
   unsupported?: (relPath: string) => void;
+  /** Once the walk has found STAT_THREAD_AFTER files, stat the rest on a second thread. */
+  statThread?: boolean;
 }
+
+/** Files found before a walk starts its stat thread: a small tree is done before it would start. */
+export const STAT_THREAD_AFTER = 2000;
 
 /** A file's path relative to the source folder, from its folder's and its own name. */
 export const relPathIn = (rel: string, name: string): string => (rel === '' ? name : `${rel}/${name}`);
@@ -63,57 +71,15 @@ export async function walkSourceFolders(
   const names: string[] = [];
   const stats: number[] = [];
   const files: FolderFiles = { names, stats };
+  // Plain files of the folder being read, stat'ed here or by the stat thread.
+  const plain: string[] = [];
   const todo: Pending[] = [{ abs: root, rel: '', nested: false }];
   const slices = new TimeSlices();
-  for (let next = todo.pop(); next; next = todo.pop()) {
-    const { abs, rel, nested } = next;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(abs, { withFileTypes: true });
-    } catch (err) {
-      // A folder removed meanwhile is listed empty (its files are gone); others are reported.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') entries = [];
-      else {
-        problems.push(unreadableFolder(rel, err as NodeJS.ErrnoException));
-        continue;
-      }
-    }
-    names.length = 0;
-    stats.length = 0;
-    const prefix = abs.endsWith(path.sep) ? abs : abs + path.sep;
-    for (const e of entries) {
-      const name = e.name;
-      // What the sync's walk never takes: dot entries (fast-glob's dot: false) and default ignores,
-      // for a folder all it holds.
-      if (name.charCodeAt(0) === 0x2e || isDefaultIgnored(name)) continue;
-      const relPath = relPathIn(rel, name);
-      if (e.isDirectory()) {
-        if (nested || !rules.prunes(relPath)) todo.push({ abs: prefix + name, rel: relPath, nested });
-        continue;
-      }
-      if (e.isSymbolicLink()) {
-        if (rules.excluded(relPath)) continue;
-        const link = rules.followLink(prefix + name, relPath);
-        if (link?.kind === 'problem') problems.push(link.problem);
-        else if (link?.kind === 'folder') todo.push({ abs: prefix + name, rel: relPath, nested: true });
-        else if (link?.kind === 'file') {
-          if (isSupportedExtension(extOf(name), opts.segmentFormats)) {
-            names.push(name);
-            stats.push(link.size, link.mtimeMs, link.ino, link.ctimeMs);
-          } else opts.unsupported?.(relPath);
-        }
-        continue;
-      }
-      if (!e.isFile()) continue;
-      // Files the service does not translate are not stat'ed (the sync lists them as unsupported).
-      const supported = isSupportedExtension(extOf(name), opts.segmentFormats);
-      if (!supported && !opts.unsupported) continue;
-      if (!byName && (rules.excluded(relPath) || !rules.included(relPath))) continue;
-      if (!supported) {
-        opts.unsupported?.(relPath);
-        continue;
-      }
-      const st = statSourceFile(prefix + name, relPath);
+  let found = 0;
+  let helper: StatHelper | undefined;
+  const statHere = (rel: string, prefix: string, toStat: readonly string[]) => {
+    for (const name of toStat) {
+      const st = statSourceFile(prefix + name, relPathIn(rel, name));
       if (st && 'reason' in st) problems.push(st);
       else if (st) {
         names.push(name);
@@ -121,7 +87,100 @@ export async function walkSourceFolders(
       }
     }
     folder(rel, files, prefix);
-    if (slices.due()) await slices.yield();
+  };
+  const statted = (a: StattedFolder) => {
+    names.length = 0;
+    stats.length = 0;
+    a.names.forEach((name, k) => {
+      const at = k * NUMBERS_PER_FILE;
+      const size = a.stats[at]!;
+      if (size === FAILED) problems.push(unreadableFile(relPathIn(a.rel, name), a.codes[k]));
+      else if (size !== GONE) {
+        names.push(name);
+        stats.push(size, a.stats[at + 1]!, a.stats[at + 2]!, a.stats[at + 3]!);
+      }
+    });
+    folder(a.rel, files, a.prefix);
+  };
+  const restat = (h: HandedFolder) => {
+    names.length = 0;
+    stats.length = 0;
+    statHere(h.rel, h.prefix, h.names);
+  };
+  try {
+    for (let next = todo.pop(); next; next = todo.pop()) {
+      const { abs, rel, nested } = next;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(abs, { withFileTypes: true });
+      } catch (err) {
+        // A folder removed meanwhile is listed empty (its files are gone); others are reported.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') entries = [];
+        else {
+          problems.push(unreadableFolder(rel, err as NodeJS.ErrnoException));
+          continue;
+        }
+      }
+      names.length = 0;
+      stats.length = 0;
+      plain.length = 0;
+      const prefix = abs.endsWith(path.sep) ? abs : abs + path.sep;
+      for (const e of entries) {
+        const name = e.name;
+        // What the sync's walk never takes: dot entries (fast-glob's dot: false) and default ignores,
+        // for a folder all it holds.
+        if (name.charCodeAt(0) === 0x2e || isDefaultIgnored(name)) continue;
+        if (e.isDirectory()) {
+          const relPath = relPathIn(rel, name);
+          if (nested || !rules.prunes(relPath)) todo.push({ abs: prefix + name, rel: relPath, nested });
+          continue;
+        }
+        if (e.isSymbolicLink()) {
+          const relPath = relPathIn(rel, name);
+          if (rules.excluded(relPath)) continue;
+          const link = rules.followLink(prefix + name, relPath);
+          if (link?.kind === 'problem') problems.push(link.problem);
+          else if (link?.kind === 'folder') todo.push({ abs: prefix + name, rel: relPath, nested: true });
+          else if (link?.kind === 'file') {
+            if (isSupportedExtension(extOf(name), opts.segmentFormats)) {
+              names.push(name);
+              stats.push(link.size, link.mtimeMs, link.ino, link.ctimeMs);
+            } else opts.unsupported?.(relPath);
+          }
+          continue;
+        }
+        if (!e.isFile()) continue;
+        // Files the service does not translate are not stat'ed (the sync lists them as unsupported).
+        const supported = isSupportedExtension(extOf(name), opts.segmentFormats);
+        if (!supported && !opts.unsupported) continue;
+        if (!byName) {
+          const relPath = relPathIn(rel, name);
+          if (rules.excluded(relPath) || !rules.included(relPath)) continue;
+        }
+        if (!supported) opts.unsupported?.(relPathIn(rel, name));
+        else plain.push(name);
+      }
+      found += names.length + plain.length;
+      if (opts.statThread && helper === undefined && found >= STAT_THREAD_AFTER && todo.length > 0)
+        helper = StatHelper.start();
+      // A folder with links is stat'ed here: its files are handed over as one.
+      const handed =
+        helper !== undefined &&
+        names.length === 0 &&
+        plain.length > 0 &&
+        helper.offer({ rel, prefix, names: plain.slice() });
+      if (!handed) statHere(rel, prefix, plain);
+      if (helper) for (const a of helper.answers()) statted(a);
+      if (slices.due()) await slices.yield();
+    }
+  } catch (err) {
+    helper?.close();
+    throw err;
+  }
+  if (helper) {
+    const { answered, unanswered } = await helper.finish();
+    answered.forEach(statted);
+    unanswered.forEach(restat);
   }
   return problems;
 }
