@@ -120,4 +120,13 @@ describe('the stat thread of a large walk', () => {
     expect(unanswered).toEqual([]);
     expect(answered.map((a) => a.rel).sort()).toEqual(['f0', 'f1', 'f2']);
   });
+
+  it('where no thread can be started, stats every file itself and tries once', async () => {
+    const rels = writeTree();
+    const start = vi.spyOn(StatHelper, 'start').mockReturnValue(undefined);
+    const listed = await listSourceFiles(path.join(dir, 'src'), [], []);
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(listed.files.map((f) => f.relPath)).toEqual(rels);
+    expect(listed.problems).toEqual([]);
+  });
 });

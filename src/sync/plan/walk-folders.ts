@@ -77,6 +77,8 @@ export async function walkSourceFolders(
   const slices = new TimeSlices();
   let found = 0;
   let helper: StatHelper | undefined;
+  // Started once at most: where no thread can be started, the walk does not try at every folder.
+  let helperTried = false;
   const statHere = (rel: string, prefix: string, toStat: readonly string[]) => {
     for (const name of toStat) {
       const st = statSourceFile(prefix + name, relPathIn(rel, name));
@@ -161,8 +163,10 @@ export async function walkSourceFolders(
         else plain.push(name);
       }
       found += names.length + plain.length;
-      if (opts.statThread && helper === undefined && found >= STAT_THREAD_AFTER && todo.length > 0)
+      if (opts.statThread && !helperTried && found >= STAT_THREAD_AFTER && todo.length > 0) {
+        helperTried = true;
         helper = StatHelper.start();
+      }
       // A folder with links is stat'ed here: its files are handed over as one.
       const handed =
         helper !== undefined &&
