@@ -7,7 +7,7 @@
 // state's sorted record give the same digest).
 
 import type { FileStamp } from '../sync/plan/file-stamp.js';
-import { NUMBERS_PER_FILE, type FolderFiles } from '../sync/plan/walk-folders.js';
+import { NUMBERS_PER_FILE, folderOfPath, relPathIn, type FolderFiles } from '../sync/plan/walk-folders.js';
 
 export interface PolledFile extends FileStamp {
   readonly relPath: string;
@@ -25,14 +25,6 @@ interface FolderRecord {
 
 /** Folder ('' for the source folder itself, '/' separators) → its record. */
 export type FolderSnapshot = ReadonlyMap<string, FolderRecord>;
-
-const folderOf = (relPath: string) => {
-  const slash = relPath.lastIndexOf('/');
-  return slash < 0 ? '' : relPath.slice(0, slash);
-};
-
-/** A file's path from its folder and name ('' is the source folder itself). */
-const pathIn = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`);
 
 /** murmur3's finaliser: every bit of the input moves every bit of the output (sums stay strong). */
 function fmix(h: number): number {
@@ -97,7 +89,7 @@ export class SnapshotComparison {
     const old = this.before.get(folder);
     const n = files.names.length;
     if (n === 0) {
-      if (old) for (const name of old.names.split('\0')) this.gone.push(pathIn(folder, name));
+      if (old) for (const name of old.names.split('\0')) this.gone.push(relPathIn(folder, name));
       return;
     }
     const [h1, h2] = digest(files);
@@ -112,10 +104,10 @@ export class SnapshotComparison {
     files.names.forEach((name, k) => {
       const was = prev.get(name);
       if (was === undefined || !sameStamp(old!.stats, NUMBERS_PER_FILE * was, stats, NUMBERS_PER_FILE * k))
-        this.changed.push(pathIn(folder, name));
+        this.changed.push(relPathIn(folder, name));
       prev.delete(name);
     });
-    for (const name of prev.keys()) this.gone.push(pathIn(folder, name));
+    for (const name of prev.keys()) this.gone.push(relPathIn(folder, name));
   }
 
   /**
@@ -126,7 +118,7 @@ export class SnapshotComparison {
     for (const [folder, old] of this.before) {
       if (this.listed.has(folder)) continue;
       if (unseen(folder)) this.next.set(folder, old);
-      else for (const name of old.names.split('\0')) this.gone.push(pathIn(folder, name));
+      else for (const name of old.names.split('\0')) this.gone.push(relPathIn(folder, name));
     }
     return this.next;
   }
@@ -143,7 +135,7 @@ export function compareWithSnapshot(
 ): { changed: string[]; gone: string[]; snapshot: FolderSnapshot } {
   const byFolder = new Map<string, { names: string[]; stats: number[] }>();
   for (const f of files) {
-    const folder = folderOf(f.relPath);
+    const folder = folderOfPath(f.relPath);
     let entry = byFolder.get(folder);
     if (!entry) byFolder.set(folder, (entry = { names: [], stats: [] }));
     entry.names.push(folder === '' ? f.relPath : f.relPath.slice(folder.length + 1));

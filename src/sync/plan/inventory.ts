@@ -22,6 +22,7 @@ import {
   type ContentsRead,
 } from './source-reading.js';
 import { planFileTargets } from './units.js';
+import { folderOfPath } from './walk-folders.js';
 
 // Taking stock of a mapping's sources: list, skip what cannot be translated, hash what is new or
 // changed (size, mtime, inode and ctime as recorded: file-stamp.ts; else sha256 decides), and take
@@ -359,10 +360,4 @@ function compareFolders(now: ListingFolders, then: ReadonlyMap<string, string>):
   const listed = new Set(now.names);
   for (const folder of then.keys()) if (!listed.has(folder)) changed.push(folder);
   return { ...now, same, changed };
-}
-
-/** A file's folder: its path before the last '/' ('' at the top). */
-function folderOfPath(relPath: string): string {
-  const slash = relPath.lastIndexOf('/');
-  return slash === -1 ? '' : relPath.slice(0, slash);
 }

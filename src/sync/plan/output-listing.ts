@@ -5,11 +5,12 @@ import { outputFile } from '../../manifest/in-place-output.js';
 
 // Whether outputs exist, answered from one listing per output folder instead of a stat per output,
 // and the digests of output folders the no-op fast path compares (a source listing's are
-// listing-digest.ts's): of their names, and of their stamps (inode, mtime, ctime), which a stat per folder reads where the
-// names take a readdir per folder. A folder's times change whenever a name in it is added, removed
-// or renamed, and its inode when it is replaced; a stamp vouches for the names read after it only
-// once the folder's times have settled: a change within the clock tick of the one before (a few
-// milliseconds here, 2 s on FAT) leaves them as they were, as git's racy-clean rule says of files.
+// listing-digest.ts's): of their names, and of their stamps (inode, mtime, ctime), which a stat per
+// folder reads where the names take a readdir per folder. A folder's times change whenever a name
+// in it is added, removed or renamed, and its inode when it is replaced; a stamp vouches for the
+// names read after it only once the folder's times have settled: a change within the clock tick of
+// the one before (a few milliseconds here, 2 s on FAT) leaves them as they were, as git's
+// racy-clean rule says of files.
 
 /** How long a folder's times must lie in the past before its stamp vouches for its names. */
 export const SETTLED_MS = 2000;

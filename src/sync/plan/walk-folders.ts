@@ -45,6 +45,12 @@ export const STAT_THREAD_AFTER = 2000;
 /** A file's path relative to the source folder, from its folder's and its own name. */
 export const relPathIn = (rel: string, name: string): string => (rel === '' ? name : `${rel}/${name}`);
 
+/** A file's folder: its path before the last '/' ('' at the top). */
+export function folderOfPath(relPath: string): string {
+  const slash = relPath.lastIndexOf('/');
+  return slash === -1 ? '' : relPath.slice(0, slash);
+}
+
 interface Pending {
   abs: string;
   rel: string;
